@@ -1,0 +1,340 @@
+//! The carrier grammar: where a tool round's attachments live in a history.
+//!
+//! A tool result becomes history in one of two carrier shapes:
+//!
+//! * **native** — a `role = "tool"` message whose content is a JSON object
+//!   with the verbatim tool output under `content` (the *body*) and an
+//!   `attachments` array beside it (the *declaration*, `[]` for none);
+//! * **prompt** — a `role = "user"` message whose line 1 is
+//!   [`TOOL_RESULTS_PREFIX`], line 2 `[Tool attachments: N]`, then exactly N
+//!   marker lines, then the body.
+//!
+//! The position is fixed, so the parser never searches body text and never
+//! has to trust it: a marker-looking line inside a body is body. A carrier
+//! without the array / the count line is *legacy*: zero attachments, body
+//! untouched.
+//!
+//! Reading borrows from the input ([`CarrierParts`] holds `Cow`s that are
+//! borrowed wherever no JSON escape forces a copy); writing
+//! ([`render_prompt_tool_carrier`], [`render_native_tool_carrier`],
+//! [`rebuild_carrier`]) owns and is total: what cannot be written so that it
+//! reads back the same is refused with a [`RenderError`].
+
+use std::borrow::Cow;
+
+use serde::Serialize;
+
+mod error;
+mod marker;
+mod native;
+mod prompt;
+mod rebuild;
+
+pub use error::{RebuildError, RenderError};
+pub use marker::{marker_line, parse_marker_line};
+pub use native::{
+    native_attachments, parse_native_tool_carrier, render_native_attachments,
+    render_native_tool_carrier,
+};
+pub use prompt::{parse_prompt_tool_carrier, render_prompt_tool_carrier};
+pub use rebuild::rebuild_carrier;
+
+/// Line 1 of a prompt-mode tool-result carrier.
+///
+/// Kept identical to the pre-attachment format, so every selector that keys
+/// on this prefix keeps working on legacy and declared carriers alike.
+pub const TOOL_RESULTS_PREFIX: &str = "[Tool results]";
+
+/// Which carrier shape a tool-result carrier uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CarrierKind {
+    /// A `role = "tool"` message with a JSON envelope as its content.
+    Native,
+    /// A `role = "user"` message that opens with [`TOOL_RESULTS_PREFIX`].
+    Prompt,
+}
+
+impl CarrierKind {
+    /// The lowercase name used in `inspect --json` output: `native` or `prompt`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CarrierKind::Native => "native",
+            CarrierKind::Prompt => "prompt",
+        }
+    }
+
+    /// The message role that holds this shape: `tool` or `user`.
+    pub fn role(self) -> &'static str {
+        match self {
+            CarrierKind::Native => "tool",
+            CarrierKind::Prompt => "user",
+        }
+    }
+}
+
+/// What an attachment is. Only [`AttachmentKind::Image`] is ever resolved
+/// into image parts; the other kinds are carried through untouched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AttachmentKind {
+    /// `image` in an envelope, `IMAGE` in a marker line.
+    Image,
+    /// `audio` in an envelope, `AUDIO` in a marker line.
+    Audio,
+    /// `video` in an envelope, `VIDEO` in a marker line.
+    Video,
+    /// `document` in an envelope, `DOCUMENT` in a marker line.
+    Document,
+}
+
+impl AttachmentKind {
+    /// Every kind, in declaration order.
+    pub const ALL: [AttachmentKind; 4] = [
+        AttachmentKind::Image,
+        AttachmentKind::Audio,
+        AttachmentKind::Video,
+        AttachmentKind::Document,
+    ];
+
+    /// The name written in a native envelope's `kind` member (lowercase).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AttachmentKind::Image => "image",
+            AttachmentKind::Audio => "audio",
+            AttachmentKind::Video => "video",
+            AttachmentKind::Document => "document",
+        }
+    }
+
+    /// The tag written in a marker line (uppercase): `[IMAGE:…]`.
+    pub fn marker_tag(self) -> &'static str {
+        match self {
+            AttachmentKind::Image => "IMAGE",
+            AttachmentKind::Audio => "AUDIO",
+            AttachmentKind::Video => "VIDEO",
+            AttachmentKind::Document => "DOCUMENT",
+        }
+    }
+
+    /// The kind named by an envelope's `kind` value; exact, lowercase only.
+    ///
+    /// ```
+    /// use tool_carrier::AttachmentKind;
+    /// assert_eq!(AttachmentKind::from_name("image"), Some(AttachmentKind::Image));
+    /// assert_eq!(AttachmentKind::from_name("Image"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<AttachmentKind> {
+        AttachmentKind::ALL.into_iter().find(|k| k.as_str() == name)
+    }
+}
+
+/// One declared attachment: what it is and where it lives.
+///
+/// The target is verbatim: a path, a `data:` URI or a URL, never interpreted
+/// by the grammar. It borrows from the parsed text where no JSON escape
+/// forced a copy.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Attachment<'a> {
+    /// What the target holds.
+    pub kind: AttachmentKind,
+    /// Where it lives, verbatim.
+    pub target: Cow<'a, str>,
+}
+
+impl<'a> Attachment<'a> {
+    /// An attachment of `kind` at `target`.
+    pub fn new(kind: AttachmentKind, target: impl Into<Cow<'a, str>>) -> Self {
+        Attachment {
+            kind,
+            target: target.into(),
+        }
+    }
+
+    /// An image attachment at `target`.
+    pub fn image(target: impl Into<Cow<'a, str>>) -> Self {
+        Attachment::new(AttachmentKind::Image, target)
+    }
+
+    /// Detach from the parsed text.
+    pub fn into_owned(self) -> Attachment<'static> {
+        Attachment {
+            kind: self.kind,
+            target: Cow::Owned(self.target.into_owned()),
+        }
+    }
+}
+
+/// A carrier opened at its fixed position.
+///
+/// The verbatim body, the declared attachments, whether the position carried
+/// a declaration at all, and which shape the carrier takes. Serializes as the
+/// `carrier` object of `inspect --json`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CarrierParts<'a> {
+    /// Which shape the carrier takes.
+    pub kind: CarrierKind,
+    /// Whether the fixed position held a declaration (`attachments` array or
+    /// count line). `false` means legacy: no attachments, body untouched.
+    pub declared: bool,
+    /// The declared attachments, in declaration order (empty when legacy).
+    pub attachments: Vec<Attachment<'a>>,
+    /// The verbatim tool output. For a legacy carrier that could not be
+    /// opened, the whole content (a prompt carrier's prefix included).
+    pub body: Cow<'a, str>,
+}
+
+impl<'a> CarrierParts<'a> {
+    /// A legacy carrier: the whole content is the body, nothing declared.
+    pub fn legacy(kind: CarrierKind, content: &'a str) -> Self {
+        CarrierParts {
+            kind,
+            declared: false,
+            attachments: Vec::new(),
+            body: Cow::Borrowed(content),
+        }
+    }
+
+    /// The image targets this carrier declared, in declaration order.
+    /// Same as the free function [`image_refs`].
+    pub fn image_refs(&self) -> impl Iterator<Item = &str> + '_ {
+        image_refs(self)
+    }
+
+    /// Detach from the parsed text.
+    pub fn into_owned(self) -> CarrierParts<'static> {
+        CarrierParts {
+            kind: self.kind,
+            declared: self.declared,
+            attachments: self
+                .attachments
+                .into_iter()
+                .map(Attachment::into_owned)
+                .collect(),
+            body: Cow::Owned(self.body.into_owned()),
+        }
+    }
+}
+
+/// Classify a message as a tool-result carrier, whichever shape it takes,
+/// and open it at its fixed position.
+///
+/// `Some` for every `tool` message (legacy or not) and for every `user`
+/// message that [`is_prompt_tool_carrier`]; `None` for anything else.
+///
+/// # Example
+/// ```
+/// use tool_carrier::{classify, CarrierKind};
+///
+/// let parts = classify("user", "[Tool results]\n[Tool attachments: 1]\n[IMAGE:/tmp/a.png]\nok")
+///     .expect("a prompt carrier");
+/// assert_eq!(parts.kind, CarrierKind::Prompt);
+/// assert_eq!(parts.image_refs().collect::<Vec<_>>(), ["/tmp/a.png"]);
+/// assert_eq!(parts.body, "ok");
+/// assert!(classify("assistant", "[Tool results]").is_none());
+/// ```
+pub fn classify<'a>(role: &str, content: &'a str) -> Option<CarrierParts<'a>> {
+    match role {
+        "tool" => Some(parse_native_tool_carrier(content)),
+        "user" => parse_prompt_tool_carrier(content),
+        _ => None,
+    }
+}
+
+/// Whether a message is a tool-result carrier in either shape, legacy
+/// included. Never parses JSON: every `tool` message is a carrier, and a
+/// `user` message is one when [`is_prompt_tool_carrier`] says so.
+///
+/// Always equal to `classify(role, content).is_some()`.
+///
+/// # Example
+/// ```
+/// use tool_carrier::is_tool_result_carrier;
+/// assert!(is_tool_result_carrier("tool", "raw text, not JSON"));
+/// assert!(is_tool_result_carrier("user", "  [Tool results]\nlegacy"));
+/// assert!(!is_tool_result_carrier("system", "[Tool results]"));
+/// ```
+pub fn is_tool_result_carrier(role: &str, content: &str) -> bool {
+    match role {
+        "tool" => true,
+        "user" => is_prompt_tool_carrier(content),
+        _ => false,
+    }
+}
+
+/// Whether user-role content is a prompt-mode tool-result carrier: after
+/// leading Unicode white space (as [`str::trim_start`]) it starts with
+/// [`TOOL_RESULTS_PREFIX`]. Legacy shapes count.
+///
+/// # Example
+/// ```
+/// use tool_carrier::is_prompt_tool_carrier;
+/// assert!(is_prompt_tool_carrier("[Tool results]xyz"));
+/// assert!(!is_prompt_tool_carrier("[Tool results-ish]"));
+/// ```
+pub fn is_prompt_tool_carrier(content: &str) -> bool {
+    content.trim_start().starts_with(TOOL_RESULTS_PREFIX)
+}
+
+/// The image targets a carrier declared, in declaration order. Non-image
+/// kinds are carried but never resolved into image parts.
+///
+/// # Example
+/// ```
+/// use tool_carrier::{image_refs, parse_native_tool_carrier};
+///
+/// let parts = parse_native_tool_carrier(
+///     r#"{"content":"done","attachments":[{"kind":"audio","target":"a.ogg"},{"kind":"image","target":"b.png"}]}"#,
+/// );
+/// assert_eq!(image_refs(&parts).collect::<Vec<_>>(), ["b.png"]);
+/// ```
+pub fn image_refs<'p>(parts: &'p CarrierParts<'_>) -> impl Iterator<Item = &'p str> + 'p {
+    parts
+        .attachments
+        .iter()
+        .filter(|a| a.kind == AttachmentKind::Image)
+        .map(|a| a.target.as_ref())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_tool_message_is_a_carrier() {
+        for content in ["", "raw", "[1, 2]", "{}", "{\"content\":1}"] {
+            assert!(is_tool_result_carrier("tool", content));
+            assert_eq!(classify("tool", content).unwrap().kind, CarrierKind::Native);
+        }
+    }
+
+    #[test]
+    fn only_tool_and_user_roles_carry() {
+        let c = "[Tool results]\n[Tool attachments: 0]\n";
+        for role in ["system", "assistant", "developer", "Tool", "USER", ""] {
+            assert!(!is_tool_result_carrier(role, c), "{role}");
+            assert!(classify(role, c).is_none(), "{role}");
+        }
+    }
+
+    #[test]
+    fn prompt_detection_trims_unicode_white_space() {
+        assert!(is_prompt_tool_carrier("\u{2003}\u{a0}\t\n[Tool results]"));
+        assert!(
+            !is_prompt_tool_carrier("\u{200b}[Tool results]"),
+            "ZWSP is not White_Space"
+        );
+        assert!(!is_prompt_tool_carrier("[tool results]"));
+        assert!(!is_prompt_tool_carrier(""));
+    }
+
+    #[test]
+    fn attachment_kind_names_are_exact() {
+        for k in AttachmentKind::ALL {
+            assert_eq!(AttachmentKind::from_name(k.as_str()), Some(k));
+            assert_eq!(k.as_str().to_uppercase(), k.marker_tag());
+        }
+        assert_eq!(AttachmentKind::from_name("IMAGE"), None);
+        assert_eq!(AttachmentKind::from_name("photo"), None);
+    }
+}
