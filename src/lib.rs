@@ -4,6 +4,7 @@
 
 pub mod carrier;
 mod json;
+pub mod roots;
 
 pub use carrier::{
     classify, image_refs, is_prompt_tool_carrier, is_tool_result_carrier, marker_line,
