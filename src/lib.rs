@@ -3,7 +3,10 @@
 #![deny(missing_docs)]
 
 pub mod carrier;
+pub mod history;
+pub mod inspect;
 mod json;
+pub mod migrate;
 pub mod roots;
 
 pub use carrier::{

@@ -1,0 +1,77 @@
+//! Opening `FILE|-`, with a progress bar on a terminal for long inputs.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, IsTerminal};
+use std::path::{Path, PathBuf};
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+use super::{Context, Failure};
+
+/// Inputs at least this long get a progress bar (when stderr is a terminal).
+const PROGRESS_FROM: u64 = 32 << 20;
+
+/// An opened history and what to call it in messages.
+pub struct Input {
+    pub reader: Box<dyn BufRead>,
+    pub name: String,
+    pub path: Option<PathBuf>,
+    pub progress: Progress,
+}
+
+/// `None` or `-` is standard input.
+pub fn open(file: Option<&Path>) -> Result<Input, Failure> {
+    match file {
+        None => Ok(stdin()),
+        Some(p) if p.as_os_str() == "-" => Ok(stdin()),
+        Some(path) => {
+            let name = path.display().to_string();
+            let file = File::open(path).context(|| format!("cannot open {name}"))?;
+            let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+            Ok(Input {
+                reader: Box::new(BufReader::with_capacity(1 << 16, file)),
+                name,
+                path: Some(path.to_owned()),
+                progress: Progress::new(len),
+            })
+        }
+    }
+}
+
+fn stdin() -> Input {
+    Input {
+        reader: Box::new(io::stdin().lock()),
+        name: "standard input".into(),
+        path: None,
+        progress: Progress::new(0),
+    }
+}
+
+/// A byte-count progress bar, drawn only on a terminal for long inputs.
+pub struct Progress(Option<ProgressBar>);
+
+impl Progress {
+    fn new(len: u64) -> Progress {
+        if len < PROGRESS_FROM || !io::stderr().is_terminal() {
+            return Progress(None);
+        }
+        let bar = ProgressBar::new(len);
+        bar.set_style(
+            ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {bytes_per_sec} {eta}")
+                .expect("a valid template"),
+        );
+        Progress(Some(bar))
+    }
+
+    pub fn set(&self, bytes: u64) {
+        if let Some(bar) = &self.0 {
+            bar.set_position(bytes);
+        }
+    }
+
+    pub fn finish(&self) {
+        if let Some(bar) = &self.0 {
+            bar.finish_and_clear();
+        }
+    }
+}

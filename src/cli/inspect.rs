@@ -1,0 +1,27 @@
+//! `tool-carrier inspect [FILE|-] [--json]`
+
+use std::io::{self, BufWriter};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use tool_carrier::inspect::{write_json, write_table};
+
+use super::{input, Context, Failure, FOUND};
+
+pub fn run(file: Option<PathBuf>, json: bool) -> Result<ExitCode, Failure> {
+    let input = input::open(file.as_deref())?;
+    let out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    let progress = &input.progress;
+    let summary = if json {
+        write_json(input.reader, out, |n| progress.set(n))
+    } else {
+        write_table(input.reader, out, |n| progress.set(n))
+    }
+    .context(|| format!("inspecting {}", input.name))?;
+    progress.finish();
+    Ok(if summary.errors > 0 {
+        ExitCode::from(FOUND)
+    } else {
+        ExitCode::SUCCESS
+    })
+}

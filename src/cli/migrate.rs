@@ -1,0 +1,81 @@
+//! `tool-carrier migrate [FILE|-] [-o OUT | --in-place] [--check] [--lift-markers --root DIR…]`
+
+use std::io::{self, BufWriter, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use tool_carrier::migrate::{migrate_history, MigrateOptions, MigrationReport};
+use tool_carrier::roots::Roots;
+
+use super::output::replace_atomically;
+use super::{input, Context, Failure, FOUND};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// A JSON Lines file or a JSON array of messages; `-` or nothing for
+    /// standard input.
+    file: Option<PathBuf>,
+    /// Write the result here (atomically) instead of standard output.
+    #[arg(short, long, value_name = "OUT", conflicts_with_all = ["in_place", "check"])]
+    output: Option<PathBuf>,
+    /// Replace FILE with the result, atomically.
+    #[arg(long, conflicts_with = "check")]
+    in_place: bool,
+    /// Write nothing; exit 1 when migration would change something.
+    #[arg(long)]
+    check: bool,
+    /// Lift whole-line [IMAGE:…] markers of legacy bodies into declared
+    /// attachments when the target is a regular file inside a --root.
+    #[arg(long, requires = "root")]
+    lift_markers: bool,
+    /// A folder lifted targets must lie in (repeatable; relative targets
+    /// resolve against the first).
+    #[arg(long, value_name = "DIR", requires = "lift_markers")]
+    root: Vec<PathBuf>,
+}
+
+pub fn run(args: Args) -> Result<ExitCode, Failure> {
+    let lift_markers = if args.lift_markers {
+        Some(Roots::new(&args.root).context(|| "--root".into())?)
+    } else {
+        None
+    };
+    let options = MigrateOptions { lift_markers };
+    let input = input::open(args.file.as_deref())?;
+    let name = input.name.clone();
+    let progress = &input.progress;
+    let tick = |n| progress.set(n);
+    let report = if args.check {
+        migrate_history(input.reader, io::sink(), &options, tick)
+            .context(|| format!("reading {name}"))?
+    } else if args.in_place {
+        let path = input
+            .path
+            .clone()
+            .ok_or_else(|| Failure("--in-place needs a FILE, not standard input".into()))?;
+        replace_atomically(&path, |w| migrate_history(input.reader, w, &options, tick))
+            .context(|| format!("migrating {name} in place"))?
+    } else if let Some(out) = &args.output {
+        replace_atomically(out, |w| migrate_history(input.reader, w, &options, tick))
+            .context(|| format!("migrating {name} to {}", out.display()))?
+    } else {
+        let out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
+        migrate_history(input.reader, out, &options, tick)
+            .context(|| format!("migrating {name}"))?
+    };
+    progress.finish();
+    summarize(&report, args.check);
+    Ok(if args.check && report.changed() {
+        ExitCode::from(FOUND)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn summarize(report: &MigrationReport, check: bool) {
+    let mut err = io::stderr().lock();
+    let verb = if check { "would upgrade" } else { "upgraded" };
+    let _ = write!(err, "migrate: ");
+    let text = report.to_string().replacen("upgraded", verb, 1);
+    let _ = err.write_all(text.as_bytes());
+}

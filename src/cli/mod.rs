@@ -1,0 +1,75 @@
+//! Arguments and dispatch. Each subcommand is a file of its own.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod input;
+mod inspect;
+mod migrate;
+mod output;
+
+/// Tool-result carriers in agent conversation histories.
+#[derive(Debug, Parser)]
+#[command(name = "tool-carrier", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Classify every message of a history and open its carrier.
+    Inspect {
+        /// A JSON Lines file or a JSON array of messages; `-` or nothing
+        /// for standard input.
+        file: Option<PathBuf>,
+        /// One JSON object a message instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Upgrade legacy carriers to declared ones, losing nothing.
+    Migrate(migrate::Args),
+}
+
+/// Exit status for a finished run that found bad records or pending changes.
+const FOUND: u8 = 1;
+/// Exit status for a run that could not finish (I/O, arguments).
+const FAILED: u8 = 2;
+
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Inspect { file, json } => inspect::run(file, json),
+        Command::Migrate(args) => migrate::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("tool-carrier: {e}");
+            ExitCode::from(FAILED)
+        }
+    }
+}
+
+/// An error for the user: what was being done, and why it failed.
+#[derive(Debug)]
+pub struct Failure(String);
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Attach what was being done to an I/O error.
+trait Context<T> {
+    fn context(self, what: impl FnOnce() -> String) -> Result<T, Failure>;
+}
+
+impl<T> Context<T> for std::io::Result<T> {
+    fn context(self, what: impl FnOnce() -> String) -> Result<T, Failure> {
+        self.map_err(|e| Failure(format!("{}: {e}", what())))
+    }
+}

@@ -1,0 +1,272 @@
+//! What `tool-carrier inspect` prints: every record of a history,
+//! classified and opened at its fixed position.
+
+use std::io::{self, BufRead, Write};
+
+use serde::Serialize;
+
+use crate::history::{Chunk, HistoryReader, Record};
+use crate::{classify, CarrierParts};
+
+/// One line of `inspect --json` output.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum InspectLine<'a> {
+    /// A message: `{"index","role","carrier"}` (`carrier` null for a
+    /// message that is not a carrier).
+    Message {
+        /// Position among the records, from 0.
+        index: usize,
+        /// The message's role.
+        role: &'a str,
+        /// The opened carrier, if the message is one.
+        carrier: Option<CarrierParts<'a>>,
+    },
+    /// A record that is not a message: `{"index","error"}`.
+    Error {
+        /// Position among the records, from 0.
+        index: usize,
+        /// The line it starts on and the cause.
+        error: String,
+    },
+}
+
+impl<'a> InspectLine<'a> {
+    /// Classify one record.
+    pub fn of(record: &'a Record<'a>) -> InspectLine<'a> {
+        match &record.message {
+            Ok(m) => InspectLine::Message {
+                index: record.index,
+                role: &m.role,
+                carrier: classify(&m.role, &m.content),
+            },
+            Err(e) => InspectLine::Error {
+                index: record.index,
+                error: e.to_string(),
+            },
+        }
+    }
+}
+
+/// Counts of an inspection.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct InspectSummary {
+    /// Records read.
+    pub records: usize,
+    /// Records that are not messages.
+    pub errors: usize,
+    /// Carriers, declared and legacy.
+    pub carriers: usize,
+    /// Legacy carriers.
+    pub legacy: usize,
+}
+
+impl InspectSummary {
+    fn count(&mut self, line: &InspectLine<'_>) {
+        self.records += 1;
+        match line {
+            InspectLine::Error { .. } => self.errors += 1,
+            InspectLine::Message {
+                carrier: Some(c), ..
+            } => {
+                self.carriers += 1;
+                self.legacy += usize::from(!c.declared);
+            }
+            InspectLine::Message { carrier: None, .. } => {}
+        }
+    }
+}
+
+/// Write one JSON object a record (JSON Lines) for the history in `input`.
+/// `progress` is called with the input bytes consumed so far.
+///
+/// # Errors
+/// I/O errors of `input` or `output`. Records that are not messages are
+/// written as `{"index","error"}` lines and counted, not returned.
+///
+/// # Example
+/// ```
+/// let history = "{\"role\":\"user\",\"content\":\"[Tool results]\\n[Tool attachments: 0]\\nok\"}\n";
+/// let mut out = Vec::new();
+/// let summary = tool_carrier::inspect::write_json(history.as_bytes(), &mut out, |_| {}).unwrap();
+/// assert_eq!(summary.carriers, 1);
+/// assert_eq!(
+///     String::from_utf8(out).unwrap(),
+///     "{\"index\":0,\"role\":\"user\",\"carrier\":{\"kind\":\"prompt\",\"declared\":true,\"attachments\":[],\"body\":\"ok\"}}\n",
+/// );
+/// ```
+pub fn write_json<R: BufRead, W: Write>(
+    input: R,
+    mut output: W,
+    mut progress: impl FnMut(u64),
+) -> io::Result<InspectSummary> {
+    let mut summary = InspectSummary::default();
+    for_each_record(input, &mut progress, |record| {
+        let line = InspectLine::of(record);
+        summary.count(&line);
+        serde_json::to_writer(&mut output, &line)?;
+        output.write_all(b"\n")
+    })?;
+    output.flush()?;
+    Ok(summary)
+}
+
+/// Write a table, one row a record: index, role, carrier shape and state,
+/// attachments, and the start of the body.
+///
+/// # Errors
+/// As [`write_json`].
+pub fn write_table<R: BufRead, W: Write>(
+    input: R,
+    mut output: W,
+    mut progress: impl FnMut(u64),
+) -> io::Result<InspectSummary> {
+    let mut summary = InspectSummary::default();
+    writeln!(
+        output,
+        "{:>6}  {:<9}  {:<15}  {:<30}  body",
+        "index", "role", "carrier", "attachments"
+    )?;
+    for_each_record(input, &mut progress, |record| {
+        let line = InspectLine::of(record);
+        summary.count(&line);
+        match &line {
+            InspectLine::Error { index, error } => {
+                writeln!(output, "{index:>6}  error: {error}")
+            }
+            InspectLine::Message {
+                index,
+                role,
+                carrier,
+            } => {
+                let (shape, atts, body) = match carrier {
+                    None => ("-".to_owned(), String::new(), String::new()),
+                    Some(c) => {
+                        let state = if c.declared { "declared" } else { "legacy" };
+                        let atts = c
+                            .attachments
+                            .iter()
+                            .map(|a| format!("{}:{}", a.kind.as_str(), a.target))
+                            .collect::<Vec<_>>()
+                            .join(" ");
+                        (
+                            format!("{} {state}", c.kind.as_str()),
+                            atts,
+                            c.body.to_string(),
+                        )
+                    }
+                };
+                writeln!(
+                    output,
+                    "{index:>6}  {:<9}  {shape:<15}  {:<30}  {}",
+                    clip(role, 9),
+                    clip(&atts, 30),
+                    clip(&body, 60)
+                )
+            }
+        }
+    })?;
+    writeln!(
+        output,
+        "{} records: {} carriers ({} legacy), {} not messages",
+        summary.records, summary.carriers, summary.legacy, summary.errors
+    )?;
+    output.flush()?;
+    Ok(summary)
+}
+
+fn for_each_record<R: BufRead>(
+    input: R,
+    progress: &mut impl FnMut(u64),
+    mut each: impl FnMut(&Record<'_>) -> io::Result<()>,
+) -> io::Result<()> {
+    let mut reader = HistoryReader::new(input)?;
+    let mut last_report = 0;
+    while let Some(chunk) = reader.next_chunk()? {
+        if let Chunk::Record(record) = chunk {
+            each(&record)?;
+        }
+        let consumed = reader.consumed();
+        if consumed - last_report >= 1 << 20 {
+            last_report = consumed;
+            progress(consumed);
+        }
+    }
+    progress(reader.consumed());
+    Ok(())
+}
+
+/// At most `width` characters of `text` on one line: control characters
+/// escaped, an ellipsis where it was cut.
+fn clip(text: &str, width: usize) -> String {
+    let mut chars = text
+        .chars()
+        .flat_map(|c| -> Box<dyn Iterator<Item = char>> {
+            if c.is_control() {
+                Box::new(c.escape_default())
+            } else {
+                Box::new(std::iter::once(c))
+            }
+        });
+    let mut out: String = chars.by_ref().take(width).collect();
+    if chars.next().is_some() {
+        out.pop();
+        out.push('…');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_shows_shape_state_attachments_and_body() {
+        let history = concat!(
+            "{\"role\":\"tool\",\"content\":\"{\\\"content\\\":\\\"ok\\\",\\\"attachments\\\":[{\\\"kind\\\":\\\"image\\\",\\\"target\\\":\\\"/s.png\\\"}]}\"}\n",
+            "{\"role\":\"user\",\"content\":\"[Tool results]\\nold\"}\n",
+            "{\"role\":\"user\",\"content\":\"hi\"}\n",
+            "not json\n",
+        );
+        let mut out = Vec::new();
+        let s = write_table(history.as_bytes(), &mut out, |_| {}).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let rows: Vec<_> = text.lines().collect();
+        assert!(
+            rows[1].contains("native declared")
+                && rows[1].contains("image:/s.png")
+                && rows[1].ends_with("ok"),
+            "{}",
+            rows[1]
+        );
+        assert!(
+            rows[2].contains("prompt legacy") && rows[2].ends_with(r"[Tool results]\nold"),
+            "{}",
+            rows[2]
+        );
+        assert!(rows[3].contains(" - "), "{}", rows[3]);
+        assert!(
+            rows[4].contains("error: line 4: invalid JSON"),
+            "{}",
+            rows[4]
+        );
+        assert_eq!(rows[5], "4 records: 2 carriers (1 legacy), 1 not messages");
+        assert_eq!(
+            s,
+            InspectSummary {
+                records: 4,
+                errors: 1,
+                carriers: 2,
+                legacy: 1
+            }
+        );
+    }
+
+    #[test]
+    fn clip_escapes_and_shortens() {
+        assert_eq!(clip("a\nb", 10), "a\\nb");
+        assert_eq!(clip("abcdef", 4), "abc…");
+        assert_eq!(clip("abcd", 4), "abcd");
+        assert_eq!(clip("\"q\"", 4), "\"q\"");
+    }
+}

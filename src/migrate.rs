@@ -1,0 +1,587 @@
+//! Migrating legacy carriers to declared ones, losing nothing.
+//!
+//! * A legacy envelope (no `attachments` member) gets `"attachments":[]`
+//!   inserted after its last member; every other byte stays.
+//! * A legacy prompt carrier whose line 1 is exactly `[Tool results]` gets
+//!   `[Tool attachments: 0]` inserted as line 2; the body stays.
+//! * What cannot be upgraded without guessing is left byte-identical and
+//!   reported with its reason ([`LeftReason`]).
+//!
+//! The insertion is made inside the message's `content` string literal
+//! without re-escaping the rest of it, so the record's other bytes — the
+//! other members, their order and spelling, even the escapes used inside the
+//! content — stay as they were. Migrating twice changes nothing.
+//!
+//! With [`MigrateOptions::lift_markers`], whole-line `[IMAGE:…]` markers in a
+//! legacy body whose target is a regular file inside a root become declared
+//! attachments; the body keeps the lines.
+
+use std::fmt;
+use std::io::{self, BufRead, Write};
+
+use crate::carrier::marker_line;
+use crate::history::{Chunk, HistoryReader, Message};
+use crate::json::object_members;
+use crate::roots::Roots;
+use crate::{
+    is_prompt_tool_carrier, parse_marker_line, render_native_attachments, Attachment,
+    AttachmentKind, CarrierKind, TOOL_RESULTS_PREFIX,
+};
+
+/// What migration may do beyond the plain upgrade.
+#[derive(Clone, Debug, Default)]
+pub struct MigrateOptions {
+    /// Lift whole-line `[IMAGE:…]` markers from legacy bodies into the
+    /// declaration, for targets that resolve to a regular file inside
+    /// these roots. `None`: never lift.
+    pub lift_markers: Option<Roots>,
+}
+
+/// Why a carrier was left as it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum LeftReason {
+    /// A tool message whose content is not JSON: raw tool text.
+    RawText,
+    /// A tool message whose content is JSON but not an object.
+    NotAnObject,
+    /// An envelope with no string `content` member.
+    NoStringContent,
+    /// An envelope with a duplicated `content` or `attachments` member.
+    DuplicateMember(&'static str),
+    /// An envelope whose `attachments` member is not an array.
+    AttachmentsNotArray,
+    /// A prompt carrier with white space before `[Tool results]`.
+    IndentedPrefix,
+    /// A prompt carrier whose line 1 ends in `\r\n`.
+    CrlfPrefix,
+    /// A prompt carrier whose line 1 holds more than `[Tool results]`.
+    TextAfterPrefix,
+}
+
+impl fmt::Display for LeftReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LeftReason::RawText => f.write_str("raw tool text, not a JSON envelope"),
+            LeftReason::NotAnObject => f.write_str("JSON content that is not an object"),
+            LeftReason::NoStringContent => f.write_str("envelope without a string \"content\""),
+            LeftReason::DuplicateMember(m) => write!(f, "envelope with a duplicated {m:?} member"),
+            LeftReason::AttachmentsNotArray => {
+                f.write_str("envelope whose \"attachments\" is not an array")
+            }
+            LeftReason::IndentedPrefix => f.write_str("indented [Tool results] prefix"),
+            LeftReason::CrlfPrefix => f.write_str("[Tool results] prefix ends in CRLF"),
+            LeftReason::TextAfterPrefix => f.write_str("text after [Tool results] on line 1"),
+        }
+    }
+}
+
+/// The outcome for one message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MessageMigration<'a> {
+    /// Not a carrier: nothing to do.
+    NotACarrier,
+    /// Already declared: nothing to do.
+    AlreadyDeclared,
+    /// Legacy, and left as it is.
+    Left(LeftReason),
+    /// Upgraded: insert `text` at byte `at` of the decoded content.
+    Upgraded {
+        /// The shape upgraded.
+        kind: CarrierKind,
+        /// Byte offset in the content where `text` goes.
+        at: usize,
+        /// What to insert.
+        text: String,
+        /// Attachments lifted from body markers (empty without lifting).
+        lifted: Vec<Attachment<'a>>,
+    },
+}
+
+impl MessageMigration<'_> {
+    /// The new content, for an upgrade.
+    pub fn apply(&self, content: &str) -> Option<String> {
+        match self {
+            MessageMigration::Upgraded { at, text, .. } => {
+                let mut out = String::with_capacity(content.len() + text.len());
+                out.push_str(&content[..*at]);
+                out.push_str(text);
+                out.push_str(&content[*at..]);
+                Some(out)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Decide what migration does to one message.
+///
+/// # Example
+/// ```
+/// use tool_carrier::migrate::{migrate_message, MigrateOptions};
+///
+/// let opts = MigrateOptions::default();
+/// let m = migrate_message("user", "[Tool results]\nold output", &opts);
+/// assert_eq!(m.apply("[Tool results]\nold output").unwrap(), "[Tool results]\n[Tool attachments: 0]\nold output");
+/// let m = migrate_message("tool", r#"{"id":"c","content":"x"}"#, &opts);
+/// assert_eq!(m.apply(r#"{"id":"c","content":"x"}"#).unwrap(), r#"{"id":"c","content":"x","attachments":[]}"#);
+/// ```
+pub fn migrate_message<'a>(
+    role: &str,
+    content: &'a str,
+    options: &MigrateOptions,
+) -> MessageMigration<'a> {
+    match role {
+        "tool" => migrate_native(content, options),
+        "user" if is_prompt_tool_carrier(content) => migrate_prompt(content, options),
+        _ => MessageMigration::NotACarrier,
+    }
+}
+
+fn migrate_native<'a>(content: &'a str, options: &MigrateOptions) -> MessageMigration<'a> {
+    let Some(members) = object_members(content) else {
+        let is_json = serde_json::from_str::<serde::de::IgnoredAny>(content).is_ok();
+        return MessageMigration::Left(if is_json {
+            LeftReason::NotAnObject
+        } else {
+            LeftReason::RawText
+        });
+    };
+    let mut body = None;
+    let mut attachments = None;
+    for m in &members {
+        let (slot, name) = match m.key.as_ref() {
+            "content" => (&mut body, "content"),
+            "attachments" => (&mut attachments, "attachments"),
+            _ => continue,
+        };
+        if slot.replace(&content[m.value.clone()]).is_some() {
+            return MessageMigration::Left(LeftReason::DuplicateMember(name));
+        }
+    }
+    let Some(body) = body.and_then(crate::json::decode_str) else {
+        return MessageMigration::Left(LeftReason::NoStringContent);
+    };
+    match attachments {
+        Some(raw) if raw.starts_with('[') => return MessageMigration::AlreadyDeclared,
+        Some(_) => return MessageMigration::Left(LeftReason::AttachmentsNotArray),
+        None => {}
+    }
+    let lifted: Vec<Attachment<'a>> = lift(&body, options)
+        .into_iter()
+        .map(Attachment::into_owned)
+        .collect();
+    let array = render_native_attachments(&lifted).expect("lifted targets are non-empty lines");
+    let at = members.last().expect("content is a member").value.end;
+    MessageMigration::Upgraded {
+        kind: CarrierKind::Native,
+        at,
+        text: format!(",\"attachments\":{array}"),
+        lifted,
+    }
+}
+
+fn migrate_prompt<'a>(content: &'a str, options: &MigrateOptions) -> MessageMigration<'a> {
+    if crate::parse_prompt_tool_carrier(content).is_some_and(|p| p.declared) {
+        return MessageMigration::AlreadyDeclared;
+    }
+    let rest = match content.strip_prefix(TOOL_RESULTS_PREFIX) {
+        Some(rest) if rest.is_empty() || rest.starts_with('\n') => rest,
+        Some(rest) if rest.starts_with("\r\n") => {
+            return MessageMigration::Left(LeftReason::CrlfPrefix)
+        }
+        Some(_) => return MessageMigration::Left(LeftReason::TextAfterPrefix),
+        None => return MessageMigration::Left(LeftReason::IndentedPrefix),
+    };
+    let body = rest.strip_prefix('\n').unwrap_or(rest);
+    let lifted = lift(body, options);
+    let mut lines = vec![format!("[Tool attachments: {}]", lifted.len())];
+    for a in &lifted {
+        lines.push(marker_line(a).expect("lifted targets come from single lines"));
+    }
+    // Insert right after line 1's "\n", or after the prefix when it is the
+    // whole content.
+    let (at, text) = if rest.is_empty() {
+        (content.len(), format!("\n{}", lines.join("\n")))
+    } else {
+        (
+            TOOL_RESULTS_PREFIX.len() + 1,
+            format!("{}\n", lines.join("\n")),
+        )
+    };
+    MessageMigration::Upgraded {
+        kind: CarrierKind::Prompt,
+        at,
+        text,
+        lifted,
+    }
+}
+
+/// Whole-line image markers of `body` whose targets resolve inside the
+/// roots, each target once, in order.
+fn lift<'b>(body: &'b str, options: &MigrateOptions) -> Vec<Attachment<'b>> {
+    let Some(roots) = &options.lift_markers else {
+        return Vec::new();
+    };
+    let mut out: Vec<Attachment<'b>> = Vec::new();
+    for line in body.split('\n') {
+        if let Some(a) = parse_marker_line(line) {
+            if a.kind == AttachmentKind::Image
+                && roots.resolve(&a.target).is_ok()
+                && !out.iter().any(|seen| seen.target == a.target)
+            {
+                out.push(a);
+            }
+        }
+    }
+    out
+}
+
+/// A record migration left alone or could not read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Note {
+    /// Position among the records, from 0.
+    pub index: usize,
+    /// 1-based line where the record starts.
+    pub line: usize,
+    /// What happened.
+    pub what: String,
+}
+
+/// What a migration did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MigrationReport {
+    /// Records read.
+    pub records: usize,
+    /// Native carriers upgraded.
+    pub upgraded_native: usize,
+    /// Prompt carriers upgraded.
+    pub upgraded_prompt: usize,
+    /// Carriers that were already declared.
+    pub already_declared: usize,
+    /// Messages that are not carriers.
+    pub not_carriers: usize,
+    /// Legacy carriers left as they are, with the reason.
+    pub left: Vec<Note>,
+    /// Records that are not messages, copied through verbatim.
+    pub bad_records: Vec<Note>,
+    /// Attachments lifted from body markers, one note a target.
+    pub lifted: Vec<Note>,
+}
+
+impl MigrationReport {
+    /// Records rewritten.
+    pub fn upgraded(&self) -> usize {
+        self.upgraded_native + self.upgraded_prompt
+    }
+
+    /// Whether the output differs from the input.
+    pub fn changed(&self) -> bool {
+        self.upgraded() > 0
+    }
+}
+
+impl fmt::Display for MigrationReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "{} records read: {} upgraded ({} native, {} prompt), {} already declared, {} not carriers, {} legacy left, {} not messages",
+            self.records,
+            self.upgraded(),
+            self.upgraded_native,
+            self.upgraded_prompt,
+            self.already_declared,
+            self.not_carriers,
+            self.left.len(),
+            self.bad_records.len()
+        )?;
+        for (label, notes) in [
+            ("lifted", &self.lifted),
+            ("left", &self.left),
+            ("not a message", &self.bad_records),
+        ] {
+            for n in notes {
+                writeln!(
+                    f,
+                    "  record {} (line {}): {label}: {}",
+                    n.index, n.line, n.what
+                )?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Migrate the history in `input` to `output`, same format out as in.
+/// `progress` is called with the input bytes consumed so far.
+///
+/// Every record and every byte between records is written; only the
+/// `content` string values of upgraded carriers change, by an insertion.
+///
+/// # Errors
+/// I/O errors of `input` or `output`. Bad records are reported, not errors.
+///
+/// # Example
+/// ```
+/// use tool_carrier::migrate::{migrate_history, MigrateOptions};
+///
+/// let input = "{\"role\":\"tool\",\"content\":\"{\\\"content\\\":\\\"ok\\\"}\",\"ts\":1}\n";
+/// let mut out = Vec::new();
+/// let report = migrate_history(input.as_bytes(), &mut out, &MigrateOptions::default(), |_| {}).unwrap();
+/// assert_eq!(report.upgraded_native, 1);
+/// assert_eq!(
+///     String::from_utf8(out).unwrap(),
+///     "{\"role\":\"tool\",\"content\":\"{\\\"content\\\":\\\"ok\\\",\\\"attachments\\\":[]}\",\"ts\":1}\n",
+/// );
+/// ```
+pub fn migrate_history<R: BufRead, W: Write>(
+    input: R,
+    mut output: W,
+    options: &MigrateOptions,
+    mut progress: impl FnMut(u64),
+) -> io::Result<MigrationReport> {
+    let mut report = MigrationReport::default();
+    let mut reader = HistoryReader::new(input)?;
+    let mut last_report = 0;
+    while let Some(chunk) = reader.next_chunk()? {
+        match chunk {
+            Chunk::Verbatim(bytes) => output.write_all(bytes)?,
+            Chunk::Record(record) => {
+                report.records += 1;
+                let note = |what: String| Note {
+                    index: record.index,
+                    line: record.line,
+                    what,
+                };
+                let message = match &record.message {
+                    Ok(m) => m,
+                    Err(e) => {
+                        report.bad_records.push(note(e.error.to_string()));
+                        output.write_all(record.raw)?;
+                        continue;
+                    }
+                };
+                match migrate_message(&message.role, &message.content, options) {
+                    MessageMigration::NotACarrier => report.not_carriers += 1,
+                    MessageMigration::AlreadyDeclared => report.already_declared += 1,
+                    MessageMigration::Left(reason) => report.left.push(note(reason.to_string())),
+                    MessageMigration::Upgraded {
+                        kind,
+                        at,
+                        text,
+                        lifted,
+                    } => {
+                        match kind {
+                            CarrierKind::Native => report.upgraded_native += 1,
+                            CarrierKind::Prompt => report.upgraded_prompt += 1,
+                        }
+                        for a in &lifted {
+                            report.lifted.push(note(format!("image {}", a.target)));
+                        }
+                        write_with_insertion(&mut output, record.raw, message, at, &text)?;
+                        continue;
+                    }
+                }
+                output.write_all(record.raw)?;
+            }
+        }
+        let consumed = reader.consumed();
+        if consumed - last_report >= 1 << 20 {
+            last_report = consumed;
+            progress(consumed);
+        }
+    }
+    progress(reader.consumed());
+    output.flush()?;
+    Ok(report)
+}
+
+/// Write `raw` with `text` inserted at decoded offset `at` of the message's
+/// content, escaping only the inserted text.
+fn write_with_insertion<W: Write>(
+    output: &mut W,
+    raw: &[u8],
+    message: &Message<'_>,
+    at: usize,
+    text: &str,
+) -> io::Result<()> {
+    let literal = &raw[message.content_span.clone()];
+    let split = message.content_span.start + raw_offset(literal, at);
+    let mut escaped = String::with_capacity(text.len() + 16);
+    crate::json::push_json_str(&mut escaped, text);
+    output.write_all(&raw[..split])?;
+    output.write_all(&escaped.as_bytes()[1..escaped.len() - 1])?;
+    output.write_all(&raw[split..])
+}
+
+/// The byte offset in a JSON string literal (quotes included) where the
+/// decoded text reaches byte `decoded`. `decoded` is a char boundary.
+fn raw_offset(literal: &[u8], decoded: usize) -> usize {
+    let mut raw = 1; // after the opening quote
+    let mut seen = 0;
+    while seen < decoded {
+        if literal[raw] == b'\\' {
+            if literal[raw + 1] == b'u' {
+                let unit = u16::from_str_radix(
+                    std::str::from_utf8(&literal[raw + 2..raw + 6]).expect("hex digits"),
+                    16,
+                )
+                .expect("hex digits");
+                if (0xD800..0xDC00).contains(&unit) {
+                    // A surrogate pair: two escapes, one 4-byte character.
+                    seen += 4;
+                    raw += 12;
+                } else {
+                    seen += char::from_u32(u32::from(unit)).map_or(3, char::len_utf8);
+                    raw += 6;
+                }
+            } else {
+                seen += 1;
+                raw += 2;
+            }
+        } else {
+            seen += 1;
+            raw += 1;
+        }
+    }
+    raw
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn upgraded(role: &str, content: &str) -> String {
+        migrate_message(role, content, &MigrateOptions::default())
+            .apply(content)
+            .unwrap_or_else(|| panic!("{content:?} should upgrade"))
+    }
+
+    fn left(role: &str, content: &str) -> LeftReason {
+        match migrate_message(role, content, &MigrateOptions::default()) {
+            MessageMigration::Left(r) => r,
+            other => panic!("{content:?}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn legacy_envelope_gets_an_empty_array_after_its_last_member() {
+        assert_eq!(
+            upgraded("tool", "{ \"content\" : \"x\\/y\" ,\"n\":1.0 \n}"),
+            "{ \"content\" : \"x\\/y\" ,\"n\":1.0,\"attachments\":[] \n}"
+        );
+    }
+
+    #[test]
+    fn legacy_prompt_gets_a_zero_count_line() {
+        assert_eq!(
+            upgraded("user", "[Tool results]\nbody"),
+            "[Tool results]\n[Tool attachments: 0]\nbody"
+        );
+        assert_eq!(
+            upgraded("user", "[Tool results]\n"),
+            "[Tool results]\n[Tool attachments: 0]\n"
+        );
+        assert_eq!(
+            upgraded("user", "[Tool results]"),
+            "[Tool results]\n[Tool attachments: 0]"
+        );
+        // A malformed declaration is legacy: it becomes body text.
+        assert_eq!(
+            upgraded(
+                "user",
+                "[Tool results]\n[Tool attachments: 2]\n[IMAGE:/a.png]\n"
+            ),
+            "[Tool results]\n[Tool attachments: 0]\n[Tool attachments: 2]\n[IMAGE:/a.png]\n"
+        );
+    }
+
+    #[test]
+    fn what_cannot_be_upgraded_is_left_with_a_reason() {
+        assert_eq!(left("tool", "raw text"), LeftReason::RawText);
+        assert_eq!(left("tool", ""), LeftReason::RawText);
+        assert_eq!(left("tool", "[1, 2]"), LeftReason::NotAnObject);
+        assert_eq!(
+            left("tool", r#"{"content":42}"#),
+            LeftReason::NoStringContent
+        );
+        assert_eq!(left("tool", r#"{"id":1}"#), LeftReason::NoStringContent);
+        assert_eq!(
+            left("tool", r#"{"content":"a","content":"b"}"#),
+            LeftReason::DuplicateMember("content")
+        );
+        assert_eq!(
+            left(
+                "tool",
+                r#"{"content":"a","attachments":[],"attachments":[]}"#
+            ),
+            LeftReason::DuplicateMember("attachments")
+        );
+        assert_eq!(
+            left("tool", r#"{"content":"a","attachments":"nope"}"#),
+            LeftReason::AttachmentsNotArray
+        );
+        assert_eq!(
+            left("tool", r#"{"content":"a","attachments":null}"#),
+            LeftReason::AttachmentsNotArray
+        );
+        assert_eq!(
+            left("user", "  [Tool results]\nx"),
+            LeftReason::IndentedPrefix
+        );
+        assert_eq!(left("user", "[Tool results]\r\nx"), LeftReason::CrlfPrefix);
+        assert_eq!(
+            left("user", "[Tool results]xyz\nx"),
+            LeftReason::TextAfterPrefix
+        );
+    }
+
+    #[test]
+    fn declared_carriers_and_other_messages_are_untouched() {
+        let o = MigrateOptions::default();
+        assert_eq!(
+            migrate_message("tool", r#"{"content":"a","attachments":[]}"#, &o),
+            MessageMigration::AlreadyDeclared
+        );
+        assert_eq!(
+            migrate_message("user", "[Tool results]\n[Tool attachments: 0]\n", &o),
+            MessageMigration::AlreadyDeclared
+        );
+        assert_eq!(
+            migrate_message("user", "hello", &o),
+            MessageMigration::NotACarrier
+        );
+        assert_eq!(
+            migrate_message("assistant", "[Tool results]\n", &o),
+            MessageMigration::NotACarrier
+        );
+    }
+
+    #[test]
+    fn raw_offset_walks_escapes() {
+        let literal = br#""a\n\u00e9\ud83d\ude00b""#;
+        // decoded: a(1) \n(1) é(2) 😀(4) b(1)
+        assert_eq!(raw_offset(literal, 0), 1);
+        assert_eq!(raw_offset(literal, 1), 2);
+        assert_eq!(raw_offset(literal, 2), 4);
+        assert_eq!(raw_offset(literal, 4), 10);
+        assert_eq!(raw_offset(literal, 8), 22);
+        assert_eq!(raw_offset(literal, 9), 23);
+    }
+
+    #[test]
+    fn insertion_keeps_the_literal_spelling() {
+        let raw = br#"{"content":"[Tool results]\u000a\u003cb\u003e","role":"user"}"#;
+        let m = Message::parse(std::str::from_utf8(raw).unwrap()).unwrap();
+        let mm = migrate_message(&m.role, &m.content, &MigrateOptions::default());
+        let MessageMigration::Upgraded { at, text, .. } = mm else {
+            panic!()
+        };
+        let mut out = Vec::new();
+        write_with_insertion(&mut out, raw, &m, at, &text).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            r#"{"content":"[Tool results]\u000a[Tool attachments: 0]\n\u003cb\u003e","role":"user"}"#
+        );
+    }
+}

@@ -1,0 +1,125 @@
+//! `tool-carrier inspect`: the shared vectors, formats, errors and exit codes.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+fn shared(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/vectors")
+        .join(name)
+}
+
+fn tool_carrier(args: &[&str], stdin: Option<&[u8]>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tool-carrier"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut pipe = child.stdin.take().unwrap();
+    if let Some(bytes) = stdin {
+        pipe.write_all(bytes).unwrap();
+    }
+    drop(pipe);
+    child.wait_with_output().unwrap()
+}
+
+fn json_lines(bytes: &[u8]) -> Vec<Value> {
+    std::str::from_utf8(bytes)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn shared_grammar_vectors_match_the_expected_output() {
+    let input = shared("grammar.jsonl");
+    let expected = std::fs::read(shared("grammar.expected.jsonl"))
+        .expect("../shared/vectors/grammar.expected.jsonl beside the checkout");
+    let out = tool_carrier(&["inspect", "--json", input.to_str().unwrap()], None);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let got = json_lines(&out.stdout);
+    let want = json_lines(&expected);
+    assert_eq!(got.len(), want.len());
+    for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+        assert_eq!(g, w, "record {i}");
+    }
+}
+
+#[test]
+fn shipped_example_history_inspects_cleanly() {
+    let example = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/history.jsonl");
+    let out = tool_carrier(&["inspect", example.to_str().unwrap()], None);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let table = String::from_utf8(out.stdout).unwrap();
+    assert!(table.contains("native declared"));
+    assert!(table.contains("prompt declared"));
+}
+
+#[test]
+fn standard_input_and_dash_are_the_same() {
+    let input = b"{\"role\":\"user\",\"content\":\"[Tool results]\\n[Tool attachments: 0]\\nx\"}\n";
+    let a = tool_carrier(&["inspect", "--json"], Some(input));
+    let b = tool_carrier(&["inspect", "--json", "-"], Some(input));
+    assert!(a.status.success());
+    assert_eq!(a.stdout, b.stdout);
+    assert_eq!(
+        json_lines(&a.stdout)[0]["carrier"]["body"],
+        Value::String("x".into())
+    );
+}
+
+#[test]
+fn a_json_array_reads_like_json_lines() {
+    let lines =
+        b"{\"role\":\"tool\",\"content\":\"raw\"}\n{\"role\":\"user\",\"content\":\"hi\"}\n";
+    let array = b"[\n  {\"role\":\"tool\",\"content\":\"raw\"},\n  {\"role\":\"user\",\"content\":\"hi\"}\n]\n";
+    let a = tool_carrier(&["inspect", "--json"], Some(lines));
+    let b = tool_carrier(&["inspect", "--json"], Some(array));
+    assert!(a.status.success() && b.status.success());
+    assert_eq!(json_lines(&a.stdout), json_lines(&b.stdout));
+}
+
+#[test]
+fn bad_records_are_reported_in_place_and_exit_1() {
+    let input = b"{\"role\":\"user\",\"content\":\"a\"}\n{\"role\":\"user\"\n[1]\n\xff\n{\"role\":\"tool\",\"content\":\"b\"}\n";
+    let out = tool_carrier(&["inspect", "--json"], Some(input));
+    assert_eq!(out.status.code(), Some(1));
+    let got = json_lines(&out.stdout);
+    assert_eq!(got.len(), 5);
+    assert_eq!(got[1]["index"], 1);
+    assert_eq!(
+        got[1]["error"],
+        "line 2: invalid JSON at column 14: EOF while parsing an object"
+    );
+    assert_eq!(
+        got[2]["error"],
+        "line 3: not a message: expected a JSON object"
+    );
+    assert_eq!(got[3]["error"], "line 4: invalid UTF-8 at byte 0");
+    assert_eq!(got[4]["carrier"]["kind"], "native");
+}
+
+#[test]
+fn a_missing_file_is_a_clear_error_with_exit_2() {
+    let out = tool_carrier(&["inspect", "/nonexistent/history.jsonl"], None);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("cannot open /nonexistent/history.jsonl"),
+        "{err}"
+    );
+}
