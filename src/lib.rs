@@ -1,4 +1,43 @@
 //! Tool-result carriers in agent conversation histories.
+//!
+//! Agents store tool results in their history. Once tools return
+//! screenshots or PDFs, the history needs a grammar saying where a round's
+//! attachments live. This crate reads and writes that grammar:
+//!
+//! * [`carrier`] — the grammar: [`classify`] a message, open its carrier at
+//!   the fixed position ([`CarrierParts`]), [`render_prompt_tool_carrier`] /
+//!   [`render_native_tool_carrier`] new ones, [`rebuild_carrier`] existing
+//!   ones without losing a byte.
+//! * [`history`] — JSON Lines or JSON array histories, as records and the
+//!   verbatim bytes between them.
+//! * [`inspect`] — what `tool-carrier inspect` prints.
+//! * [`migrate`] — upgrading legacy carriers to declared ones.
+//! * [`roots`] — confining local targets to configured folders.
+//! * `media` (feature `media`) — declared image targets to bytes a provider
+//!   accepts.
+//!
+//! # A tour
+//!
+//! ```
+//! use tool_carrier::{classify, rebuild_carrier, Attachment, CarrierKind};
+//!
+//! // A prompt-mode carrier: the count line says one attachment, so the
+//! // second marker-looking line is body text written by the tool.
+//! let content = "[Tool results]\n[Tool attachments: 1]\n[IMAGE:shots/a.png]\n[IMAGE:/etc/passwd]\n";
+//! let parts = classify("user", content).unwrap();
+//! assert_eq!(parts.kind, CarrierKind::Prompt);
+//! assert_eq!(parts.image_refs().collect::<Vec<_>>(), ["shots/a.png"]);
+//! assert_eq!(parts.body, "[IMAGE:/etc/passwd]\n");
+//!
+//! // A legacy tool result: no attachments array, so nothing is declared.
+//! let legacy = r#"{"tool_call_id":"c1","content":"done"}"#;
+//! let parts = classify("tool", legacy).unwrap();
+//! assert!(!parts.declared);
+//!
+//! // Declare a screenshot; every other byte of the envelope stays.
+//! let declared = rebuild_carrier("tool", legacy, &parts, &[Attachment::image("shots/b.png")]).unwrap();
+//! assert_eq!(declared, r#"{"tool_call_id":"c1","content":"done","attachments":[{"kind":"image","target":"shots/b.png"}]}"#);
+//! ```
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
@@ -16,3 +55,8 @@ pub use carrier::{
     render_prompt_tool_carrier, Attachment, AttachmentKind, CarrierKind, CarrierParts,
     RebuildError, RenderError, TOOL_RESULTS_PREFIX,
 };
+
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
