@@ -472,12 +472,9 @@ fn array_spans(text: &[u8]) -> Option<Vec<Range<usize>>> {
 mod tests {
     use super::*;
 
-    fn chunks(
-        input: &[u8],
-    ) -> (
-        Vec<u8>,
-        Vec<(usize, usize, Result<(String, String), String>)>,
-    ) {
+    type Seen = (usize, usize, Result<(String, String), String>);
+
+    fn chunks(input: &[u8]) -> (Vec<u8>, Vec<Seen>) {
         let mut reader = HistoryReader::new(input).unwrap();
         let mut copy = Vec::new();
         let mut records = Vec::new();

@@ -15,6 +15,8 @@
 //! * [`roots`] — confining local targets to configured folders.
 //! * `media` (feature `media`) — declared image targets to bytes a provider
 //!   accepts.
+//! * `provider` (feature `media`) — a history to one request body for each
+//!   provider.
 //!
 //! # A tour
 //!

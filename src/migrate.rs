@@ -139,7 +139,7 @@ pub fn migrate_message<'a>(
 }
 
 fn migrate_native<'a>(content: &'a str, options: &MigrateOptions) -> MessageMigration<'a> {
-    let Some(members) = object_members(content) else {
+    let Some(members) = object_members(content, &["content"]) else {
         let is_json = serde_json::from_str::<serde::de::IgnoredAny>(content).is_ok();
         return MessageMigration::Left(if is_json {
             LeftReason::NotAnObject
@@ -155,19 +155,19 @@ fn migrate_native<'a>(content: &'a str, options: &MigrateOptions) -> MessageMigr
             "attachments" => (&mut attachments, "attachments"),
             _ => continue,
         };
-        if slot.replace(&content[m.value.clone()]).is_some() {
+        if slot.replace(m).is_some() {
             return MessageMigration::Left(LeftReason::DuplicateMember(name));
         }
     }
-    let Some(body) = body.and_then(crate::json::decode_str) else {
+    let Some(body) = body.and_then(|m| m.decoded.as_ref()) else {
         return MessageMigration::Left(LeftReason::NoStringContent);
     };
-    match attachments {
+    match attachments.map(|m| &content[m.value.clone()]) {
         Some(raw) if raw.starts_with('[') => return MessageMigration::AlreadyDeclared,
         Some(_) => return MessageMigration::Left(LeftReason::AttachmentsNotArray),
         None => {}
     }
-    let lifted: Vec<Attachment<'a>> = lift(&body, options)
+    let lifted: Vec<Attachment<'a>> = lift(body, options)
         .into_iter()
         .map(Attachment::into_owned)
         .collect();

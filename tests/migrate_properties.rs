@@ -4,7 +4,9 @@
 use proptest::prelude::*;
 use tool_carrier::history::{Chunk, HistoryReader, Message};
 use tool_carrier::migrate::{migrate_history, MigrateOptions};
-use tool_carrier::{classify, render_native_tool_carrier, render_prompt_tool_carrier, Attachment, CarrierKind};
+use tool_carrier::{
+    classify, render_native_tool_carrier, render_prompt_tool_carrier, Attachment, CarrierKind,
+};
 
 const BODIES: &[&str] = &[
     "",
@@ -18,7 +20,10 @@ const BODIES: &[&str] = &[
 ];
 
 fn body() -> impl Strategy<Value = String> {
-    prop_oneof![prop::sample::select(BODIES).prop_map(str::to_owned), "\\PC{0,30}"]
+    prop_oneof![
+        prop::sample::select(BODIES).prop_map(str::to_owned),
+        "\\PC{0,30}"
+    ]
 }
 
 /// A content value of every interesting shape.
@@ -35,17 +40,50 @@ fn content() -> impl Strategy<Value = (String, String)> {
             ("tool".to_owned(), env)
         }),
         // declared envelopes
-        body().prop_map(|b| ("tool".into(), render_native_tool_carrier(&b, &[Attachment::image("/a.png")]).unwrap())),
+        body().prop_map(|b| (
+            "tool".into(),
+            render_native_tool_carrier(&b, &[Attachment::image("/a.png")]).unwrap()
+        )),
         // raw tool text and other non-envelopes
-        prop::sample::select(vec!["raw text", "", "[1, 2]", "{\"content\":1}", "{\"content\":\"a\",\"content\":\"b\"}", "{\"content\":\"a\",\"attachments\":null}"])
-            .prop_map(|c| ("tool".to_owned(), c.to_owned())),
+        prop::sample::select(vec![
+            "raw text",
+            "",
+            "[1, 2]",
+            "{\"content\":1}",
+            "{\"content\":\"a\",\"content\":\"b\"}",
+            "{\"content\":\"a\",\"attachments\":null}"
+        ])
+        .prop_map(|c| ("tool".to_owned(), c.to_owned())),
         // legacy prompt carriers, exact or not
-        (prop::sample::select(vec!["[Tool results]\n", "[Tool results]", "  [Tool results]\n", "[Tool results]\r\n", "[Tool results]x\n"]), body())
-            .prop_map(|(p, b)| ("user".to_owned(), if p == "[Tool results]" { p.to_owned() } else { format!("{p}{b}") })),
+        (
+            prop::sample::select(vec![
+                "[Tool results]\n",
+                "[Tool results]",
+                "  [Tool results]\n",
+                "[Tool results]\r\n",
+                "[Tool results]x\n"
+            ]),
+            body()
+        )
+            .prop_map(|(p, b)| (
+                "user".to_owned(),
+                if p == "[Tool results]" {
+                    p.to_owned()
+                } else {
+                    format!("{p}{b}")
+                }
+            )),
         // declared prompt carriers
-        body().prop_map(|b| ("user".into(), render_prompt_tool_carrier(&b, &[Attachment::image("/a.png")]).unwrap())),
+        body().prop_map(|b| (
+            "user".into(),
+            render_prompt_tool_carrier(&b, &[Attachment::image("/a.png")]).unwrap()
+        )),
         // not carriers
-        (prop::sample::select(vec!["user", "assistant", "system"]), body()).prop_map(|(r, b)| (r.to_owned(), b)),
+        (
+            prop::sample::select(vec!["user", "assistant", "system"]),
+            body()
+        )
+            .prop_map(|(r, b)| (r.to_owned(), b)),
     ]
 }
 
@@ -75,7 +113,12 @@ fn literal(s: &str, long_escapes: bool) -> String {
 
 #[derive(Debug, Clone)]
 enum Rec {
-    Message { role: String, content: String, long_escapes: bool, extra_first: bool },
+    Message {
+        role: String,
+        content: String,
+        long_escapes: bool,
+        extra_first: bool,
+    },
     Bad(Vec<u8>),
     Blank(&'static str),
 }
@@ -96,18 +139,26 @@ fn render(records: &[Rec], array: bool) -> Vec<u8> {
     let mut first = true;
     for r in records {
         let bytes = match r {
-            Rec::Message { role, content, long_escapes, extra_first } => {
+            Rec::Message {
+                role,
+                content,
+                long_escapes,
+                extra_first,
+            } => {
                 let c = literal(content, *long_escapes);
                 let r = serde_json::to_string(role).unwrap();
                 if *extra_first {
                     format!("{{\"ts\": 1.0e3, \"role\":{r}, \"content\" :{c}}}").into_bytes()
                 } else {
-                    format!("{{\"role\":{r},\"content\":{c},\"meta\":{{\"k\":[1,2]}}}}").into_bytes()
+                    format!("{{\"role\":{r},\"content\":{c},\"meta\":{{\"k\":[1,2]}}}}")
+                        .into_bytes()
                 }
             }
             // An array cannot hold invalid UTF-8 or blank elements.
             Rec::Bad(b) if array => {
-                if std::str::from_utf8(b).is_err() || serde_json::from_slice::<serde_json::Value>(b).is_err() {
+                if std::str::from_utf8(b).is_err()
+                    || serde_json::from_slice::<serde_json::Value>(b).is_err()
+                {
                     continue;
                 }
                 b.clone()
@@ -138,12 +189,17 @@ fn migrate(input: &[u8]) -> (Vec<u8>, tool_carrier::migrate::MigrationReport) {
 }
 
 /// Every record of a history: raw bytes and the message, if it is one.
-fn records(input: &[u8]) -> Vec<(Vec<u8>, Option<(String, String, std::ops::Range<usize>)>)> {
+type Seen = (Vec<u8>, Option<(String, String, std::ops::Range<usize>)>);
+
+fn records(input: &[u8]) -> Vec<Seen> {
     let mut reader = HistoryReader::new(input).unwrap();
     let mut out = Vec::new();
     while let Some(chunk) = reader.next_chunk().unwrap() {
         if let Chunk::Record(r) = chunk {
-            let m = r.message.ok().map(|m: Message| (m.role.into_owned(), m.content.into_owned(), m.content_span));
+            let m = r
+                .message
+                .ok()
+                .map(|m: Message| (m.role.into_owned(), m.content.into_owned(), m.content_span));
             out.push((r.raw.to_vec(), m));
         }
     }

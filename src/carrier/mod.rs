@@ -32,6 +32,9 @@ mod rebuild;
 
 pub use error::{RebuildError, RenderError};
 pub use marker::{marker_line, parse_marker_line};
+#[cfg(fuzzing)]
+#[doc(hidden)]
+pub use native::parse_native_tool_carrier_reference;
 pub use native::{
     native_attachments, parse_native_tool_carrier, render_native_attachments,
     render_native_tool_carrier,

@@ -17,10 +17,12 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+#[cfg(any(test, fuzzing))]
+use serde::de;
+use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
 use super::{Attachment, AttachmentKind, CarrierKind, CarrierParts, RenderError};
-use crate::json::{push_json_str, CowStr, MaybeStr};
+use crate::json::{push_json_str, scan, CowStr, MaybeStr};
 
 /// The parts of an envelope that the grammar reads.
 pub(crate) struct Envelope<'a> {
@@ -31,11 +33,43 @@ pub(crate) struct Envelope<'a> {
 
 impl<'a> Envelope<'a> {
     /// `None` when `content` is not an envelope (see the module grammar).
+    ///
+    /// One scan of the object that skips the body in blocks; only the
+    /// (small) `attachments` array goes through serde_json.
     pub(crate) fn parse(content: &'a str) -> Option<Self> {
+        let members = scan::object(content, &["content"])?;
+        let (mut body, mut attachments) = (None, None);
+        for m in &members {
+            let slot = match m.key.as_ref() {
+                "content" => &mut body,
+                "attachments" => &mut attachments,
+                _ => continue,
+            };
+            if slot.replace(m).is_some() {
+                return None;
+            }
+        }
+        let body = body?.decoded.clone()?;
+        let attachments = match attachments {
+            Some(m) if content.as_bytes()[m.value.start] == b'[' => {
+                let AttachmentsValue(array) =
+                    serde_json::from_str(&content[m.value.clone()]).ok()?;
+                array
+            }
+            _ => None,
+        };
+        Some(Envelope { body, attachments })
+    }
+
+    /// The same reading, done by serde_json alone: the reference the fast
+    /// scan is checked against.
+    #[cfg(any(test, fuzzing))]
+    pub(crate) fn parse_reference(content: &'a str) -> Option<Self> {
         serde_json::from_str(content).ok()
     }
 }
 
+#[cfg(any(test, fuzzing))]
 impl<'de> Deserialize<'de> for Envelope<'de> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V;
@@ -226,6 +260,22 @@ pub fn parse_native_tool_carrier(content: &str) -> CarrierParts<'_> {
             kind: CarrierKind::Native,
             declared: false,
             attachments: Vec::new(),
+            body,
+        },
+        None => CarrierParts::legacy(CarrierKind::Native, content),
+    }
+}
+
+/// [`parse_native_tool_carrier`] done by serde_json alone, for differential
+/// fuzzing of the fast scan.
+#[cfg(fuzzing)]
+#[doc(hidden)]
+pub fn parse_native_tool_carrier_reference(content: &str) -> CarrierParts<'_> {
+    match Envelope::parse_reference(content) {
+        Some(Envelope { body, attachments }) => CarrierParts {
+            kind: CarrierKind::Native,
+            declared: attachments.is_some(),
+            attachments: attachments.unwrap_or_default(),
             body,
         },
         None => CarrierParts::legacy(CarrierKind::Native, content),
@@ -508,6 +558,29 @@ mod tests {
             Err(RenderError::EmptyTarget { index: 1 })
         );
         assert!(render_native_tool_carrier("b", &atts).is_err());
+    }
+
+    #[test]
+    fn the_fast_scan_reads_what_serde_json_reads() {
+        for c in [
+            r#"{"content":"a","attachments":[]}"#,
+            r#"{"content":"a\u00e9\ud83d\ude00","attachments":[{"kind":"image","target":"\/x"}]}"#,
+            r#"{"content":"a","cont\u0065nt":"b","attachments":[]}"#,
+            r#"{"content":"\ud800","attachments":[]}"#,
+            r#"{"x":"\ud800","content":"b","attachments":[]}"#,
+            r#"{"content":"b","attachments":[{"kind":"image","target":"\udc00"}]}"#,
+            r#"{"content":"b","attachments":[[[[{"kind":"image"}]]]]}"#,
+            r#"{"content":"b","attachments":{"a":1}}"#,
+            r#"{"content":"b","attachments":[1,]}"#,
+            r#"{"content":"b" , "n": 1.5e-3, "attachments" : [ ] } "#,
+            r#"{"content":"b","n":01,"attachments":[]}"#,
+            "{\"content\":\"raw\ttab\",\"attachments\":[]}",
+            r#"{"\ud800":1,"content":"b","attachments":[]}"#,
+        ] {
+            let fast = Envelope::parse(c).map(|e| (e.body, e.attachments));
+            let reference = Envelope::parse_reference(c).map(|e| (e.body, e.attachments));
+            assert_eq!(fast, reference, "{c}");
+        }
     }
 
     #[test]

@@ -3,10 +3,10 @@
 
 use super::native::{push_native_attachments, Envelope};
 use super::{
-    is_prompt_tool_carrier, render_prompt_tool_carrier, Attachment, CarrierKind, CarrierParts,
-    RebuildError, TOOL_RESULTS_PREFIX,
+    is_prompt_tool_carrier, parse_prompt_tool_carrier, render_prompt_tool_carrier, Attachment,
+    CarrierKind, CarrierParts, RebuildError, TOOL_RESULTS_PREFIX,
 };
-use crate::json::{decode_str, object_members, push_json_str};
+use crate::json::{object_members, push_json_str};
 
 /// Rebuild a carrier's content with a new attachment list, taking the body
 /// from `parts` — the only text a caller may have rewritten — and keeping
@@ -19,7 +19,8 @@ use crate::json::{decode_str, object_members, push_json_str};
 ///   spellings and unknown members stay byte for byte. Rebuilding with the
 ///   values the envelope parsed to returns `content` unchanged.
 /// * **Prompt** (`role = "user"`): the carrier is rendered anew from
-///   `parts.body` and `attachments`. For a legacy carrier (`parts.declared`
+///   `parts.body` and `attachments` (or returned unchanged when both are
+///   what `content` already declares). For a legacy carrier (`parts.declared`
 ///   false, body = whole content) an exact first line `[Tool results]` is
 ///   taken off the body first, so the prefix is never written twice.
 ///
@@ -75,6 +76,18 @@ pub fn rebuild_carrier(
     match role_kind {
         CarrierKind::Native => rebuild_native(content, &parts.body, attachments),
         CarrierKind::Prompt => {
+            // Nothing changed: keep the content as written. (A declared
+            // carrier whose body is empty may end without the last `\n`
+            // that rendering writes.)
+            if let Some(old) = parse_prompt_tool_carrier(content) {
+                if old.declared
+                    && parts.declared
+                    && old.body == parts.body
+                    && old.attachments == attachments
+                {
+                    return Ok(content.to_owned());
+                }
+            }
             let body = if parts.declared {
                 &parts.body
             } else {
@@ -102,7 +115,7 @@ fn rebuild_native(
     attachments: &[Attachment<'_>],
 ) -> Result<String, RebuildError> {
     let not_envelope = |reason| RebuildError::NotAnEnvelope { reason };
-    let members = object_members(content).ok_or(not_envelope("not a JSON object"))?;
+    let members = object_members(content, &["content"]).ok_or(not_envelope("not a JSON object"))?;
     let mut content_member = None;
     let mut attachments_member = None;
     for m in &members {
@@ -111,13 +124,17 @@ fn rebuild_native(
             "attachments" => &mut attachments_member,
             _ => continue,
         };
-        if slot.replace(m.value.clone()).is_some() {
+        if slot.replace(m).is_some() {
             return Err(not_envelope("duplicated member"));
         }
     }
-    let content_span = content_member.ok_or(not_envelope("no string content member"))?;
-    let old_body = decode_str(&content[content_span.clone()])
+    let content_member = content_member.ok_or(not_envelope("no string content member"))?;
+    let content_span = content_member.value.clone();
+    let old_body = content_member
+        .decoded
+        .as_deref()
         .ok_or(not_envelope("no string content member"))?;
+    let attachments_member = attachments_member.map(|m| m.value.clone());
 
     // Writing the array first checks every target.
     let mut new_array = String::new();

@@ -1,13 +1,14 @@
-//! Small serde_json helpers shared by the envelope reader, the envelope
-//! editor and the history reader: strings that borrow when they can, and
-//! the members of a JSON object with the byte span of each value.
+//! JSON helpers shared by the envelope reader, the envelope editor and the
+//! history reader: serde strings that borrow when they can, the members of
+//! a JSON object with the byte span of each value ([`scan`]), and string
+//! literals written the way serde_json writes them.
+
+pub(crate) mod scan;
 
 use std::borrow::Cow;
 use std::fmt;
-use std::ops::Range;
 
 use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
-use serde_json::value::RawValue;
 
 /// A JSON string, borrowed from the input unless an escape forced a copy.
 ///
@@ -84,65 +85,17 @@ impl<'de> Deserialize<'de> for MaybeStr<'de> {
     }
 }
 
-/// One member of a JSON object: its decoded key and the byte range of its
-/// value (without surrounding white space) in the object's source text.
-#[derive(Debug)]
-pub(crate) struct Member<'a> {
-    pub key: Cow<'a, str>,
-    pub value: Range<usize>,
-}
+pub(crate) use scan::object as object_members;
 
-/// The members of the JSON object `src`, in source order, duplicates kept.
-/// `None` when `src` is not exactly one JSON object (white space around it
-/// allowed).
-pub(crate) fn object_members(src: &str) -> Option<Vec<Member<'_>>> {
-    struct Members<'a>(Vec<(Cow<'a, str>, &'a RawValue)>);
-    impl<'de> Deserialize<'de> for Members<'de> {
-        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            struct V;
-            impl<'de> Visitor<'de> for V {
-                type Value = Members<'de>;
-                fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                    f.write_str("a JSON object")
-                }
-                fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                    let mut out = Vec::new();
-                    while let Some(CowStr(key)) = map.next_key::<CowStr<'de>>()? {
-                        let raw: &'de RawValue = map.next_value()?;
-                        out.push((key, raw));
-                    }
-                    Ok(Members(out))
-                }
-            }
-            d.deserialize_map(V)
-        }
-    }
-
-    let Members(raw) = serde_json::from_str(src).ok()?;
-    let base = src.as_ptr() as usize;
-    let members = raw
-        .into_iter()
-        .map(|(key, value)| {
-            // A borrowed RawValue is a slice of `src`; its address gives its span.
-            let text = value.get();
-            let start = text.as_ptr() as usize - base;
-            debug_assert!(start + text.len() <= src.len());
-            Member {
-                key,
-                value: start..start + text.len(),
-            }
-        })
-        .collect();
-    Some(members)
-}
-
-/// Decode a JSON string literal (quotes included), borrowing when it holds
-/// no escape. `None` when `raw` is not a string literal.
+/// Decode a JSON string literal (quotes included) taken from valid JSON,
+/// borrowing when it holds no escape. `None` when `raw` is not a string
+/// literal or an escape does not decode.
 pub(crate) fn decode_str(raw: &str) -> Option<Cow<'_, str>> {
-    if !raw.starts_with('"') {
+    if raw.len() < 2 || !raw.starts_with('"') || !raw.ends_with('"') {
         return None;
     }
-    serde_json::from_str::<CowStr>(raw).ok().map(|s| s.0)
+    let escaped = memchr::memchr(b'\\', raw.as_bytes()).is_some();
+    scan::decode_literal(raw, escaped)
 }
 
 /// Append `s` to `out` as a JSON string literal, escaped as serde_json
@@ -152,27 +105,26 @@ pub(crate) fn push_json_str(out: &mut String, s: &str) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     out.reserve(s.len() + 2);
     out.push('"');
+    let bytes = s.as_bytes();
     let mut start = 0;
-    for (i, &b) in s.as_bytes().iter().enumerate() {
-        let short = match b {
-            b'"' => "\\\"",
-            b'\\' => "\\\\",
-            b'\n' => "\\n",
-            b'\r' => "\\r",
-            b'\t' => "\\t",
-            0x08 => "\\b",
-            0x0c => "\\f",
-            0x00..=0x1f => "",
-            _ => continue,
-        };
+    while let Some(found) = scan::find_special(&bytes[start..]) {
+        let i = start + found;
         // `i` is at an ASCII byte, so both slices end on char boundaries.
         out.push_str(&s[start..i]);
-        if short.is_empty() {
-            out.push_str("\\u00");
-            out.push(HEX[usize::from(b >> 4)] as char);
-            out.push(HEX[usize::from(b & 0xf)] as char);
-        } else {
-            out.push_str(short);
+        let b = bytes[i];
+        match b {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            b'\r' => out.push_str("\\r"),
+            b'\t' => out.push_str("\\t"),
+            0x08 => out.push_str("\\b"),
+            0x0c => out.push_str("\\f"),
+            _ => {
+                out.push_str("\\u00");
+                out.push(HEX[usize::from(b >> 4)] as char);
+                out.push(HEX[usize::from(b & 0xf)] as char);
+            }
         }
         start = i + 1;
     }
@@ -187,7 +139,7 @@ mod tests {
     #[test]
     fn members_keep_source_spans() {
         let src = r#" { "a" : 1 , "b":"x\"y",  "a":[ 1 ,2] } "#;
-        let m = object_members(src).unwrap();
+        let m = object_members(src, &[]).unwrap();
         let seen: Vec<_> = m
             .iter()
             .map(|m| (m.key.as_ref(), &src[m.value.clone()]))
@@ -197,14 +149,14 @@ mod tests {
 
     #[test]
     fn escaped_keys_are_decoded() {
-        let m = object_members(r#"{"cont\u0065nt":1}"#).unwrap();
+        let m = object_members(r#"{"cont\u0065nt":1}"#, &[]).unwrap();
         assert_eq!(m[0].key, "content");
     }
 
     #[test]
     fn non_objects_have_no_members() {
         for src in ["", "[]", "1", "\"s\"", "{", "{} {}", "{\"a\":}"] {
-            assert!(object_members(src).is_none(), "{src}");
+            assert!(object_members(src, &[]).is_none(), "{src}");
         }
     }
 

@@ -1,0 +1,38 @@
+//! Histories of arbitrary bytes: the chunks give back the input byte for
+//! byte, and inspect writes one valid JSON object a record.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use tool_carrier::history::{Chunk, HistoryReader};
+
+fuzz_target!(|data: &[u8]| {
+    let mut reader = HistoryReader::new(data).unwrap();
+    let mut copy = Vec::with_capacity(data.len());
+    let mut records = 0;
+    while let Some(chunk) = reader.next_chunk().unwrap() {
+        match chunk {
+            Chunk::Verbatim(v) => copy.extend_from_slice(v),
+            Chunk::Record(r) => {
+                assert_eq!(r.index, records);
+                records += 1;
+                copy.extend_from_slice(r.raw);
+                if let Ok(m) = &r.message {
+                    let literal = &r.raw[m.content_span.clone()];
+                    assert_eq!(literal.first(), Some(&b'"'));
+                    assert_eq!(literal.last(), Some(&b'"'));
+                }
+            }
+        }
+    }
+    assert_eq!(copy, data);
+    assert_eq!(reader.consumed(), data.len() as u64);
+
+    let mut out = Vec::new();
+    let summary = tool_carrier::inspect::write_json(data, &mut out, |_| {}).unwrap();
+    assert_eq!(summary.records, records);
+    let text = std::str::from_utf8(&out).expect("inspect writes UTF-8");
+    for (i, line) in text.lines().enumerate() {
+        let v: serde_json::Value = serde_json::from_str(line).expect("inspect writes JSON");
+        assert_eq!(v["index"], i);
+    }
+});
