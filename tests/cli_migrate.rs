@@ -23,7 +23,9 @@ fn run(args: &[&str], stdin: &[u8]) -> Output {
 }
 
 fn example(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples").join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("examples")
+        .join(name)
 }
 
 fn s(p: &Path) -> &str {
@@ -48,8 +50,14 @@ fn standard_input_to_standard_output_with_a_summary() {
     assert!(out.status.success());
     assert_eq!(String::from_utf8(out.stdout).unwrap(), MIGRATED);
     let err = String::from_utf8(out.stderr).unwrap();
-    assert!(err.contains("3 records read: 2 upgraded (1 native, 1 prompt)"), "{err}");
-    assert!(err.contains("record 2 (line 3): left: raw tool text, not a JSON envelope"), "{err}");
+    assert!(
+        err.contains("3 records read: 2 upgraded (1 native, 1 prompt)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("record 2 (line 3): left: raw tool text, not a JSON envelope"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -62,12 +70,24 @@ fn output_file_and_in_place() {
     assert!(out.status.success());
     assert!(out.stdout.is_empty());
     assert_eq!(fs::read_to_string(&out_path).unwrap(), MIGRATED);
-    assert_eq!(fs::read_to_string(&input).unwrap(), LEGACY, "-o leaves the input alone");
+    assert_eq!(
+        fs::read_to_string(&input).unwrap(),
+        LEGACY,
+        "-o leaves the input alone"
+    );
 
     let out = run(&["migrate", "--in-place", s(&input)], b"");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert_eq!(fs::read_to_string(&input).unwrap(), MIGRATED);
-    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 2, "no temporary file left");
+    assert_eq!(
+        fs::read_dir(dir.path()).unwrap().count(),
+        2,
+        "no temporary file left"
+    );
 }
 
 #[test]
@@ -78,7 +98,9 @@ fn check_writes_nothing_and_says_whether_something_would_change() {
     let out = run(&["migrate", "--check", s(&input)], b"");
     assert_eq!(out.status.code(), Some(1));
     assert!(out.stdout.is_empty());
-    assert!(String::from_utf8(out.stderr).unwrap().contains("2 would upgrade"));
+    assert!(String::from_utf8(out.stderr)
+        .unwrap()
+        .contains("2 would upgrade"));
     assert_eq!(fs::read_to_string(&input).unwrap(), LEGACY);
 
     fs::write(&input, MIGRATED).unwrap();
@@ -107,15 +129,23 @@ fn bad_records_pass_through_and_are_reported() {
         b"not json\n\xff\xfe\n{\"role\":\"user\",\"content\":\"[Tool results]\\n[Tool attachments: 0]\\n\"}\n"
     );
     let err = String::from_utf8(out.stderr).unwrap();
-    assert!(err.contains("record 0 (line 1): not a message: invalid JSON"), "{err}");
-    assert!(err.contains("record 1 (line 2): not a message: invalid UTF-8 at byte 0"), "{err}");
+    assert!(
+        err.contains("record 0 (line 1): not a message: invalid JSON"),
+        "{err}"
+    );
+    assert!(
+        err.contains("record 1 (line 2): not a message: invalid UTF-8 at byte 0"),
+        "{err}"
+    );
 }
 
 #[test]
 fn in_place_needs_a_file_and_flags_conflict() {
     let out = run(&["migrate", "--in-place"], LEGACY.as_bytes());
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8(out.stderr).unwrap().contains("--in-place needs a FILE"));
+    assert!(String::from_utf8(out.stderr)
+        .unwrap()
+        .contains("--in-place needs a FILE"));
     let out = run(&["migrate", "--in-place", "--check", "x"], b"");
     assert_eq!(out.status.code(), Some(2));
     let out = run(&["migrate", "--lift-markers"], b"");
@@ -157,7 +187,10 @@ fn a_run_killed_midway_leaves_the_original_intact() {
     child.kill().ok();
     child.wait().unwrap();
     assert!(saw_temp, "the run finished before it could be interrupted");
-    assert!(fs::read(&input).unwrap() == big.as_bytes(), "the original is whole");
+    assert!(
+        fs::read(&input).unwrap() == big.as_bytes(),
+        "the original is whole"
+    );
 }
 
 #[test]
@@ -180,8 +213,15 @@ fn lifting_is_opt_in_confined_and_reported() {
     let plain = String::from_utf8(out.stdout).unwrap();
     assert!(!plain.contains("[Tool attachments: 1]"));
 
-    let out = run(&["migrate", "--lift-markers", "--root", s(&root)], history.as_bytes());
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = run(
+        &["migrate", "--lift-markers", "--root", s(&root)],
+        history.as_bytes(),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
         .unwrap()
         .lines()
@@ -190,15 +230,33 @@ fn lifting_is_opt_in_confined_and_reported() {
     let prompt = lines[0]["content"].as_str().unwrap();
     assert_eq!(
         prompt,
-        format!("[Tool results]\n[Tool attachments: 1]\n[IMAGE:shots/a.png]\n{}", &content["[Tool results]\n".len()..])
+        format!(
+            "[Tool results]\n[Tool attachments: 1]\n[IMAGE:shots/a.png]\n{}",
+            &content["[Tool results]\n".len()..]
+        )
     );
-    let native: serde_json::Value = serde_json::from_str(lines[1]["content"].as_str().unwrap()).unwrap();
-    assert_eq!(native["attachments"], serde_json::json!([{"kind": "image", "target": "shots/a.png"}]));
-    let declared: serde_json::Value = serde_json::from_str(lines[2]["content"].as_str().unwrap()).unwrap();
-    assert_eq!(declared["attachments"], serde_json::json!([]), "declared carriers are never lifted");
+    let native: serde_json::Value =
+        serde_json::from_str(lines[1]["content"].as_str().unwrap()).unwrap();
+    assert_eq!(
+        native["attachments"],
+        serde_json::json!([{"kind": "image", "target": "shots/a.png"}])
+    );
+    let declared: serde_json::Value =
+        serde_json::from_str(lines[2]["content"].as_str().unwrap()).unwrap();
+    assert_eq!(
+        declared["attachments"],
+        serde_json::json!([]),
+        "declared carriers are never lifted"
+    );
     let err = String::from_utf8(out.stderr).unwrap();
-    assert!(err.contains("record 0 (line 1): lifted: image shots/a.png"), "{err}");
-    assert!(err.contains("record 1 (line 2): lifted: image shots/a.png"), "{err}");
+    assert!(
+        err.contains("record 0 (line 1): lifted: image shots/a.png"),
+        "{err}"
+    );
+    assert!(
+        err.contains("record 1 (line 2): lifted: image shots/a.png"),
+        "{err}"
+    );
     assert_eq!(err.matches("lifted:").count(), 2, "{err}");
 }
 
