@@ -14,11 +14,11 @@ use std::fmt;
 use std::io::{self, BufRead, Read};
 use std::ops::Range;
 
-use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{Deserialize, Deserializer, IgnoredAny, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 use thiserror::Error;
 
-use crate::json::{decode_str, CowStr, MaybeStr};
+use crate::json::scan;
 
 /// How a history file is laid out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,6 +68,10 @@ pub enum MessageError {
     /// A member that must be a string is not.
     #[error("not a message: {0:?} is not a string")]
     NotAString(&'static str),
+    /// A `role` or `content` string holds an escape that is no character
+    /// (a lone surrogate).
+    #[error("not a message: {0:?} holds a lone surrogate escape")]
+    Undecodable(&'static str),
     /// `role` or `content` appears twice: readers disagree on which wins.
     #[error("ambiguous message: {0:?} appears twice")]
     Duplicate(&'static str),
@@ -92,37 +96,53 @@ impl<'a> Message<'a> {
     /// assert_eq!(&raw[m.content_span.clone()], r#""{\"content\":\"x\"}""#);
     /// ```
     pub fn parse(raw: &'a str) -> Result<Message<'a>, MessageError> {
-        let fields: Fields<'a> = serde_json::from_str(raw).map_err(|e| {
-            if e.is_data() {
-                MessageError::NotAnObject
-            } else {
-                MessageError::Json {
-                    column: e.column(),
-                    message: strip_position(&e.to_string()),
-                }
+        let members = scan::object(raw, &["role", "content"]).ok_or_else(|| why_not(raw))?;
+        let (mut role, mut content) = (None, None);
+        for m in members {
+            let (slot, name) = match m.key.as_ref() {
+                "role" => (&mut role, "role"),
+                "content" => (&mut content, "content"),
+                _ => continue,
+            };
+            if slot.replace(m).is_some() {
+                return Err(MessageError::Duplicate(name));
             }
-        })?;
-        if fields.duplicate_role {
-            return Err(MessageError::Duplicate("role"));
         }
-        if fields.duplicate_content {
-            return Err(MessageError::Duplicate("content"));
-        }
-        let role = fields
-            .role
-            .ok_or(MessageError::Missing("role"))?
-            .ok_or(MessageError::NotAString("role"))?;
-        let literal = fields
-            .content
-            .ok_or(MessageError::Missing("content"))?
-            .get();
-        let content = decode_str(literal).ok_or(MessageError::NotAString("content"))?;
-        let start = literal.as_ptr() as usize - raw.as_ptr() as usize;
+        let string = |member: Option<scan::Member<'a>>, name| {
+            let m = member.ok_or(MessageError::Missing(name))?;
+            match m.decoded {
+                Some(text) => Ok((text, m.value)),
+                None if raw.as_bytes()[m.value.start] == b'"' => {
+                    Err(MessageError::Undecodable(name))
+                }
+                None => Err(MessageError::NotAString(name)),
+            }
+        };
+        let (role, _) = string(role, "role")?;
+        let (content, content_span) = string(content, "content")?;
         Ok(Message {
             role,
             content,
-            content_span: start..start + literal.len(),
+            content_span,
         })
+    }
+}
+
+/// Why `raw` is not one JSON object: serde_json says where and what (the
+/// rare path, so the scan on the hot path need not track positions).
+fn why_not(raw: &str) -> MessageError {
+    match serde_json::from_str::<std::collections::BTreeMap<String, IgnoredAny>>(raw) {
+        Err(e) if e.is_data() => MessageError::NotAnObject,
+        Err(e) => MessageError::Json {
+            column: e.column(),
+            message: strip_position(&e.to_string()),
+        },
+        // The scan and serde_json agree on what is valid (tested); should
+        // they ever not, say so rather than guess.
+        Ok(_) => MessageError::Json {
+            column: 1,
+            message: "not read the same by every JSON reader".into(),
+        },
     }
 }
 
@@ -132,50 +152,6 @@ fn strip_position(message: &str) -> String {
     match message.rfind(" at line ") {
         Some(at) => message[..at].to_owned(),
         None => message.to_owned(),
-    }
-}
-
-struct Fields<'a> {
-    role: Option<Option<Cow<'a, str>>>,
-    content: Option<&'a RawValue>,
-    duplicate_role: bool,
-    duplicate_content: bool,
-}
-
-impl<'de> Deserialize<'de> for Fields<'de> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Fields<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a message object")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                let mut out = Fields {
-                    role: None,
-                    content: None,
-                    duplicate_role: false,
-                    duplicate_content: false,
-                };
-                while let Some(CowStr(key)) = map.next_key::<CowStr<'de>>()? {
-                    match key.as_ref() {
-                        "role" => {
-                            let MaybeStr(role) = map.next_value()?;
-                            out.duplicate_role |= out.role.replace(role).is_some();
-                        }
-                        "content" => {
-                            let raw: &'de RawValue = map.next_value()?;
-                            out.duplicate_content |= out.content.replace(raw).is_some();
-                        }
-                        _ => {
-                            map.next_value::<IgnoredAny>()?;
-                        }
-                    }
-                }
-                Ok(out)
-            }
-        }
-        d.deserialize_map(V)
     }
 }
 

@@ -87,17 +87,6 @@ impl<'de> Deserialize<'de> for MaybeStr<'de> {
 
 pub(crate) use scan::object as object_members;
 
-/// Decode a JSON string literal (quotes included) taken from valid JSON,
-/// borrowing when it holds no escape. `None` when `raw` is not a string
-/// literal or an escape does not decode.
-pub(crate) fn decode_str(raw: &str) -> Option<Cow<'_, str>> {
-    if raw.len() < 2 || !raw.starts_with('"') || !raw.ends_with('"') {
-        return None;
-    }
-    let escaped = memchr::memchr(b'\\', raw.as_bytes()).is_some();
-    scan::decode_literal(raw, escaped)
-}
-
 /// Append `s` to `out` as a JSON string literal, escaped as serde_json
 /// escapes: `\"`, `\\`, the short control escapes, `\u00XX` for the other
 /// control characters, everything else verbatim.
@@ -162,9 +151,10 @@ mod tests {
 
     #[test]
     fn strings_borrow_unless_escaped() {
-        assert!(matches!(decode_str("\"abc\""), Some(Cow::Borrowed("abc"))));
-        assert!(matches!(decode_str(r#""a\nb""#), Some(Cow::Owned(s)) if s == "a\nb"));
-        assert!(decode_str("12").is_none());
+        let m = object_members(r#"{"a":"abc","b":"a\nb","c":1}"#, &["a", "b", "c"]).unwrap();
+        assert!(matches!(m[0].decoded, Some(Cow::Borrowed("abc"))));
+        assert!(matches!(&m[1].decoded, Some(Cow::Owned(s)) if s == "a\nb"));
+        assert!(m[2].decoded.is_none());
     }
 
     #[test]
