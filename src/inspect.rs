@@ -6,6 +6,7 @@ use std::io::{self, BufRead, Write};
 use serde::Serialize;
 
 use crate::history::{Chunk, HistoryReader, Record};
+use crate::json::push_json_str;
 use crate::{classify, CarrierParts};
 
 /// One line of `inspect --json` output.
@@ -44,6 +45,57 @@ impl<'a> InspectLine<'a> {
                 index: record.index,
                 error: e.to_string(),
             },
+        }
+    }
+}
+
+impl InspectLine<'_> {
+    /// Append this line as compact JSON: the same text serde_json writes for
+    /// it, with string bodies escaped a block at a time.
+    pub fn push_json(&self, out: &mut String) {
+        match self {
+            InspectLine::Error { index, error } => {
+                out.push_str("{\"index\":");
+                out.push_str(&index.to_string());
+                out.push_str(",\"error\":");
+                push_json_str(out, error);
+                out.push('}');
+            }
+            InspectLine::Message {
+                index,
+                role,
+                carrier,
+            } => {
+                out.push_str("{\"index\":");
+                out.push_str(&index.to_string());
+                out.push_str(",\"role\":");
+                push_json_str(out, role);
+                out.push_str(",\"carrier\":");
+                match carrier {
+                    None => out.push_str("null"),
+                    Some(c) => {
+                        out.push_str("{\"kind\":\"");
+                        out.push_str(c.kind.as_str());
+                        out.push_str("\",\"declared\":");
+                        out.push_str(if c.declared { "true" } else { "false" });
+                        out.push_str(",\"attachments\":[");
+                        for (i, a) in c.attachments.iter().enumerate() {
+                            if i > 0 {
+                                out.push(',');
+                            }
+                            out.push_str("{\"kind\":\"");
+                            out.push_str(a.kind.as_str());
+                            out.push_str("\",\"target\":");
+                            push_json_str(out, &a.target);
+                            out.push('}');
+                        }
+                        out.push_str("],\"body\":");
+                        push_json_str(out, &c.body);
+                        out.push('}');
+                    }
+                }
+                out.push('}');
+            }
         }
     }
 }
@@ -101,11 +153,14 @@ pub fn write_json<R: BufRead, W: Write>(
     mut progress: impl FnMut(u64),
 ) -> io::Result<InspectSummary> {
     let mut summary = InspectSummary::default();
+    let mut buf = String::new();
     for_each_record(input, &mut progress, |record| {
         let line = InspectLine::of(record);
         summary.count(&line);
-        serde_json::to_writer(&mut output, &line)?;
-        output.write_all(b"\n")
+        buf.clear();
+        line.push_json(&mut buf);
+        buf.push('\n');
+        output.write_all(buf.as_bytes())
     })?;
     output.flush()?;
     Ok(summary)
@@ -260,6 +315,28 @@ mod tests {
                 legacy: 1
             }
         );
+    }
+
+    #[test]
+    fn hand_written_json_is_what_serde_json_writes() {
+        let history = concat!(
+            "{\"role\":\"tool\",\"content\":\"{\\\"content\\\":\\\"a\\\\n\\\\u0001\\u00e9\\\",\\\"attachments\\\":[{\\\"kind\\\":\\\"image\\\",\\\"target\\\":\\\"/s \\\\\\\"q\\\\\\\".png\\\"}]}\"}\n",
+            "{\"role\":\"user\",\"content\":\"[Tool results]\\nold\"}\n",
+            "{\"role\":\"r\\u00f4le\",\"content\":\"hi\"}\n",
+            "not json\n",
+        );
+        let mut reader = crate::history::HistoryReader::new(history.as_bytes()).unwrap();
+        let mut n = 0;
+        while let Some(chunk) = reader.next_chunk().unwrap() {
+            if let Chunk::Record(r) = chunk {
+                let line = InspectLine::of(&r);
+                let mut mine = String::new();
+                line.push_json(&mut mine);
+                assert_eq!(mine, serde_json::to_string(&line).unwrap());
+                n += 1;
+            }
+        }
+        assert_eq!(n, 4);
     }
 
     #[test]

@@ -16,6 +16,10 @@ fuzz_target!(|data: &[u8]| {
                 assert_eq!(r.index, records);
                 records += 1;
                 copy.extend_from_slice(r.raw);
+                let line = tool_carrier::inspect::InspectLine::of(&r);
+                let mut mine = String::new();
+                line.push_json(&mut mine);
+                assert_eq!(mine, serde_json::to_string(&line).unwrap());
                 if let Ok(m) = &r.message {
                     let literal = &r.raw[m.content_span.clone()];
                     assert_eq!(literal.first(), Some(&b'"'));
