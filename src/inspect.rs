@@ -5,6 +5,7 @@ use std::io::{self, BufRead, Write};
 
 use serde::Serialize;
 
+use crate::carrier::native::push_attachment_array;
 use crate::history::{Chunk, HistoryReader, Record};
 use crate::json::push_json_str;
 use crate::{classify, CarrierParts};
@@ -78,18 +79,9 @@ impl InspectLine<'_> {
                         out.push_str(c.kind.as_str());
                         out.push_str("\",\"declared\":");
                         out.push_str(if c.declared { "true" } else { "false" });
-                        out.push_str(",\"attachments\":[");
-                        for (i, a) in c.attachments.iter().enumerate() {
-                            if i > 0 {
-                                out.push(',');
-                            }
-                            out.push_str("{\"kind\":\"");
-                            out.push_str(a.kind.as_str());
-                            out.push_str("\",\"target\":");
-                            push_json_str(out, &a.target);
-                            out.push('}');
-                        }
-                        out.push_str("],\"body\":");
+                        out.push_str(",\"attachments\":");
+                        push_attachment_array(out, &c.attachments);
+                        out.push_str(",\"body\":");
                         push_json_str(out, &c.body);
                         out.push('}');
                     }

@@ -26,7 +26,7 @@ use serde::Serialize;
 
 mod error;
 mod marker;
-mod native;
+pub(crate) mod native;
 mod prompt;
 mod rebuild;
 

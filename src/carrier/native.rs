@@ -371,6 +371,13 @@ pub(crate) fn push_native_attachments(
     if let Some(index) = attachments.iter().position(|a| a.target.is_empty()) {
         return Err(RenderError::EmptyTarget { index });
     }
+    push_attachment_array(out, attachments);
+    Ok(())
+}
+
+/// Append `[{"kind":…,"target":…},…]` to `out`, unchecked: also the form
+/// `inspect --json` prints.
+pub(crate) fn push_attachment_array(out: &mut String, attachments: &[Attachment<'_>]) {
     out.push('[');
     for (i, a) in attachments.iter().enumerate() {
         if i > 0 {
@@ -383,7 +390,6 @@ pub(crate) fn push_native_attachments(
         out.push('}');
     }
     out.push(']');
-    Ok(())
 }
 
 #[cfg(test)]
