@@ -47,6 +47,8 @@ pub mod carrier;
 pub mod history;
 pub mod inspect;
 mod json;
+#[cfg(feature = "media")]
+pub mod media;
 pub mod migrate;
 pub mod roots;
 

@@ -142,7 +142,8 @@ fn local_path(target: &str) -> Option<&Path> {
     Some(Path::new(target))
 }
 
-fn file_type_name(metadata: &Metadata) -> &'static str {
+/// What a non-regular file is, in words: `a folder`, `a FIFO`, `a device`, …
+pub(crate) fn file_type_name(metadata: &Metadata) -> &'static str {
     let t = metadata.file_type();
     if t.is_dir() {
         return "a folder";

@@ -124,3 +124,35 @@ fn a_missing_file_is_a_clear_error_with_exit_2() {
         "{err}"
     );
 }
+
+#[test]
+fn a_closed_output_pipe_ends_quietly() {
+    let mut input = Vec::new();
+    for _ in 0..200_000 {
+        input.extend_from_slice(b"{\"role\":\"user\",\"content\":\"some text to print\"}\n");
+    }
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tool-carrier"))
+        .args(["inspect", "--json"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    // Read one line, then hang up.
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 16];
+    std::io::Read::read_exact(&mut stdout, &mut first).unwrap();
+    drop(stdout);
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -52,7 +52,7 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
         let path = input
             .path
             .clone()
-            .ok_or_else(|| Failure("--in-place needs a FILE, not standard input".into()))?;
+            .ok_or_else(|| Failure::new("--in-place needs a FILE, not standard input"))?;
         replace_atomically(&path, |w| migrate_history(input.reader, w, &options, tick))
             .context(|| format!("migrating {name} in place"))?
     } else if let Some(out) = &args.output {

@@ -7,6 +7,8 @@ use clap::{Parser, Subcommand};
 
 mod input;
 mod inspect;
+#[cfg(feature = "media")]
+mod media;
 mod migrate;
 mod output;
 
@@ -31,6 +33,9 @@ enum Command {
     },
     /// Upgrade legacy carriers to declared ones, losing nothing.
     Migrate(migrate::Args),
+    /// Show what a model would receive for image or PDF files.
+    #[cfg(feature = "media")]
+    Media(media::Args),
 }
 
 /// Exit status for a finished run that found bad records or pending changes.
@@ -43,9 +48,15 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Inspect { file, json } => inspect::run(file, json),
         Command::Migrate(args) => migrate::run(args),
+        #[cfg(feature = "media")]
+        Command::Media(args) => media::run(args),
     };
     match result {
         Ok(code) => code,
+        // The reader went away (`| head`): nothing left to say.
+        Err(Failure {
+            broken_pipe: true, ..
+        }) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("tool-carrier: {e}");
             ExitCode::from(FAILED)
@@ -55,11 +66,23 @@ pub fn main() -> ExitCode {
 
 /// An error for the user: what was being done, and why it failed.
 #[derive(Debug)]
-pub struct Failure(String);
+pub struct Failure {
+    message: String,
+    broken_pipe: bool,
+}
+
+impl Failure {
+    pub fn new(message: impl Into<String>) -> Failure {
+        Failure {
+            message: message.into(),
+            broken_pipe: false,
+        }
+    }
+}
 
 impl std::fmt::Display for Failure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.message)
     }
 }
 
@@ -70,6 +93,9 @@ trait Context<T> {
 
 impl<T> Context<T> for std::io::Result<T> {
     fn context(self, what: impl FnOnce() -> String) -> Result<T, Failure> {
-        self.map_err(|e| Failure(format!("{}: {e}", what())))
+        self.map_err(|e| Failure {
+            message: format!("{}: {e}", what()),
+            broken_pipe: e.kind() == std::io::ErrorKind::BrokenPipe,
+        })
     }
 }

@@ -439,7 +439,10 @@ mod tests {
             r#""\ud800x""#,
         ] {
             assert!(serde_json::from_str::<String>(lit).is_err());
-            assert!(valid(&format!("{{\"k\":{lit}}}")), "valid JSON all the same: {lit}");
+            assert!(
+                valid(&format!("{{\"k\":{lit}}}")),
+                "valid JSON all the same: {lit}"
+            );
             assert!(decoded(lit).is_none(), "{lit}");
         }
     }

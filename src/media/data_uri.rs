@@ -1,0 +1,156 @@
+//! Strict `data:` URIs: `data:<type>;base64,<payload>` and nothing else.
+
+use base64::Engine;
+
+use super::error::MediaError;
+use super::sniff::MediaType;
+
+/// The canonical engine: standard alphabet, `=` padding required, no
+/// whitespace, no stray bits in the last character.
+pub(crate) const BASE64: base64::engine::GeneralPurpose = base64::engine::general_purpose::STANDARD;
+
+/// Whether `target` starts with the `data:` scheme (any case).
+pub(crate) fn is_data_uri(target: &str) -> bool {
+    target
+        .get(..5)
+        .is_some_and(|s| s.eq_ignore_ascii_case("data:"))
+}
+
+/// Decode a `data:` URI.
+///
+/// ```text
+/// data-uri = "data:" media-type ";base64," payload
+/// ```
+///
+/// The media type must be one of [`MediaType`]'s (ASCII case-insensitive,
+/// no parameters); `;base64` is required; the payload must be canonical
+/// standard base64 and is measured against `max_len` before it is decoded.
+pub(crate) fn decode_data_uri(
+    uri: &str,
+    max_len: usize,
+) -> Result<(MediaType, Vec<u8>), MediaError> {
+    if !is_data_uri(uri) {
+        return Err(MediaError::BadDataUri("does not start with data:"));
+    }
+    let rest = &uri[5..];
+    let comma = memchr::memchr(b',', rest.as_bytes())
+        .ok_or(MediaError::BadDataUri("no comma before the payload"))?;
+    let (header, payload) = (&rest[..comma], &rest[comma + 1..]);
+    let mime = header
+        .len()
+        .checked_sub(7)
+        .filter(|&at| header.is_char_boundary(at) && header[at..].eq_ignore_ascii_case(";base64"))
+        .map(|at| &header[..at])
+        .ok_or(MediaError::BadDataUri("not base64 (no ;base64)"))?;
+    if mime.is_empty() {
+        return Err(MediaError::BadDataUri("no media type"));
+    }
+    if mime.contains(';') {
+        return Err(MediaError::BadDataUri(
+            "media type parameters are not allowed",
+        ));
+    }
+    let media_type =
+        MediaType::from_mime(mime).ok_or_else(|| MediaError::DisallowedMediaType(shorten(mime)))?;
+    if payload.len() > max_len {
+        return Err(MediaError::DataUriTooLarge {
+            len: payload.len(),
+            cap: max_len,
+        });
+    }
+    if payload.is_empty() {
+        return Err(MediaError::BadDataUri("empty payload"));
+    }
+    let bytes = BASE64
+        .decode(payload)
+        .map_err(|e| MediaError::BadBase64(e.to_string()))?;
+    Ok((media_type, bytes))
+}
+
+/// At most 64 characters of untrusted text, control characters escaped by
+/// the `{:?}` that prints it.
+fn shorten(s: &str) -> String {
+    match s.char_indices().nth(64) {
+        Some((at, _)) => format!("{}…", &s[..at]),
+        None => s.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PNG_1X1: &str = "iVBORw0KGgo=";
+
+    fn err(uri: &str) -> MediaError {
+        decode_data_uri(uri, 1 << 20).unwrap_err()
+    }
+
+    #[test]
+    fn strict_form_decodes() {
+        let (t, bytes) = decode_data_uri(&format!("data:image/png;base64,{PNG_1X1}"), 100).unwrap();
+        assert_eq!(t, MediaType::Png);
+        assert_eq!(bytes, b"\x89PNG\r\n\x1a\n");
+        let (t, _) = decode_data_uri(&format!("DATA:Image/PNG;BASE64,{PNG_1X1}"), 100).unwrap();
+        assert_eq!(t, MediaType::Png);
+    }
+
+    #[test]
+    fn malformed_headers_are_refused() {
+        for uri in [
+            "data:image/png,iVBORw0KGgo=",
+            "data:image/png;base64",
+            "data:;base64,iVBORw0KGgo=",
+            "data:image/png;charset=utf-8;base64,iVBORw0KGgo=",
+            "data:image/png;base64,",
+            "data:image/png;base6é,AAAA",
+        ] {
+            assert!(matches!(err(uri), MediaError::BadDataUri(_)), "{uri}");
+        }
+    }
+
+    #[test]
+    fn media_types_outside_the_allowlist_are_refused() {
+        for uri in [
+            "data:image/svg+xml;base64,PHN2Zy8+",
+            "data:text/html;base64,PGgxPg==",
+            "data:image/jpg;base64,/9j/",
+        ] {
+            assert!(
+                matches!(err(uri), MediaError::DisallowedMediaType(_)),
+                "{uri}"
+            );
+        }
+        let long = format!("data:{};base64,AAAA", "x".repeat(500));
+        let MediaError::DisallowedMediaType(shown) = err(&long) else {
+            panic!()
+        };
+        assert!(shown.chars().count() <= 65);
+    }
+
+    #[test]
+    fn non_canonical_base64_is_refused() {
+        for payload in [
+            "iVBORw0KGgo",   // padding missing
+            "iVBORw0KGgp=",  // stray bits in the last character
+            "iVBORw0K Ggo=", // whitespace
+            "iVBORw0K\nGgo=",
+            "iVBORw0K-_o=",   // URL-safe alphabet
+            "iVBORw0KGgo%3D", // percent-encoding
+            "iVBORw0KGgo==",
+        ] {
+            let uri = format!("data:image/png;base64,{payload}");
+            assert!(matches!(err(&uri), MediaError::BadBase64(_)), "{payload}");
+        }
+    }
+
+    #[test]
+    fn the_cap_is_checked_on_the_encoded_length_before_decoding() {
+        // Not even valid base64: the length check comes first.
+        let uri = format!("data:image/png;base64,{}", "!".repeat(101));
+        assert!(matches!(
+            decode_data_uri(&uri, 100),
+            Err(MediaError::DataUriTooLarge { len: 101, cap: 100 })
+        ));
+    }
+}

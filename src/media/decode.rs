@@ -1,0 +1,119 @@
+//! Bounded decoding: pixel and allocation limits are checked before any
+//! pixel buffer exists, so a decompression bomb costs a header read.
+
+use std::io::Cursor;
+
+use image::metadata::Orientation;
+use image::{ColorType, DynamicImage, ImageDecoder, ImageError, ImageFormat, ImageReader, Limits};
+
+use super::error::MediaError;
+use super::header::Header;
+use super::policy::Policy;
+use super::sniff::MediaType;
+
+/// A decoded raster, 8 bits per channel, in its stored orientation.
+pub(crate) struct Decoded {
+    /// The pixels (`L8`, `La8`, `Rgb8` or `Rgba8`).
+    pub image: DynamicImage,
+    /// The EXIF orientation still to apply.
+    pub orientation: Orientation,
+    /// The embedded ICC profile, if any.
+    pub icc: Option<Vec<u8>>,
+}
+
+/// Decode `bytes` (already sniffed as `media_type`, header already read)
+/// within `policy`'s limits. An animated image gives its first frame.
+///
+/// # Errors
+/// [`MediaError::TooManyPixels`] from the header, before a decoder exists;
+/// [`MediaError::MemoryLimit`] when the output buffer or the decoder's own
+/// buffers would exceed `max_alloc`; [`MediaError::Decode`] for bad data.
+pub(crate) fn decode(
+    bytes: &[u8],
+    media_type: MediaType,
+    header: &Header,
+    policy: &Policy,
+) -> Result<Decoded, MediaError> {
+    check_pixels(header.width, header.height, policy)?;
+    let format = match media_type {
+        MediaType::Png => ImageFormat::Png,
+        MediaType::Jpeg => ImageFormat::Jpeg,
+        MediaType::Gif => ImageFormat::Gif,
+        MediaType::Webp => ImageFormat::WebP,
+        MediaType::Bmp => ImageFormat::Bmp,
+        MediaType::Pdf => {
+            return Err(MediaError::BadHeader {
+                media_type,
+                reason: "not a raster",
+            })
+        }
+    };
+    let max_alloc = policy.max_alloc();
+    let fail = |e: ImageError| match e {
+        ImageError::Limits(_) => MediaError::MemoryLimit { max_alloc },
+        other => MediaError::Decode {
+            media_type,
+            message: other.to_string(),
+        },
+    };
+    let mut limits = Limits::default();
+    limits.max_alloc = Some(max_alloc);
+    let mut reader = ImageReader::with_format(Cursor::new(bytes), format);
+    reader.limits(limits);
+    let mut decoder = reader.into_decoder().map_err(fail)?;
+    // The decoder's own reading of the header is what it will allocate for.
+    let (width, height) = decoder.dimensions();
+    check_pixels(width, height, policy)?;
+    if decoder.total_bytes() > max_alloc {
+        return Err(MediaError::MemoryLimit { max_alloc });
+    }
+    let orientation = decoder.orientation().unwrap_or(Orientation::NoTransforms);
+    let icc = decoder.icc_profile().ok().flatten();
+    let image = DynamicImage::from_decoder(decoder).map_err(fail)?;
+    Ok(Decoded {
+        image: to_8_bits(image),
+        orientation,
+        icc,
+    })
+}
+
+fn check_pixels(width: u32, height: u32, policy: &Policy) -> Result<(), MediaError> {
+    if u64::from(width) * u64::from(height) > policy.max_pixels() {
+        return Err(MediaError::TooManyPixels {
+            width,
+            height,
+            max_pixels: policy.max_pixels(),
+        });
+    }
+    Ok(())
+}
+
+/// The same image with 8 bits per channel, keeping gray/colour and alpha.
+fn to_8_bits(image: DynamicImage) -> DynamicImage {
+    match image.color() {
+        ColorType::L8 | ColorType::La8 | ColorType::Rgb8 | ColorType::Rgba8 => image,
+        ColorType::L16 => DynamicImage::ImageLuma8(image.to_luma8()),
+        ColorType::La16 => DynamicImage::ImageLumaA8(image.to_luma_alpha8()),
+        c if c.has_alpha() => DynamicImage::ImageRgba8(image.to_rgba8()),
+        _ => DynamicImage::ImageRgb8(image.to_rgb8()),
+    }
+}
+
+/// Whether any pixel is not fully opaque.
+pub(crate) fn uses_alpha(image: &DynamicImage) -> bool {
+    match image {
+        DynamicImage::ImageLumaA8(i) => i.as_raw().chunks_exact(2).any(|p| p[1] != u8::MAX),
+        DynamicImage::ImageRgba8(i) => i.as_raw().chunks_exact(4).any(|p| p[3] != u8::MAX),
+        other => other.color().has_alpha(),
+    }
+}
+
+/// The same pixels without their alpha channel (for an image that has one
+/// but uses it nowhere: smaller PNGs, less to encode).
+pub(crate) fn drop_alpha(image: &DynamicImage) -> DynamicImage {
+    match image.color() {
+        ColorType::La8 => DynamicImage::ImageLuma8(image.to_luma8()),
+        c if c.has_color() => DynamicImage::ImageRgb8(image.to_rgb8()),
+        _ => DynamicImage::ImageLuma8(image.to_luma8()),
+    }
+}

@@ -1,0 +1,97 @@
+//! What an attachment costs: a fixed character estimate for history
+//! compaction, and per-provider token estimates from the pixel size.
+
+use serde::Serialize;
+
+/// The fixed size, in characters, that history compaction counts for one
+/// attachment, whatever its base64 length (so a large image does not push
+/// the rest of the conversation out of the retention window).
+pub const CHARS_PER_ATTACHMENT: usize = 4800;
+
+/// Estimated cost of one attachment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Estimates {
+    /// Always [`CHARS_PER_ATTACHMENT`].
+    pub chars: usize,
+    /// Anthropic's estimate, [`anthropic_tokens`]; `None` for a PDF.
+    pub anthropic_tokens: Option<u64>,
+    /// OpenAI's high-detail estimate, [`openai_tokens`]; `None` for a PDF.
+    pub openai_tokens: Option<u64>,
+}
+
+impl Estimates {
+    /// The estimates for an image of this size, or a document (`None`).
+    ///
+    /// ```
+    /// use tool_carrier::media::Estimates;
+    /// let e = Estimates::for_size(Some((1000, 1000)));
+    /// assert_eq!((e.chars, e.anthropic_tokens, e.openai_tokens), (4800, Some(1334), Some(765)));
+    /// assert_eq!(Estimates::for_size(None).anthropic_tokens, None);
+    /// ```
+    pub fn for_size(size: Option<(u32, u32)>) -> Estimates {
+        Estimates {
+            chars: CHARS_PER_ATTACHMENT,
+            anthropic_tokens: size.map(|(w, h)| anthropic_tokens(w, h)),
+            openai_tokens: size.map(|(w, h)| openai_tokens(w, h)),
+        }
+    }
+}
+
+/// Anthropic's image token estimate: width × height / 750, rounded up.
+///
+/// ```
+/// assert_eq!(tool_carrier::media::anthropic_tokens(1092, 1092), 1590);
+/// ```
+pub fn anthropic_tokens(width: u32, height: u32) -> u64 {
+    (u64::from(width) * u64::from(height)).div_ceil(750)
+}
+
+/// OpenAI's high-detail image token estimate: the image is scaled down to
+/// fit 2048 × 2048, then down so its short side is at most 768 px; each
+/// 512-px tile costs 170 tokens, plus 85.
+///
+/// ```
+/// use tool_carrier::media::openai_tokens;
+/// assert_eq!(openai_tokens(1024, 1024), 765); // 768×768: 4 tiles
+/// assert_eq!(openai_tokens(2048, 4096), 1105); // 768×1536: 6 tiles
+/// assert_eq!(openai_tokens(100, 100), 255); // 1 tile; never scaled up
+/// ```
+pub fn openai_tokens(width: u32, height: u32) -> u64 {
+    let (mut w, mut h) = (u64::from(width.max(1)), u64::from(height.max(1)));
+    if w > 2048 || h > 2048 {
+        let long = w.max(h);
+        (w, h) = (scale(w, 2048, long), scale(h, 2048, long));
+    }
+    let short = w.min(h);
+    if short > 768 {
+        (w, h) = (scale(w, 768, short), scale(h, 768, short));
+    }
+    85 + 170 * w.div_ceil(512) * h.div_ceil(512)
+}
+
+/// `x × num / den`, rounded to nearest, at least 1.
+fn scale(x: u64, num: u64, den: u64) -> u64 {
+    ((x * num + den / 2) / den).max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn anthropic_is_area_over_750() {
+        assert_eq!(anthropic_tokens(750, 1), 1);
+        assert_eq!(anthropic_tokens(751, 1), 2);
+        assert_eq!(anthropic_tokens(2000, 1500), 4000);
+        assert_eq!(anthropic_tokens(0, 0), 0);
+    }
+
+    #[test]
+    fn openai_fits_2048_then_768_short_side() {
+        assert_eq!(openai_tokens(2000, 1500), 85 + 170 * 4); // 1024×768
+        assert_eq!(openai_tokens(4096, 8192), 85 + 170 * 6); // 1024×2048 → 768×1536
+        assert_eq!(openai_tokens(512, 512), 85 + 170);
+        assert_eq!(openai_tokens(513, 512), 85 + 170 * 2);
+        assert_eq!(openai_tokens(u32::MAX, 1), 85 + 170 * 4); // 2048×1
+    }
+}

@@ -1,0 +1,372 @@
+//! From sniffed bytes to what a provider gets: pass-through, or decode,
+//! resize, re-encode and fit the budget.
+
+use std::borrow::Cow;
+
+use base64::Engine;
+use image::metadata::Orientation;
+use image::DynamicImage;
+use serde::Serialize;
+
+use super::budget::{base64_len, Budget};
+use super::data_uri::BASE64;
+use super::decode::{decode, drop_alpha, uses_alpha, Decoded};
+use super::encode::encode;
+use super::error::MediaError;
+use super::estimate::Estimates;
+use super::header::read_header;
+use super::policy::Policy;
+use super::resize::{fit_within, resize};
+use super::sniff::{sniff, MediaType, Sniffed};
+
+/// JPEG quality for a re-encoded JPEG.
+const JPEG_QUALITY: u8 = 85;
+/// JPEG quality for an opaque WEBP written as JPEG.
+const WEBP_AS_JPEG_QUALITY: u8 = 80;
+/// Each budget step lowers JPEG quality by this much…
+const QUALITY_STEP: u8 = 10;
+/// …down to this, before the image is scaled down instead.
+const MIN_QUALITY: u8 = 40;
+/// Scaling down for the budget stops when the long side would go below this.
+const MIN_SIDE: u32 = 16;
+
+/// Type, size and pixel size of a payload.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct MediaFacts {
+    /// Its media type.
+    pub media_type: MediaType,
+    /// Its length in bytes.
+    pub bytes: usize,
+    /// Width in pixels, `None` for a PDF.
+    pub width: Option<u32>,
+    /// Height in pixels, `None` for a PDF.
+    pub height: Option<u32>,
+}
+
+/// One encode that came out over the budget.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct FitStep {
+    /// Width encoded.
+    pub width: u32,
+    /// Height encoded.
+    pub height: u32,
+    /// JPEG quality used, `None` for PNG and GIF.
+    pub quality: Option<u8>,
+    /// Bytes written.
+    pub bytes: usize,
+    /// Their length as the budget measures it.
+    pub measured: usize,
+}
+
+/// A payload ready for a provider request.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct Prepared {
+    /// What [`Prepared::bytes`] are: PNG, JPEG, GIF, WEBP or PDF.
+    pub media_type: MediaType,
+    /// The payload.
+    pub bytes: Vec<u8>,
+    /// Width in pixels as sent (after orientation), `None` for a PDF.
+    pub width: Option<u32>,
+    /// Height in pixels as sent, `None` for a PDF.
+    pub height: Option<u32>,
+    /// What came in.
+    pub original: MediaFacts,
+    /// Whether the pixel size changed (to fit [`Policy::max_dim`] or the
+    /// budget).
+    pub resized: bool,
+    /// Whether the bytes were re-encoded (otherwise they are the input's,
+    /// untouched).
+    pub reencoded: bool,
+    /// Whether an animation was reduced to its first frame.
+    pub first_frame_only: bool,
+    /// The JPEG quality written, when this crate wrote a JPEG.
+    pub quality: Option<u8>,
+    /// Encodes that came out over the budget before this one, in order.
+    pub fitting: Vec<FitStep>,
+}
+
+impl Prepared {
+    /// Whether this is a document (PDF) rather than an image.
+    pub fn is_document(&self) -> bool {
+        self.media_type == MediaType::Pdf
+    }
+
+    /// The payload's facts, as [`Prepared::original`] holds the input's.
+    pub fn facts(&self) -> MediaFacts {
+        MediaFacts {
+            media_type: self.media_type,
+            bytes: self.bytes.len(),
+            width: self.width,
+            height: self.height,
+        }
+    }
+
+    /// Length of the payload's base64 text (padded, standard alphabet).
+    pub fn base64_len(&self) -> usize {
+        base64_len(self.bytes.len())
+    }
+
+    /// Append the payload's base64 text (padded, standard alphabet, no line
+    /// breaks) to `out`, encoding straight into it: no intermediate copy of
+    /// the payload is made. The text needs no escaping inside a JSON string.
+    ///
+    /// ```
+    /// use tool_carrier::media::{prepare, Budget, Policy};
+    /// # fn main() -> Result<(), tool_carrier::media::MediaError> {
+    /// let pdf = b"%PDF-1.7\n%%EOF\n".to_vec();
+    /// let prepared = prepare(pdf, &Policy::default(), Budget::ANTHROPIC)?;
+    /// let mut out = String::from("\"data\":\"");
+    /// prepared.write_base64(&mut out);
+    /// assert_eq!(out, "\"data\":\"JVBERi0xLjcKJSVFT0YK");
+    /// # Ok(()) }
+    /// ```
+    pub fn write_base64(&self, out: &mut String) {
+        out.reserve(self.base64_len());
+        BASE64.encode_string(&self.bytes, out);
+    }
+
+    /// Append a `data:<type>;base64,<payload>` URL to `out` (for providers
+    /// that take images as data URLs).
+    pub fn write_data_url(&self, out: &mut String) {
+        out.reserve(13 + self.media_type.as_str().len() + self.base64_len());
+        out.push_str("data:");
+        out.push_str(self.media_type.as_str());
+        out.push_str(";base64,");
+        self.write_base64(out);
+    }
+
+    /// What this attachment costs: [`CHARS_PER_ATTACHMENT`] characters for
+    /// compaction, and token estimates from the size sent.
+    ///
+    /// [`CHARS_PER_ATTACHMENT`]: super::CHARS_PER_ATTACHMENT
+    pub fn estimates(&self) -> Estimates {
+        Estimates::for_size(self.width.zip(self.height))
+    }
+}
+
+/// Turn `bytes` into a payload that `budget` accepts.
+///
+/// * The type comes from the bytes ([`sniff`]).
+/// * A PDF passes through unchanged if it fits the document cap.
+/// * A PNG, JPEG, GIF or WEBP within [`Policy::max_dim`] on both sides that
+///   fits the image cap passes through unchanged; its size is read from the
+///   header, nothing is decoded.
+/// * Otherwise the image is decoded within [`Policy::max_pixels`] and
+///   [`Policy::max_alloc`], resized to fit `max_dim` (aspect kept,
+///   Lanczos3), turned upright by its EXIF orientation, and encoded: PNG
+///   and BMP as PNG, JPEG as JPEG (quality 85), GIF as GIF (first frame),
+///   WEBP as JPEG (quality 80) when opaque or PNG when any pixel is
+///   transparent.
+/// * While the result is over the image cap, JPEG quality steps down by 10
+///   to 40, then the image is scaled down, each attempt recorded in
+///   [`Prepared::fitting`].
+///
+/// Takes the bytes by value so a pass-through moves them without a copy.
+/// The same bytes, policy and budget always give the same output.
+///
+/// # Errors
+/// [`MediaError::Empty`], [`MediaError::UnknownFormat`],
+/// [`MediaError::UnsupportedFormat`] for what cannot be attached;
+/// [`MediaError::BadHeader`], [`MediaError::TooManyPixels`],
+/// [`MediaError::MemoryLimit`], [`MediaError::Decode`] for images that
+/// cannot be decoded within the policy; [`MediaError::DocumentTooLarge`] and
+/// [`MediaError::OverBudget`] when nothing fits the budget.
+///
+/// ```
+/// use tool_carrier::media::{prepare, Budget, MediaError, Policy};
+///
+/// // A PNG header claiming 100000×100000 pixels: refused before decoding.
+/// let mut bomb = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR".to_vec();
+/// bomb.extend_from_slice(&100_000u32.to_be_bytes());
+/// bomb.extend_from_slice(&100_000u32.to_be_bytes());
+/// bomb.extend_from_slice(&[8, 6, 0, 0, 0, 0, 0, 0, 0]);
+/// let err = prepare(bomb, &Policy::default(), Budget::ANTHROPIC).unwrap_err();
+/// assert!(matches!(err, MediaError::TooManyPixels { .. }));
+///
+/// let err = prepare(b"plain text".to_vec(), &Policy::default(), Budget::ANTHROPIC).unwrap_err();
+/// assert!(matches!(err, MediaError::UnknownFormat));
+/// ```
+pub fn prepare(bytes: Vec<u8>, policy: &Policy, budget: Budget) -> Result<Prepared, MediaError> {
+    if bytes.is_empty() {
+        return Err(MediaError::Empty);
+    }
+    let media_type = match sniff(&bytes) {
+        Sniffed::Media(t) => t,
+        Sniffed::Unsupported(name) => return Err(MediaError::UnsupportedFormat(name)),
+        Sniffed::Unknown => return Err(MediaError::UnknownFormat),
+    };
+    if media_type == MediaType::Pdf {
+        if !budget.fits_document(bytes.len()) {
+            return Err(MediaError::DocumentTooLarge {
+                len: budget.measured_len(bytes.len()),
+                cap: budget.document_cap(),
+                measure: budget.measure(),
+            });
+        }
+        return Ok(untouched(media_type, bytes, None));
+    }
+    let header = read_header(&bytes, media_type)?;
+    let size = Some((header.width, header.height));
+    let within = header.width <= policy.max_dim() && header.height <= policy.max_dim();
+    if within && media_type != MediaType::Bmp && budget.fits_image(bytes.len()) {
+        return Ok(untouched(media_type, bytes, size));
+    }
+    let original = MediaFacts {
+        media_type,
+        bytes: bytes.len(),
+        width: Some(header.width),
+        height: Some(header.height),
+    };
+    let decoded = decode(&bytes, media_type, &header, policy)?;
+    drop(bytes);
+    let transparent = uses_alpha(&decoded.image);
+    let (output, quality) = match media_type {
+        MediaType::Jpeg => (MediaType::Jpeg, Some(JPEG_QUALITY)),
+        MediaType::Webp if !transparent => (MediaType::Jpeg, Some(WEBP_AS_JPEG_QUALITY)),
+        MediaType::Gif => (MediaType::Gif, None),
+        _ => (MediaType::Png, None),
+    };
+    let pixels = Pixels {
+        decoded: &decoded,
+        transparent,
+    };
+    let fitted = fit(&pixels, output, quality, policy.max_dim(), budget)?;
+    let full = (decoded.image.width(), decoded.image.height());
+    Ok(Prepared {
+        media_type: output,
+        width: Some(fitted.image_size.0),
+        height: Some(fitted.image_size.1),
+        bytes: fitted.bytes,
+        original,
+        resized: fitted.stored_size != full,
+        reencoded: true,
+        first_frame_only: header.animated,
+        quality: fitted.quality,
+        fitting: fitted.steps,
+    })
+}
+
+fn untouched(media_type: MediaType, bytes: Vec<u8>, size: Option<(u32, u32)>) -> Prepared {
+    let facts = MediaFacts {
+        media_type,
+        bytes: bytes.len(),
+        width: size.map(|s| s.0),
+        height: size.map(|s| s.1),
+    };
+    Prepared {
+        media_type,
+        bytes,
+        width: facts.width,
+        height: facts.height,
+        original: facts,
+        resized: false,
+        reencoded: false,
+        first_frame_only: false,
+        quality: None,
+        fitting: Vec::new(),
+    }
+}
+
+struct Fitted {
+    bytes: Vec<u8>,
+    /// Size before orientation (compare with the decoded size).
+    stored_size: (u32, u32),
+    /// Size as sent.
+    image_size: (u32, u32),
+    quality: Option<u8>,
+    steps: Vec<FitStep>,
+}
+
+/// Encode at the largest size within `max_dim`, then step quality down and
+/// scale down until the result fits `budget`.
+fn fit(
+    pixels: &Pixels<'_>,
+    output: MediaType,
+    mut quality: Option<u8>,
+    max_dim: u32,
+    budget: Budget,
+) -> Result<Fitted, MediaError> {
+    let decoded = pixels.decoded;
+    let (w, h) = (decoded.image.width(), decoded.image.height());
+    let mut size = fit_within(w, h, max_dim);
+    let mut frame = pixels.render(size)?;
+    let mut steps = Vec::new();
+    loop {
+        let bytes = encode(
+            &frame,
+            output,
+            quality.unwrap_or(JPEG_QUALITY),
+            decoded.icc.as_deref(),
+        )?;
+        let measured = budget.measured_len(bytes.len());
+        let step = FitStep {
+            width: frame.width(),
+            height: frame.height(),
+            quality,
+            bytes: bytes.len(),
+            measured,
+        };
+        if measured <= budget.image_cap() {
+            return Ok(Fitted {
+                bytes,
+                stored_size: size,
+                image_size: (frame.width(), frame.height()),
+                quality,
+                steps,
+            });
+        }
+        steps.push(step);
+        if let Some(q) = quality.filter(|&q| q >= MIN_QUALITY + QUALITY_STEP) {
+            quality = Some(q - QUALITY_STEP);
+            continue;
+        }
+        // Encoded size roughly follows the pixel count: aim a little below
+        // the cap, shrinking by at least 10 % and at most 75 % a side.
+        let ratio = budget.image_cap() as f64 / measured as f64;
+        let factor = (ratio.sqrt() * 0.9).clamp(0.25, 0.9);
+        let long = f64::from(size.0.max(size.1)) * factor;
+        let long = long as u32;
+        if long < MIN_SIDE {
+            return Err(MediaError::OverBudget {
+                media_type: output,
+                len: measured,
+                cap: budget.image_cap(),
+                measure: budget.measure(),
+                width: step.width,
+                height: step.height,
+            });
+        }
+        size = fit_within(w, h, long);
+        frame = pixels.render(size)?;
+    }
+}
+
+/// A decoded image and whether any of its pixels is transparent.
+struct Pixels<'d> {
+    decoded: &'d Decoded,
+    transparent: bool,
+}
+
+impl Pixels<'_> {
+    /// The image at `size` (in stored orientation), turned upright, its
+    /// alpha channel dropped if no pixel uses it.
+    fn render(&self, size: (u32, u32)) -> Result<Cow<'_, DynamicImage>, MediaError> {
+        let decoded = self.decoded;
+        let image = &decoded.image;
+        let unchanged = size == (image.width(), image.height());
+        let idle_alpha = image.color().has_alpha() && !self.transparent;
+        if unchanged && decoded.orientation == Orientation::NoTransforms && !idle_alpha {
+            return Ok(Cow::Borrowed(image));
+        }
+        let resized = |image| resize(image, size.0, size.1, self.transparent);
+        let mut out = match (unchanged, idle_alpha) {
+            (true, true) => drop_alpha(image),
+            (true, false) => image.clone(),
+            (false, true) => drop_alpha(&resized(image)?),
+            (false, false) => resized(image)?,
+        };
+        out.apply_orientation(decoded.orientation);
+        Ok(Cow::Owned(out))
+    }
+}

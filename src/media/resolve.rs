@@ -1,0 +1,243 @@
+//! Resolving a declared target to bytes or a URL reference.
+
+use std::path::PathBuf;
+
+use crate::roots::RootError;
+
+use super::budget::Budget;
+use super::data_uri::{decode_data_uri, is_data_uri};
+use super::error::MediaError;
+use super::policy::Policy;
+use super::prepare::{prepare, Prepared};
+use super::read::read_confined;
+use super::sniff::{sniff, MediaType, Sniffed};
+
+/// Turns a declared attachment target into a [`Source`].
+///
+/// The built-in [`DefaultResolver`] covers `data:` URIs, confined local
+/// paths and `http(s)` URLs; a caller with its own storage (an object
+/// store, a content-addressed cache…) implements this trait instead. A
+/// closure `Fn(&str) -> Result<Source, MediaError>` is a resolver too.
+///
+/// ```
+/// use tool_carrier::media::{Loaded, MediaError, Origin, Resolver, Source};
+///
+/// let cache = |target: &str| -> Result<Source, MediaError> {
+///     match target {
+///         "blob:1" => Ok(Source::Bytes(Loaded::new(b"%PDF-1.7".to_vec(), Origin::Other))),
+///         _ => Err(MediaError::Refused { target: target.into(), reason: "not cached".into() }),
+///     }
+/// };
+/// assert!(cache.resolve("blob:1").is_ok());
+/// assert_eq!(cache.resolve("blob:2").unwrap_err().to_string(), "blob:2: not cached");
+/// ```
+pub trait Resolver {
+    /// Resolve `target`, exactly as declared.
+    ///
+    /// # Errors
+    /// A [`MediaError`] saying why the target cannot be used; the caller
+    /// turns it into a note beside the tool result.
+    fn resolve(&self, target: &str) -> Result<Source, MediaError>;
+}
+
+impl<F> Resolver for F
+where
+    F: Fn(&str) -> Result<Source, MediaError>,
+{
+    fn resolve(&self, target: &str) -> Result<Source, MediaError> {
+        self(target)
+    }
+}
+
+/// What a target resolved to.
+#[derive(Debug)]
+pub enum Source {
+    /// The bytes themselves.
+    Bytes(Loaded),
+    /// An `http(s)` URL, never fetched: a provider that takes image URLs
+    /// gets it as one; the others say so in a note.
+    Url(String),
+}
+
+/// Bytes a resolver loaded, with where they came from.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct Loaded {
+    /// The payload.
+    pub bytes: Vec<u8>,
+    /// Where it came from.
+    pub origin: Origin,
+    /// The media type the target declared (a `data:` URI's), checked
+    /// against the bytes by [`Loaded::prepare`].
+    pub declared: Option<MediaType>,
+}
+
+/// Where loaded bytes came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Origin {
+    /// A `data:` URI.
+    DataUri,
+    /// A local file, by its canonical path inside a root.
+    File(PathBuf),
+    /// A resolver of the caller's.
+    Other,
+}
+
+impl Loaded {
+    /// Bytes with no declared type.
+    pub fn new(bytes: Vec<u8>, origin: Origin) -> Loaded {
+        Loaded {
+            bytes,
+            origin,
+            declared: None,
+        }
+    }
+
+    /// The same bytes, declared to be `media_type`.
+    pub fn with_declared(self, media_type: MediaType) -> Loaded {
+        Loaded {
+            declared: Some(media_type),
+            ..self
+        }
+    }
+
+    /// Check the declared type against the bytes, then [`prepare`] them.
+    ///
+    /// # Errors
+    /// [`MediaError::TypeMismatch`] when the bytes are not what was
+    /// declared; otherwise as [`prepare`].
+    pub fn prepare(self, policy: &Policy, budget: Budget) -> Result<Prepared, MediaError> {
+        check_declared(self.declared, &self.bytes)?;
+        prepare(self.bytes, policy, budget)
+    }
+}
+
+fn check_declared(declared: Option<MediaType>, bytes: &[u8]) -> Result<(), MediaError> {
+    match (declared, sniff(bytes)) {
+        (None, _) => Ok(()),
+        (Some(d), Sniffed::Media(found)) if d == found => Ok(()),
+        (Some(declared), found) => Err(MediaError::TypeMismatch {
+            declared,
+            found: found.to_string(),
+        }),
+    }
+}
+
+/// The built-in resolver.
+///
+/// * `data:<type>;base64,<payload>` — strict (see [`MediaError::BadDataUri`]
+///   and its neighbours), the payload length checked against
+///   [`Policy::max_data_uri_len`] before decoding, and the declared type
+///   checked against the bytes.
+/// * `http://…`, `https://…` — returned as [`Source::Url`], never fetched.
+/// * any other `scheme:` — refused.
+/// * anything else is a local path: it must resolve (every `..` and symbolic
+///   link followed) to a regular file inside one of [`Policy::roots`]
+///   (relative paths against the first root), no larger than
+///   [`Policy::max_file_bytes`]. See [`Roots`](crate::roots::Roots).
+///
+/// ```
+/// use tool_carrier::media::{DefaultResolver, MediaError, Policy, Resolver, Source};
+///
+/// let resolver = DefaultResolver::new(Policy::default());
+/// assert!(matches!(resolver.resolve("https://example.com/a.png"), Ok(Source::Url(_))));
+/// assert!(matches!(resolver.resolve("/etc/passwd"), Err(MediaError::NoRoots { .. })));
+/// assert!(matches!(resolver.resolve("file:///etc/passwd"), Err(MediaError::UnsupportedScheme { .. })));
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct DefaultResolver {
+    policy: Policy,
+}
+
+impl DefaultResolver {
+    /// A resolver applying `policy`.
+    pub fn new(policy: Policy) -> DefaultResolver {
+        DefaultResolver { policy }
+    }
+
+    /// The policy it applies.
+    pub fn policy(&self) -> &Policy {
+        &self.policy
+    }
+}
+
+impl Resolver for DefaultResolver {
+    fn resolve(&self, target: &str) -> Result<Source, MediaError> {
+        if target.is_empty() {
+            return Err(MediaError::EmptyTarget);
+        }
+        if is_data_uri(target) {
+            let (declared, bytes) = decode_data_uri(target, self.policy.max_data_uri_len())?;
+            check_declared(Some(declared), &bytes)?;
+            return Ok(Source::Bytes(Loaded {
+                bytes,
+                origin: Origin::DataUri,
+                declared: Some(declared),
+            }));
+        }
+        if let Some(scheme) = uri_scheme(target) {
+            if scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https") {
+                return check_url(target, scheme.len()).map(|()| Source::Url(target.to_owned()));
+            }
+            return Err(MediaError::UnsupportedScheme {
+                target: target.to_owned(),
+                scheme: scheme.to_ascii_lowercase(),
+            });
+        }
+        let confined = self
+            .policy
+            .roots()
+            .resolve(target)
+            .map_err(|e| root_error(target, e))?;
+        let bytes = read_confined(target, &confined, self.policy.max_file_bytes())?;
+        Ok(Source::Bytes(Loaded::new(
+            bytes,
+            Origin::File(confined.path),
+        )))
+    }
+}
+
+/// The scheme of a URI (two or more characters, so `C:\x` stays a path).
+fn uri_scheme(target: &str) -> Option<&str> {
+    let colon = target.find(':')?;
+    let scheme = &target[..colon];
+    let ok = scheme.len() > 1
+        && scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+        && scheme
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+    ok.then_some(scheme)
+}
+
+/// `scheme://host…` with a non-empty host and no spaces or control
+/// characters anywhere.
+fn check_url(target: &str, scheme_len: usize) -> Result<(), MediaError> {
+    let rest = &target[scheme_len + 1..];
+    let host_ok = rest
+        .strip_prefix("//")
+        .and_then(|r| r.split(['/', '?', '#']).next())
+        .is_some_and(|authority| !authority.is_empty() && !authority.starts_with(':'));
+    let clean = !target.chars().any(|c| c.is_whitespace() || c.is_control());
+    if host_ok && clean {
+        Ok(())
+    } else {
+        Err(MediaError::BadUrl {
+            target: target.to_owned(),
+        })
+    }
+}
+
+fn root_error(target: &str, e: RootError) -> MediaError {
+    let target = target.to_owned();
+    match e {
+        RootError::NoRoots => MediaError::NoRoots { target },
+        RootError::OutsideRoots => MediaError::OutsideRoots { target },
+        RootError::NotARegularFile(kind) => MediaError::NotARegularFile { target, kind },
+        RootError::Unresolvable(source) => MediaError::NotFound { target, source },
+        other => MediaError::Refused {
+            target,
+            reason: other.to_string(),
+        },
+    }
+}

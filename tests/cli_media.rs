@@ -1,0 +1,65 @@
+//! `tool-carrier media`: one report a file, refusals named, exit codes.
+#![cfg(feature = "media")]
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn example(name: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("examples")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+#[test]
+fn json_reports_one_object_a_file_and_refusals_exit_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = dir.path().join("notes.png");
+    std::fs::write(&text, "not an image, whatever the extension says").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_tool-carrier"))
+        .args([
+            "media",
+            "--json",
+            &example("shots/panel7.png"),
+            text.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["original"]["media_type"], "image/png");
+    assert_eq!(lines[0]["original"]["width"], 48);
+    assert_eq!(lines[0]["resized"], false);
+    assert_eq!(lines[0]["reencoded"], false);
+    assert_eq!(lines[0]["base64_len"], 8612);
+    assert_eq!(lines[0]["estimates"]["chars"], 4800);
+    assert_eq!(lines[1]["path"], text.to_str().unwrap());
+    assert!(lines[1]["error"].as_str().unwrap().contains("unrecognised"));
+}
+
+#[test]
+fn the_sentence_form_names_the_file() {
+    let out = Command::new(env!("CARGO_BIN_EXE_tool-carrier"))
+        .args(["media", &example("shots/editor.png")])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("editor.png: image/png, 64×40"), "{text}");
+    assert!(text.contains("Sent unchanged"), "{text}");
+}
+
+#[test]
+fn no_file_is_a_usage_error() {
+    let out = Command::new(env!("CARGO_BIN_EXE_tool-carrier"))
+        .arg("media")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
