@@ -50,6 +50,8 @@ mod json;
 #[cfg(feature = "media")]
 pub mod media;
 pub mod migrate;
+#[cfg(feature = "media")]
+pub mod provider;
 pub mod roots;
 
 pub use carrier::{

@@ -5,6 +5,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+#[cfg(feature = "media")]
+mod convert;
 mod input;
 mod inspect;
 #[cfg(feature = "media")]
@@ -33,6 +35,9 @@ enum Command {
     },
     /// Upgrade legacy carriers to declared ones, losing nothing.
     Migrate(migrate::Args),
+    /// Build one provider's request body from a history.
+    #[cfg(feature = "media")]
+    Convert(convert::Args),
     /// Show what a model would receive for image or PDF files.
     #[cfg(feature = "media")]
     Media(media::Args),
@@ -48,6 +53,8 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Inspect { file, json } => inspect::run(file, json),
         Command::Migrate(args) => migrate::run(args),
+        #[cfg(feature = "media")]
+        Command::Convert(args) => convert::run(args),
         #[cfg(feature = "media")]
         Command::Media(args) => media::run(args),
     };

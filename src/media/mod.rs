@@ -93,7 +93,7 @@ pub use budget::{Budget, Measure};
 pub use error::MediaError;
 pub use estimate::{anthropic_tokens, openai_tokens, Estimates, CHARS_PER_ATTACHMENT};
 pub use policy::Policy;
-pub use prepare::{prepare, FitStep, MediaFacts, Prepared};
+pub use prepare::{prepare, prepare_for, FitStep, MediaFacts, Prepared};
 pub use read::read_regular_file;
 pub use report::{describe_file, MediaRefusal, MediaReport};
 pub use resize::fit_within;

@@ -188,6 +188,43 @@ impl Prepared {
 /// assert!(matches!(err, MediaError::UnknownFormat));
 /// ```
 pub fn prepare(bytes: Vec<u8>, policy: &Policy, budget: Budget) -> Result<Prepared, MediaError> {
+    prepare_for(bytes, policy, budget, ANY_IMAGE)
+}
+
+/// Every image type [`prepare`] writes.
+const ANY_IMAGE: &[MediaType] = &[
+    MediaType::Png,
+    MediaType::Jpeg,
+    MediaType::Gif,
+    MediaType::Webp,
+];
+
+/// [`prepare`] for a destination that takes only the image types in
+/// `accepts` (Gemini refuses GIF; Ollama takes PNG and JPEG).
+///
+/// An image of another type never passes through: it is decoded and
+/// written in the type the rules pick if accepted, else as PNG (or JPEG
+/// when PNG is not accepted either). PDFs are not affected.
+///
+/// # Errors
+/// As [`prepare`].
+///
+/// ```
+/// use tool_carrier::media::{prepare_for, Budget, MediaType, Policy};
+///
+/// // A 1×1 GIF, for a destination that takes PNG and JPEG only.
+/// let gif = b"GIF89a\x01\0\x01\0\x80\0\0\0\0\0\xff\xff\xff,\0\0\0\0\x01\0\x01\0\0\x02\x02D\x01\0;";
+/// let accepts = [MediaType::Png, MediaType::Jpeg];
+/// let p = prepare_for(gif.to_vec(), &Policy::default(), Budget::UNLIMITED, &accepts).unwrap();
+/// assert_eq!(p.media_type, MediaType::Png);
+/// assert!(p.reencoded && !p.resized);
+/// ```
+pub fn prepare_for(
+    bytes: Vec<u8>,
+    policy: &Policy,
+    budget: Budget,
+    accepts: &[MediaType],
+) -> Result<Prepared, MediaError> {
     if bytes.is_empty() {
         return Err(MediaError::Empty);
     }
@@ -209,7 +246,7 @@ pub fn prepare(bytes: Vec<u8>, policy: &Policy, budget: Budget) -> Result<Prepar
     let header = read_header(&bytes, media_type)?;
     let size = Some((header.width, header.height));
     let within = header.width <= policy.max_dim() && header.height <= policy.max_dim();
-    if within && media_type != MediaType::Bmp && budget.fits_image(bytes.len()) {
+    if within && accepts.contains(&media_type) && budget.fits_image(bytes.len()) {
         return Ok(untouched(media_type, bytes, size));
     }
     let original = MediaFacts {
@@ -226,6 +263,13 @@ pub fn prepare(bytes: Vec<u8>, policy: &Policy, budget: Budget) -> Result<Prepar
         MediaType::Webp if !transparent => (MediaType::Jpeg, Some(WEBP_AS_JPEG_QUALITY)),
         MediaType::Gif => (MediaType::Gif, None),
         _ => (MediaType::Png, None),
+    };
+    let (output, quality) = if accepts.contains(&output) {
+        (output, quality)
+    } else if accepts.contains(&MediaType::Png) {
+        (MediaType::Png, None)
+    } else {
+        (MediaType::Jpeg, Some(JPEG_QUALITY))
     };
     let pixels = Pixels {
         decoded: &decoded,

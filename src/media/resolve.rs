@@ -8,7 +8,7 @@ use super::budget::Budget;
 use super::data_uri::{decode_data_uri, is_data_uri};
 use super::error::MediaError;
 use super::policy::Policy;
-use super::prepare::{prepare, Prepared};
+use super::prepare::{prepare, prepare_for, Prepared};
 use super::read::read_confined;
 use super::sniff::{sniff, MediaType, Sniffed};
 
@@ -110,6 +110,22 @@ impl Loaded {
     pub fn prepare(self, policy: &Policy, budget: Budget) -> Result<Prepared, MediaError> {
         check_declared(self.declared, &self.bytes)?;
         prepare(self.bytes, policy, budget)
+    }
+
+    /// Check the declared type against the bytes, then [`prepare_for`]
+    /// them: for a destination that takes only the image types in
+    /// `accepts`.
+    ///
+    /// # Errors
+    /// As [`Loaded::prepare`].
+    pub fn prepare_for(
+        self,
+        policy: &Policy,
+        budget: Budget,
+        accepts: &[MediaType],
+    ) -> Result<Prepared, MediaError> {
+        check_declared(self.declared, &self.bytes)?;
+        prepare_for(self.bytes, policy, budget, accepts)
     }
 }
 

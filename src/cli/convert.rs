@@ -1,0 +1,91 @@
+//! `tool-carrier convert --provider NAME [--model M] [--root DIR]… [--no-vision] [FILE|-]`
+
+use std::io::{self, BufWriter, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use tool_carrier::media::Policy;
+use tool_carrier::provider::{build_request, read_history, Options, Provider, ReadError};
+use tool_carrier::roots::Roots;
+
+use super::{input, Context, Failure, FOUND};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The API the request is for.
+    #[arg(
+        long,
+        value_name = "NAME",
+        value_parser = PossibleValuesParser::new(Provider::NAMES)
+            .map(|name| name.parse::<Provider>().expect("a listed provider name")),
+    )]
+    provider: Provider,
+    /// The model to name (in the body, or in the URL for gemini and
+    /// bedrock); each provider has a default.
+    #[arg(long, value_name = "M")]
+    model: Option<String>,
+    /// A folder local attachment targets may come from (repeatable;
+    /// relative targets resolve against the first). Without one, no local
+    /// file is read.
+    #[arg(long, value_name = "DIR")]
+    root: Vec<PathBuf>,
+    /// Send no attachments: each becomes a text note naming its target.
+    #[arg(long)]
+    no_vision: bool,
+    /// A JSON Lines file or a JSON array of messages; `-` or nothing for
+    /// standard input.
+    file: Option<PathBuf>,
+}
+
+pub fn run(args: Args) -> Result<ExitCode, Failure> {
+    let roots = Roots::new(&args.root).context(|| "--root".into())?;
+    let mut options = Options::new()
+        .with_vision(!args.no_vision)
+        .with_policy(Policy::default().with_roots(roots));
+    if let Some(model) = args.model {
+        options = options.with_model(model);
+    }
+    let input = input::open(args.file.as_deref())?;
+    let name = input.name.clone();
+    let messages = match read_history(input.reader) {
+        Ok(messages) => messages,
+        Err(ReadError::Records(errors)) => {
+            let mut err = io::stderr().lock();
+            for e in &errors {
+                let _ = writeln!(err, "tool-carrier: {name}: {e}");
+            }
+            let what = if errors.len() == 1 {
+                "record is not a message"
+            } else {
+                "records are not messages"
+            };
+            let _ = writeln!(
+                err,
+                "tool-carrier: nothing converted from {name}: {} {what}",
+                errors.len()
+            );
+            return Ok(ExitCode::from(FOUND));
+        }
+        Err(e) => return Err(Failure::new(format!("reading {name}: {e}"))),
+    };
+    input.progress.finish();
+    let request = build_request(args.provider, &messages, &options);
+    let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    request
+        .write_pretty(&mut out)
+        .and_then(|()| out.flush())
+        .context(|| "writing the request".into())?;
+    let mut err = io::stderr().lock();
+    let _ = writeln!(
+        err,
+        "convert: {} ({}): {}",
+        request.endpoint(),
+        request.model,
+        request.report
+    );
+    for note in &request.report.notes {
+        let _ = writeln!(err, "  message {}: {}", note.index, note.text);
+    }
+    Ok(ExitCode::SUCCESS)
+}

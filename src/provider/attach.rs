@@ -1,0 +1,237 @@
+//! The media step shared by every builder: each declared attachment of the
+//! walk resolved, prepared for the provider's budget, or replaced by a note.
+//!
+//! Attachments are taken newest first, so when a provider's per-request
+//! caps (image count, document count, total size) are reached it is the
+//! oldest ones that are left out — and they are never loaded at all.
+
+use crate::carrier::AttachmentKind;
+use crate::media::{
+    sniff, Budget, DefaultResolver, MediaError, MediaType, Policy, Resolver, Sniffed, Source,
+};
+
+use super::walk::{Media, Slot, Turn};
+use super::{display_target, Note, Options, Provider, Report};
+
+/// What a provider accepts in one request.
+#[derive(Debug)]
+pub(crate) struct Limits {
+    /// Each attachment is prepared for this budget.
+    pub budget: Budget,
+    /// Image types sent as they are; any other image is sent as PNG.
+    pub image_types: &'static [MediaType],
+    /// Whether PDFs can be sent.
+    pub documents: bool,
+    /// Whether images can be sent as `http(s)` URLs.
+    pub image_urls: bool,
+    /// Whether documents can be sent as `http(s)` URLs.
+    pub document_urls: bool,
+    /// Most images (inline or URL) in one request.
+    pub max_images: usize,
+    /// Most documents in one request.
+    pub max_documents: usize,
+    /// Most base64 characters of inline media in one request.
+    pub max_total: usize,
+}
+
+/// What has been kept so far, newest first.
+#[derive(Default)]
+struct Tally {
+    images: usize,
+    documents: usize,
+    total: usize,
+    images_full: bool,
+    documents_full: bool,
+    total_full: bool,
+}
+
+struct Step<'o> {
+    provider: Provider,
+    limits: &'static Limits,
+    vision: bool,
+    policy: &'o Policy,
+    resolver: &'o dyn Resolver,
+}
+
+/// Resolve every slot of `turns` for `provider`, and list what became of
+/// each in `report`.
+pub(crate) fn attach(
+    turns: &mut [Turn<'_>],
+    provider: Provider,
+    options: &Options,
+    report: &mut Report,
+) {
+    let default_resolver;
+    let resolver: &dyn Resolver = match &options.resolver {
+        Some(r) => r.as_ref(),
+        None => {
+            default_resolver = DefaultResolver::new(options.policy.clone());
+            &default_resolver
+        }
+    };
+    let step = Step {
+        provider,
+        limits: provider.limits(),
+        vision: options.vision,
+        policy: &options.policy,
+        resolver,
+    };
+    let mut slots: Vec<&mut Slot<'_>> = Vec::new();
+    for turn in turns.iter_mut() {
+        match turn {
+            Turn::Results(results) => {
+                for result in results {
+                    slots.extend(result.slots.iter_mut());
+                }
+            }
+            Turn::Carrier(carrier) => slots.extend(carrier.slots.iter_mut()),
+            Turn::System(_) | Turn::User(_) | Turn::Assistant(_) => {}
+        }
+    }
+    let mut tally = Tally::default();
+    for slot in slots.iter_mut().rev() {
+        slot.media = step.decide(slot, &mut tally);
+    }
+    for slot in &slots {
+        match &slot.media {
+            Media::Inline(p) if p.is_document() => report.documents += 1,
+            Media::Inline(_) => report.images += 1,
+            Media::Url(_) => report.urls += 1,
+            Media::Note(text) => report.notes.push(Note {
+                index: slot.index,
+                target: slot.target.clone().into_owned(),
+                text: text.clone(),
+            }),
+            Media::Pending => unreachable!("every slot is decided"),
+        }
+    }
+}
+
+impl Step<'_> {
+    fn decide(&self, slot: &Slot<'_>, tally: &mut Tally) -> Media {
+        let what = slot.kind.as_str();
+        let shown = display_target(&slot.target);
+        let provider = self.provider.display_name();
+        let not_attached =
+            |reason: &str| Media::Note(format!("[{what} {shown} not attached: {reason}]"));
+        let is_document = match slot.kind {
+            AttachmentKind::Image => false,
+            AttachmentKind::Document => true,
+            AttachmentKind::Audio | AttachmentKind::Video => {
+                return Media::Note(format!(
+                    "[{what} {shown} not sent: {what} attachments are not supported]"
+                ))
+            }
+        };
+        if !self.vision {
+            return Media::Note(format!(
+                "[{what} {shown} omitted: this model cannot view attachments]"
+            ));
+        }
+        if is_document && !self.limits.documents {
+            return not_attached(&format!("{provider} takes no documents here"));
+        }
+        if tally.total_full {
+            return self.over_total(what, &shown);
+        }
+        if is_document && (tally.documents_full || tally.documents >= self.limits.max_documents) {
+            tally.documents_full = true;
+            return Media::Note(format!(
+                "[{what} {shown} omitted: a {provider} request takes at most {} documents; the oldest are left out]",
+                self.limits.max_documents
+            ));
+        }
+        if !is_document && (tally.images_full || tally.images >= self.limits.max_images) {
+            tally.images_full = true;
+            return Media::Note(format!(
+                "[{what} {shown} omitted: a {provider} request takes at most {} images; the oldest are left out]",
+                self.limits.max_images
+            ));
+        }
+        let loaded = match self.resolver.resolve(&slot.target) {
+            Ok(Source::Url(url)) => {
+                let takes = if is_document {
+                    self.limits.document_urls
+                } else {
+                    self.limits.image_urls
+                };
+                if !takes {
+                    return not_attached(&format!("{provider} does not take {what} URLs here"));
+                }
+                tally.count(is_document);
+                return Media::Url(url);
+            }
+            Ok(Source::Bytes(loaded)) => loaded,
+            Err(e) => return not_attached(&reason(&e, &slot.target)),
+        };
+        match (is_document, sniff(&loaded.bytes)) {
+            (false, Sniffed::Media(MediaType::Pdf)) => {
+                return not_attached("it is a PDF; declare it as a document")
+            }
+            (true, Sniffed::Media(t)) if t.is_image() => {
+                return not_attached(&format!("it is an image ({t}), not a PDF"))
+            }
+            _ => {}
+        }
+        let prepared =
+            match loaded.prepare_for(self.policy, self.limits.budget, self.limits.image_types) {
+                Ok(p) => p,
+                Err(e) => return not_attached(&reason(&e, &slot.target)),
+            };
+        let size = prepared.base64_len();
+        if tally.total.saturating_add(size) > self.limits.max_total {
+            tally.total_full = true;
+            return self.over_total(what, &shown);
+        }
+        tally.total += size;
+        tally.count(is_document);
+        Media::Inline(prepared)
+    }
+
+    fn over_total(&self, what: &str, shown: &str) -> Media {
+        Media::Note(format!(
+            "[{what} {shown} omitted: the {} request size limit is reached; the oldest attachments are left out]",
+            self.provider.display_name()
+        ))
+    }
+}
+
+impl Tally {
+    fn count(&mut self, is_document: bool) {
+        if is_document {
+            self.documents += 1;
+        } else {
+            self.images += 1;
+        }
+    }
+}
+
+/// The reason of a media error without the target it starts with (the
+/// note names the target already).
+fn reason(error: &MediaError, target: &str) -> String {
+    let message = error.to_string();
+    match message
+        .strip_prefix(target)
+        .and_then(|m| m.strip_prefix(": "))
+    {
+        Some(rest) => rest.to_owned(),
+        None => message,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reasons_drop_the_target_they_start_with() {
+        let e = MediaError::OutsideRoots {
+            target: "../x.png".into(),
+        };
+        assert_eq!(reason(&e, "../x.png"), "outside the allowed folders");
+        assert_eq!(
+            reason(&MediaError::UnknownFormat, "a.png"),
+            "not a supported image or PDF (unrecognised bytes)"
+        );
+    }
+}

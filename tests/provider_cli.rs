@@ -1,0 +1,163 @@
+//! `tool-carrier convert`: the body on standard output, the summary and
+//! notes on standard error, exit codes.
+#![cfg(all(feature = "cli", feature = "media"))]
+
+#[path = "provider_support/mod.rs"]
+mod support;
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+use support::{history, manifest_dir, Fixture};
+use tool_carrier::provider::{build_request, Provider};
+
+fn tool_carrier(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tool-carrier"))
+        .args(args)
+        .current_dir(manifest_dir())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut pipe = child.stdin.take().unwrap();
+    pipe.write_all(stdin).unwrap();
+    drop(pipe);
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn the_body_is_what_the_library_builds() {
+    let fixture = Fixture::new();
+    let root = fixture.root.to_str().unwrap();
+    for provider in Provider::ALL {
+        let out = tool_carrier(
+            &[
+                "convert",
+                "--provider",
+                provider.name(),
+                "--root",
+                root,
+                "examples/history.jsonl",
+            ],
+            b"",
+        );
+        assert!(
+            out.status.success(),
+            "{provider}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let body: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let want = build_request(
+            provider,
+            &history("examples/history.jsonl"),
+            &fixture.options(),
+        );
+        assert_eq!(body, want.body, "{provider}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            err.starts_with(&format!("convert: {} (", want.endpoint())),
+            "{err}"
+        );
+        assert!(err.contains(&want.report.to_string()), "{err}");
+    }
+}
+
+#[test]
+fn notes_are_listed_on_standard_error() {
+    let out = tool_carrier(
+        &[
+            "convert",
+            "--provider",
+            "anthropic",
+            "examples/screenshot-round.jsonl",
+        ],
+        b"",
+    );
+    assert!(out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("0 images, 0 documents, 0 URLs sent; 2 notes"),
+        "{err}"
+    );
+    assert!(err.contains(
+        "  message 3: [image shots/editor.png not attached: local files are not allowed (no roots configured)]"
+    ));
+}
+
+#[test]
+fn standard_input_model_and_no_vision() {
+    let input = std::fs::read(manifest_dir().join("examples/screenshot-round.jsonl")).unwrap();
+    let out = tool_carrier(
+        &[
+            "convert",
+            "--provider",
+            "openai-chat",
+            "--model",
+            "gpt-test",
+            "--no-vision",
+            "--root",
+            "examples",
+            "-",
+        ],
+        &input,
+    );
+    assert!(out.status.success());
+    let body: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(body["model"], "gpt-test");
+    let tool = &body["messages"][3];
+    assert_eq!(
+        tool["content"],
+        "Captured the editor view.\n[image shots/editor.png omitted: this model cannot view attachments]"
+    );
+    assert_eq!(
+        body["messages"].as_array().unwrap().len(),
+        5,
+        "no media message"
+    );
+}
+
+#[test]
+fn records_that_are_not_messages_stop_the_conversion() {
+    let input = b"{\"role\":\"user\",\"content\":\"hi\"}\n{\"role\":\"user\"}\nnot json\n";
+    let out = tool_carrier(&["convert", "--provider", "ollama"], input);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("line 2: not a message: no \"content\" member"),
+        "{err}"
+    );
+    assert!(err.contains("line 3: invalid JSON"), "{err}");
+    assert!(
+        err.contains("nothing converted from standard input: 2 records are not messages"),
+        "{err}"
+    );
+}
+
+#[test]
+fn unknown_providers_and_missing_roots_are_refused() {
+    let out = tool_carrier(
+        &["convert", "--provider", "openai", "examples/history.jsonl"],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("possible values: anthropic, openai-chat")
+    );
+    let out = tool_carrier(
+        &[
+            "convert",
+            "--provider",
+            "gemini",
+            "--root",
+            "no/such/folder",
+            "examples/history.jsonl",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .starts_with("tool-carrier: --root: root no/such/folder:"));
+}

@@ -1,0 +1,142 @@
+//! Golden request bodies: each provider, on the shipped example histories
+//! and the edge cases, with the images and PDFs they name written at test
+//! time. The output must equal `tests/golden/PROVIDER__CASE.json` byte for
+//! byte (which also proves the output is deterministic).
+//!
+//! After an intended change, regenerate with
+//! `UPDATE_GOLDEN=1 cargo test --test provider_golden` and review the diff.
+//! `.ci/conformance` validates these same files with each provider's SDK.
+#![cfg(feature = "media")]
+
+#[path = "provider_support/mod.rs"]
+mod support;
+
+use std::fs;
+
+use support::{history, manifest_dir, Fixture};
+use tool_carrier::provider::{build_request, Provider};
+
+/// (case name, history file, vision on)
+const CASES: &[(&str, &str, bool)] = &[
+    ("history", "examples/history.jsonl", true),
+    ("screenshot-round", "examples/screenshot-round.jsonl", true),
+    (
+        "screenshot-round-no-vision",
+        "examples/screenshot-round.jsonl",
+        false,
+    ),
+    ("edge-cases", "tests/golden/edge-cases.jsonl", true),
+];
+
+fn golden(provider: Provider) {
+    let update = std::env::var_os("UPDATE_GOLDEN").is_some();
+    let mut failures = Vec::new();
+    for &(case, path, vision) in CASES {
+        let fixture = Fixture::new();
+        let options = fixture.options().with_vision(vision);
+        let request = build_request(provider, &history(path), &options);
+        let mut got = Vec::new();
+        request.write_pretty(&mut got).unwrap();
+        let file = manifest_dir().join(format!("tests/golden/{}__{case}.json", provider.name()));
+        if update {
+            fs::write(&file, &got).unwrap();
+            continue;
+        }
+        let want = fs::read(&file)
+            .unwrap_or_else(|e| panic!("{}: {e} (run with UPDATE_GOLDEN=1)", file.display()));
+        if got != want {
+            let (got, want) = (
+                String::from_utf8_lossy(&got),
+                String::from_utf8_lossy(&want),
+            );
+            let line = got
+                .lines()
+                .zip(want.lines())
+                .position(|(a, b)| a != b)
+                .unwrap_or_else(|| got.lines().count().min(want.lines().count()));
+            failures.push(format!(
+                "{case}: differs from {} at line {}:\n  got:  {}\n  want: {}",
+                file.display(),
+                line + 1,
+                got.lines().nth(line).unwrap_or("<end>"),
+                want.lines().nth(line).unwrap_or("<end>"),
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn anthropic_bodies_match_the_golden_files() {
+    golden(Provider::Anthropic);
+}
+
+#[test]
+fn openai_chat_bodies_match_the_golden_files() {
+    golden(Provider::OpenAiChat);
+}
+
+#[test]
+fn openai_responses_bodies_match_the_golden_files() {
+    golden(Provider::OpenAiResponses);
+}
+
+#[test]
+fn gemini_bodies_match_the_golden_files() {
+    golden(Provider::Gemini);
+}
+
+#[test]
+fn gemini_2_bodies_match_the_golden_files() {
+    golden(Provider::Gemini2);
+}
+
+#[test]
+fn bedrock_bodies_match_the_golden_files() {
+    golden(Provider::Bedrock);
+}
+
+#[test]
+fn ollama_bodies_match_the_golden_files() {
+    golden(Provider::Ollama);
+}
+
+#[test]
+fn every_golden_file_belongs_to_a_case() {
+    let mut expected: Vec<String> = Provider::ALL
+        .iter()
+        .flat_map(|p| {
+            CASES
+                .iter()
+                .map(move |(case, _, _)| format!("{}__{case}.json", p.name()))
+        })
+        .collect();
+    expected.sort();
+    let mut found: Vec<String> = fs::read_dir(manifest_dir().join("tests/golden"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".json"))
+        .collect();
+    found.sort();
+    if std::env::var_os("UPDATE_GOLDEN").is_none() {
+        assert_eq!(found, expected);
+    }
+}
+
+#[test]
+fn the_same_history_gives_the_same_bytes() {
+    for provider in Provider::ALL {
+        let build = || {
+            let fixture = Fixture::new();
+            let request = build_request(
+                provider,
+                &history("examples/history.jsonl"),
+                &fixture.options(),
+            );
+            let mut out = Vec::new();
+            request.write_compact(&mut out).unwrap();
+            out
+        };
+        assert_eq!(build(), build(), "{provider}");
+    }
+}

@@ -1,0 +1,221 @@
+//! Fixtures for the provider tests, made in code: images and PDFs written
+//! at test time, byte for byte the same on every run and every machine (the
+//! PNGs use stored deflate blocks, so no compressor version can change
+//! them). Included by the other `provider_*` tests with `#[path]`.
+#![cfg(feature = "media")]
+#![allow(dead_code)]
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use tool_carrier::media::Policy;
+use tool_carrier::provider::{build_request, read_history, Options, Provider, Request};
+use tool_carrier::roots::Roots;
+
+/// A `width`×`height` RGB PNG: a gradient tinted by `seed`, with stored
+/// (uncompressed) deflate blocks.
+pub fn png(width: u32, height: u32, seed: u8) -> Vec<u8> {
+    let mut raw = Vec::with_capacity(((width * 3 + 1) * height) as usize);
+    for y in 0..height {
+        raw.push(0); // filter: none
+        for x in 0..width {
+            raw.push(((x * 255) / width.max(1)) as u8 ^ seed);
+            raw.push(((y * 255) / height.max(1)) as u8);
+            raw.push(seed.wrapping_mul(37));
+        }
+    }
+    let mut zlib = vec![0x78, 0x01];
+    let blocks: Vec<&[u8]> = raw.chunks(65_535).collect();
+    for (i, block) in blocks.iter().enumerate() {
+        zlib.push(u8::from(i + 1 == blocks.len()));
+        let len = block.len() as u16;
+        zlib.extend_from_slice(&len.to_le_bytes());
+        zlib.extend_from_slice(&(!len).to_le_bytes());
+        zlib.extend_from_slice(block);
+    }
+    zlib.extend_from_slice(&adler32(&raw).to_be_bytes());
+    let mut ihdr = Vec::new();
+    ihdr.extend_from_slice(&width.to_be_bytes());
+    ihdr.extend_from_slice(&height.to_be_bytes());
+    ihdr.extend_from_slice(&[8, 2, 0, 0, 0]);
+    let mut out = b"\x89PNG\r\n\x1a\n".to_vec();
+    png_chunk(&mut out, b"IHDR", &ihdr);
+    png_chunk(&mut out, b"IDAT", &zlib);
+    png_chunk(&mut out, b"IEND", &[]);
+    out
+}
+
+fn png_chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
+    out.extend_from_slice(&(data.len() as u32).to_be_bytes());
+    let start = out.len();
+    out.extend_from_slice(kind);
+    out.extend_from_slice(data);
+    let crc = crc32(&out[start..]);
+    out.extend_from_slice(&crc.to_be_bytes());
+}
+
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut table = [0u32; 256];
+    for (n, entry) in table.iter_mut().enumerate() {
+        let mut c = n as u32;
+        for _ in 0..8 {
+            c = if c & 1 == 1 {
+                0xEDB8_8320 ^ (c >> 1)
+            } else {
+                c >> 1
+            };
+        }
+        *entry = c;
+    }
+    !bytes.iter().fold(!0u32, |c, &b| {
+        table[((c ^ u32::from(b)) & 0xff) as usize] ^ (c >> 8)
+    })
+}
+
+fn adler32(bytes: &[u8]) -> u32 {
+    let (mut a, mut b) = (1u32, 0u32);
+    for chunk in bytes.chunks(5552) {
+        for &byte in chunk {
+            a += u32::from(byte);
+            b += a;
+        }
+        a %= 65_521;
+        b %= 65_521;
+    }
+    (b << 16) | a
+}
+
+/// A 1×1 white GIF.
+pub const GIF: &[u8] = &[
+    0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 1, 0, 1, 0, 0x80, 0, 0, 0xff, 0xff, 0xff, 0, 0, 0, 0x2c, 0,
+    0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 1, 0, 0x3b,
+];
+
+/// A one-page PDF with no content.
+pub fn pdf(title: &str) -> Vec<u8> {
+    format!(
+        "%PDF-1.4\n1 0 obj <</Type /Catalog /Pages 2 0 R>> endobj\n\
+         2 0 obj <</Type /Pages /Kids [3 0 R] /Count 1>> endobj\n\
+         3 0 obj <</Type /Page /Parent 2 0 R /MediaBox [0 0 200 100]>> endobj\n\
+         4 0 obj <</Title ({title})>> endobj\n\
+         trailer <</Root 1 0 R /Info 4 0 R>>\n%%EOF\n"
+    )
+    .into_bytes()
+}
+
+/// A folder holding every file the shipped histories and the edge cases
+/// name, and one file just outside it.
+pub struct Fixture {
+    _dir: tempfile::TempDir,
+    /// The root (targets resolve inside it).
+    pub root: PathBuf,
+}
+
+impl Default for Fixture {
+    fn default() -> Fixture {
+        Fixture::new()
+    }
+}
+
+impl Fixture {
+    pub fn new() -> Fixture {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("root");
+        let write = |rel: &str, bytes: &[u8]| {
+            let path = root.join(rel);
+            fs::create_dir_all(path.parent().unwrap()).unwrap();
+            fs::write(path, bytes).unwrap();
+        };
+        write("shots/dashboard.png", &png(16, 10, 1));
+        write("shots/panel7.png", &png(12, 8, 2));
+        write("shots/editor.png", &png(16, 10, 3));
+        write("shots/small.png", &png(4, 3, 4));
+        write("shots/not-an-image.png", b"this is text, not an image\n");
+        write("reports/incident-42.pdf", &pdf("Incident 42"));
+        write("docs/notes.pdf", &pdf("Notes"));
+        fs::write(dir.path().join("outside.png"), png(2, 2, 5)).unwrap();
+        Fixture {
+            root: root.canonicalize().unwrap(),
+            _dir: dir,
+        }
+    }
+
+    /// Put `bytes` at `rel` inside the root.
+    pub fn add(&self, rel: &str, bytes: &[u8]) {
+        let path = self.root.join(rel);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, bytes).unwrap();
+    }
+
+    /// Options confining targets to this fixture's root.
+    pub fn options(&self) -> Options {
+        Options::new().with_policy(Policy::default().with_roots(Roots::new([&self.root]).unwrap()))
+    }
+}
+
+/// The crate's folder.
+pub fn manifest_dir() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A history file of the crate, as `(role, content)` pairs.
+pub fn history(rel: &str) -> Vec<(String, String)> {
+    let bytes = fs::read(manifest_dir().join(rel)).unwrap();
+    read_history(&bytes[..]).unwrap()
+}
+
+/// Build from JSON Lines text.
+pub fn build_lines(provider: Provider, lines: &str, options: &Options) -> Request {
+    let messages = read_history(lines.as_bytes()).unwrap();
+    build_request(provider, &messages, options)
+}
+
+/// A JSON string literal for `s` (for writing history lines in tests).
+pub fn lit(s: &str) -> String {
+    serde_json::to_string(s).unwrap()
+}
+
+/// One history line: `{"role": role, "content": content}`.
+pub fn line(role: &str, content: &str) -> String {
+    format!("{{\"role\":{},\"content\":{}}}\n", lit(role), lit(content))
+}
+
+/// An assistant line with one call per `(id, name)`.
+pub fn calls(calls: &[(&str, &str)]) -> String {
+    let calls: Vec<serde_json::Value> = calls
+        .iter()
+        .map(|(id, name)| serde_json::json!({"id": id, "name": name, "arguments": "{}"}))
+        .collect();
+    line(
+        "assistant",
+        &serde_json::json!({"content": null, "tool_calls": calls}).to_string(),
+    )
+}
+
+/// A native carrier line answering `id`, declaring `images`.
+pub fn result(id: &str, body: &str, images: &[&str]) -> String {
+    let attachments: Vec<serde_json::Value> = images
+        .iter()
+        .map(|t| serde_json::json!({"kind": "image", "target": t}))
+        .collect();
+    line(
+        "tool",
+        &serde_json::json!({"tool_call_id": id, "content": body, "attachments": attachments})
+            .to_string(),
+    )
+}
+
+/// Every string in `value` (depth first).
+pub fn strings(value: &serde_json::Value) -> Vec<String> {
+    let mut out = Vec::new();
+    fn walk(v: &serde_json::Value, out: &mut Vec<String>) {
+        match v {
+            serde_json::Value::String(s) => out.push(s.clone()),
+            serde_json::Value::Array(a) => a.iter().for_each(|x| walk(x, out)),
+            serde_json::Value::Object(m) => m.values().for_each(|x| walk(x, out)),
+            _ => {}
+        }
+    }
+    walk(value, &mut out);
+    out
+}
