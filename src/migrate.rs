@@ -13,7 +13,9 @@
 //! content — stay as they were. Migrating twice changes nothing.
 //!
 //! With [`MigrateOptions::lift_markers`], whole-line `[IMAGE:…]` markers in a
-//! legacy body whose target is a regular file inside a root become declared
+//! legacy body whose target the media policy accepts (with feature `media`:
+//! a regular file inside a root, within the size cap, whose bytes are an
+//! image; without it: a regular file inside a root) become declared
 //! attachments; the body keeps the lines.
 
 use std::fmt;
@@ -32,8 +34,8 @@ use crate::{
 #[derive(Clone, Debug, Default)]
 pub struct MigrateOptions {
     /// Lift whole-line `[IMAGE:…]` markers from legacy bodies into the
-    /// declaration, for targets that resolve to a regular file inside
-    /// these roots. `None`: never lift.
+    /// declaration, for targets the media policy accepts inside these
+    /// roots. `None`: never lift.
     pub lift_markers: Option<Roots>,
 }
 
@@ -217,8 +219,8 @@ fn migrate_prompt<'a>(content: &'a str, options: &MigrateOptions) -> MessageMigr
     }
 }
 
-/// Whole-line image markers of `body` whose targets resolve inside the
-/// roots, each target once, in order.
+/// Whole-line image markers of `body` whose targets the media policy
+/// accepts, each target once, in order.
 fn lift<'b>(body: &'b str, options: &MigrateOptions) -> Vec<Attachment<'b>> {
     let Some(roots) = &options.lift_markers else {
         return Vec::new();
@@ -227,14 +229,34 @@ fn lift<'b>(body: &'b str, options: &MigrateOptions) -> Vec<Attachment<'b>> {
     for line in body.split('\n') {
         if let Some(a) = parse_marker_line(line) {
             if a.kind == AttachmentKind::Image
-                && roots.resolve(&a.target).is_ok()
                 && !out.iter().any(|seen| seen.target == a.target)
+                && liftable(roots, &a.target)
             {
                 out.push(a);
             }
         }
     }
     out
+}
+
+/// Whether the media policy accepts `target` as an image: a regular file
+/// inside the roots, within the size cap, whose bytes are an image.
+#[cfg(feature = "media")]
+fn liftable(roots: &Roots, target: &str) -> bool {
+    use crate::media::{sniff, DefaultResolver, Policy, Resolver, Sniffed, Source};
+    let resolver = DefaultResolver::new(Policy::default().with_roots(roots.clone()));
+    match resolver.resolve(target) {
+        Ok(Source::Bytes(loaded)) => {
+            matches!(sniff(&loaded.bytes), Sniffed::Media(t) if t.is_image())
+        }
+        _ => false,
+    }
+}
+
+/// Without the media pipeline: a regular file inside the roots.
+#[cfg(not(feature = "media"))]
+fn liftable(roots: &Roots, target: &str) -> bool {
+    roots.resolve(target).is_ok()
 }
 
 /// A record migration left alone or could not read.

@@ -199,9 +199,11 @@ fn lifting_is_opt_in_confined_and_reported() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("root");
     fs::create_dir_all(root.join("shots")).unwrap();
-    fs::write(root.join("shots/a.png"), b"png").unwrap();
-    fs::write(dir.path().join("outside.png"), b"png").unwrap();
-    let content = "[Tool results]\n<tool_result>\n[IMAGE:shots/a.png]\n[IMAGE:../outside.png]\n[IMAGE:/etc/passwd]\n[IMAGE:missing.png]\nsee [IMAGE:shots/a.png] inline\n[IMAGE:shots/a.png]\n</tool_result>";
+    let png = fs::read(example("shots/panel7.png")).unwrap();
+    fs::write(root.join("shots/a.png"), &png).unwrap();
+    fs::write(root.join("shots/notes.png"), b"text, not an image").unwrap();
+    fs::write(dir.path().join("outside.png"), &png).unwrap();
+    let content = "[Tool results]\n<tool_result>\n[IMAGE:shots/a.png]\n[IMAGE:../outside.png]\n[IMAGE:/etc/passwd]\n[IMAGE:missing.png]\n[IMAGE:shots/notes.png]\nsee [IMAGE:shots/a.png] inline\n[IMAGE:shots/a.png]\n</tool_result>";
     let history = format!(
         "{}\n{}\n{}\n",
         serde_json::json!({"role": "user", "content": content}),
