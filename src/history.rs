@@ -251,7 +251,7 @@ impl<R: BufRead> HistoryReader<R> {
             if buf.is_empty() {
                 break None;
             }
-            let blank = buf.iter().take_while(|b| b.is_ascii_whitespace()).count();
+            let blank = buf.iter().take_while(|&&b| json_ws(b)).count();
             lead.extend_from_slice(&buf[..blank]);
             let first = buf.get(blank).copied();
             reader.consume(blank);
@@ -325,7 +325,7 @@ impl<R: BufRead> HistoryReader<R> {
                 }
                 let newline = line.last() == Some(&b'\n');
                 let body_len = line.len() - usize::from(newline);
-                if line[..body_len].iter().all(u8::is_ascii_whitespace) {
+                if line[..body_len].iter().all(|&b| json_ws(b)) {
                     self.consumed += n as u64;
                     self.line += usize::from(newline);
                     return Ok(Some(Chunk::Verbatim(line)));
@@ -390,6 +390,12 @@ impl<R: BufRead> HistoryReader<R> {
             }
         }
     }
+}
+
+/// JSON's white space: space, tab, line feed, carriage return (not form
+/// feed, which `u8::is_ascii_whitespace` also takes).
+fn json_ws(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
 }
 
 fn record(index: usize, line: usize, raw: &[u8]) -> Record<'_> {

@@ -47,6 +47,8 @@ pub enum LeftReason {
     RawText,
     /// A tool message whose content is JSON but not an object.
     NotAnObject,
+    /// A JSON object with a key that is no text (a lone surrogate escape).
+    UndecodableKey,
     /// An envelope with no string `content` member.
     NoStringContent,
     /// An envelope with a duplicated `content` or `attachments` member.
@@ -66,6 +68,7 @@ impl fmt::Display for LeftReason {
         match self {
             LeftReason::RawText => f.write_str("raw tool text, not a JSON envelope"),
             LeftReason::NotAnObject => f.write_str("JSON content that is not an object"),
+            LeftReason::UndecodableKey => f.write_str("envelope with a key that does not decode"),
             LeftReason::NoStringContent => f.write_str("envelope without a string \"content\""),
             LeftReason::DuplicateMember(m) => write!(f, "envelope with a duplicated {m:?} member"),
             LeftReason::AttachmentsNotArray => {
@@ -143,10 +146,10 @@ pub fn migrate_message<'a>(
 fn migrate_native<'a>(content: &'a str, options: &MigrateOptions) -> MessageMigration<'a> {
     let Some(members) = object_members(content, &["content"]) else {
         let is_json = serde_json::from_str::<serde::de::IgnoredAny>(content).is_ok();
-        return MessageMigration::Left(if is_json {
-            LeftReason::NotAnObject
-        } else {
-            LeftReason::RawText
+        return MessageMigration::Left(match is_json {
+            true if content.trim_start().starts_with('{') => LeftReason::UndecodableKey,
+            true => LeftReason::NotAnObject,
+            false => LeftReason::RawText,
         });
     };
     let mut body = None;
@@ -523,6 +526,10 @@ mod tests {
         assert_eq!(left("tool", "raw text"), LeftReason::RawText);
         assert_eq!(left("tool", ""), LeftReason::RawText);
         assert_eq!(left("tool", "[1, 2]"), LeftReason::NotAnObject);
+        assert_eq!(
+            left("tool", r#"{"\ud800":1,"content":"x"}"#),
+            LeftReason::UndecodableKey
+        );
         assert_eq!(
             left("tool", r#"{"content":42}"#),
             LeftReason::NoStringContent

@@ -271,3 +271,24 @@ fn the_shipped_legacy_example_migrates() {
     assert!(err.contains("2 upgraded (1 native, 1 prompt)"), "{err}");
     assert!(err.contains("[Tool results] prefix ends in CRLF"), "{err}");
 }
+
+#[cfg(unix)]
+#[test]
+fn in_place_through_a_symlink_rewrites_the_file_it_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let real = dir.path().join("real.jsonl");
+    let link = dir.path().join("link.jsonl");
+    fs::write(&real, LEGACY).unwrap();
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let out = run(&["migrate", "--in-place", s(&link)], b"");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(fs::read_to_string(&real).unwrap(), MIGRATED);
+}

@@ -23,3 +23,54 @@ fn declared_prompt_carrier_without_final_newline_rebuilds_unchanged() {
         assert_eq!(rendered, format!("{content}\n"));
     }
 }
+
+/// Found on a second reading: one item of the attachments array holding a
+/// number too large for f64 or a lone surrogate made the whole envelope
+/// legacy; the spec skips invalid items and keeps the carrier declared.
+#[test]
+fn an_odd_attachment_item_is_skipped_not_fatal() {
+    use tool_carrier::{parse_native_tool_carrier, Attachment};
+    for c in [
+        r#"{"content":"b","attachments":[{"kind":"image","target":"/a.png"},1e400]}"#,
+        r#"{"content":"b","attachments":[{"kind":"image","target":"/a.png"},"\ud800"]}"#,
+        r#"{"content":"b","attachments":[{"kind":"image","target":"/a.png"},{"\ud800":1}]}"#,
+        r#"{"content":"b","attachments":[{"kind":"image","target":"/a.png"},{"kind":"image","target":"\udc00"}]}"#,
+    ] {
+        let p = parse_native_tool_carrier(c);
+        assert!(p.declared, "{c}");
+        assert_eq!(p.body, "b");
+        assert_eq!(p.attachments, [Attachment::image("/a.png")], "{c}");
+    }
+}
+
+/// Found on a second reading: a non-array attachments value that serde_json
+/// would refuse to decode (a lone surrogate, 1e400) is still just "not an
+/// array": legacy with the member body, and migration leaves it with that
+/// reason instead of calling it declared.
+#[test]
+fn an_odd_non_array_attachments_value_is_not_an_array() {
+    use tool_carrier::migrate::{migrate_message, LeftReason, MessageMigration, MigrateOptions};
+    use tool_carrier::parse_native_tool_carrier;
+    for c in [
+        r#"{"content":"b","attachments":"\ud800"}"#,
+        r#"{"content":"b","attachments":1e400}"#,
+    ] {
+        let p = parse_native_tool_carrier(c);
+        assert!(!p.declared);
+        assert_eq!(p.body, "b");
+        assert_eq!(
+            migrate_message("tool", c, &MigrateOptions::default()),
+            MessageMigration::Left(LeftReason::AttachmentsNotArray)
+        );
+    }
+}
+
+/// Found on a second reading: a form feed is not JSON white space, so a line
+/// holding only one is a bad record, not a blank line.
+#[test]
+fn a_form_feed_line_is_a_bad_record() {
+    let mut out = Vec::new();
+    let s = tool_carrier::inspect::write_json(&b"\x0c\n"[..], &mut out, |_| {}).unwrap();
+    assert_eq!(s.records, 1);
+    assert_eq!(s.errors, 1);
+}

@@ -29,6 +29,8 @@ mod marker;
 pub(crate) mod native;
 mod prompt;
 mod rebuild;
+#[cfg(any(test, fuzzing))]
+mod reference;
 
 pub use error::{RebuildError, RenderError};
 pub use marker::{marker_line, parse_marker_line};

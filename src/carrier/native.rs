@@ -9,22 +9,20 @@
 //!               and exactly one non-empty string "target"; other members ignored
 //! ```
 //!
-//! The reader is one serde_json pass that borrows the body and the targets
-//! when they hold no escape. A duplicated `content` or `attachments` member
-//! makes the envelope unparseable on purpose: JSON readers disagree on which
-//! copy wins, and no reader may see an attachment another does not.
+//! The reader is one pass of the JSON scanner ([`crate::json::scan`]) that
+//! borrows the body and the targets when they hold no escape; serde_json
+//! doing the same reading is kept as the reference it is tested against. A
+//! duplicated `content` or `attachments` member makes the envelope
+//! unparseable on purpose: JSON readers disagree on which copy wins, and no
+//! reader may see an attachment another does not.
 
 use std::borrow::Cow;
-use std::fmt;
-
-#[cfg(any(test, fuzzing))]
-use serde::de;
-use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
 use super::{Attachment, AttachmentKind, CarrierKind, CarrierParts, RenderError};
-use crate::json::{push_json_str, scan, CowStr, MaybeStr};
+use crate::json::{push_json_str, scan};
 
 /// The parts of an envelope that the grammar reads.
+#[derive(Debug, PartialEq, Eq)]
 pub(crate) struct Envelope<'a> {
     pub body: Cow<'a, str>,
     /// `None` when `attachments` is absent or not an array.
@@ -34,8 +32,8 @@ pub(crate) struct Envelope<'a> {
 impl<'a> Envelope<'a> {
     /// `None` when `content` is not an envelope (see the module grammar).
     ///
-    /// One scan of the object that skips the body in blocks; only the
-    /// (small) `attachments` array goes through serde_json.
+    /// One scan of the object that skips the body in blocks and decodes it
+    /// in the same pass; the `attachments` array is read by the same scan.
     pub(crate) fn parse(content: &'a str) -> Option<Self> {
         let members = scan::object(content, &["content"])?;
         let (mut body, mut attachments) = (None, None);
@@ -52,171 +50,45 @@ impl<'a> Envelope<'a> {
         let body = body?.decoded.clone()?;
         let attachments = match attachments {
             Some(m) if content.as_bytes()[m.value.start] == b'[' => {
-                let AttachmentsValue(array) =
-                    serde_json::from_str(&content[m.value.clone()]).ok()?;
-                array
+                Some(records(&content[m.value.clone()])?)
             }
             _ => None,
         };
         Some(Envelope { body, attachments })
     }
-
-    /// The same reading, done by serde_json alone: the reference the fast
-    /// scan is checked against.
-    #[cfg(any(test, fuzzing))]
-    pub(crate) fn parse_reference(content: &'a str) -> Option<Self> {
-        serde_json::from_str(content).ok()
-    }
 }
 
-#[cfg(any(test, fuzzing))]
-impl<'de> Deserialize<'de> for Envelope<'de> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Envelope<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a tool-result envelope object")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                let mut body = None;
-                let mut attachments = None;
-                while let Some(CowStr(key)) = map.next_key::<CowStr<'de>>()? {
-                    match key.as_ref() {
-                        "content" => {
-                            if body.is_some() {
-                                return Err(de::Error::duplicate_field("content"));
-                            }
-                            body = Some(map.next_value::<CowStr<'de>>()?.0);
-                        }
-                        "attachments" => {
-                            if attachments.is_some() {
-                                return Err(de::Error::duplicate_field("attachments"));
-                            }
-                            attachments = Some(map.next_value::<AttachmentsValue<'de>>()?.0);
-                        }
-                        _ => {
-                            map.next_value::<IgnoredAny>()?;
-                        }
-                    }
-                }
-                let body = body.ok_or_else(|| de::Error::missing_field("content"))?;
-                Ok(Envelope {
-                    body,
-                    attachments: attachments.flatten(),
-                })
-            }
-        }
-        d.deserialize_map(V)
-    }
+/// The valid records of an `attachments` array, in order; any other item
+/// (not an object, a duplicated `kind` or `target`, a value that is not a
+/// string or does not decode, an unknown kind, an empty target) is skipped.
+fn records(array: &str) -> Option<Vec<Attachment<'_>>> {
+    let items = scan::array(array)?;
+    Some(
+        items
+            .into_iter()
+            .filter_map(|span| record(&array[span]))
+            .collect(),
+    )
 }
 
-/// The `attachments` member: `Some(valid records)` for an array, `None` for
-/// any other value.
-struct AttachmentsValue<'a>(Option<Vec<Attachment<'a>>>);
-
-impl<'de> Deserialize<'de> for AttachmentsValue<'de> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = AttachmentsValue<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("any value")
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-                let mut out = Vec::new();
-                while let Some(AttachmentItem(item)) = seq.next_element::<AttachmentItem<'de>>()? {
-                    out.extend(item);
-                }
-                Ok(AttachmentsValue(Some(out)))
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                Ok(AttachmentsValue(None))
-            }
-            fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
-                Ok(AttachmentsValue(None))
-            }
-            fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
-                Ok(AttachmentsValue(None))
-            }
-            fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
-                Ok(AttachmentsValue(None))
-            }
-            fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
-                Ok(AttachmentsValue(None))
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
-                Ok(AttachmentsValue(None))
-            }
-            fn visit_unit<E>(self) -> Result<Self::Value, E> {
-                Ok(AttachmentsValue(None))
-            }
-        }
-        d.deserialize_any(V)
+fn record(item: &str) -> Option<Attachment<'_>> {
+    if !item.starts_with('{') {
+        return None;
     }
-}
-
-/// One item of the `attachments` array: `Some` only for a valid record.
-struct AttachmentItem<'a>(Option<Attachment<'a>>);
-
-impl<'de> Deserialize<'de> for AttachmentItem<'de> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = AttachmentItem<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("any value")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                let (mut kind, mut target) = (None, None);
-                let mut duplicated = false;
-                while let Some(CowStr(key)) = map.next_key::<CowStr<'de>>()? {
-                    let slot = match key.as_ref() {
-                        "kind" => &mut kind,
-                        "target" => &mut target,
-                        _ => {
-                            map.next_value::<IgnoredAny>()?;
-                            continue;
-                        }
-                    };
-                    let MaybeStr(value) = map.next_value::<MaybeStr<'de>>()?;
-                    duplicated |= slot.is_some();
-                    *slot = Some(value);
-                }
-                let record = match (duplicated, kind.flatten(), target.flatten()) {
-                    (false, Some(kind), Some(target)) if !target.is_empty() => {
-                        AttachmentKind::from_name(&kind).map(|kind| Attachment { kind, target })
-                    }
-                    _ => None,
-                };
-                Ok(AttachmentItem(record))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-                while seq.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(AttachmentItem(None))
-            }
-            fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
-                Ok(AttachmentItem(None))
-            }
-            fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
-                Ok(AttachmentItem(None))
-            }
-            fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
-                Ok(AttachmentItem(None))
-            }
-            fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
-                Ok(AttachmentItem(None))
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
-                Ok(AttachmentItem(None))
-            }
-            fn visit_unit<E>(self) -> Result<Self::Value, E> {
-                Ok(AttachmentItem(None))
-            }
+    let (mut kind, mut target) = (None, None);
+    for m in scan::object(item, &["kind", "target"])? {
+        let slot = match m.key.as_ref() {
+            "kind" => &mut kind,
+            "target" => &mut target,
+            _ => continue,
+        };
+        if slot.replace(m.decoded).is_some() {
+            return None;
         }
-        d.deserialize_any(V)
     }
+    let kind = AttachmentKind::from_name(kind??.as_ref())?;
+    let target = target??;
+    (!target.is_empty()).then_some(Attachment { kind, target })
 }
 
 /// Parse a native (`role = "tool"`) carrier envelope.
@@ -271,7 +143,7 @@ pub fn parse_native_tool_carrier(content: &str) -> CarrierParts<'_> {
 #[cfg(fuzzing)]
 #[doc(hidden)]
 pub fn parse_native_tool_carrier_reference(content: &str) -> CarrierParts<'_> {
-    match Envelope::parse_reference(content) {
+    match super::reference::parse(content) {
         Some(Envelope { body, attachments }) => CarrierParts {
             kind: CarrierKind::Native,
             declared: attachments.is_some(),
@@ -285,8 +157,8 @@ pub fn parse_native_tool_carrier_reference(content: &str) -> CarrierParts<'_> {
 /// Read the attachments array of an envelope that is already a
 /// [`serde_json::Value`].
 ///
-/// `None` when `envelope` is not an object or its `attachments` member is
-/// absent or not an array; otherwise the valid records, borrowed from the
+/// `None` when `envelope` is not an object, has no string `content`, or its
+/// `attachments` member is absent or not an array; otherwise the valid records, borrowed from the
 /// value. A `Value` has already dropped duplicate members, so it cannot tell
 /// an ambiguous envelope: read text with [`parse_native_tool_carrier`].
 ///
@@ -300,7 +172,9 @@ pub fn parse_native_tool_carrier_reference(content: &str) -> CarrierParts<'_> {
 /// assert_eq!(native_attachments(&json!({"content": "x"})), None);
 /// ```
 pub fn native_attachments(envelope: &serde_json::Value) -> Option<Vec<Attachment<'_>>> {
-    let items = envelope.as_object()?.get("attachments")?.as_array()?;
+    let envelope = envelope.as_object()?;
+    envelope.get("content")?.as_str()?;
+    let items = envelope.get("attachments")?.as_array()?;
     let records = items.iter().filter_map(|item| {
         let record = item.as_object()?;
         let kind = AttachmentKind::from_name(record.get("kind")?.as_str()?)?;
@@ -582,10 +456,13 @@ mod tests {
             r#"{"content":"b","n":01,"attachments":[]}"#,
             "{\"content\":\"raw\ttab\",\"attachments\":[]}",
             r#"{"\ud800":1,"content":"b","attachments":[]}"#,
+            r#"{"content":"b","attachments":"\ud800"}"#,
+            r#"{"content":"b","attachments":1e400}"#,
+            r#"{"content":"b","attachments":{"\ud800":0}}"#,
+            r#"{"content":"b","attachments":[{"kind":"image","target":"/a.png"},1e400,"\ud800",{"\ud800":1}]}"#,
+            r#"{"content":"b","attachments":[{"kind":"image","target":"\udc00"},{"kind":"image","target":"/b","x":1e400}]}"#,
         ] {
-            let fast = Envelope::parse(c).map(|e| (e.body, e.attachments));
-            let reference = Envelope::parse_reference(c).map(|e| (e.body, e.attachments));
-            assert_eq!(fast, reference, "{c}");
+            assert_eq!(Envelope::parse(c), super::super::reference::parse(c), "{c}");
         }
     }
 

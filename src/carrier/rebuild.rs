@@ -16,8 +16,9 @@ use crate::json::{object_members, push_json_str};
 ///   member values are replaced, and each only when it changed (an unchanged
 ///   one keeps its raw spelling, escapes and all); `attachments` is inserted
 ///   after the last member when absent. Key order, white space, number
-///   spellings and unknown members stay byte for byte. Rebuilding with the
-///   values the envelope parsed to returns `content` unchanged.
+///   spellings and unknown members stay byte for byte. Rebuilding a
+///   declared envelope with the values it parsed to returns `content`
+///   unchanged.
 /// * **Prompt** (`role = "user"`): the carrier is rendered anew from
 ///   `parts.body` and `attachments` (or returned unchanged when both are
 ///   what `content` already declares). For a legacy carrier (`parts.declared`

@@ -53,6 +53,10 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
             .path
             .clone()
             .ok_or_else(|| Failure::new("--in-place needs a FILE, not standard input"))?;
+        // Through a symbolic link, replace the file it names, not the link.
+        let path = path
+            .canonicalize()
+            .context(|| format!("resolving {name}"))?;
         replace_atomically(&path, |w| migrate_history(input.reader, w, &options, tick))
             .context(|| format!("migrating {name} in place"))?
     } else if let Some(out) = &args.output {

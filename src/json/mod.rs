@@ -1,89 +1,9 @@
 //! JSON helpers shared by the envelope reader, the envelope editor and the
-//! history reader: serde strings that borrow when they can, the members of
-//! a JSON object with the byte span of each value ([`scan`]), and string
-//! literals written the way serde_json writes them.
+//! history reader: the members of a JSON object with the byte span of each
+//! value ([`scan`]), and string literals written the way serde_json writes
+//! them.
 
 pub(crate) mod scan;
-
-use std::borrow::Cow;
-use std::fmt;
-
-use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
-
-/// A JSON string, borrowed from the input unless an escape forced a copy.
-///
-/// (`Cow<str>` itself always deserializes owned.)
-pub(crate) struct CowStr<'a>(pub Cow<'a, str>);
-
-impl<'de> Deserialize<'de> for CowStr<'de> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = CowStr<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a string")
-            }
-            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Self::Value, E> {
-                Ok(CowStr(Cow::Borrowed(v)))
-            }
-            fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
-                Ok(CowStr(Cow::Owned(v.to_owned())))
-            }
-            fn visit_string<E>(self, v: String) -> Result<Self::Value, E> {
-                Ok(CowStr(Cow::Owned(v)))
-            }
-        }
-        d.deserialize_str(V)
-    }
-}
-
-/// Any JSON value, kept only when it is a string.
-pub(crate) struct MaybeStr<'a>(pub Option<Cow<'a, str>>);
-
-impl<'de> Deserialize<'de> for MaybeStr<'de> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = MaybeStr<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("any value")
-            }
-            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Self::Value, E> {
-                Ok(MaybeStr(Some(Cow::Borrowed(v))))
-            }
-            fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
-                Ok(MaybeStr(Some(Cow::Owned(v.to_owned()))))
-            }
-            fn visit_string<E>(self, v: String) -> Result<Self::Value, E> {
-                Ok(MaybeStr(Some(Cow::Owned(v))))
-            }
-            fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
-                Ok(MaybeStr(None))
-            }
-            fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
-                Ok(MaybeStr(None))
-            }
-            fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
-                Ok(MaybeStr(None))
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
-                Ok(MaybeStr(None))
-            }
-            fn visit_unit<E>(self) -> Result<Self::Value, E> {
-                Ok(MaybeStr(None))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-                while seq.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(MaybeStr(None))
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                Ok(MaybeStr(None))
-            }
-        }
-        d.deserialize_any(V)
-    }
-}
 
 pub(crate) use scan::object as object_members;
 
@@ -124,6 +44,7 @@ pub(crate) fn push_json_str(out: &mut String, s: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::borrow::Cow;
 
     #[test]
     fn members_keep_source_spans() {

@@ -1,13 +1,17 @@
 //! A one-pass JSON object scanner for the envelope hot path.
 //!
-//! It validates exactly what serde_json validates (RFC 8259; skipped values
-//! to any depth without recursion) but keeps spans instead of values, and
-//! skips string bodies a 32-byte block at a time: a tool's output is most
-//! of an envelope, and all the grammar needs from it is where it ends and
-//! whether it holds an escape. Decoding happens only for what is asked for.
+//! It accepts exactly the JSON syntax serde_json accepts (RFC 8259) when
+//! values are skipped (`IgnoredAny`, `RawValue`): to any depth without
+//! recursion, numbers checked for form but not range, strings checked for
+//! escapes but not decoded. Keys, and the string values asked for, are
+//! decoded, and refused as serde_json refuses them (a lone surrogate).
+//! It keeps spans instead of values and skips string bodies 64 bytes at a
+//! time: a tool's output is most of an envelope, and all the grammar needs
+//! from it is where it ends and whether it holds an escape.
 //!
 //! ```text
 //! object  := ws "{" ws ( member ( ws "," ws member )* )? ws "}" ws
+//! array   := ws "[" ws ( value ( ws "," ws value )* )? ws "]" ws
 //! member  := string ws ":" ws value
 //! value   := string | number | "true" | "false" | "null" | array | object
 //! ```
@@ -82,6 +86,39 @@ fn hex(d: u8) -> Option<u8> {
         b'A'..=b'F' => Some(d - b'A' + 10),
         _ => None,
     }
+}
+
+/// The spans of the elements of the JSON array `src`, in order; `None`
+/// when `src` is not exactly one valid JSON array (white space around it
+/// allowed).
+pub(crate) fn array(src: &str) -> Option<Vec<Range<usize>>> {
+    let mut c = Cursor {
+        text: src,
+        src: src.as_bytes(),
+        pos: 0,
+    };
+    c.ws();
+    c.eat(b'[')?;
+    let mut items = Vec::new();
+    c.ws();
+    if c.peek() == Some(b']') {
+        c.pos += 1;
+    } else {
+        loop {
+            c.ws();
+            let start = c.pos;
+            c.value()?;
+            items.push(start..c.pos);
+            c.ws();
+            match c.next()? {
+                b',' => continue,
+                b']' => break,
+                _ => return None,
+            }
+        }
+    }
+    c.ws();
+    (c.pos == src.len()).then_some(items)
 }
 
 /// Whether `b` ends a run of plain string bytes: a quote, a backslash or a
@@ -179,7 +216,10 @@ impl<'a> Cursor<'a> {
                 }
                 b'\\' => {
                     if decode && !escaped {
-                        let mut s = String::with_capacity(self.src.len() - start);
+                        // Room for what came before and a margin; not the
+                        // rest of the input, which many short escaped keys
+                        // would each reserve again.
+                        let mut s = String::with_capacity(2 * (self.pos - start) + 64);
                         s.push_str(&self.text[start..self.pos - 1]);
                         out = Some(s);
                     }
@@ -459,6 +499,32 @@ mod tests {
             }
         }
         assert_eq!(find_special("é€😀".as_bytes()), None);
+    }
+
+    #[test]
+    fn arrays_split_into_element_spans() {
+        let src = r#" [ 1 , "a,b" ,{"x":[2,3]}, [] ,null] "#;
+        let items: Vec<_> = array(src).unwrap().into_iter().map(|r| &src[r]).collect();
+        assert_eq!(items, ["1", r#""a,b""#, r#"{"x":[2,3]}"#, "[]", "null"]);
+        assert_eq!(array("[]").unwrap().len(), 0);
+        for bad in ["[1,]", "[", "{}", "[1] 2", "[,1]", "[1 2]"] {
+            assert!(array(bad).is_none(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn many_escaped_keys_reserve_memory_in_proportion() {
+        // Each key's decoded copy used to reserve the rest of the input.
+        let src = format!("{{{}\"end\":0}}", "\"\\n\":0,".repeat(100_000));
+        let m = object(&src, &[]).unwrap();
+        let reserved: usize = m
+            .iter()
+            .map(|m| match &m.key {
+                Cow::Owned(s) => s.capacity(),
+                Cow::Borrowed(_) => 0,
+            })
+            .sum();
+        assert!(reserved < 100 * 100_000, "{reserved} bytes reserved");
     }
 
     #[test]
