@@ -44,20 +44,31 @@ pub(crate) fn object<'a>(src: &'a str, decode: &[&str]) -> Option<Vec<Member<'a>
     c.ws();
     c.eat(b'{')?;
     let mut members = Vec::new();
+    // Which of the `decode` names have been decoded (at most 64 names).
+    let mut seen = 0u64;
+    debug_assert!(decode.len() <= 64);
     c.ws();
     if c.peek() == Some(b'}') {
         c.pos += 1;
     } else {
         loop {
             c.ws();
-            let (key, _) = c.string(true)?;
+            let (key, _) = c.string(Decode::Short)?;
             let key = key?;
             c.ws();
             c.eat(b':')?;
             c.ws();
             let start = c.pos;
+            // Each named value is decoded once: a repeat is a duplicate the
+            // caller refuses, and decoding it again would reserve again.
+            let wanted = decode.iter().position(|k| *k == key.as_ref());
+            let first = wanted.is_some_and(|i| seen & (1 << i) == 0);
+            if let Some(i) = wanted {
+                seen |= 1 << i;
+            }
             let decoded = if c.peek() == Some(b'"') {
-                c.string(decode.contains(&key.as_ref()))?.0
+                let how = if first { Decode::Value } else { Decode::No };
+                c.string(how)?.0
             } else {
                 c.value()?;
                 None
@@ -121,10 +132,21 @@ pub(crate) fn array(src: &str) -> Option<Vec<Range<usize>>> {
     (c.pos == src.len()).then_some(items)
 }
 
+/// [`special`] as a table, for the byte-at-a-time part of the search.
+static SPECIAL: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = special(b as u8);
+        b += 1;
+    }
+    t
+};
+
 /// Whether `b` ends a run of plain string bytes: a quote, a backslash or a
 /// control character (which JSON forbids raw inside a string).
 #[inline]
-fn special(b: u8) -> bool {
+const fn special(b: u8) -> bool {
     b == b'"' || b == b'\\' || b < 0x20
 }
 
@@ -138,10 +160,11 @@ fn special(b: u8) -> bool {
 pub(crate) fn find_special(s: &[u8]) -> Option<usize> {
     // Escapes come in clusters: look at a few bytes one by one first.
     const NEAR: usize = 16;
-    if let Some(i) = s.iter().take(NEAR).position(|&b| special(b)) {
+    let near = &s[..NEAR.min(s.len())];
+    if let Some(i) = near.iter().position(|&b| SPECIAL[usize::from(b)]) {
         return Some(i);
     }
-    let mut at = NEAR.min(s.len());
+    let mut at = near.len();
     for block in s[at..].chunks_exact(64) {
         let mut hit = 0u8;
         for &b in block {
@@ -152,7 +175,21 @@ pub(crate) fn find_special(s: &[u8]) -> Option<usize> {
         }
         at += 64;
     }
-    s[at..].iter().position(|&b| special(b)).map(|i| at + i)
+    s[at..]
+        .iter()
+        .position(|&b| SPECIAL[usize::from(b)])
+        .map(|i| at + i)
+}
+
+/// Whether and how [`Cursor::string`] decodes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Decode {
+    /// Validate only.
+    No,
+    /// Decode a key: short, reserve in proportion.
+    Short,
+    /// Decode a value once per object: reserve the rest of the input.
+    Value,
 }
 
 /// All index arithmetic lives here; the grammar only peeks and advances.
@@ -193,7 +230,8 @@ impl<'a> Cursor<'a> {
     /// Returns whether the literal held an escape and, when `decode`, its
     /// text (borrowed when there is no escape; `None` when an escape does
     /// not decode). Decoding happens in the same pass as validation.
-    fn string(&mut self, decode: bool) -> Option<(Option<Cow<'a, str>>, bool)> {
+    fn string(&mut self, how: Decode) -> Option<(Option<Cow<'a, str>>, bool)> {
+        let decode = how != Decode::No;
         self.eat(b'"')?;
         let start = self.pos;
         let mut escaped = false;
@@ -216,10 +254,15 @@ impl<'a> Cursor<'a> {
                 }
                 b'\\' => {
                     if decode && !escaped {
-                        // Room for what came before and a margin; not the
-                        // rest of the input, which many short escaped keys
-                        // would each reserve again.
-                        let mut s = String::with_capacity(2 * (self.pos - start) + 64);
+                        // A value (a body, most of the input) gets room for
+                        // the rest of the input at once; a key gets room in
+                        // proportion, as many short escaped keys would each
+                        // reserve again.
+                        let room = match how {
+                            Decode::Value => self.src.len() - start,
+                            _ => 2 * (self.pos - start) + 64,
+                        };
+                        let mut s = String::with_capacity(room);
                         s.push_str(&self.text[start..self.pos - 1]);
                         out = Some(s);
                     }
@@ -332,7 +375,7 @@ impl<'a> Cursor<'a> {
             // A value.
             match self.peek()? {
                 b'"' => {
-                    self.string(false)?;
+                    self.string(Decode::No)?;
                 }
                 b'{' => {
                     self.pos += 1;
@@ -341,7 +384,7 @@ impl<'a> Cursor<'a> {
                         self.pos += 1;
                     } else {
                         open.push(true);
-                        self.string(false)?;
+                        self.string(Decode::No)?;
                         self.ws();
                         self.eat(b':')?;
                         self.ws();
@@ -373,7 +416,7 @@ impl<'a> Cursor<'a> {
                     b',' => {
                         self.ws();
                         if in_object {
-                            self.string(false)?;
+                            self.string(Decode::No)?;
                             self.ws();
                             self.eat(b':')?;
                             self.ws();
@@ -525,6 +568,14 @@ mod tests {
             })
             .sum();
         assert!(reserved < 100 * 100_000, "{reserved} bytes reserved");
+    }
+
+    #[test]
+    fn only_the_first_of_a_repeated_value_is_decoded() {
+        let src = format!("{{{}\"end\":0}}", "\"c\":\"\\n\",".repeat(10_000));
+        let m = object(&src, &["c"]).unwrap();
+        assert_eq!(m[0].decoded.as_deref(), Some("\n"));
+        assert!(m[1..10_000].iter().all(|m| m.decoded.is_none()));
     }
 
     #[test]
