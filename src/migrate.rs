@@ -273,6 +273,46 @@ pub struct Note {
     pub what: String,
 }
 
+/// Notes of one kind: every one counted, the first [`Notes::KEPT`] kept, so
+/// a report's memory does not grow with the history.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Notes {
+    kept: Vec<Note>,
+    total: usize,
+}
+
+impl Notes {
+    /// How many notes of a kind are kept; the rest are only counted.
+    pub const KEPT: usize = 1000;
+
+    fn push(&mut self, note: Note) {
+        self.total += 1;
+        if self.kept.len() < Notes::KEPT {
+            self.kept.push(note);
+        }
+    }
+
+    /// How many there were.
+    pub fn len(&self) -> usize {
+        self.total
+    }
+
+    /// Whether there were none.
+    pub fn is_empty(&self) -> bool {
+        self.total == 0
+    }
+
+    /// The kept notes, in record order.
+    pub fn iter(&self) -> impl Iterator<Item = &Note> {
+        self.kept.iter()
+    }
+
+    /// How many were counted but not kept.
+    pub fn omitted(&self) -> usize {
+        self.total - self.kept.len()
+    }
+}
+
 /// What a migration did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MigrationReport {
@@ -287,11 +327,11 @@ pub struct MigrationReport {
     /// Messages that are not carriers.
     pub not_carriers: usize,
     /// Legacy carriers left as they are, with the reason.
-    pub left: Vec<Note>,
+    pub left: Notes,
     /// Records that are not messages, copied through verbatim.
-    pub bad_records: Vec<Note>,
+    pub bad_records: Notes,
     /// Attachments lifted from body markers, one note a target.
-    pub lifted: Vec<Note>,
+    pub lifted: Notes,
 }
 
 impl MigrationReport {
@@ -325,12 +365,15 @@ impl fmt::Display for MigrationReport {
             ("left", &self.left),
             ("not a message", &self.bad_records),
         ] {
-            for n in notes {
+            for n in notes.iter() {
                 writeln!(
                     f,
                     "  record {} (line {}): {label}: {}",
                     n.index, n.line, n.what
                 )?;
+            }
+            if notes.omitted() > 0 {
+                writeln!(f, "  … and {} more {label}", notes.omitted())?;
             }
         }
         Ok(())
@@ -584,6 +627,25 @@ mod tests {
             migrate_message("assistant", "[Tool results]\n", &o),
             MessageMigration::NotACarrier
         );
+    }
+
+    #[test]
+    fn notes_are_counted_but_kept_only_up_to_the_limit() {
+        let mut input = String::new();
+        for _ in 0..Notes::KEPT + 5 {
+            input.push_str("{\"role\":\"tool\",\"content\":\"raw\"}\n");
+        }
+        let r = migrate_history(
+            input.as_bytes(),
+            std::io::sink(),
+            &MigrateOptions::default(),
+            |_| {},
+        )
+        .unwrap();
+        assert_eq!(r.left.len(), Notes::KEPT + 5);
+        assert_eq!(r.left.iter().count(), Notes::KEPT);
+        assert_eq!(r.left.omitted(), 5);
+        assert!(r.to_string().ends_with("  … and 5 more left\n"));
     }
 
     #[test]
