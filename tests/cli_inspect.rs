@@ -1,5 +1,7 @@
 //! `tool-carrier inspect`: the shared vectors, formats, errors and exit codes.
 
+mod common;
+
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
@@ -13,20 +15,7 @@ fn shared(name: &str) -> PathBuf {
 }
 
 fn tool_carrier(args: &[&str], stdin: Option<&[u8]>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tool-carrier"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut pipe = child.stdin.take().unwrap();
-    if let Some(bytes) = stdin {
-        // A child that exits without reading closes the pipe early.
-        let _ = pipe.write_all(bytes);
-    }
-    drop(pipe);
-    child.wait_with_output().unwrap()
+    common::run(args, stdin.unwrap_or_default())
 }
 
 fn json_lines(bytes: &[u8]) -> Vec<Value> {

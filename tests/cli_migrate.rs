@@ -1,7 +1,8 @@
 //! `tool-carrier migrate`: outputs, atomic in-place writes, --check, lifting.
 
+mod common;
+
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -11,16 +12,7 @@ fn bin() -> Command {
 }
 
 fn run(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = bin()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // A child that exits without reading (a usage error) closes the pipe.
-    let _ = child.stdin.take().unwrap().write_all(stdin);
-    child.wait_with_output().unwrap()
+    common::run(args, stdin)
 }
 
 fn example(name: &str) -> PathBuf {

@@ -2,29 +2,19 @@
 //! notes on standard error, exit codes.
 #![cfg(all(feature = "cli", feature = "media"))]
 
+mod common;
+
 #[path = "provider_support/mod.rs"]
 mod support;
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use serde_json::Value;
 use support::{history, manifest_dir, Fixture};
 use tool_carrier::provider::{build_request, Provider};
 
 fn tool_carrier(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tool-carrier"))
-        .args(args)
-        .current_dir(manifest_dir())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut pipe = child.stdin.take().unwrap();
-    pipe.write_all(stdin).unwrap();
-    drop(pipe);
-    child.wait_with_output().unwrap()
+    common::run_in(manifest_dir(), args, stdin)
 }
 
 #[test]
