@@ -1,4 +1,4 @@
-//! `tool-carrier inspect`: the shared vectors, formats, errors and exit codes.
+//! `tool-carrier inspect`: the grammar vectors, formats, errors and exit codes.
 
 mod common;
 
@@ -8,9 +8,11 @@ use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
-fn shared(name: &str) -> PathBuf {
+/// The grammar's test vectors, kept in the repository (`tests/data/`) so the
+/// suite needs nothing beside the checkout.
+fn vector(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/vectors")
+        .join("tests/data")
         .join(name)
 }
 
@@ -27,10 +29,10 @@ fn json_lines(bytes: &[u8]) -> Vec<Value> {
 }
 
 #[test]
-fn shared_grammar_vectors_match_the_expected_output() {
-    let input = shared("grammar.jsonl");
-    let expected = std::fs::read(shared("grammar.expected.jsonl"))
-        .expect("../shared/vectors/grammar.expected.jsonl beside the checkout");
+fn grammar_vectors_match_the_expected_output() {
+    let input = vector("grammar.jsonl");
+    let expected =
+        std::fs::read(vector("grammar.expected.jsonl")).expect("tests/data/grammar.expected.jsonl");
     let out = tool_carrier(&["inspect", "--json", input.to_str().unwrap()], None);
     assert!(
         out.status.success(),
