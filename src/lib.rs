@@ -16,7 +16,9 @@
 //! * `media` (feature `media`) — declared image targets to bytes a provider
 //!   accepts.
 //! * `provider` (feature `media`) — a history to one request body for each
-//!   provider.
+//!   provider, tool definitions declared the way each documents.
+//! * `rules` (feature `media`) — the rules each provider's API enforces
+//!   that its SDK types cannot see, checked on a request body.
 //!
 //! # A tour
 //!
@@ -53,6 +55,8 @@ pub mod migrate;
 #[cfg(feature = "media")]
 pub mod provider;
 pub mod roots;
+#[cfg(feature = "media")]
+pub mod rules;
 
 pub use carrier::{
     classify, image_refs, is_prompt_tool_carrier, is_tool_result_carrier, marker_line,

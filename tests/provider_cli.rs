@@ -11,7 +11,7 @@ use std::process::Output;
 
 use serde_json::Value;
 use support::{history, manifest_dir, Fixture};
-use tool_carrier::provider::{build_request, Provider};
+use tool_carrier::provider::Provider;
 
 fn tool_carrier(args: &[&str], stdin: &[u8]) -> Output {
     common::run_in(manifest_dir(), args, stdin)
@@ -39,7 +39,7 @@ fn the_body_is_what_the_library_builds() {
             String::from_utf8_lossy(&out.stderr)
         );
         let body: Value = serde_json::from_slice(&out.stdout).unwrap();
-        let want = build_request(
+        let want = support::build(
             provider,
             &history("examples/history.jsonl"),
             &fixture.options(),

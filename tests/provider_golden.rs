@@ -14,27 +14,43 @@ mod support;
 use std::fs;
 
 use support::{history, manifest_dir, Fixture};
-use tool_carrier::provider::{build_request, Provider};
+use tool_carrier::provider::{Provider, Tools};
 
-/// (case name, history file, vision on)
-const CASES: &[(&str, &str, bool)] = &[
-    ("history", "examples/history.jsonl", true),
-    ("screenshot-round", "examples/screenshot-round.jsonl", true),
+/// (case name, history file, vision on, tool definitions)
+const CASES: &[(&str, &str, bool, Option<&str>)] = &[
+    ("history", "examples/history.jsonl", true, None),
+    (
+        "screenshot-round",
+        "examples/screenshot-round.jsonl",
+        true,
+        None,
+    ),
+    (
+        "screenshot-round-tools",
+        "examples/screenshot-round.jsonl",
+        true,
+        Some("examples/tools.json"),
+    ),
     (
         "screenshot-round-no-vision",
         "examples/screenshot-round.jsonl",
         false,
+        None,
     ),
-    ("edge-cases", "tests/golden/edge-cases.jsonl", true),
+    ("edge-cases", "tests/golden/edge-cases.jsonl", true, None),
 ];
 
 fn golden(provider: Provider) {
     let update = std::env::var_os("UPDATE_GOLDEN").is_some();
     let mut failures = Vec::new();
-    for &(case, path, vision) in CASES {
+    for &(case, path, vision, tools) in CASES {
         let fixture = Fixture::new();
-        let options = fixture.options().with_vision(vision);
-        let request = build_request(provider, &history(path), &options);
+        let mut options = fixture.options().with_vision(vision);
+        if let Some(tools) = tools {
+            let text = fs::read_to_string(manifest_dir().join(tools)).unwrap();
+            options = options.with_tools(Tools::from_json(&text).unwrap());
+        }
+        let request = support::build(provider, &history(path), &options);
         let mut got = Vec::new();
         request.write_pretty(&mut got).unwrap();
         let file = manifest_dir().join(format!("tests/golden/{}__{case}.json", provider.name()));
@@ -108,7 +124,7 @@ fn every_golden_file_belongs_to_a_case() {
         .flat_map(|p| {
             CASES
                 .iter()
-                .map(move |(case, _, _)| format!("{}__{case}.json", p.name()))
+                .map(move |(case, ..)| format!("{}__{case}.json", p.name()))
         })
         .collect();
     expected.sort();
@@ -128,7 +144,7 @@ fn the_same_history_gives_the_same_bytes() {
     for provider in Provider::ALL {
         let build = || {
             let fixture = Fixture::new();
-            let request = build_request(
+            let request = support::build(
                 provider,
                 &history("examples/history.jsonl"),
                 &fixture.options(),

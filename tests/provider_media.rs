@@ -12,7 +12,7 @@ use base64::Engine;
 use serde_json::Value;
 use support::{build_lines, calls, line, png, result, strings, Fixture, GIF};
 use tool_carrier::media::{Loaded, MediaError, Origin, Source};
-use tool_carrier::provider::{build_request, read_history, Options, Provider, Request};
+use tool_carrier::provider::{read_history, Options, Provider, Request};
 
 const B64: base64::engine::GeneralPurpose = base64::engine::general_purpose::STANDARD;
 
@@ -672,7 +672,7 @@ fn conformance_bodies_for_every_format() {
     let messages = read_history(history.as_bytes()).unwrap();
     let out = std::env::var_os("TOOL_CARRIER_CONFORMANCE_OUT").map(std::path::PathBuf::from);
     for provider in Provider::ALL {
-        let request = build_request(provider, &messages, &fixture.options());
+        let request = support::build(provider, &messages, &fixture.options());
         assert!(request.report.images >= 6, "{provider}: {}", request.report);
         if let Some(dir) = &out {
             std::fs::create_dir_all(dir).unwrap();

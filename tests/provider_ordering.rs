@@ -8,7 +8,7 @@ mod support;
 
 use serde_json::Value;
 use support::{calls, history, line, result, Fixture};
-use tool_carrier::provider::{build_request, read_history, Provider};
+use tool_carrier::provider::{read_history, Provider};
 
 /// Results out of order, a user message and a system message among them,
 /// a result for a call nobody made, and a second batch.
@@ -53,7 +53,7 @@ fn bodies(provider: Provider) -> Vec<(&'static str, Value)> {
         .map(|(name, messages)| {
             (
                 name,
-                build_request(provider, &messages, &fixture.options()).body,
+                support::build(provider, &messages, &fixture.options()).body,
             )
         })
         .collect()
@@ -317,7 +317,7 @@ fn ollama_tool_messages_follow_the_calls_and_images_follow_the_batch() {
 #[test]
 fn messages_between_calls_and_results_move_after_the_results() {
     let fixture = Fixture::new();
-    let request = build_request(Provider::OpenAiChat, &shuffled(), &fixture.options());
+    let request = support::build(Provider::OpenAiChat, &shuffled(), &fixture.options());
     let roles: Vec<String> = arr(&request.body["messages"])
         .iter()
         .map(|m| {

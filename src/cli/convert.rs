@@ -1,4 +1,4 @@
-//! `tool-carrier convert --provider NAME [--model M] [--root DIR]… [--no-vision] [FILE|-]`
+//! `tool-carrier convert --provider NAME [--model M] [--family F] [--root DIR]… [--no-vision] [--tools FILE] [FILE|-]`
 
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
@@ -6,7 +6,9 @@ use std::process::ExitCode;
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use tool_carrier::media::Policy;
-use tool_carrier::provider::{build_request, read_history, Options, Provider, ReadError};
+use tool_carrier::provider::{
+    build_request, read_history, Family, Options, Provider, ReadError, Tools,
+};
 use tool_carrier::roots::Roots;
 
 use super::{input, Context, Failure, FOUND};
@@ -25,6 +27,23 @@ pub struct Args {
     /// bedrock); each provider has a default.
     #[arg(long, value_name = "M")]
     model: Option<String>,
+    /// The model's family, for a Bedrock model id the built-in table does
+    /// not recognise (an application inference profile, a custom model):
+    /// claude and nova take images inside tool results, other models get
+    /// them after the results.
+    #[arg(
+        long,
+        value_name = "F",
+        value_parser = PossibleValuesParser::new(Family::NAMES)
+            .map(|name| name.parse::<Family>().expect("a listed family name")),
+    )]
+    family: Option<Family>,
+    /// Tool definitions to declare: an OpenAI Chat or Responses `tools`
+    /// array, an Anthropic `tools` array (typed tools included) or an MCP
+    /// tools/list result. Without it, every tool the history calls gets a
+    /// minimal declaration and the model is told not to call it.
+    #[arg(long, value_name = "FILE")]
+    tools: Option<PathBuf>,
     /// A folder local attachment targets may come from (repeatable;
     /// relative targets resolve against the first). Without one, no local
     /// file is read.
@@ -45,6 +64,16 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
         .with_policy(Policy::default().with_roots(roots));
     if let Some(model) = args.model {
         options = options.with_model(model);
+    }
+    if let Some(family) = args.family {
+        options = options.with_family(family);
+    }
+    if let Some(path) = &args.tools {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Failure::new(format!("--tools {}: {e}", path.display())))?;
+        let tools = Tools::from_json(&text)
+            .map_err(|e| Failure::new(format!("--tools {}: {e}", path.display())))?;
+        options = options.with_tools(tools);
     }
     let input = input::open(args.file.as_deref())?;
     let name = input.name.clone();
@@ -70,7 +99,8 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
         Err(e) => return Err(Failure::new(format!("reading {name}: {e}"))),
     };
     input.progress.finish();
-    let request = build_request(args.provider, &messages, &options);
+    let request = build_request(args.provider, &messages, &options)
+        .map_err(|e| Failure::new(format!("cannot convert {name} for {}: {e}", args.provider)))?;
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
     request
         .write_pretty(&mut out)
@@ -86,6 +116,24 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
     );
     for note in &request.report.notes {
         let _ = writeln!(err, "  message {}: {}", note.index, note.text);
+    }
+    let report = &request.report;
+    if !report.stubbed.is_empty() && args.tools.is_none() {
+        let told = if report.choice_none {
+            "the model is told not to call them"
+        } else {
+            "this API cannot be told not to call them"
+        };
+        let _ = writeln!(
+            err,
+            "  tools: no --tools given; minimal declarations for {} ({told})",
+            report.stubbed.join(", ")
+        );
+    } else if report.declared > 0 {
+        let _ = writeln!(err, "  tools: {} declared", report.declared);
+    }
+    for note in &report.tool_notes {
+        let _ = writeln!(err, "  {note}");
     }
     Ok(ExitCode::SUCCESS)
 }

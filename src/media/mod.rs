@@ -80,7 +80,7 @@ mod decode;
 mod encode;
 mod error;
 mod estimate;
-mod header;
+pub(crate) mod header;
 mod policy;
 mod prepare;
 mod read;

@@ -19,33 +19,30 @@
 //!   blocks come first; a result without media has a string `content`.
 //! * `http(s)` targets become `url` sources.
 //! * Empty text blocks are left out (the API refuses them); tool-use ids
-//!   are made to match `[A-Za-z0-9_-]+`.
+//!   are made to match `[A-Za-z0-9_-]+` and names `[A-Za-z0-9_-]{1,64}`.
+//! * `tools` declares every tool (typed tools as given); with only
+//!   minimal declarations, `tool_choice` is `{"type": "none"}`.
 
 use serde_json::{json, Map, Value};
 
+use super::declare::{Declarations, Input};
 use super::walk::{AssistantTurn, Media, Slot, ToolResult, Turn, UserCarrier};
 use super::{
-    base64_value, has_media, sanitize, text_with_notes, word_char, Alternating, Context, Ids,
-    OPENING_TEXT,
+    base64_value, has_media, text_with_notes, Alternating, Context, Placement, OPENING_TEXT,
 };
 
 /// Build the body.
 pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Value {
     let mut system: Vec<&str> = Vec::new();
     let mut messages = Alternating::new();
-    let mut ids = Ids::new(word_char, 64);
     for turn in turns {
         match turn {
             Turn::System(text) => system.push(text),
             Turn::User(text) => messages.push("user", text_block(&text).into_iter().collect()),
-            Turn::Assistant(a) => messages.push("assistant", assistant(a, &mut ids)),
-            Turn::Results(results) => messages.push(
-                "user",
-                results
-                    .into_iter()
-                    .map(|r| tool_result(r, &mut ids))
-                    .collect(),
-            ),
+            Turn::Assistant(a) => messages.push("assistant", assistant(a)),
+            Turn::Results(results) => {
+                messages.push("user", results.into_iter().map(tool_result).collect())
+            }
             Turn::Carrier(c) => messages.push("user", carrier(c)),
         }
     }
@@ -62,7 +59,35 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Value {
         body.insert("system".into(), system.join("\n\n").into());
     }
     body.insert("messages".into(), messages.into());
+    declare(cx.declarations, &mut body);
     Value::Object(body)
+}
+
+/// `tools`, and `tool_choice` none when every tool is a stand-in.
+fn declare(declarations: &Declarations, body: &mut Map<String, Value>) {
+    if declarations.is_empty() {
+        return;
+    }
+    let tools: Vec<Value> = declarations
+        .tools
+        .iter()
+        .map(|d| match &d.input {
+            Input::Typed { definition, .. } => Value::Object(definition.clone()),
+            Input::Schema(schema) => {
+                let mut tool = Map::new();
+                tool.insert("name".into(), d.name.as_str().into());
+                if let Some(description) = &d.description {
+                    tool.insert("description".into(), description.as_str().into());
+                }
+                tool.insert("input_schema".into(), Value::Object(schema.clone()));
+                Value::Object(tool)
+            }
+        })
+        .collect();
+    body.insert("tools".into(), tools.into());
+    if declarations.choice_none {
+        body.insert("tool_choice".into(), json!({"type": "none"}));
+    }
 }
 
 /// A lone text block is sent as a plain string.
@@ -77,7 +102,7 @@ fn text_block(text: &str) -> Option<Value> {
     (!text.is_empty()).then(|| json!({"type": "text", "text": text}))
 }
 
-fn assistant(turn: AssistantTurn<'_>, ids: &mut Ids) -> Vec<Value> {
+fn assistant(turn: AssistantTurn<'_>) -> Vec<Value> {
     let mut blocks: Vec<Value> = turn
         .text
         .as_deref()
@@ -87,17 +112,17 @@ fn assistant(turn: AssistantTurn<'_>, ids: &mut Ids) -> Vec<Value> {
     for call in turn.calls {
         blocks.push(json!({
             "type": "tool_use",
-            "id": ids.get(&call.id),
-            "name": sanitize(&call.name, word_char, 128, "tool"),
+            "id": call.id,
+            "name": call.name,
             "input": call.arguments.to_object(),
         }));
     }
     blocks
 }
 
-fn tool_result(result: ToolResult<'_>, ids: &mut Ids) -> Value {
-    let text = text_with_notes(&result.body, &result.slots, false);
-    let mut block = json!({"type": "tool_result", "tool_use_id": ids.get(&result.call_id)});
+fn tool_result(result: ToolResult<'_>) -> Value {
+    let text = text_with_notes(&result.body, &result.slots, Placement::Inside);
+    let mut block = json!({"type": "tool_result", "tool_use_id": result.call_id});
     if has_media(&result.slots) {
         let mut content: Vec<Value> = text_block(&text).into_iter().collect();
         content.extend(media_blocks(result.slots));
@@ -109,7 +134,7 @@ fn tool_result(result: ToolResult<'_>, ids: &mut Ids) -> Value {
 }
 
 fn carrier(c: UserCarrier<'_>) -> Vec<Value> {
-    let text = text_with_notes(&c.text, &c.slots, false);
+    let text = text_with_notes(&c.text, &c.slots, Placement::Inside);
     let mut blocks: Vec<Value> = text_block(&text).into_iter().collect();
     blocks.extend(media_blocks(c.slots));
     blocks

@@ -10,6 +10,7 @@ use crate::media::{
     sniff, Budget, DefaultResolver, MediaError, MediaType, Policy, Resolver, Sniffed, Source,
 };
 
+use super::model::Facts;
 use super::walk::{Media, Slot, Turn};
 use super::{display_target, Note, Options, Provider, Report};
 
@@ -32,6 +33,11 @@ pub(crate) struct Limits {
     pub max_documents: usize,
     /// Most base64 characters of inline media in one request.
     pub max_total: usize,
+    /// Largest width or height of an image.
+    pub max_dim: u32,
+    /// `(n, edge)`: when a request holds more than `n` images, each fits
+    /// `edge` × `edge`.
+    pub many_images: Option<(usize, u32)>,
 }
 
 /// What has been kept so far, newest first.
@@ -58,6 +64,7 @@ struct Step<'o> {
 pub(crate) fn attach(
     turns: &mut [Turn<'_>],
     provider: Provider,
+    facts: &Facts,
     options: &Options,
     report: &mut Report,
 ) {
@@ -68,13 +75,6 @@ pub(crate) fn attach(
             default_resolver = DefaultResolver::new(options.policy.clone());
             &default_resolver
         }
-    };
-    let step = Step {
-        provider,
-        limits: provider.limits(),
-        vision: options.vision,
-        policy: &options.policy,
-        resolver,
     };
     let mut slots: Vec<&mut Slot<'_>> = Vec::new();
     for turn in turns.iter_mut() {
@@ -88,6 +88,31 @@ pub(crate) fn attach(
             Turn::System(_) | Turn::User(_) | Turn::Assistant(_) => {}
         }
     }
+    // The largest side an image may have here: the provider's limit, and
+    // a smaller one when the request holds many images.
+    let limits = facts.limits;
+    let images = slots
+        .iter()
+        .filter(|s| s.kind == AttachmentKind::Image)
+        .count();
+    let edge = match limits.many_images {
+        Some((n, edge)) if images > n => edge.min(limits.max_dim),
+        _ => limits.max_dim,
+    };
+    let clamped;
+    let policy = if options.policy.max_dim() > edge {
+        clamped = options.policy.clone().with_max_dim(edge);
+        &clamped
+    } else {
+        &options.policy
+    };
+    let step = Step {
+        provider,
+        limits,
+        vision: options.vision,
+        policy,
+        resolver,
+    };
     let mut tally = Tally::default();
     for slot in slots.iter_mut().rev() {
         slot.media = step.decide(slot, &mut tally);

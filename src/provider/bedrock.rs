@@ -16,6 +16,12 @@
 //! * Blobs travel as base64 in JSON (the AWS SDKs encode raw bytes so).
 //! * Roles alternate and the first message is the user's, as Converse
 //!   requires; system messages are joined into the top-level `system`.
+//! * Only Claude (3 and later) and Nova take images and documents inside
+//!   `toolResult`; for any other model ([`crate::provider::model`]) they
+//!   follow the batch's `toolResult` blocks in the same `user` message
+//!   (Converse needs alternating roles), each labelled with its call.
+//! * `toolConfig.tools` declares every tool; Converse has no "none" tool
+//!   choice, so minimal declarations are all it can send.
 //! * Tool-use ids are made to match `[a-zA-Z0-9_.:-]{1,64}` and tool names
 //!   `[a-zA-Z0-9_-]{1,64}`; document names use the characters Converse
 //!   allows and are unique in the request.
@@ -27,20 +33,21 @@ use std::collections::HashSet;
 
 use serde_json::{json, Map, Value};
 
+use super::declare::{Declarations, Input};
 use super::walk::{AssistantTurn, Media, Slot, ToolResult, Turn, UserCarrier};
 use super::{
-    base64_value, file_name, sanitize, text_with_notes, word_char, Alternating, Context, Ids,
-    OPENING_TEXT,
+    attachment_label, base64_value, file_name, has_media, text_with_notes, Alternating, Context,
+    Placement, OPENING_TEXT,
 };
 
 /// Text of a tool result that has neither text nor media.
 const NO_OUTPUT: &str = "(no output)";
 
 /// Build the body.
-pub(crate) fn build(turns: Vec<Turn<'_>>, _cx: &Context<'_>) -> Value {
+pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Value {
     let mut b = Builder {
-        ids: Ids::new(id_char, 64),
         names: HashSet::new(),
+        media_in_results: cx.facts.media_in_tool_result,
     };
     let mut system = Vec::new();
     let mut messages = Alternating::new();
@@ -49,10 +56,7 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, _cx: &Context<'_>) -> Value {
             Turn::System(text) => system.extend(text_block(text)),
             Turn::User(text) => messages.push("user", text_block(&text).into_iter().collect()),
             Turn::Assistant(a) => messages.push("assistant", b.assistant(a)),
-            Turn::Results(results) => messages.push(
-                "user",
-                results.into_iter().map(|r| b.tool_result(r)).collect(),
-            ),
+            Turn::Results(results) => messages.push("user", b.results(results)),
             Turn::Carrier(c) => messages.push("user", b.carrier(c)),
         }
     }
@@ -66,12 +70,63 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, _cx: &Context<'_>) -> Value {
         body.insert("system".into(), system.into());
     }
     body.insert("messages".into(), messages.into());
+    declare(cx.declarations, &mut body);
     Value::Object(body)
 }
 
-/// `[a-zA-Z0-9_.:-]`: Converse tool-use ids.
-fn id_char(c: char) -> bool {
-    word_char(c) || c == '.' || c == ':'
+/// `toolConfig.tools[].toolSpec`. Claude's typed tools go, as they are,
+/// in `additionalModelRequestFields.tools` with the `anthropic_beta` they
+/// need (the path Converse integrations use for computer use; AWS
+/// documents it for InvokeModel). `toolConfig` needs at least one tool, so
+/// when there are only typed tools their documented inputs are declared
+/// there too.
+fn declare(declarations: &Declarations, body: &mut Map<String, Value>) {
+    if declarations.is_empty() {
+        return;
+    }
+    let spec = |name: &str, description: Option<&str>, schema: &Map<String, Value>| {
+        let mut spec = Map::new();
+        spec.insert("name".into(), name.into());
+        if let Some(description) = description.filter(|s| !s.is_empty()) {
+            spec.insert("description".into(), description.into());
+        }
+        spec.insert("inputSchema".into(), json!({"json": schema}));
+        json!({"toolSpec": spec})
+    };
+    let mut tools: Vec<Value> = declarations
+        .functions()
+        .map(|(d, schema)| spec(&d.name, d.description.as_deref(), schema))
+        .collect();
+    if tools.is_empty() {
+        for d in &declarations.tools {
+            if let Input::Typed {
+                schema: Some(schema),
+                ..
+            } = &d.input
+            {
+                tools.push(spec(&d.name, None, schema));
+            }
+        }
+    }
+    body.insert("toolConfig".into(), json!({"tools": tools}));
+    let typed: Vec<Value> = declarations.typed().cloned().map(Value::Object).collect();
+    if !typed.is_empty() {
+        let mut extra = Map::new();
+        extra.insert("tools".into(), typed.into());
+        let betas = declarations.betas();
+        if !betas.is_empty() {
+            extra.insert("anthropic_beta".into(), betas.into());
+        }
+        body.insert("additionalModelRequestFields".into(), Value::Object(extra));
+    }
+}
+
+/// Put a text block first when `content` has none: a tool result may not
+/// be empty, and content holding a document must hold text.
+fn ensure_text(content: &mut Vec<Value>, text: &str) {
+    if !content.iter().any(|b| b.get("text").is_some()) {
+        content.insert(0, json!({ "text": text }));
+    }
 }
 
 fn text_block(text: &str) -> Option<Value> {
@@ -79,9 +134,11 @@ fn text_block(text: &str) -> Option<Value> {
 }
 
 struct Builder {
-    ids: Ids,
     /// Document names used so far (they must differ).
     names: HashSet<String>,
+    /// Whether the model takes images and documents inside `toolResult`
+    /// (else they follow the results in the same user message).
+    media_in_results: bool,
 }
 
 impl Builder {
@@ -94,28 +151,57 @@ impl Builder {
             .collect();
         for call in turn.calls {
             blocks.push(json!({"toolUse": {
-                "toolUseId": self.ids.get(&call.id),
-                "name": sanitize(&call.name, word_char, 64, "tool"),
+                "toolUseId": call.id,
+                "name": call.name,
                 "input": call.arguments.to_object(),
             }}));
         }
         blocks
     }
 
-    fn tool_result(&mut self, result: ToolResult<'_>) -> Value {
-        let text = text_with_notes(&result.body, &result.slots, false);
-        let mut content: Vec<Value> = text_block(&text).into_iter().collect();
-        content.extend(self.media_blocks(result.slots));
-        if content.is_empty() {
-            content.push(json!({"text": NO_OUTPUT}));
+    /// A batch of results: `toolResult` blocks, then (for a model that
+    /// takes no media inside them) each result's media as blocks of the
+    /// same message, labelled with the call they came from.
+    fn results(&mut self, results: Vec<ToolResult<'_>>) -> Vec<Value> {
+        let placement = if self.media_in_results {
+            Placement::Inside
+        } else {
+            Placement::AfterResults
+        };
+        let mut blocks = Vec::with_capacity(results.len());
+        let mut held = Vec::new();
+        for result in results {
+            let text = text_with_notes(&result.body, &result.slots, placement);
+            let mut content: Vec<Value> = text_block(&text).into_iter().collect();
+            let id = result.call_id;
+            if placement == Placement::Inside {
+                content.extend(self.media_blocks(result.slots));
+            } else if has_media(&result.slots) {
+                held.push((result.name, id.clone(), result.slots));
+            }
+            if content.is_empty() || content.iter().any(|b| b.get("document").is_some()) {
+                ensure_text(&mut content, NO_OUTPUT);
+            }
+            blocks.push(json!({"toolResult": {"toolUseId": id, "content": content}}));
         }
-        json!({"toolResult": {"toolUseId": self.ids.get(&result.call_id), "content": content}})
+        for (name, id, slots) in held {
+            for slot in slots {
+                if matches!(slot.media, Media::Inline(_)) {
+                    blocks.push(json!({"text": attachment_label(&name, &id, &slot)}));
+                    blocks.extend(self.media_blocks(vec![slot]));
+                }
+            }
+        }
+        blocks
     }
 
     fn carrier(&mut self, c: UserCarrier<'_>) -> Vec<Value> {
-        let text = text_with_notes(&c.text, &c.slots, false);
+        let text = text_with_notes(&c.text, &c.slots, Placement::Inside);
         let mut blocks: Vec<Value> = text_block(&text).into_iter().collect();
         blocks.extend(self.media_blocks(c.slots));
+        if blocks.iter().any(|b| b.get("document").is_some()) {
+            ensure_text(&mut blocks, NO_OUTPUT);
+        }
         blocks
     }
 
@@ -186,8 +272,8 @@ mod tests {
     #[test]
     fn document_names_use_allowed_characters_and_are_unique() {
         let mut b = Builder {
-            ids: Ids::new(id_char, 64),
             names: HashSet::new(),
+            media_in_results: true,
         };
         assert_eq!(b.document_name("reports/incident-42.pdf"), "incident-42");
         assert_eq!(b.document_name("other/incident-42.pdf"), "incident-42 (2)");

@@ -1,5 +1,6 @@
-//! Gemini `generateContent`, for Gemini 3 ([`Nesting::InResponse`]) and
-//! Gemini 2.x ([`Nesting::FollowingContent`]).
+//! Gemini `generateContent`: media nested in function responses for the
+//! models that take them (Gemini 3 and later, provider `gemini`), else in
+//! a `user` content after the responses (`gemini-2`, and older models).
 //!
 //! ```json
 //! {"systemInstruction": {"parts": [{"text": "…"}]},
@@ -27,12 +28,16 @@
 
 use serde_json::{json, Map, Value};
 
+use super::declare::Declarations;
+use super::model::gemini_generation;
 use super::walk::{AssistantTurn, Media, Slot, ToolResult, Turn, UserCarrier};
-use super::{attachment_label, base64_value, has_media, text_with_notes, Context, OPENING_TEXT};
+use super::{
+    attachment_label, base64_value, has_media, text_with_notes, Context, Placement, OPENING_TEXT,
+};
 
 /// Where a function response's media go.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Nesting {
+enum Nesting {
     /// In `functionResponse.parts` (Gemini 3).
     InResponse,
     /// In a `user` content after the responses (Gemini 2.x).
@@ -44,7 +49,13 @@ pub(crate) enum Nesting {
 const FOREIGN_THOUGHT_SIGNATURE: &str = "skip_thought_signature_validator";
 
 /// Build the body.
-pub(crate) fn build(turns: Vec<Turn<'_>>, _cx: &Context<'_>, nesting: Nesting) -> Value {
+pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Value {
+    let nesting = if cx.facts.media_in_tool_result {
+        Nesting::InResponse
+    } else {
+        Nesting::FollowingContent
+    };
+    let signed = gemini_generation(cx.model).is_some_and(|g| g >= 3);
     let mut system: Vec<&str> = Vec::new();
     let mut contents = Vec::new();
     for turn in turns {
@@ -55,7 +66,7 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, _cx: &Context<'_>, nesting: Nesting) -
                 "user",
                 text_part(&text).into_iter().collect(),
             ),
-            Turn::Assistant(a) => push(&mut contents, "model", model_parts(a, nesting)),
+            Turn::Assistant(a) => push(&mut contents, "model", model_parts(a, signed)),
             Turn::Results(results) => responses(results, nesting, &mut contents),
             Turn::Carrier(c) => push(&mut contents, "user", carrier(c)),
         }
@@ -75,7 +86,35 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, _cx: &Context<'_>, nesting: Nesting) -
         );
     }
     body.insert("contents".into(), contents.into());
+    declare(cx.declarations, &mut body);
     Value::Object(body)
+}
+
+/// `tools[].functionDeclarations` with `parametersJsonSchema`, and
+/// function calling mode `NONE` when every tool is a stand-in.
+fn declare(declarations: &Declarations, body: &mut Map<String, Value>) {
+    if declarations.is_empty() {
+        return;
+    }
+    let functions: Vec<Value> = declarations
+        .functions()
+        .map(|(d, schema)| {
+            let mut f = Map::new();
+            f.insert("name".into(), d.name.as_str().into());
+            if let Some(description) = &d.description {
+                f.insert("description".into(), description.as_str().into());
+            }
+            f.insert("parametersJsonSchema".into(), Value::Object(schema.clone()));
+            Value::Object(f)
+        })
+        .collect();
+    body.insert("tools".into(), json!([{"functionDeclarations": functions}]));
+    if declarations.choice_none {
+        body.insert(
+            "toolConfig".into(),
+            json!({"functionCallingConfig": {"mode": "NONE"}}),
+        );
+    }
 }
 
 /// Add a content. Consecutive model contents join (a model turn with
@@ -99,7 +138,7 @@ fn text_part(text: &str) -> Option<Value> {
     (!text.is_empty()).then(|| json!({"text": text}))
 }
 
-fn model_parts(turn: AssistantTurn<'_>, nesting: Nesting) -> Vec<Value> {
+fn model_parts(turn: AssistantTurn<'_>, signed: bool) -> Vec<Value> {
     let mut parts: Vec<Value> = turn
         .text
         .as_deref()
@@ -110,7 +149,7 @@ fn model_parts(turn: AssistantTurn<'_>, nesting: Nesting) -> Vec<Value> {
         let mut part = json!({
             "functionCall": {"id": call.id, "name": call.name, "args": call.arguments.to_object()},
         });
-        if n == 0 && nesting == Nesting::InResponse {
+        if n == 0 && signed {
             part["thoughtSignature"] = FOREIGN_THOUGHT_SIGNATURE.into();
         }
         parts.push(part);
@@ -123,7 +162,15 @@ fn responses(results: Vec<ToolResult<'_>>, nesting: Nesting, contents: &mut Vec<
     let mut parts = Vec::new();
     let mut held = Vec::new();
     for result in results {
-        let text = text_with_notes(&result.body, &result.slots, moved);
+        let text = text_with_notes(
+            &result.body,
+            &result.slots,
+            if moved {
+                Placement::NextMessage
+            } else {
+                Placement::Inside
+            },
+        );
         let mut response = json!({
             "id": result.call_id,
             "name": result.name,
@@ -154,7 +201,7 @@ fn responses(results: Vec<ToolResult<'_>>, nesting: Nesting, contents: &mut Vec<
 }
 
 fn carrier(c: UserCarrier<'_>) -> Vec<Value> {
-    let text = text_with_notes(&c.text, &c.slots, false);
+    let text = text_with_notes(&c.text, &c.slots, Placement::Inside);
     let mut parts: Vec<Value> = text_part(&text).into_iter().collect();
     parts.extend(c.slots.into_iter().filter_map(inline_data));
     parts

@@ -64,7 +64,7 @@
 //! * Only images and PDFs are sent; audio and video attachments are notes.
 //!   A declared `image` must be an image and a `document` a PDF.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::fmt;
 use std::io::{self, BufRead, Write};
 use std::str::FromStr;
@@ -78,14 +78,23 @@ use crate::media::{Budget, Measure, MediaType, Policy, Prepared, Resolver};
 mod anthropic;
 mod attach;
 mod bedrock;
+mod declare;
 mod gemini;
+pub mod model;
+mod names;
 mod ollama;
 mod openai_chat;
 mod openai_responses;
+pub mod tools;
 mod walk;
 
 use attach::Limits;
-use walk::{Media, Slot};
+use declare::Declarations;
+pub use model::Family;
+use names::{Pattern, Rename};
+pub use tools::schema::{Pointer, SchemaError};
+pub use tools::{Shape, Tool, Tools, ToolsError, ToolsErrorKind};
+use walk::{Media, Slot, Turn};
 
 /// A provider API a history can be converted for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -149,10 +158,17 @@ impl Provider {
     /// The model used when none is given.
     pub fn default_model(self) -> &'static str {
         match self {
-            Provider::Anthropic => "claude-sonnet-4-5",
+            // https://platform.claude.com/docs/en/about-claude/models/overview
+            Provider::Anthropic => "claude-sonnet-5",
             Provider::OpenAiChat | Provider::OpenAiResponses => "gpt-5",
-            Provider::Gemini => "gemini-3-pro-preview",
-            Provider::Gemini2 => "gemini-2.5-flash",
+            // https://ai.google.dev/gemini-api/docs/models and
+            // /deprecations (read 2026-12-01): gemini-3-pro-preview was
+            // shut down on 2026-03-09 and gemini-2.5-flash on 2026-12-01;
+            // gemini-3.8-flash is a stable Gemini 3 model (media in
+            // function responses), gemini-2.5-flash-lite the 2.x model
+            // still served.
+            Provider::Gemini => "gemini-3.8-flash",
+            Provider::Gemini2 => "gemini-2.5-flash-lite",
             Provider::Bedrock => "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
             Provider::Ollama => "qwen3-vl",
         }
@@ -201,12 +217,54 @@ impl Provider {
     /// assert_eq!(Provider::Bedrock.budget(), Budget::BEDROCK);
     /// ```
     pub fn budget(self) -> Budget {
-        self.limits().budget
+        self.limits_for("").budget
     }
 
-    /// The most images one request may carry; older ones are dropped first.
-    pub fn max_images(self) -> usize {
-        self.limits().max_images
+    /// The most images one request for `model` may carry; older ones are
+    /// dropped first.
+    ///
+    /// ```
+    /// use tool_carrier::provider::Provider;
+    /// assert_eq!(Provider::Anthropic.max_images("claude-haiku-4-5"), 100);
+    /// assert_eq!(Provider::Anthropic.max_images("claude-opus-4-7"), 600);
+    /// assert_eq!(Provider::Bedrock.max_images("amazon.nova-pro-v1:0"), 20);
+    /// ```
+    pub fn max_images(self, model: &str) -> usize {
+        self.limits_for(model).max_images
+    }
+
+    /// What tool names must look like.
+    fn name_pattern(self) -> Pattern {
+        match self {
+            Provider::Anthropic
+            | Provider::OpenAiChat
+            | Provider::OpenAiResponses
+            | Provider::Bedrock => Pattern::TOOL_NAME,
+            Provider::Gemini | Provider::Gemini2 => Pattern::GEMINI_NAME,
+            Provider::Ollama => Pattern::ANY,
+        }
+    }
+
+    /// What tool-call ids must look like, where the API says.
+    fn id_pattern(self) -> Option<Pattern> {
+        match self {
+            Provider::Anthropic => Some(Pattern::ANTHROPIC_ID),
+            Provider::Bedrock => Some(Pattern::BEDROCK_ID),
+            Provider::OpenAiChat | Provider::OpenAiResponses => Some(Pattern::OPENAI_ID),
+            Provider::Gemini | Provider::Gemini2 | Provider::Ollama => None,
+        }
+    }
+
+    /// Whether a request replaying tool calls must declare the tools it
+    /// calls. Ollama replays calls without declarations and has no way to
+    /// say "do not call", so minimal declarations would only invite calls.
+    fn needs_declared_calls(self) -> bool {
+        self != Provider::Ollama
+    }
+
+    /// Whether the API can be told not to call any tool.
+    fn has_choice_none(self) -> bool {
+        !matches!(self, Provider::Bedrock | Provider::Ollama)
     }
 
     /// Name used in notes: `Anthropic`, `OpenAI`, `Gemini`, …
@@ -220,13 +278,15 @@ impl Provider {
         }
     }
 
-    /// What the provider accepts. Each figure is the provider's documented
-    /// limit, or says why there is none.
-    fn limits(self) -> &'static Limits {
-        // Gemini: inline data counts against the 20 MB request limit (larger
-        // files go through the Files API); keep 1 MB for the text. Measured
-        // on the base64 text, which is what travels.
-        const GEMINI_BUDGET: Budget = Budget::new(19_000_000, Measure::Base64);
+    /// What the provider accepts for `model`. Each figure is the
+    /// provider's documented limit (source and date beside it), or says
+    /// why there is none.
+    fn limits_for(self, model: &str) -> &'static Limits {
+        // Gemini: inline data up to 100 MB per request since 2026-01-08
+        // (https://ai.google.dev/gemini-api/docs/changelog, read
+        // 2026-12-01), an inline PDF up to 50 MB
+        // (https://ai.google.dev/gemini-api/docs/document-processing).
+        const GEMINI_BUDGET: Budget = Budget::new(50_000_000, Measure::Raw);
         // Ollama documents no size limits; the OpenAI figures are a sane
         // bound for a local model's context.
         const OLLAMA_BUDGET: Budget = Budget::OPENAI;
@@ -236,65 +296,92 @@ impl Provider {
             MediaType::Gif,
             MediaType::Webp,
         ];
+        // https://platform.claude.com/docs/en/build-with-claude/vision
+        // (read 2026-12-01): "up to 100 images" for models with a
+        // 200k-token context window, 600 for the others; 8000×8000 px,
+        // 2000×2000 px each when a request holds more than 20 images;
+        // 10 MB per image on the base64 text on the Claude API itself and
+        // 5 MB on Bedrock and Google Cloud: 5 MB is kept (Budget::
+        // ANTHROPIC), so one body is accepted on every Claude platform.
+        // https://platform.claude.com/docs/en/api/overview: 32 MB per
+        // Messages request, 20 MB on Bedrock.
         static ANTHROPIC: Limits = Limits {
-            // 5 MB per image on the base64 text (Budget::ANTHROPIC).
             budget: Budget::ANTHROPIC,
             image_types: ALL_RASTERS,
             documents: true,
             image_urls: true,
             document_urls: true,
-            // "Up to 100 images per API request."
             max_images: 100,
             max_documents: usize::MAX,
-            // 32 MB per Messages request; 2 MB kept for the text.
+            // 2 MB of the 32 kept for the text.
             max_total: 30_000_000,
+            max_dim: 8000,
+            many_images: Some((20, 2000)),
         };
+        static ANTHROPIC_1M: Limits = Limits {
+            max_images: 600,
+            ..ANTHROPIC
+        };
+        // https://platform.openai.com/docs/guides/images-vision (read
+        // 2026-12-01): PNG, JPEG, WEBP, non-animated GIF; up to 1500
+        // images and 512 MB per request (since 2026-04; before, 500 and
+        // 50 MB). Requests over ~50 MB of images are still reported
+        // refused, so 45 MB is kept. PDFs: each file and all together
+        // under 50 MB (https://platform.openai.com/docs/guides/pdf-files).
         static OPENAI_CHAT: Limits = Limits {
             budget: Budget::OPENAI,
-            // PNG, JPEG, WEBP and non-animated GIF: a GIF is sent as PNG,
-            // so an animation cannot slip through.
+            // A GIF is sent as PNG, so an animation cannot slip through.
             image_types: &[MediaType::Png, MediaType::Jpeg, MediaType::Webp],
             documents: true,
             image_urls: true,
             // Chat `file` parts take `file_data` or `file_id`, not URLs.
             document_urls: false,
-            // "Up to 500 individual image inputs per request."
-            max_images: 500,
+            max_images: 1500,
             max_documents: usize::MAX,
-            // "Up to 50 MB total payload size per request"; 5 MB kept.
             max_total: 45_000_000,
+            max_dim: u32::MAX,
+            many_images: None,
         };
         static OPENAI_RESPONSES: Limits = Limits {
             // `input_file` takes a `file_url`.
             document_urls: true,
             ..OPENAI_CHAT
         };
+        // https://ai.google.dev/gemini-api/docs/image-understanding (read
+        // 2026-12-01): PNG, JPEG, WEBP, HEIC, HEIF (no GIF, so a GIF is
+        // sent as PNG); up to 3,600 images per request.
         static GEMINI: Limits = Limits {
             budget: GEMINI_BUDGET,
-            // PNG, JPEG, WEBP, HEIC, HEIF: no GIF, so a GIF is sent as PNG.
             image_types: &[MediaType::Png, MediaType::Jpeg, MediaType::Webp],
             documents: true,
             // `fileData` takes Files API URIs, not arbitrary URLs.
             image_urls: false,
             document_urls: false,
-            // Up to 3,000 images per prompt (the lower of the published
-            // figures for 2.x and 3 models).
-            max_images: 3000,
+            max_images: 3600,
             max_documents: usize::MAX,
-            max_total: 19_000_000,
+            // 5 MB of the 100 kept for the text.
+            max_total: 95_000_000,
+            max_dim: u32::MAX,
+            many_images: None,
         };
+        // https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Message.html
+        // (read 2026-12-01): up to 20 images, each at most 3.75 MB and
+        // 8000×8000 px, and 5 documents of at most 4.5 MB (Budget::
+        // BEDROCK); Claude on Bedrock takes at most 20 MB a request
+        // (https://platform.claude.com/docs/en/api/overview).
         static BEDROCK: Limits = Limits {
-            // 3.75 MB per image, 4.5 MB per document, raw (Budget::BEDROCK).
             budget: Budget::BEDROCK,
             image_types: ALL_RASTERS,
             documents: true,
             // Converse sources are bytes or S3 locations only.
             image_urls: false,
             document_urls: false,
-            // "You can include up to 20 images" and "up to five documents".
             max_images: 20,
             max_documents: 5,
-            max_total: usize::MAX,
+            // 2 MB of the 20 kept for the text.
+            max_total: 18_000_000,
+            max_dim: 8000,
+            many_images: None,
         };
         static OLLAMA: Limits = Limits {
             budget: OLLAMA_BUDGET,
@@ -307,8 +394,11 @@ impl Provider {
             max_images: usize::MAX,
             max_documents: 0,
             max_total: usize::MAX,
+            max_dim: u32::MAX,
+            many_images: None,
         };
         match self {
+            Provider::Anthropic if model::anthropic_million_context(model) => &ANTHROPIC_1M,
             Provider::Anthropic => &ANTHROPIC,
             Provider::OpenAiChat => &OPENAI_CHAT,
             Provider::OpenAiResponses => &OPENAI_RESPONSES,
@@ -360,6 +450,8 @@ pub struct Options {
     max_tokens: u32,
     policy: Policy,
     resolver: Option<Box<dyn Resolver>>,
+    tools: Option<Tools>,
+    family: Option<Family>,
 }
 
 impl fmt::Debug for Options {
@@ -369,6 +461,8 @@ impl fmt::Debug for Options {
             .field("vision", &self.vision)
             .field("max_tokens", &self.max_tokens)
             .field("policy", &self.policy)
+            .field("tools", &self.tools)
+            .field("family", &self.family)
             .field(
                 "resolver",
                 &self.resolver.as_ref().map_or("default", |_| "custom"),
@@ -392,7 +486,35 @@ impl Options {
             max_tokens: 4096,
             policy: Policy::default(),
             resolver: None,
+            tools: None,
+            family: None,
         }
+    }
+
+    /// Declare these tools in the request, each the way the provider
+    /// documents (see [`tools`]). Without them, every tool the history
+    /// calls gets a minimal declaration, and the model is told not to
+    /// call any where the API can say so ([`Report::stubbed`]).
+    pub fn with_tools(self, tools: Tools) -> Options {
+        Options {
+            tools: Some(tools),
+            ..self
+        }
+    }
+
+    /// Say which family the model belongs to, for a model id the
+    /// built-in table does not recognise (an application inference
+    /// profile ARN, a custom model); see [`model`].
+    pub fn with_family(self, family: Family) -> Options {
+        Options {
+            family: Some(family),
+            ..self
+        }
+    }
+
+    /// The tool definitions given, if any.
+    pub fn tools(&self) -> Option<&Tools> {
+        self.tools.as_ref()
     }
 
     /// Name this model in the request (or in its URL).
@@ -476,6 +598,19 @@ pub struct Report {
     pub urls: usize,
     /// Attachments replaced by a note, in history order.
     pub notes: Vec<Note>,
+    /// How many tools the request declares.
+    pub declared: usize,
+    /// Tools the history calls that got a minimal declaration (no
+    /// definition was given for them), in order of first call.
+    pub stubbed: Vec<String>,
+    /// Whether the request tells the model not to call any tool
+    /// (`tool_choice` none or its equivalent; only when every tool is a
+    /// minimal declaration).
+    pub choice_none: bool,
+    /// What was done to tool definitions to declare them: keywords left
+    /// out of a schema, typed tools declared as functions, a beta header
+    /// the request needs, and the like.
+    pub tool_notes: Vec<String>,
 }
 
 impl fmt::Display for Report {
@@ -597,9 +732,14 @@ pub fn read_history<R: BufRead>(reader: R) -> Result<Vec<(String, String)>, Read
 /// Build `provider`'s request body from a history of `(role, content)`
 /// messages.
 ///
-/// Never fails: an attachment that cannot be sent becomes a note (see the
+/// An attachment that cannot be sent becomes a note (see the
 /// [module docs](self)), and every message of the history is represented.
 /// The same history, options and files give the same body.
+///
+/// # Errors
+/// Only the tool definitions can make it fail: a definition the provider
+/// cannot be given ([`BuildError`] names the tool and why). Without
+/// [`Options::with_tools`] it always succeeds.
 ///
 /// # Example
 /// ```
@@ -609,48 +749,130 @@ pub fn read_history<R: BufRead>(reader: R) -> Result<Vec<(String, String)>, Read
 ///     ("system", "Be brief."),
 ///     ("user", "[Tool results]\n[Tool attachments: 1]\n[IMAGE:/no/roots/a.png]\nSaved a.png"),
 /// ];
-/// let request = build_request(Provider::Anthropic, &history, &Options::new());
+/// let request = build_request(Provider::Anthropic, &history, &Options::new())?;
 /// assert_eq!(request.body["system"], "Be brief.");
 /// let text = request.body["messages"][0]["content"].as_str().unwrap();
 /// assert!(text.ends_with("[image /no/roots/a.png not attached: local files are not allowed (no roots configured)]"));
 /// assert_eq!(request.report.notes.len(), 1);
+/// # Ok::<(), tool_carrier::provider::BuildError>(())
 /// ```
-pub fn build_request<R, C>(provider: Provider, messages: &[(R, C)], options: &Options) -> Request
+pub fn build_request<R, C>(
+    provider: Provider,
+    messages: &[(R, C)],
+    options: &Options,
+) -> Result<Request, BuildError>
 where
     R: AsRef<str>,
     C: AsRef<str>,
 {
+    let model = options.model_for(provider).to_owned();
+    let facts = model::Facts::of(provider, &model, options.family);
     let mut turns = walk::walk(messages);
     let mut report = Report::default();
-    attach::attach(&mut turns, provider, options, &mut report);
-    let model = options.model_for(provider).to_owned();
+    attach::attach(&mut turns, provider, &facts, options, &mut report);
+    let called = called_names(&turns);
+    let called: Vec<&str> = called.iter().map(String::as_str).collect();
+    let mut names = Rename::new(provider.name_pattern());
+    let declarations = declare::declare(
+        options.tools.as_ref(),
+        &called,
+        provider,
+        facts.typed_tools,
+        &mut names,
+        &mut report,
+    )?;
+    let mut ids = provider.id_pattern().map(Rename::new);
+    names::rewrite(&mut turns, ids.as_mut(), &mut names);
+    // Claude on Bedrock declares a typed tool twice (as a function for
+    // `toolConfig`, and as itself): count names.
+    report.declared = declarations
+        .tools
+        .iter()
+        .map(|d| d.name.as_str())
+        .collect::<HashSet<_>>()
+        .len();
+    report.choice_none = declarations.choice_none && provider.has_choice_none();
     let cx = Context {
         model: &model,
         max_tokens: options.max_tokens,
+        declarations: &declarations,
+        facts: &facts,
     };
     let mut body = match provider {
         Provider::Anthropic => anthropic::build(turns, &cx),
         Provider::OpenAiChat => openai_chat::build(turns, &cx),
         Provider::OpenAiResponses => openai_responses::build(turns, &cx),
-        Provider::Gemini => gemini::build(turns, &cx, gemini::Nesting::InResponse),
-        Provider::Gemini2 => gemini::build(turns, &cx, gemini::Nesting::FollowingContent),
+        Provider::Gemini | Provider::Gemini2 => gemini::build(turns, &cx),
         Provider::Bedrock => bedrock::build(turns, &cx),
         Provider::Ollama => ollama::build(turns, &cx),
     };
     body.sort_all_objects();
-    Request {
+    Ok(Request {
         provider,
         model,
         body,
         report,
+    })
+}
+
+/// The tool names the history calls, in order of first call.
+fn called_names(turns: &[Turn<'_>]) -> Vec<String> {
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    for turn in turns {
+        if let Turn::Assistant(a) = turn {
+            for call in &a.calls {
+                if seen.insert(call.name.as_str()) {
+                    out.push(call.name.clone());
+                }
+            }
+        }
     }
+    out
+}
+
+/// Why a request could not be built.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum BuildError {
+    /// An Anthropic typed tool with no documented input schema, for a
+    /// provider that takes only function declarations.
+    #[error("tool {tool}: Anthropic's {tool_type} cannot be declared for {provider}: Anthropic documents no input schema for it, and {provider} does not take Anthropic's typed tools")]
+    NoDeclaration {
+        /// The tool's name.
+        tool: String,
+        /// Its Anthropic `type`.
+        tool_type: String,
+        /// The provider.
+        provider: Provider,
+    },
+    /// An input schema the provider cannot be given.
+    #[error("tool {tool}: {error}")]
+    Schema {
+        /// The tool's name.
+        tool: String,
+        /// What is wrong with its schema.
+        error: SchemaError,
+    },
+}
+
+/// Why a history could not be converted.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum ConvertError {
+    /// The history could not be read.
+    #[error(transparent)]
+    Read(#[from] ReadError),
+    /// The request could not be built.
+    #[error(transparent)]
+    Build(#[from] BuildError),
 }
 
 /// Read a history from `reader` and build `provider`'s request body:
 /// [`read_history`], then [`build_request`].
 ///
 /// # Errors
-/// As [`read_history`].
+/// As [`read_history`] and [`build_request`].
 ///
 /// # Example
 /// ```
@@ -670,29 +892,49 @@ pub fn convert<R: BufRead>(
     provider: Provider,
     reader: R,
     options: &Options,
-) -> Result<Request, ReadError> {
+) -> Result<Request, ConvertError> {
     let messages = read_history(reader)?;
-    Ok(build_request(provider, &messages, options))
+    Ok(build_request(provider, &messages, options)?)
 }
 
 /// What every builder needs besides the turns.
 pub(crate) struct Context<'a> {
     pub model: &'a str,
     pub max_tokens: u32,
+    /// The tools to declare, named as the turns name them.
+    pub declarations: &'a Declarations,
+    /// What the model takes.
+    pub facts: &'a model::Facts,
 }
 
 // ---- helpers shared by the builders ----
 
+/// Where a builder puts the media of a tool result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Placement {
+    /// Inside the result (or the carrier) itself.
+    Inside,
+    /// In a `user` message after the batch of results.
+    NextMessage,
+    /// In the same `user` message, after the batch's result blocks.
+    AfterResults,
+}
+
 /// The text of a tool result or carrier: the body, then one line per
 /// attachment that became a note, then (for builders that move media out
 /// of the tool result) one line per attachment sent elsewhere.
-pub(crate) fn text_with_notes(body: &str, slots: &[Slot<'_>], moved: bool) -> String {
+pub(crate) fn text_with_notes(body: &str, slots: &[Slot<'_>], placement: Placement) -> String {
     let mut text = String::from(body);
     for slot in slots {
-        let line = match &slot.media {
-            Media::Note(note) => note.clone(),
-            Media::Inline(_) | Media::Url(_) if moved => format!(
+        let line = match (&slot.media, placement) {
+            (Media::Note(note), _) => note.clone(),
+            (Media::Inline(_) | Media::Url(_), Placement::NextMessage) => format!(
                 "[{} {} follows in the next user message]",
+                slot.kind.as_str(),
+                display_target(&slot.target)
+            ),
+            (Media::Inline(_) | Media::Url(_), Placement::AfterResults) => format!(
+                "[{} {} follows after the tool results]",
                 slot.kind.as_str(),
                 display_target(&slot.target)
             ),
@@ -776,76 +1018,6 @@ pub(crate) fn file_name(target: &str) -> Option<&str> {
         .filter(|s| !s.is_empty() && !s.chars().any(char::is_control))
 }
 
-/// Tool-use ids made to fit a provider's pattern, consistently: the same
-/// original id always maps to the same output, and two different ids never
-/// map to the same one.
-pub(crate) struct Ids {
-    allowed: fn(char) -> bool,
-    max_len: usize,
-    map: HashMap<String, String>,
-    used: HashSet<String>,
-}
-
-impl Ids {
-    pub(crate) fn new(allowed: fn(char) -> bool, max_len: usize) -> Ids {
-        Ids {
-            allowed,
-            max_len,
-            map: HashMap::new(),
-            used: HashSet::new(),
-        }
-    }
-
-    pub(crate) fn get(&mut self, original: &str) -> String {
-        if let Some(id) = self.map.get(original) {
-            return id.clone();
-        }
-        let mut id = sanitize(original, self.allowed, self.max_len, "call");
-        if self.used.contains(&id) {
-            let mut n = 2usize;
-            loop {
-                let suffix = format!("_{n}");
-                let keep = self.max_len.saturating_sub(suffix.len());
-                let base: String = id.chars().take(keep).collect();
-                let candidate = format!("{base}{suffix}");
-                if !self.used.contains(&candidate) {
-                    id = candidate;
-                    break;
-                }
-                n += 1;
-            }
-        }
-        self.used.insert(id.clone());
-        self.map.insert(original.to_owned(), id.clone());
-        id
-    }
-}
-
-/// `s` with every character `allowed` refuses replaced by `_`, cut to
-/// `max_len` characters; `fallback` when empty.
-pub(crate) fn sanitize(
-    s: &str,
-    allowed: fn(char) -> bool,
-    max_len: usize,
-    fallback: &str,
-) -> String {
-    let out: String = s
-        .chars()
-        .map(|c| if allowed(c) { c } else { '_' })
-        .take(max_len)
-        .collect();
-    if out.is_empty() {
-        fallback.to_owned()
-    } else {
-        out
-    }
-}
-
-/// `[A-Za-z0-9_-]`: Anthropic's tool-use ids, and tool names everywhere.
-pub(crate) fn word_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || c == '_' || c == '-'
-}
-
 /// Messages for APIs whose roles must alternate (Anthropic, Bedrock):
 /// content pushed for the role of the last message joins it.
 pub(crate) struct Alternating {
@@ -899,17 +1071,6 @@ mod tests {
         }
         assert!("openai".parse::<Provider>().is_err());
         assert!("Anthropic".parse::<Provider>().is_err());
-    }
-
-    #[test]
-    fn ids_stay_consistent_and_distinct() {
-        let mut ids = Ids::new(word_char, 8);
-        assert_eq!(ids.get("call.1"), "call_1");
-        assert_eq!(ids.get("call_1"), "call_1_2");
-        assert_eq!(ids.get("call.1"), "call_1");
-        assert_eq!(ids.get(""), "call");
-        assert_eq!(ids.get("abcdefghijk"), "abcdefgh");
-        assert_eq!(ids.get("abcdefghXYZ"), "abcdef_2");
     }
 
     #[test]

@@ -17,8 +17,9 @@
 
 use serde_json::{json, Map, Value};
 
+use super::openai_chat::function;
 use super::walk::{AssistantTurn, Media, Slot, ToolResult, Turn, UserCarrier};
-use super::{attachment_label, base64_value, has_media, text_with_notes, Context};
+use super::{attachment_label, base64_value, has_media, text_with_notes, Context, Placement};
 
 /// Build the body.
 pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Value {
@@ -32,7 +33,16 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Value {
             Turn::Carrier(c) => messages.push(carrier(c)),
         }
     }
-    json!({"model": cx.model, "stream": false, "messages": messages})
+    let mut body = json!({"model": cx.model, "stream": false, "messages": messages});
+    if !cx.declarations.is_empty() {
+        let tools: Vec<Value> = cx
+            .declarations
+            .functions()
+            .map(|(d, schema)| json!({"type": "function", "function": function(&d.name, d.description.as_deref(), schema)}))
+            .collect();
+        body["tools"] = tools.into();
+    }
+    body
 }
 
 fn message(role: &str, content: &str) -> Value {
@@ -62,7 +72,7 @@ fn assistant(turn: AssistantTurn<'_>) -> Value {
 fn batch(results: Vec<ToolResult<'_>>, messages: &mut Vec<Value>) {
     let mut held = Vec::new();
     for result in results {
-        let text = text_with_notes(&result.body, &result.slots, true);
+        let text = text_with_notes(&result.body, &result.slots, Placement::NextMessage);
         let mut m = message("tool", &text);
         m["tool_name"] = result.name.as_str().into();
         messages.push(m);
@@ -88,7 +98,7 @@ fn batch(results: Vec<ToolResult<'_>>, messages: &mut Vec<Value>) {
 }
 
 fn carrier(c: UserCarrier<'_>) -> Value {
-    let text = text_with_notes(&c.text, &c.slots, false);
+    let text = text_with_notes(&c.text, &c.slots, Placement::Inside);
     let mut m = message("user", &text);
     let images: Vec<Value> = c.slots.into_iter().filter_map(image).collect();
     if !images.is_empty() {

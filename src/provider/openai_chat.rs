@@ -17,11 +17,18 @@
 //! `tool` message of the batch — never between an assistant's calls and
 //! their results — one `user` message carries the media, each labelled
 //! with the tool and call it came from.
+//!
+//! Tool-call ids longer than the 40 characters the API takes are cut
+//! (consistently, never merging two). `tools` declares every tool; with
+//! only minimal declarations, `tool_choice` is `"none"`.
 
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
+use super::declare::Declarations;
 use super::walk::{AssistantTurn, Media, Slot, ToolResult, Turn, UserCarrier};
-use super::{attachment_label, data_url_value, file_name, has_media, text_with_notes, Context};
+use super::{
+    attachment_label, data_url_value, file_name, has_media, text_with_notes, Context, Placement,
+};
 
 /// Build the body.
 pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Value {
@@ -35,7 +42,43 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Value {
             Turn::Carrier(c) => messages.push(carrier(c)),
         }
     }
-    json!({"model": cx.model, "messages": messages})
+    let mut body = Map::new();
+    body.insert("model".into(), cx.model.into());
+    body.insert("messages".into(), messages.into());
+    declare(cx.declarations, &mut body);
+    Value::Object(body)
+}
+
+/// `tools` as function tools, and `tool_choice` `"none"` when every tool
+/// is a stand-in.
+pub(crate) fn declare(declarations: &Declarations, body: &mut Map<String, Value>) {
+    if declarations.is_empty() {
+        return;
+    }
+    let tools: Vec<Value> = declarations
+        .functions()
+        .map(|(d, schema)| json!({"type": "function", "function": function(&d.name, d.description.as_deref(), schema)}))
+        .collect();
+    body.insert("tools".into(), tools.into());
+    if declarations.choice_none {
+        body.insert("tool_choice".into(), "none".into());
+    }
+}
+
+/// `{"name", "description", "parameters"}`, the function object Chat
+/// Completions, Responses and Ollama share.
+pub(crate) fn function(
+    name: &str,
+    description: Option<&str>,
+    schema: &Map<String, Value>,
+) -> Map<String, Value> {
+    let mut f = Map::new();
+    f.insert("name".into(), name.into());
+    if let Some(description) = description {
+        f.insert("description".into(), description.into());
+    }
+    f.insert("parameters".into(), Value::Object(schema.clone()));
+    f
 }
 
 fn assistant(turn: AssistantTurn<'_>) -> Value {
@@ -60,7 +103,7 @@ fn results_batch(results: Vec<ToolResult<'_>>, messages: &mut Vec<Value>) {
     let mut parts = Vec::new();
     let mut held = Vec::new();
     for result in results {
-        let text = text_with_notes(&result.body, &result.slots, true);
+        let text = text_with_notes(&result.body, &result.slots, Placement::NextMessage);
         messages.push(json!({"role": "tool", "tool_call_id": result.call_id, "content": text}));
         if has_media(&result.slots) {
             held.push(result);
@@ -82,7 +125,7 @@ fn results_batch(results: Vec<ToolResult<'_>>, messages: &mut Vec<Value>) {
 }
 
 fn carrier(c: UserCarrier<'_>) -> Value {
-    let text = text_with_notes(&c.text, &c.slots, false);
+    let text = text_with_notes(&c.text, &c.slots, Placement::Inside);
     if !has_media(&c.slots) {
         return json!({"role": "user", "content": text});
     }

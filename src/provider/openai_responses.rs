@@ -15,10 +15,12 @@
 //! carrier is a `user` message with `input_text` / `input_image` /
 //! `input_file` content. `http(s)` targets become `image_url` / `file_url`.
 
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
+use super::declare::Declarations;
+use super::openai_chat::function;
 use super::walk::{AssistantTurn, Media, Slot, ToolResult, Turn, UserCarrier};
-use super::{data_url_value, file_name, has_media, text_with_notes, Context};
+use super::{data_url_value, file_name, has_media, text_with_notes, Context, Placement};
 
 /// Build the body.
 pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Value {
@@ -32,7 +34,33 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Value {
             Turn::Carrier(c) => input.push(carrier(c)),
         }
     }
-    json!({"model": cx.model, "input": input})
+    let mut body = Map::new();
+    body.insert("model".into(), cx.model.into());
+    body.insert("input".into(), input.into());
+    declare(cx.declarations, &mut body);
+    Value::Object(body)
+}
+
+/// Function tools (`strict` off: the schemas are the caller's, not
+/// written for strict mode), and `tool_choice` `"none"` when every tool is
+/// a stand-in.
+fn declare(declarations: &Declarations, body: &mut Map<String, Value>) {
+    if declarations.is_empty() {
+        return;
+    }
+    let tools: Vec<Value> = declarations
+        .functions()
+        .map(|(d, schema)| {
+            let mut tool = function(&d.name, d.description.as_deref(), schema);
+            tool.insert("type".into(), "function".into());
+            tool.insert("strict".into(), false.into());
+            Value::Object(tool)
+        })
+        .collect();
+    body.insert("tools".into(), tools.into());
+    if declarations.choice_none {
+        body.insert("tool_choice".into(), "none".into());
+    }
 }
 
 fn message(role: &str, content: Value) -> Value {
@@ -56,7 +84,7 @@ fn assistant(turn: AssistantTurn<'_>, input: &mut Vec<Value>) {
 }
 
 fn output(result: ToolResult<'_>) -> Value {
-    let text = text_with_notes(&result.body, &result.slots, false);
+    let text = text_with_notes(&result.body, &result.slots, Placement::Inside);
     let output = if has_media(&result.slots) {
         let mut items = Vec::new();
         if !text.is_empty() {
@@ -71,7 +99,7 @@ fn output(result: ToolResult<'_>) -> Value {
 }
 
 fn carrier(c: UserCarrier<'_>) -> Value {
-    let text = text_with_notes(&c.text, &c.slots, false);
+    let text = text_with_notes(&c.text, &c.slots, Placement::Inside);
     if !has_media(&c.slots) {
         return message("user", text.into());
     }

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use tool_carrier::media::Policy;
 use tool_carrier::provider::{build_request, read_history, Options, Provider, Request};
 use tool_carrier::roots::Roots;
+use tool_carrier::rules::{check_json, Target};
 
 /// A `width`×`height` RGB PNG: a gradient tinted by `seed`, with stored
 /// (uncompressed) deflate blocks.
@@ -164,10 +165,43 @@ pub fn history(rel: &str) -> Vec<(String, String)> {
     read_history(&bytes[..]).unwrap()
 }
 
-/// Build from JSON Lines text.
+/// Build a request, and check the body as serialized against every rule
+/// of the provider's API: no test body may break one.
+pub fn build<R: AsRef<str>, C: AsRef<str>>(
+    provider: Provider,
+    messages: &[(R, C)],
+    options: &Options,
+) -> Request {
+    let request =
+        build_request(provider, messages, options).unwrap_or_else(|e| panic!("{provider}: {e}"));
+    assert_follows_rules(&request);
+    request
+}
+
+/// Every rule of the request's API holds for its serialized body.
+pub fn assert_follows_rules(request: &Request) {
+    let mut text = Vec::new();
+    request.write_compact(&mut text).unwrap();
+    let target = Target::new(request.provider, &request.model);
+    let broken = check_json(&target, std::str::from_utf8(&text).unwrap()).unwrap();
+    assert!(
+        broken.is_empty(),
+        "{} ({}) breaks {} rule(s):\n{}",
+        request.provider,
+        request.model,
+        broken.len(),
+        broken
+            .iter()
+            .map(|v| format!("  {v}"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
+/// Build from JSON Lines text (checked as [`build`] checks).
 pub fn build_lines(provider: Provider, lines: &str, options: &Options) -> Request {
     let messages = read_history(lines.as_bytes()).unwrap();
-    build_request(provider, &messages, options)
+    build(provider, &messages, options)
 }
 
 /// A JSON string literal for `s` (for writing history lines in tests).

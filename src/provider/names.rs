@@ -1,0 +1,206 @@
+//! Tool names and tool-call ids made to fit each provider's pattern,
+//! consistently across one request: a call, its result and the tool's
+//! declaration always get the same rewritten name, and two different
+//! originals never end up as one.
+
+use std::collections::{HashMap, HashSet};
+
+use super::walk::Turn;
+
+/// What a provider allows in an id or a name.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Pattern {
+    /// Characters allowed anywhere; others become `_`.
+    pub allowed: fn(char) -> bool,
+    /// Characters allowed first; otherwise `_` is put in front.
+    pub first: fn(char) -> bool,
+    /// Most characters.
+    pub max_len: usize,
+    /// Used for an empty original.
+    pub fallback: &'static str,
+}
+
+/// `[A-Za-z0-9_-]`.
+pub(crate) fn word_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_' || c == '-'
+}
+
+fn any_char(_: char) -> bool {
+    true
+}
+
+impl Pattern {
+    /// Anthropic `tool_use.id`: `^[a-zA-Z0-9_-]+$` (64 kept as a bound).
+    pub const ANTHROPIC_ID: Pattern = Pattern::new(word_char, 64, "call");
+    /// Tool names at Anthropic, OpenAI and Bedrock: `^[a-zA-Z0-9_-]{1,64}$`.
+    pub const TOOL_NAME: Pattern = Pattern::new(word_char, 64, "tool");
+    /// Bedrock `toolUseId`: `^[a-zA-Z0-9_.:-]+$`, at most 64.
+    pub const BEDROCK_ID: Pattern =
+        Pattern::new(|c| word_char(c) || c == '.' || c == ':', 64, "call");
+    /// OpenAI tool-call ids: any characters, at most 40 (longer ones are
+    /// refused with "string too long … maximum length 40").
+    pub const OPENAI_ID: Pattern = Pattern::new(any_char, 40, "call");
+    /// No rule (Ollama documents none): names pass unchanged.
+    pub const ANY: Pattern = Pattern::new(any_char, usize::MAX, "tool");
+    /// Gemini function names: start with a letter or an underscore, then
+    /// `[a-zA-Z0-9_.:-]`, at most 64.
+    pub const GEMINI_NAME: Pattern = Pattern {
+        allowed: |c| word_char(c) || c == '.' || c == ':',
+        first: |c| c.is_ascii_alphabetic() || c == '_',
+        max_len: 64,
+        fallback: "tool",
+    };
+
+    const fn new(allowed: fn(char) -> bool, max_len: usize, fallback: &'static str) -> Pattern {
+        Pattern {
+            allowed,
+            first: allowed,
+            max_len,
+            fallback,
+        }
+    }
+
+    /// `s` made to fit, on its own (no uniqueness).
+    pub fn fit(&self, s: &str) -> String {
+        let mut out: String = s
+            .chars()
+            .map(|c| if (self.allowed)(c) { c } else { '_' })
+            .collect();
+        if out.chars().next().is_some_and(|c| !(self.first)(c)) {
+            out.insert(0, '_');
+        }
+        let out: String = out.chars().take(self.max_len).collect();
+        if out.is_empty() {
+            self.fallback.to_owned()
+        } else {
+            out
+        }
+    }
+}
+
+/// One provider's rewriting of ids or names over a request.
+pub(crate) struct Rename {
+    pattern: Pattern,
+    map: HashMap<String, String>,
+    used: HashSet<String>,
+}
+
+impl Rename {
+    pub fn new(pattern: Pattern) -> Rename {
+        Rename {
+            pattern,
+            map: HashMap::new(),
+            used: HashSet::new(),
+        }
+    }
+
+    /// The rewritten form of `original`: the same every time it is asked,
+    /// and different from that of every other original.
+    pub fn get(&mut self, original: &str) -> String {
+        if let Some(out) = self.map.get(original) {
+            return out.clone();
+        }
+        let mut out = self.pattern.fit(original);
+        if self.used.contains(&out) {
+            let mut n = 2usize;
+            loop {
+                let suffix = format!("_{n}");
+                let keep = self.pattern.max_len.saturating_sub(suffix.len());
+                let base: String = out.chars().take(keep).collect();
+                let candidate = format!("{base}{suffix}");
+                if !self.used.contains(&candidate) {
+                    out = candidate;
+                    break;
+                }
+                n += 1;
+            }
+        }
+        self.used.insert(out.clone());
+        self.map.insert(original.to_owned(), out.clone());
+        out
+    }
+
+    /// Reserve a name that must stay as it is (an Anthropic typed tool's
+    /// fixed name), so no other original is rewritten onto it. Called
+    /// before any [`Rename::get`].
+    pub fn keep(&mut self, name: &str) {
+        debug_assert!(!self.used.contains(name) || self.map.get(name).is_some_and(|n| n == name));
+        self.used.insert(name.to_owned());
+        self.map.insert(name.to_owned(), name.to_owned());
+    }
+}
+
+/// Rewrite every call id and tool name of `turns` in place, in turn order.
+pub(crate) fn rewrite(turns: &mut [Turn<'_>], ids: Option<&mut Rename>, names: &mut Rename) {
+    let mut ids = ids;
+    for turn in turns {
+        match turn {
+            Turn::Assistant(a) => {
+                for call in &mut a.calls {
+                    if let Some(ids) = ids.as_deref_mut() {
+                        call.id = ids.get(&call.id);
+                    }
+                    call.name = names.get(&call.name);
+                }
+            }
+            Turn::Results(results) => {
+                for result in results {
+                    if let Some(ids) = ids.as_deref_mut() {
+                        result.call_id = ids.get(&result.call_id);
+                    }
+                    result.name = names.get(&result.name);
+                }
+            }
+            Turn::System(_) | Turn::User(_) | Turn::Carrier(_) => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_stay_consistent_and_distinct() {
+        let mut ids = Rename::new(Pattern::new(word_char, 8, "call"));
+        assert_eq!(ids.get("call.1"), "call_1");
+        assert_eq!(ids.get("call_1"), "call_1_2");
+        assert_eq!(ids.get("call.1"), "call_1");
+        assert_eq!(ids.get(""), "call");
+        assert_eq!(ids.get("abcdefghijk"), "abcdefgh");
+        assert_eq!(ids.get("abcdefghXYZ"), "abcdef_2");
+    }
+
+    #[test]
+    fn openai_ids_are_cut_to_40_characters_without_merging() {
+        let mut ids = Rename::new(Pattern::OPENAI_ID);
+        let long = "toolu_".to_owned() + &"x".repeat(60);
+        let a = ids.get(&long);
+        let b = ids.get(&(long.clone() + "y"));
+        assert_eq!(a.chars().count(), 40);
+        assert_eq!(b.chars().count(), 40);
+        assert_ne!(a, b);
+        assert_eq!(ids.get(&long), a);
+        assert_eq!(ids.get("call.1 é"), "call.1 é");
+    }
+
+    #[test]
+    fn gemini_names_start_with_a_letter_or_underscore() {
+        let p = Pattern::GEMINI_NAME;
+        assert_eq!(p.fit("1st"), "_1st");
+        assert_eq!(p.fit("mcp.fs:read-file"), "mcp.fs:read-file");
+        assert_eq!(p.fit("a b"), "a_b");
+        assert_eq!(p.fit("_x"), "_x");
+        assert_eq!(p.fit(""), "tool");
+    }
+
+    #[test]
+    fn kept_names_are_never_given_to_another_original() {
+        let mut names = Rename::new(Pattern::TOOL_NAME);
+        names.keep("computer");
+        names.keep("computer_");
+        assert_eq!(names.get("computer"), "computer");
+        assert_eq!(names.get("computer!"), "computer__2");
+        assert_eq!(names.get("computer_"), "computer_");
+    }
+}

@@ -1,0 +1,320 @@
+//! Anthropic Messages (`POST /v1/messages`).
+
+use std::collections::HashSet;
+
+use serde_json::Value;
+
+use super::{array, at, decode, fits, idx, image, string, word, Basis, Out, Rule, Target};
+use crate::provider::model::anthropic_million_context;
+
+const TOOL_USE: &str =
+    "https://platform.claude.com/docs/en/agents-and-tools/tool-use/handle-tool-calls";
+const DEFINE: &str = "https://platform.claude.com/docs/en/agents-and-tools/tool-use/define-tools";
+const VISION: &str = "https://platform.claude.com/docs/en/build-with-claude/vision";
+const READ: &str = "2026-12-01";
+
+pub(super) static TOOLS_DECLARED: Rule = Rule {
+    id: "anthropic/tools-declared",
+    says: "Requests which include `tool_use` or `tool_result` blocks must define tools.",
+    source: "https://platform.claude.com/docs/en/api/errors (a 400 invalid_request_error; the text as users quote it)",
+    read: READ,
+    basis: Basis::Observed,
+};
+pub(super) static RESULTS_FOLLOW: Rule = Rule {
+    id: "anthropic/results-follow-calls",
+    says: "each tool_use block must have a corresponding tool_result block in the next message, and the tool_result blocks come first in it",
+    source: TOOL_USE,
+    read: READ,
+    basis: Basis::Documented,
+};
+pub(super) static RESULT_ANSWERS: Rule = Rule {
+    id: "anthropic/result-answers-call",
+    says: "each tool_result block must have a corresponding tool_use block in the previous message",
+    source:
+        "https://platform.claude.com/docs/en/agents-and-tools/tool-use/troubleshooting-tool-use",
+    read: READ,
+    basis: Basis::Observed,
+};
+pub(super) static TOOL_NAME: Rule = Rule {
+    id: "anthropic/tool-name",
+    says: "a tool's name must match ^[a-zA-Z0-9_-]{1,64}$, and names are unique",
+    source: DEFINE,
+    read: READ,
+    basis: Basis::Documented,
+};
+pub(super) static USE_ID: Rule = Rule {
+    id: "anthropic/tool-use-id",
+    says: "tool_use.id must match ^[a-zA-Z0-9_-]+$",
+    source: "https://platform.claude.com/docs/en/api/messages/create (enforced; the pattern as the API's error quotes it)",
+    read: READ,
+    basis: Basis::Observed,
+};
+pub(super) static INPUT_SCHEMA: Rule = Rule {
+    id: "anthropic/input-schema",
+    says: "a custom tool's input_schema has \"type\": \"object\"",
+    source: "https://platform.claude.com/docs/en/api/messages/create",
+    read: READ,
+    basis: Basis::Documented,
+};
+pub(super) static CALLED_DECLARED: Rule = Rule {
+    id: "anthropic/calls-declared",
+    says: "every tool_use names a tool the request defines",
+    source: DEFINE,
+    read: READ,
+    basis: Basis::Prudent,
+};
+pub(super) static IMAGE_COUNT: Rule = Rule {
+    id: "anthropic/image-count",
+    says: "up to 100 images per request for models with a 200k-token context window, 600 for the others",
+    source: VISION,
+    read: READ,
+    basis: Basis::Documented,
+};
+pub(super) static IMAGE_SIZE: Rule = Rule {
+    id: "anthropic/image-size",
+    says: "images at most 8000×8000 px; when a request holds more than 20 images, at most 2000×2000 px each",
+    source: VISION,
+    read: READ,
+    basis: Basis::Documented,
+};
+pub(super) static IMAGE_BYTES: Rule = Rule {
+    id: "anthropic/image-bytes",
+    says: "each image at most 10 MB, measured on its base64 encoding; JPEG, PNG, GIF or WEBP",
+    source: VISION,
+    read: READ,
+    basis: Basis::Documented,
+};
+pub(super) static EMPTY_TEXT: Rule = Rule {
+    id: "anthropic/no-empty-text",
+    says: "text content blocks must be non-empty",
+    source: "https://platform.claude.com/docs/en/build-with-claude/working-with-messages",
+    read: READ,
+    basis: Basis::Observed,
+};
+pub(super) static REQUEST_SIZE: Rule = Rule {
+    id: "anthropic/request-size",
+    says: "a Messages request is at most 32 MB",
+    source: "https://platform.claude.com/docs/en/api/overview",
+    read: READ,
+    basis: Basis::Documented,
+};
+
+pub(super) static RULES: &[&Rule] = &[
+    &TOOLS_DECLARED,
+    &RESULTS_FOLLOW,
+    &RESULT_ANSWERS,
+    &TOOL_NAME,
+    &USE_ID,
+    &INPUT_SCHEMA,
+    &CALLED_DECLARED,
+    &IMAGE_COUNT,
+    &IMAGE_SIZE,
+    &IMAGE_BYTES,
+    &EMPTY_TEXT,
+    &REQUEST_SIZE,
+];
+
+/// The most images one request may hold for `model`.
+pub(crate) fn max_images(model: &str) -> usize {
+    if anthropic_million_context(model) {
+        600
+    } else {
+        100
+    }
+}
+
+/// The blocks of a message's content (a string is one text block).
+fn blocks(message: &Value) -> &[Value] {
+    array(message, "content")
+}
+
+pub(super) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
+    let messages = array(body, "messages");
+    let tools = array(body, "tools");
+    let mut declared = HashSet::new();
+    for (i, tool) in tools.iter().enumerate() {
+        let path = idx("$.tools", i);
+        let Some(name) = string(tool, "name") else {
+            continue; // a toolset: its members are named by the toolset
+        };
+        let custom = matches!(string(tool, "type"), None | Some("custom"));
+        if custom && !fits(name, 64, word) {
+            out.push(&TOOL_NAME, at(&path, "name"), format!("{name:?}"));
+        }
+        if !declared.insert(name) {
+            out.push(
+                &TOOL_NAME,
+                at(&path, "name"),
+                format!("{name:?} is declared twice"),
+            );
+        }
+        if custom
+            && tool.get("input_schema").and_then(|s| s.get("type")) != Some(&Value::from("object"))
+        {
+            out.push(
+                &INPUT_SCHEMA,
+                at(&path, "input_schema"),
+                "no \"type\": \"object\"",
+            );
+        }
+    }
+    let toolset = tools.iter().any(|t| t.get("name").is_none());
+    let mut has_tool_blocks = false;
+    let mut images = Vec::new();
+    for (m, message) in messages.iter().enumerate() {
+        let path = idx("$.messages", m);
+        if message.get("content").and_then(Value::as_str) == Some("") {
+            out.push(&EMPTY_TEXT, at(&path, "content"), "empty string content");
+        }
+        let uses: Vec<&str> = blocks(message)
+            .iter()
+            .filter(|b| string(b, "type") == Some("tool_use"))
+            .filter_map(|b| string(b, "id"))
+            .collect();
+        for (b, block) in blocks(message).iter().enumerate() {
+            let bpath = idx(&at(&path, "content"), b);
+            walk_block(block, &bpath, &mut images, out);
+            match string(block, "type") {
+                Some("tool_use") => {
+                    has_tool_blocks = true;
+                    let id = string(block, "id").unwrap_or("");
+                    if !fits(id, usize::MAX, word) {
+                        out.push(&USE_ID, at(&bpath, "id"), format!("{id:?}"));
+                    }
+                    let name = string(block, "name").unwrap_or("");
+                    if !declared.contains(name) && !toolset {
+                        out.push(
+                            &CALLED_DECLARED,
+                            at(&bpath, "name"),
+                            format!("{name:?} is not in tools"),
+                        );
+                    }
+                }
+                Some("tool_result") => has_tool_blocks = true,
+                _ => {}
+            }
+        }
+        // Pairing with the next message.
+        if !uses.is_empty() {
+            let next = messages.get(m + 1);
+            let answered: Vec<&str> = next
+                .map(|n| {
+                    blocks(n)
+                        .iter()
+                        .take_while(|b| string(b, "type") == Some("tool_result"))
+                        .filter_map(|b| string(b, "tool_use_id"))
+                        .collect()
+                })
+                .unwrap_or_default();
+            let missing: Vec<&&str> = uses.iter().filter(|id| !answered.contains(id)).collect();
+            if !missing.is_empty() || next.and_then(|n| string(n, "role")) != Some("user") {
+                out.push(
+                    &RESULTS_FOLLOW,
+                    path.clone(),
+                    format!("tool_use ids {missing:?} are not answered at the start of the next message"),
+                );
+            }
+        }
+        let previous: Vec<&str> = m
+            .checked_sub(1)
+            .map(|p| {
+                blocks(&messages[p])
+                    .iter()
+                    .filter(|b| string(b, "type") == Some("tool_use"))
+                    .filter_map(|b| string(b, "id"))
+                    .collect()
+            })
+            .unwrap_or_default();
+        for (b, block) in blocks(message).iter().enumerate() {
+            if string(block, "type") == Some("tool_result") {
+                let id = string(block, "tool_use_id").unwrap_or("");
+                if !previous.contains(&id) {
+                    out.push(
+                        &RESULT_ANSWERS,
+                        idx(&at(&path, "content"), b),
+                        format!("tool_use_id {id:?} answers no tool_use of the previous message"),
+                    );
+                }
+            }
+        }
+    }
+    if has_tool_blocks && tools.is_empty() {
+        out.push(
+            &TOOLS_DECLARED,
+            "$",
+            "tool_use or tool_result blocks, and no tools",
+        );
+    }
+    let max = max_images(target.model);
+    if images.len() > max {
+        out.push(
+            &IMAGE_COUNT,
+            "$.messages",
+            format!("{} images, over {max} for {}", images.len(), target.model),
+        );
+    }
+    let edge = if images.len() > 20 { 2000 } else { 8000 };
+    for (path, w, h) in &images {
+        if *w > edge || *h > edge {
+            out.push(
+                &IMAGE_SIZE,
+                path.clone(),
+                format!("{w}×{h} in a request of {} images", images.len()),
+            );
+        }
+    }
+}
+
+/// Check a content block and the blocks nested in a tool result; note
+/// each base64 image with its size.
+fn walk_block(block: &Value, path: &str, images: &mut Vec<(String, u32, u32)>, out: &mut Out) {
+    match string(block, "type") {
+        Some("text") if string(block, "text") == Some("") => {
+            out.push(&EMPTY_TEXT, path.to_owned(), "empty text block");
+        }
+        Some("image") => {
+            let Some(source) = block.get("source") else {
+                return;
+            };
+            if string(source, "type") != Some("base64") {
+                images.push((path.to_owned(), 0, 0));
+                return;
+            }
+            let data = string(source, "data").unwrap_or("");
+            if data.len() > 10_000_000 {
+                out.push(
+                    &IMAGE_BYTES,
+                    at(path, "source"),
+                    format!("{} base64 characters", data.len()),
+                );
+            }
+            match decode(data).as_deref().and_then(image) {
+                Some(img) => {
+                    if Some(img.media_type.as_str()) != string(source, "media_type") {
+                        out.push(
+                            &IMAGE_BYTES,
+                            at(path, "source"),
+                            format!(
+                                "the bytes are {}, not {:?}",
+                                img.media_type,
+                                string(source, "media_type")
+                            ),
+                        );
+                    }
+                    images.push((path.to_owned(), img.width, img.height));
+                }
+                None => out.push(
+                    &IMAGE_BYTES,
+                    at(path, "source"),
+                    "not a readable JPEG, PNG, GIF or WEBP",
+                ),
+            }
+        }
+        Some("tool_result") => {
+            for (i, inner) in array(block, "content").iter().enumerate() {
+                walk_block(inner, &idx(&at(path, "content"), i), images, out);
+            }
+        }
+        _ => {}
+    }
+}

@@ -1,0 +1,356 @@
+//! Amazon Bedrock Converse (`POST /model/{modelId}/converse`).
+
+use std::collections::HashSet;
+
+use serde_json::Value;
+
+use super::{array, at, decode, fits, idx, image, string, word, Basis, Out, Rule, Target};
+use crate::provider::model::bedrock_family;
+use crate::provider::Family;
+
+const API: &str =
+    "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html";
+const MESSAGE: &str =
+    "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Message.html";
+const READ: &str = "2026-12-01";
+
+pub(super) static TOOL_CONFIG: Rule = Rule {
+    id: "bedrock/tool-config",
+    says: "The toolConfig field must be defined when using toolUse and toolResult content blocks.",
+    source: API,
+    read: READ,
+    basis: Basis::Observed,
+};
+pub(super) static CALLS_DECLARED: Rule = Rule {
+    id: "bedrock/calls-declared",
+    says: "every toolUse names a tool of toolConfig (or, for Claude, of additionalModelRequestFields.tools)",
+    source: API,
+    read: READ,
+    basis: Basis::Prudent,
+};
+pub(super) static NAMES: Rule = Rule {
+    id: "bedrock/names-and-ids",
+    says:
+        "tool names match [a-zA-Z0-9_-]+ and toolUseIds [a-zA-Z0-9_.:-]+, each 1 to 64 characters",
+    source:
+        "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolSpecification.html",
+    read: READ,
+    basis: Basis::Documented,
+};
+pub(super) static PAIRING: Rule = Rule {
+    id: "bedrock/results-follow-calls",
+    says: "each toolUse is answered by a toolResult in the next (user) message, and each toolResult answers a toolUse of the message before",
+    source: "https://docs.aws.amazon.com/bedrock/latest/userguide/tool-use-inference-call.html",
+    read: READ,
+    basis: Basis::Documented,
+};
+pub(super) static ALTERNATE: Rule = Rule {
+    id: "bedrock/alternating-roles",
+    says: "a conversation starts with a user message and alternates between user and assistant",
+    source: API,
+    read: READ,
+    basis: Basis::Documented,
+};
+pub(super) static MEDIA_COUNTS: Rule = Rule {
+    id: "bedrock/media-counts",
+    says: "up to 20 images (each at most 3.75 MB and 8000×8000 px) and 5 documents (each at most 4.5 MB)",
+    source: MESSAGE,
+    read: READ,
+    basis: Basis::Documented,
+};
+pub(super) static MEDIA_IN_USER: Rule = Rule {
+    id: "bedrock/media-in-user-messages",
+    says: "images and documents go in user messages only",
+    source: MESSAGE,
+    read: READ,
+    basis: Basis::Documented,
+};
+pub(super) static MEDIA_IN_RESULT: Rule = Rule {
+    id: "bedrock/media-in-tool-result",
+    says: "images and documents inside a toolResult are supported by Amazon Nova and Anthropic Claude 3 and later only",
+    source: "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolResultContentBlock.html",
+    read: READ,
+    basis: Basis::Documented,
+};
+pub(super) static DOCUMENT_NAME: Rule = Rule {
+    id: "bedrock/document-name",
+    says: "a document name is 1 to 200 of letters, digits, single spaces, hyphens, parentheses and square brackets, and no two documents share one (\"Messages can't contain duplicate document names\")",
+    source: "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_DocumentBlock.html",
+    read: READ,
+    basis: Basis::Documented,
+};
+pub(super) static DOCUMENT_TEXT: Rule = Rule {
+    id: "bedrock/document-needs-text",
+    says: "content that holds a document block also holds a text block",
+    source: MESSAGE,
+    read: READ,
+    basis: Basis::Documented,
+};
+pub(super) static BLANK_TEXT: Rule = Rule {
+    id: "bedrock/no-blank-text",
+    says: "text blocks are not blank (\"The text field in the ContentBlock object is blank\")",
+    source: API,
+    read: READ,
+    basis: Basis::Observed,
+};
+pub(super) static REQUEST_SIZE: Rule = Rule {
+    id: "bedrock/request-size",
+    says: "a request to Claude on Bedrock is at most 20 MB",
+    source: "https://platform.claude.com/docs/en/api/overview",
+    read: READ,
+    basis: Basis::Documented,
+};
+
+pub(super) static RULES: &[&Rule] = &[
+    &TOOL_CONFIG,
+    &CALLS_DECLARED,
+    &NAMES,
+    &PAIRING,
+    &ALTERNATE,
+    &MEDIA_COUNTS,
+    &MEDIA_IN_USER,
+    &MEDIA_IN_RESULT,
+    &DOCUMENT_NAME,
+    &DOCUMENT_TEXT,
+    &BLANK_TEXT,
+    &REQUEST_SIZE,
+];
+
+fn id_char(c: char) -> bool {
+    word(c) || c == '.' || c == ':'
+}
+
+fn name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, ' ' | '-' | '(' | ')' | '[' | ']')
+}
+
+struct Tally<'b> {
+    images: usize,
+    documents: usize,
+    names: HashSet<String>,
+    media_in_results: bool,
+    role: &'b str,
+}
+
+pub(super) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
+    let family = target.family.or_else(|| bedrock_family(target.model));
+    let config = body.get("toolConfig");
+    let mut declared = HashSet::new();
+    for (t, tool) in config
+        .map_or(&[][..], |c| array(c, "tools"))
+        .iter()
+        .enumerate()
+    {
+        if let Some(name) = tool.get("toolSpec").and_then(|s| string(s, "name")) {
+            if !fits(name, 64, word) {
+                out.push(
+                    &NAMES,
+                    at(&idx("$.toolConfig.tools", t), "toolSpec.name"),
+                    format!("{name:?}"),
+                );
+            }
+            declared.insert(name);
+        }
+    }
+    if family == Some(Family::Claude) {
+        if let Some(extra) = body.get("additionalModelRequestFields") {
+            declared.extend(
+                array(extra, "tools")
+                    .iter()
+                    .filter_map(|t| string(t, "name")),
+            );
+        }
+    }
+    let messages = array(body, "messages");
+    if messages.first().and_then(|m| string(m, "role")) != Some("user") {
+        out.push(
+            &ALTERNATE,
+            "$.messages[0]",
+            "the first message is not the user's",
+        );
+    }
+    let mut tally = Tally {
+        images: 0,
+        documents: 0,
+        names: HashSet::new(),
+        media_in_results: matches!(family, Some(Family::Claude | Family::Nova)),
+        role: "",
+    };
+    let mut tool_blocks = false;
+    for (m, message) in messages.iter().enumerate() {
+        let path = idx("$.messages", m);
+        let role = string(message, "role").unwrap_or("");
+        if m > 0 && string(&messages[m - 1], "role") == Some(role) {
+            out.push(
+                &ALTERNATE,
+                path.clone(),
+                format!("two {role} messages in a row"),
+            );
+        }
+        tally.role = role;
+        let content = array(message, "content");
+        content_rules(content, &at(&path, "content"), false, &mut tally, out);
+        let uses: Vec<&str> = content
+            .iter()
+            .filter_map(|b| b.get("toolUse"))
+            .filter_map(|u| string(u, "toolUseId"))
+            .collect();
+        for (b, block) in content.iter().enumerate() {
+            let bpath = idx(&at(&path, "content"), b);
+            if let Some(tool_use) = block.get("toolUse") {
+                tool_blocks = true;
+                let id = string(tool_use, "toolUseId").unwrap_or("");
+                let name = string(tool_use, "name").unwrap_or("");
+                if !fits(id, 64, id_char) {
+                    out.push(&NAMES, at(&bpath, "toolUse.toolUseId"), format!("{id:?}"));
+                }
+                if !fits(name, 64, word) {
+                    out.push(&NAMES, at(&bpath, "toolUse.name"), format!("{name:?}"));
+                }
+                if !declared.contains(name) {
+                    out.push(
+                        &CALLS_DECLARED,
+                        at(&bpath, "toolUse.name"),
+                        format!("{name:?}"),
+                    );
+                }
+            }
+            if let Some(result) = block.get("toolResult") {
+                tool_blocks = true;
+                let id = string(result, "toolUseId").unwrap_or("");
+                let asked = m.checked_sub(1).is_some_and(|p| {
+                    array(&messages[p], "content")
+                        .iter()
+                        .filter_map(|b| b.get("toolUse"))
+                        .any(|u| string(u, "toolUseId") == Some(id))
+                });
+                if !asked {
+                    out.push(
+                        &PAIRING,
+                        bpath.clone(),
+                        format!("toolResult {id:?} answers no toolUse of the message before"),
+                    );
+                }
+                content_rules(
+                    array(result, "content"),
+                    &at(&bpath, "toolResult.content"),
+                    true,
+                    &mut tally,
+                    out,
+                );
+            }
+        }
+        if !uses.is_empty() {
+            let answered: Vec<&str> = messages
+                .get(m + 1)
+                .map(|n| {
+                    array(n, "content")
+                        .iter()
+                        .filter_map(|b| b.get("toolResult"))
+                        .filter_map(|r| string(r, "toolUseId"))
+                        .collect()
+                })
+                .unwrap_or_default();
+            for id in uses {
+                if !answered.contains(&id) {
+                    out.push(
+                        &PAIRING,
+                        path.clone(),
+                        format!("toolUse {id:?} is not answered in the next message"),
+                    );
+                }
+            }
+        }
+    }
+    if tool_blocks && config.is_none_or(|c| array(c, "tools").is_empty()) {
+        out.push(
+            &TOOL_CONFIG,
+            "$",
+            "toolUse or toolResult blocks, and no toolConfig tools",
+        );
+    }
+    if tally.images > 20 || tally.documents > 5 {
+        out.push(
+            &MEDIA_COUNTS,
+            "$.messages",
+            format!("{} images and {} documents", tally.images, tally.documents),
+        );
+    }
+}
+
+fn content_rules(
+    content: &[Value],
+    path: &str,
+    in_result: bool,
+    tally: &mut Tally<'_>,
+    out: &mut Out,
+) {
+    let has_text = content.iter().any(|b| b.get("text").is_some());
+    for (b, block) in content.iter().enumerate() {
+        let bpath = idx(path, b);
+        if let Some(text) = block.get("text").and_then(Value::as_str) {
+            if text.trim().is_empty() {
+                out.push(&BLANK_TEXT, bpath.clone(), "blank text");
+            }
+        }
+        let kind = if block.get("image").is_some() {
+            "image"
+        } else if block.get("document").is_some() {
+            "document"
+        } else {
+            continue;
+        };
+        if tally.role != "user" {
+            out.push(
+                &MEDIA_IN_USER,
+                bpath.clone(),
+                format!("an {kind} in a {} message", tally.role),
+            );
+        }
+        if in_result && !tally.media_in_results {
+            out.push(
+                &MEDIA_IN_RESULT,
+                bpath.clone(),
+                format!(
+                    "an {kind} inside a toolResult for a model that is neither Claude nor Nova"
+                ),
+            );
+        }
+        let inner = &block[kind];
+        let bytes = inner["source"]["bytes"].as_str().and_then(decode);
+        let size = bytes.as_ref().map_or(0, Vec::len);
+        if kind == "image" {
+            tally.images += 1;
+            let dims = bytes.as_deref().and_then(image);
+            if size > 3_750_000
+                || dims
+                    .as_ref()
+                    .is_some_and(|d| d.width > 8000 || d.height > 8000)
+            {
+                out.push(&MEDIA_COUNTS, bpath, format!("an image of {size} bytes"));
+            }
+        } else {
+            tally.documents += 1;
+            if size > 4_500_000 {
+                out.push(
+                    &MEDIA_COUNTS,
+                    bpath.clone(),
+                    format!("a document of {size} bytes"),
+                );
+            }
+            if !has_text {
+                out.push(&DOCUMENT_TEXT, bpath.clone(), "no text block beside it");
+            }
+            let name = string(inner, "name").unwrap_or("");
+            let shape_ok =
+                fits(name, 200, name_char) && !name.contains("  ") && name.trim() == name;
+            if !shape_ok || !tally.names.insert(name.to_lowercase()) {
+                out.push(
+                    &DOCUMENT_NAME,
+                    at(&bpath, "document.name"),
+                    format!("{name:?}"),
+                );
+            }
+        }
+    }
+}

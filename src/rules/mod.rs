@@ -1,0 +1,330 @@
+//! The rules a provider's API enforces that its SDK types cannot see,
+//! checked on a serialized request body.
+//!
+//! An SDK's request types say which members exist and what type each
+//! has. They do not say that a request holding `tool_use` blocks must
+//! declare `tools`, that each call is answered in the very next message,
+//! that a Bedrock request takes at most 20 images, or that a model only
+//! takes images inside tool results for some model families. A body can
+//! pass every type and still be refused. [`check`] runs every such rule
+//! this crate knows for a provider over a body and lists what it breaks.
+//!
+//! Each [`Rule`] says where it comes from ([`Rule::source`], with the date
+//! it was read) and how it is known ([`Basis`]): documented by the
+//! provider, or observed (an error the API returns that its docs do not
+//! list, as quoted in users' reports), or kept as a precaution where
+//! another API enforces the same thing. Rules this crate keeps for its own
+//! reasons (joining consecutive turns, a text block before each moved
+//! attachment) are not here; they are tested where they are made.
+//!
+//! The checks read the JSON, not the crate's builders, so a change in how
+//! bodies are built cannot slip past them; the crate's own tests run them
+//! on every body they produce.
+//!
+//! # Example
+//!
+//! ```
+//! use serde_json::json;
+//! use tool_carrier::provider::Provider;
+//! use tool_carrier::rules::{check, Target};
+//!
+//! let body = json!({
+//!     "model": "claude-sonnet-5", "max_tokens": 1024,
+//!     "messages": [
+//!         {"role": "user", "content": "Look."},
+//!         {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "screenshot", "input": {}}]},
+//!         {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "done"}]}
+//!     ]
+//! });
+//! let broken = check(&Target::new(Provider::Anthropic, "claude-sonnet-5"), &body);
+//! assert_eq!(broken[0].rule.id, "anthropic/tools-declared");
+//! assert!(broken[0].to_string().contains("must define tools"));
+//! ```
+
+use std::fmt;
+
+use base64::Engine;
+use serde_json::Value;
+
+use crate::media::{sniff, MediaType, Sniffed};
+use crate::provider::{Family, Provider};
+
+mod anthropic;
+mod bedrock;
+mod gemini;
+mod ollama;
+mod openai_chat;
+mod openai_responses;
+
+/// How a rule is known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Basis {
+    /// The provider's documentation states it.
+    Documented,
+    /// The API enforces it (an error users quote) but its documentation
+    /// does not state it.
+    Observed,
+    /// Neither documented nor reported for this API, but documented or
+    /// observed for another, and cheap to keep: a body that keeps it is
+    /// accepted either way.
+    Prudent,
+}
+
+/// One rule of one API.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Rule {
+    /// A stable identifier, `provider/what`.
+    pub id: &'static str,
+    /// What the API demands, in a sentence (for an observed rule, the
+    /// error it answers with).
+    pub says: &'static str,
+    /// Where it is written or reported.
+    pub source: &'static str,
+    /// When that source was read.
+    pub read: &'static str,
+    /// How it is known.
+    pub basis: Basis,
+}
+
+/// A rule a body breaks, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violation {
+    /// The rule.
+    pub rule: &'static Rule,
+    /// Where in the body, as a JSON path (`$.messages[2].content[0]`).
+    pub at: String,
+    /// What is wrong there.
+    pub detail: String,
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} at {}: {} ({}; {})",
+            self.rule.id, self.at, self.detail, self.rule.says, self.rule.source
+        )
+    }
+}
+
+/// What a body is checked for: a provider, the model (Bedrock and Gemini
+/// name it in the URL, not the body), and the model family when the id
+/// does not say (see [`crate::provider::model`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Target<'a> {
+    /// The provider.
+    pub provider: Provider,
+    /// The model id.
+    pub model: &'a str,
+    /// The model's family, when given.
+    pub family: Option<Family>,
+}
+
+impl<'a> Target<'a> {
+    /// `provider` and `model`, the family read from the model id.
+    pub fn new(provider: Provider, model: &'a str) -> Target<'a> {
+        Target {
+            provider,
+            model,
+            family: None,
+        }
+    }
+
+    /// With the model's family given.
+    pub fn with_family(self, family: Family) -> Target<'a> {
+        Target {
+            family: Some(family),
+            ..self
+        }
+    }
+}
+
+/// Every rule checked for `provider`.
+pub fn rules(provider: Provider) -> &'static [&'static Rule] {
+    match provider {
+        Provider::Anthropic => anthropic::RULES,
+        Provider::OpenAiChat => openai_chat::RULES,
+        Provider::OpenAiResponses => openai_responses::RULES,
+        Provider::Gemini | Provider::Gemini2 => gemini::RULES,
+        Provider::Bedrock => bedrock::RULES,
+        Provider::Ollama => ollama::RULES,
+    }
+}
+
+/// Check `body` against every rule of `target`'s API; empty when it
+/// breaks none.
+pub fn check(target: &Target<'_>, body: &Value) -> Vec<Violation> {
+    let mut out = Out::default();
+    match target.provider {
+        Provider::Anthropic => anthropic::check(target, body, &mut out),
+        Provider::OpenAiChat => openai_chat::check(body, &mut out),
+        Provider::OpenAiResponses => openai_responses::check(body, &mut out),
+        Provider::Gemini | Provider::Gemini2 => gemini::check(target, body, &mut out),
+        Provider::Bedrock => bedrock::check(target, body, &mut out),
+        Provider::Ollama => ollama::check(body, &mut out),
+    }
+    out.0
+}
+
+/// [`check`] on serialized JSON: what is checked is exactly what is sent,
+/// and the body's size is the size of this text.
+///
+/// # Errors
+/// The text is not JSON.
+pub fn check_json(target: &Target<'_>, json: &str) -> Result<Vec<Violation>, serde_json::Error> {
+    let body: Value = serde_json::from_str(json)?;
+    let mut violations = check(target, &body);
+    if let Some((rule, limit)) = request_size_limit(target.provider) {
+        if json.len() > limit {
+            violations.push(Violation {
+                rule,
+                at: "$".into(),
+                detail: format!("the body is {} bytes, over {limit}", json.len()),
+            });
+        }
+    }
+    Ok(violations)
+}
+
+fn request_size_limit(provider: Provider) -> Option<(&'static Rule, usize)> {
+    match provider {
+        Provider::Anthropic => Some((&anthropic::REQUEST_SIZE, 32_000_000)),
+        Provider::Bedrock => Some((&bedrock::REQUEST_SIZE, 20_000_000)),
+        Provider::Gemini | Provider::Gemini2 => Some((&gemini::REQUEST_SIZE, 100_000_000)),
+        Provider::OpenAiChat => Some((&openai_chat::REQUEST_SIZE, 512_000_000)),
+        Provider::OpenAiResponses => Some((&openai_responses::REQUEST_SIZE, 512_000_000)),
+        Provider::Ollama => None,
+    }
+}
+
+/// The violations found so far.
+#[derive(Default)]
+pub(crate) struct Out(Vec<Violation>);
+
+impl Out {
+    fn push(&mut self, rule: &'static Rule, at: impl Into<String>, detail: impl Into<String>) {
+        self.0.push(Violation {
+            rule,
+            at: at.into(),
+            detail: detail.into(),
+        });
+    }
+}
+
+// ---- helpers the provider files share ----
+
+/// `value[key]` as an array, or empty.
+fn array<'v>(value: &'v Value, key: &str) -> &'v [Value] {
+    value
+        .get(key)
+        .and_then(Value::as_array)
+        .map_or(&[], Vec::as_slice)
+}
+
+/// `value[key]` as a string.
+fn string<'v>(value: &'v Value, key: &str) -> Option<&'v str> {
+    value.get(key).and_then(Value::as_str)
+}
+
+/// Whether `s` is 1 to `max` characters, each `allowed`.
+fn fits(s: &str, max: usize, allowed: fn(char) -> bool) -> bool {
+    let n = s.chars().count();
+    (1..=max).contains(&n) && s.chars().all(allowed)
+}
+
+/// `[a-zA-Z0-9_-]`.
+fn word(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_' || c == '-'
+}
+
+/// Decoded base64 (standard alphabet, padded), or `None`.
+fn decode(b64: &str) -> Option<Vec<u8>> {
+    base64::engine::general_purpose::STANDARD.decode(b64).ok()
+}
+
+/// The base64 part of a `data:` URL and its media type.
+fn data_url(url: &str) -> Option<(&str, &str)> {
+    let rest = url.strip_prefix("data:")?;
+    let (head, data) = rest.split_once(',')?;
+    let media_type = head.strip_suffix(";base64")?;
+    Some((media_type, data))
+}
+
+/// What an inline image is: its type by its bytes and its dimensions.
+struct Image {
+    media_type: MediaType,
+    width: u32,
+    height: u32,
+}
+
+/// Read an image's type and size from its bytes (header only).
+fn image(bytes: &[u8]) -> Option<Image> {
+    let Sniffed::Media(media_type) = sniff(bytes) else {
+        return None;
+    };
+    if !media_type.is_image() {
+        return None;
+    }
+    let header = crate::media::header::read_header(bytes, media_type).ok()?;
+    Some(Image {
+        media_type,
+        width: header.width,
+        height: header.height,
+    })
+}
+
+/// A JSON path segment.
+fn at(base: &str, key: &str) -> String {
+    format!("{base}.{key}")
+}
+
+/// A JSON path index.
+fn idx(base: &str, i: usize) -> String {
+    format!("{base}[{i}]")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_rule_id_is_unique_and_names_its_provider() {
+        let mut seen = std::collections::HashSet::new();
+        for p in Provider::ALL {
+            for rule in rules(p) {
+                assert!(
+                    seen.insert(rule.id) || matches!(p, Provider::Gemini2),
+                    "{}",
+                    rule.id
+                );
+                let prefix = rule.id.split('/').next().unwrap();
+                assert!(p.name().starts_with(prefix), "{} under {p}", rule.id);
+                assert!(rule.source.starts_with("https://"), "{}", rule.id);
+                assert!(rule.read.starts_with("20"), "{}", rule.id);
+            }
+        }
+    }
+
+    #[test]
+    fn data_urls_are_split() {
+        assert_eq!(
+            data_url("data:image/png;base64,AAAA"),
+            Some(("image/png", "AAAA"))
+        );
+        assert_eq!(data_url("https://x/a.png"), None);
+        assert_eq!(data_url("data:image/png,AAAA"), None);
+    }
+
+    #[test]
+    fn the_size_of_the_serialized_body_is_checked() {
+        let target = Target::new(Provider::Bedrock, "amazon.nova-pro-v1:0");
+        let big = format!(
+            r#"{{"messages":[{{"role":"user","content":[{{"text":"{}"}}]}}]}}"#,
+            "x".repeat(20_000_001)
+        );
+        let v = check_json(&target, &big).unwrap();
+        assert_eq!(v.len(), 1);
+        assert_eq!(v[0].rule.id, "bedrock/request-size");
+        assert!(check_json(&target, "{").is_err());
+    }
+}

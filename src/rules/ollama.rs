@@ -1,0 +1,70 @@
+//! Ollama chat (`POST /api/chat`).
+
+use serde_json::Value;
+
+use super::{array, at, decode, idx, string, Basis, Out, Rule};
+
+const API: &str =
+    "https://github.com/ollama/ollama/blob/main/docs/api.md#generate-a-chat-completion";
+const READ: &str = "2026-12-01";
+
+pub(super) static IMAGES: Rule = Rule {
+    id: "ollama/images-base64",
+    says: "`images` holds base64-encoded images, without a data: prefix",
+    source: API,
+    read: READ,
+    basis: Basis::Documented,
+};
+pub(super) static TOOL_NAME: Rule = Rule {
+    id: "ollama/tool-name",
+    says: "a tool message names (tool_name) a function the assistant message before it called",
+    source: API,
+    read: READ,
+    basis: Basis::Prudent,
+};
+pub(super) static ARGUMENTS: Rule = Rule {
+    id: "ollama/arguments-object",
+    says: "tool call arguments are a JSON object",
+    source: API,
+    read: READ,
+    basis: Basis::Documented,
+};
+
+pub(super) static RULES: &[&Rule] = &[&IMAGES, &TOOL_NAME, &ARGUMENTS];
+
+pub(super) fn check(body: &Value, out: &mut Out) {
+    let messages = array(body, "messages");
+    for (m, message) in messages.iter().enumerate() {
+        let path = idx("$.messages", m);
+        for (i, image) in array(message, "images").iter().enumerate() {
+            let ok = image.as_str().and_then(decode).is_some();
+            if !ok {
+                out.push(&IMAGES, idx(&at(&path, "images"), i), "not plain base64");
+            }
+        }
+        for (c, call) in array(message, "tool_calls").iter().enumerate() {
+            if !call["function"]["arguments"].is_object() {
+                out.push(
+                    &ARGUMENTS,
+                    idx(&at(&path, "tool_calls"), c),
+                    "arguments not an object",
+                );
+            }
+        }
+        if string(message, "role") == Some("tool") {
+            let name = string(message, "tool_name").unwrap_or("");
+            let caller = messages[..m]
+                .iter()
+                .rev()
+                .find(|p| string(p, "role") != Some("tool"));
+            let called = caller.is_some_and(|p| {
+                array(p, "tool_calls")
+                    .iter()
+                    .any(|c| string(&c["function"], "name") == Some(name))
+            });
+            if !called {
+                out.push(&TOOL_NAME, path, format!("tool_name {name:?}"));
+            }
+        }
+    }
+}

@@ -1,0 +1,301 @@
+//! OpenAI Chat Completions (`POST /v1/chat/completions`).
+
+use serde_json::Value;
+
+use super::{array, at, data_url, decode, fits, idx, string, word, Basis, Out, Rule};
+
+const FUNCTIONS: &str = "https://platform.openai.com/docs/guides/function-calling";
+const VISION: &str = "https://platform.openai.com/docs/guides/images-vision";
+const READ: &str = "2026-12-01";
+
+pub(super) static RESULTS_FOLLOW: Rule = Rule {
+    id: "openai-chat/results-follow-calls",
+    says: "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'.",
+    source: FUNCTIONS,
+    read: READ,
+    basis: Basis::Observed,
+};
+pub(super) static TOOL_ANSWERS: Rule = Rule {
+    id: "openai-chat/tool-answers-call",
+    says: "messages with role 'tool' must be a response to a preceding message with 'tool_calls'",
+    source: FUNCTIONS,
+    read: READ,
+    basis: Basis::Observed,
+};
+pub(super) static CHOICE_NEEDS_TOOLS: Rule = Rule {
+    id: "openai-chat/tool-choice-needs-tools",
+    says: "'tool_choice' is only allowed when 'tools' are specified",
+    source: "https://platform.openai.com/docs/api-reference/chat/create",
+    read: READ,
+    basis: Basis::Observed,
+};
+pub(super) static FUNCTION_NAME: Rule = Rule {
+    id: "openai-chat/function-name",
+    says: "function names are a-z, A-Z, 0-9, underscores and dashes, at most 64 (in `tools` and in the history's `tool_calls`)",
+    source: "https://platform.openai.com/docs/api-reference/chat/create",
+    read: READ,
+    basis: Basis::Documented,
+};
+pub(super) static CALL_ID: Rule = Rule {
+    id: "openai-chat/tool-call-id",
+    says: "a tool call id is at most 40 characters (\"string too long. Expected a string with maximum length 40\")",
+    source: "https://community.openai.com/ (reports of the error, 2025-2026)",
+    read: READ,
+    basis: Basis::Observed,
+};
+pub(super) static ARRAY_ITEMS: Rule = Rule {
+    id: "openai-chat/array-items",
+    says: "an array schema in function parameters needs `items` (invalid_function_parameters)",
+    source: FUNCTIONS,
+    read: READ,
+    basis: Basis::Observed,
+};
+pub(super) static PARAMETERS_OBJECT: Rule = Rule {
+    id: "openai-chat/parameters-object",
+    says: "function parameters are a JSON Schema of type object",
+    source: FUNCTIONS,
+    read: READ,
+    basis: Basis::Observed,
+};
+pub(super) static MEDIA_IN_USER: Rule = Rule {
+    id: "openai-chat/media-in-user-messages",
+    says: "image and file parts go in user messages only (tool messages take text)",
+    source: VISION,
+    read: READ,
+    basis: Basis::Documented,
+};
+pub(super) static IMAGES: Rule = Rule {
+    id: "openai-chat/images",
+    says: "up to 1500 images per request; PNG, JPEG, WEBP or non-animated GIF",
+    source: VISION,
+    read: READ,
+    basis: Basis::Documented,
+};
+pub(super) static FILES: Rule = Rule {
+    id: "openai-chat/files",
+    says: "file parts are PDFs, each under 50 MB and under 50 MB together",
+    source: "https://platform.openai.com/docs/guides/pdf-files",
+    read: READ,
+    basis: Basis::Documented,
+};
+pub(super) static REQUEST_SIZE: Rule = Rule {
+    id: "openai-chat/request-size",
+    says: "up to 512 MB of payload per request",
+    source: VISION,
+    read: READ,
+    basis: Basis::Documented,
+};
+
+pub(super) static RULES: &[&Rule] = &[
+    &RESULTS_FOLLOW,
+    &TOOL_ANSWERS,
+    &CHOICE_NEEDS_TOOLS,
+    &FUNCTION_NAME,
+    &CALL_ID,
+    &ARRAY_ITEMS,
+    &PARAMETERS_OBJECT,
+    &MEDIA_IN_USER,
+    &IMAGES,
+    &FILES,
+    &REQUEST_SIZE,
+];
+
+pub(super) fn check(body: &Value, out: &mut Out) {
+    let messages = array(body, "messages");
+    let tools = array(body, "tools");
+    if body.get("tool_choice").is_some() && tools.is_empty() {
+        out.push(&CHOICE_NEEDS_TOOLS, "$.tool_choice", "no tools");
+    }
+    for (i, tool) in tools.iter().enumerate() {
+        let path = at(&idx("$.tools", i), "function");
+        let f = &tool["function"];
+        let name = string(f, "name").unwrap_or("");
+        if !fits(name, 64, word) {
+            out.push(&FUNCTION_NAME, at(&path, "name"), format!("{name:?}"));
+        }
+        if let Some(p) = f.get("parameters") {
+            schema_walk(
+                p,
+                &at(&path, "parameters"),
+                true,
+                &ARRAY_ITEMS,
+                &PARAMETERS_OBJECT,
+                out,
+            );
+        }
+    }
+    let mut images = 0usize;
+    let mut file_bytes = 0usize;
+    for (m, message) in messages.iter().enumerate() {
+        let path = idx("$.messages", m);
+        let role = string(message, "role").unwrap_or("");
+        let calls = array(message, "tool_calls");
+        for (c, call) in calls.iter().enumerate() {
+            let cpath = idx(&at(&path, "tool_calls"), c);
+            let id = string(call, "id").unwrap_or("");
+            if id.chars().count() > 40 {
+                out.push(
+                    &CALL_ID,
+                    at(&cpath, "id"),
+                    format!("{} characters", id.chars().count()),
+                );
+            }
+            let name = string(&call["function"], "name").unwrap_or("");
+            if !fits(name, 64, word) {
+                out.push(
+                    &FUNCTION_NAME,
+                    at(&cpath, "function.name"),
+                    format!("{name:?}"),
+                );
+            }
+        }
+        if !calls.is_empty() {
+            // The very next messages must be tool messages answering each id.
+            let answered: Vec<&str> = messages[m + 1..]
+                .iter()
+                .take_while(|n| string(n, "role") == Some("tool"))
+                .filter_map(|n| string(n, "tool_call_id"))
+                .collect();
+            for call in calls {
+                let id = string(call, "id").unwrap_or("");
+                if !answered.contains(&id) {
+                    out.push(
+                        &RESULTS_FOLLOW,
+                        path.clone(),
+                        format!("tool call {id:?} is not answered right after"),
+                    );
+                }
+            }
+        }
+        if role == "tool" {
+            let id = string(message, "tool_call_id").unwrap_or("");
+            // The nearest non-tool message before it must have called it.
+            let caller = messages[..m]
+                .iter()
+                .rev()
+                .find(|p| string(p, "role") != Some("tool"));
+            let called = caller.is_some_and(|p| {
+                array(p, "tool_calls")
+                    .iter()
+                    .any(|c| string(c, "id") == Some(id))
+            });
+            if !called {
+                out.push(&TOOL_ANSWERS, path.clone(), format!("tool_call_id {id:?}"));
+            }
+        }
+        for (p, part) in array(message, "content").iter().enumerate() {
+            let ppath = idx(&at(&path, "content"), p);
+            match string(part, "type") {
+                Some("image_url") => {
+                    images += 1;
+                    if role != "user" {
+                        out.push(
+                            &MEDIA_IN_USER,
+                            ppath.clone(),
+                            format!("an image in a {role} message"),
+                        );
+                    }
+                    let url = part["image_url"]["url"].as_str().unwrap_or("");
+                    if let Some((media_type, _)) = data_url(url) {
+                        if !["image/png", "image/jpeg", "image/webp", "image/gif"]
+                            .contains(&media_type)
+                        {
+                            out.push(&IMAGES, ppath, media_type.to_owned());
+                        }
+                    }
+                }
+                Some("file") => {
+                    if role != "user" {
+                        out.push(
+                            &MEDIA_IN_USER,
+                            ppath.clone(),
+                            format!("a file in a {role} message"),
+                        );
+                    }
+                    let data = part["file"]["file_data"].as_str().unwrap_or("");
+                    match data_url(data) {
+                        Some(("application/pdf", b64)) => {
+                            let size = decode(b64).map_or(0, |b| b.len());
+                            file_bytes += size;
+                            if size >= 50_000_000 {
+                                out.push(&FILES, ppath, format!("{size} bytes"));
+                            }
+                        }
+                        Some((other, _)) => out.push(&FILES, ppath, other.to_owned()),
+                        None if part["file"].get("file_id").is_some() => {}
+                        None => out.push(&FILES, ppath, "no file_data data URL"),
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    if images > 1500 {
+        out.push(&IMAGES, "$.messages", format!("{images} images"));
+    }
+    if file_bytes >= 50_000_000 {
+        out.push(&FILES, "$.messages", format!("{file_bytes} bytes of files"));
+    }
+}
+
+/// The schema rules OpenAI applies to function parameters (Chat and
+/// Responses alike): an object at the top, `items` on every array.
+pub(super) fn schema_walk(
+    schema: &Value,
+    path: &str,
+    top: bool,
+    items_rule: &'static Rule,
+    object_rule: &'static Rule,
+    out: &mut Out,
+) {
+    let Value::Object(node) = schema else {
+        return;
+    };
+    if top && node.get("type") != Some(&Value::from("object")) {
+        out.push(
+            object_rule,
+            path.to_owned(),
+            "the top-level type is not \"object\"",
+        );
+    }
+    let is_array = match node.get("type") {
+        Some(Value::String(t)) => t == "array",
+        Some(Value::Array(ts)) => ts.iter().any(|t| t == "array"),
+        _ => false,
+    };
+    if is_array && !node.contains_key("items") {
+        out.push(items_rule, path.to_owned(), "an array without items");
+    }
+    for (key, value) in node {
+        match (key.as_str(), value) {
+            ("properties" | "$defs" | "definitions" | "patternProperties", Value::Object(map)) => {
+                for (name, s) in map {
+                    schema_walk(
+                        s,
+                        &at(&at(path, key), name),
+                        false,
+                        items_rule,
+                        object_rule,
+                        out,
+                    );
+                }
+            }
+            ("anyOf" | "oneOf" | "allOf" | "prefixItems", Value::Array(list)) => {
+                for (i, s) in list.iter().enumerate() {
+                    schema_walk(
+                        s,
+                        &idx(&at(path, key), i),
+                        false,
+                        items_rule,
+                        object_rule,
+                        out,
+                    );
+                }
+            }
+            ("items" | "additionalProperties" | "not", s @ Value::Object(_)) => {
+                schema_walk(s, &at(path, key), false, items_rule, object_rule, out);
+            }
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,145 @@
+//! OpenAI Responses (`POST /v1/responses`).
+
+use std::collections::HashSet;
+
+use serde_json::Value;
+
+use super::openai_chat::schema_walk;
+use super::{array, at, fits, idx, string, word, Basis, Out, Rule};
+
+const FUNCTIONS: &str = "https://platform.openai.com/docs/guides/function-calling";
+const READ: &str = "2026-12-01";
+
+pub(super) static OUTPUT_HAS_CALL: Rule = Rule {
+    id: "openai-responses/output-has-call",
+    says: "No tool call found for function call output with call_id …",
+    source: FUNCTIONS,
+    read: READ,
+    basis: Basis::Observed,
+};
+pub(super) static CALL_HAS_OUTPUT: Rule = Rule {
+    id: "openai-responses/call-has-output",
+    says: "No tool output found for function call …",
+    source: FUNCTIONS,
+    read: READ,
+    basis: Basis::Observed,
+};
+pub(super) static CHOICE_NEEDS_TOOLS: Rule = Rule {
+    id: "openai-responses/tool-choice-needs-tools",
+    says: "tool_choice names a tool or mode for the tools the request declares",
+    source: "https://platform.openai.com/docs/api-reference/responses/create",
+    read: READ,
+    basis: Basis::Prudent,
+};
+pub(super) static FUNCTION_NAME: Rule = Rule {
+    id: "openai-responses/function-name",
+    says: "function names are a-z, A-Z, 0-9, underscores and dashes, at most 64",
+    source: "https://platform.openai.com/docs/api-reference/responses/create",
+    read: READ,
+    basis: Basis::Documented,
+};
+pub(super) static CALL_ID: Rule = Rule {
+    id: "openai-responses/call-id",
+    says: "a call_id is at most 64 characters (string_above_max_length)",
+    source: FUNCTIONS,
+    read: READ,
+    basis: Basis::Observed,
+};
+pub(super) static ARRAY_ITEMS: Rule = Rule {
+    id: "openai-responses/array-items",
+    says: "an array schema in function parameters needs `items` (invalid_function_parameters)",
+    source: FUNCTIONS,
+    read: READ,
+    basis: Basis::Observed,
+};
+pub(super) static PARAMETERS_OBJECT: Rule = Rule {
+    id: "openai-responses/parameters-object",
+    says: "function parameters are a JSON Schema of type object",
+    source: FUNCTIONS,
+    read: READ,
+    basis: Basis::Observed,
+};
+pub(super) static REQUEST_SIZE: Rule = Rule {
+    id: "openai-responses/request-size",
+    says: "up to 512 MB of payload per request",
+    source: "https://platform.openai.com/docs/guides/images-vision",
+    read: READ,
+    basis: Basis::Documented,
+};
+
+pub(super) static RULES: &[&Rule] = &[
+    &OUTPUT_HAS_CALL,
+    &CALL_HAS_OUTPUT,
+    &CHOICE_NEEDS_TOOLS,
+    &FUNCTION_NAME,
+    &CALL_ID,
+    &ARRAY_ITEMS,
+    &PARAMETERS_OBJECT,
+    &REQUEST_SIZE,
+];
+
+pub(super) fn check(body: &Value, out: &mut Out) {
+    let input = array(body, "input");
+    let tools = array(body, "tools");
+    if body.get("tool_choice").is_some() && tools.is_empty() {
+        out.push(&CHOICE_NEEDS_TOOLS, "$.tool_choice", "no tools");
+    }
+    for (i, tool) in tools.iter().enumerate() {
+        let path = idx("$.tools", i);
+        let name = string(tool, "name").unwrap_or("");
+        if !fits(name, 64, word) {
+            out.push(&FUNCTION_NAME, at(&path, "name"), format!("{name:?}"));
+        }
+        if let Some(p) = tool.get("parameters") {
+            schema_walk(
+                p,
+                &at(&path, "parameters"),
+                true,
+                &ARRAY_ITEMS,
+                &PARAMETERS_OBJECT,
+                out,
+            );
+        }
+    }
+    let mut calls = HashSet::new();
+    let mut outputs = HashSet::new();
+    for (i, item) in input.iter().enumerate() {
+        let path = idx("$.input", i);
+        let id = string(item, "call_id").unwrap_or("");
+        match string(item, "type") {
+            Some("function_call") => {
+                calls.insert(id);
+                if id.chars().count() > 64 {
+                    out.push(
+                        &CALL_ID,
+                        at(&path, "call_id"),
+                        format!("{} characters", id.chars().count()),
+                    );
+                }
+                let name = string(item, "name").unwrap_or("");
+                if !fits(name, 64, word) {
+                    out.push(&FUNCTION_NAME, at(&path, "name"), format!("{name:?}"));
+                }
+            }
+            Some("function_call_output") => {
+                if !calls.contains(id) {
+                    out.push(&OUTPUT_HAS_CALL, path, format!("call_id {id:?}"));
+                }
+                outputs.insert(id);
+            }
+            _ => {}
+        }
+    }
+    for (i, item) in input.iter().enumerate() {
+        if string(item, "type") == Some("function_call") {
+            let id = string(item, "call_id").unwrap_or("");
+            if !outputs.contains(id) {
+                out.push(
+                    &CALL_HAS_OUTPUT,
+                    idx("$.input", i),
+                    format!("call_id {id:?}"),
+                );
+            }
+        }
+    }
+}
