@@ -368,16 +368,16 @@ fn bedrock_keeps_the_newest_5_documents() {
 fn the_request_size_limit_drops_the_oldest_attachments_first() {
     let fixture = Fixture::new();
     // 1250×1240 RGB, stored: ~4.65 MB raw, ~6.2 MB of base64 each. Gemini
-    // keeps 19 MB of inline data: the newest three fit.
+    // keeps 95 MB of inline data: the newest fifteen fit.
     fixture.add("big.png", &png(1250, 1240, 9));
-    let mut history = line("user", "Five big shots.");
-    for n in 0..5 {
+    let mut history = line("user", "Seventeen big shots.");
+    for n in 0..17 {
         let id = format!("c{n}");
         history += &calls(&[(&id, "screenshot")]);
         history += &result(&id, "big", &["big.png"]);
     }
     let request = build_lines(Provider::Gemini, &history, &fixture.options());
-    assert_eq!(request.report.images, 3);
+    assert_eq!(request.report.images, 15);
     let noted: Vec<usize> = request.report.notes.iter().map(|n| n.index).collect();
     assert_eq!(noted, [2, 4]);
     assert!(request.report.notes[0]
@@ -387,7 +387,7 @@ fn the_request_size_limit_drops_the_oldest_attachments_first() {
         .iter()
         .map(|(_, d)| d.len())
         .sum();
-    assert!(total <= 19_000_000, "{total}");
+    assert!(total <= 95_000_000, "{total}");
 }
 
 #[test]
