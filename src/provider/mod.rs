@@ -35,11 +35,17 @@
 //!     ("assistant", r#"{"content":null,"tool_calls":[{"id":"call_1","name":"screenshot","arguments":"{}"}]}"#),
 //!     ("tool", r#"{"tool_call_id":"call_1","content":"Saved.","attachments":[{"kind":"image","target":"https://example.com/a.png"}]}"#),
 //! ];
-//! let request = build_request(Provider::OpenAiChat, &history, &Options::new().with_model("gpt-5"));
+//! let request = build_request(Provider::OpenAiChat, &history, &Options::new().with_model("gpt-5"))?;
 //! let messages = request.body["messages"].as_array().unwrap();
 //! assert_eq!(messages[2]["role"], "tool");
 //! assert_eq!(messages[3]["role"], "user"); // the image, right after the batch
 //! assert_eq!(messages[3]["content"][1]["image_url"]["url"], "https://example.com/a.png");
+//! // No definitions were given: the called tool gets a minimal declaration,
+//! // and the model is told not to call it.
+//! assert_eq!(request.body["tools"][0]["function"]["name"], "screenshot");
+//! assert_eq!(request.body["tool_choice"], "none");
+//! assert_eq!(request.report.stubbed, ["screenshot"]);
+//! # Ok::<(), tool_carrier::provider::BuildError>(())
 //! ```
 //!
 //! # Limitations

@@ -182,7 +182,7 @@ pub(super) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
                         out.push(&USE_ID, at(&bpath, "id"), format!("{id:?}"));
                     }
                     let name = string(block, "name").unwrap_or("");
-                    if !declared.contains(name) && !toolset {
+                    if !tools.is_empty() && !declared.contains(name) && !toolset {
                         out.push(
                             &CALLED_DECLARED,
                             at(&bpath, "name"),
