@@ -1,0 +1,351 @@
+//! The API rules of `tool_carrier::rules`: each one fires on a body that
+//! breaks it, and no rule goes without such a case.
+#![cfg(feature = "media")]
+
+#[path = "provider_support/mod.rs"]
+mod support;
+
+use std::collections::HashSet;
+
+use base64::Engine;
+use serde_json::{json, Value};
+use support::png;
+use tool_carrier::provider::{Family, Provider};
+use tool_carrier::rules::{check, check_json, rules, Basis, Target};
+
+const B64: base64::engine::GeneralPurpose = base64::engine::general_purpose::STANDARD;
+
+fn png_b64(w: u32, h: u32) -> String {
+    B64.encode(png(w, h, 1))
+}
+
+fn ids(provider: Provider, model: &str, body: &Value) -> Vec<&'static str> {
+    check(&Target::new(provider, model), body)
+        .iter()
+        .map(|v| v.rule.id)
+        .collect()
+}
+
+// ---- valid bodies: each breaks nothing ----
+
+fn anthropic_ok() -> Value {
+    json!({
+        "model": "claude-sonnet-5", "max_tokens": 100,
+        "tools": [{"name": "shot", "input_schema": {"type": "object"}}],
+        "messages": [
+            {"role": "user", "content": "Go."},
+            {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "shot", "input": {}}]},
+            {"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": "t1", "content": [
+                    {"type": "text", "text": "ok"},
+                    {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": png_b64(4, 3)}}]},
+                {"type": "text", "text": "and then"}]}
+        ]
+    })
+}
+
+fn chat_ok() -> Value {
+    json!({
+        "model": "gpt-5",
+        "tools": [{"type": "function", "function": {"name": "shot", "parameters": {"type": "object", "properties": {"tags": {"type": "array", "items": {}}}}}}],
+        "tool_choice": "none",
+        "messages": [
+            {"role": "user", "content": "Go."},
+            {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "shot", "arguments": "{}"}}]},
+            {"role": "tool", "tool_call_id": "c1", "content": "ok"},
+            {"role": "user", "content": [
+                {"type": "image_url", "image_url": {"url": format!("data:image/png;base64,{}", png_b64(4, 3))}},
+                {"type": "file", "file": {"filename": "a.pdf", "file_data": format!("data:application/pdf;base64,{}", B64.encode(b"%PDF-1.4\n"))}}]}
+        ]
+    })
+}
+
+fn responses_ok() -> Value {
+    json!({
+        "model": "gpt-5",
+        "tools": [{"type": "function", "name": "shot", "parameters": {"type": "object"}, "strict": false}],
+        "input": [
+            {"type": "message", "role": "user", "content": "Go."},
+            {"type": "function_call", "call_id": "c1", "name": "shot", "arguments": "{}"},
+            {"type": "function_call_output", "call_id": "c1", "output": "ok"}
+        ]
+    })
+}
+
+fn gemini_ok() -> Value {
+    json!({
+        "tools": [{"functionDeclarations": [{"name": "shot", "parametersJsonSchema": {"type": "object"}}]}],
+        "toolConfig": {"functionCallingConfig": {"mode": "NONE"}},
+        "contents": [
+            {"role": "user", "parts": [{"text": "Go."}]},
+            {"role": "model", "parts": [{"functionCall": {"id": "c1", "name": "shot", "args": {}}, "thoughtSignature": "skip_thought_signature_validator"}]},
+            {"role": "user", "parts": [{"functionResponse": {"id": "c1", "name": "shot", "response": {"output": "ok"},
+                "parts": [{"inlineData": {"mimeType": "image/png", "data": png_b64(4, 3)}}]}}]}
+        ]
+    })
+}
+
+fn bedrock_ok() -> Value {
+    json!({
+        "toolConfig": {"tools": [{"toolSpec": {"name": "shot", "inputSchema": {"json": {"type": "object"}}}}]},
+        "messages": [
+            {"role": "user", "content": [{"text": "Go."}]},
+            {"role": "assistant", "content": [{"toolUse": {"toolUseId": "c.1:a", "name": "shot", "input": {}}}]},
+            {"role": "user", "content": [{"toolResult": {"toolUseId": "c.1:a", "content": [
+                {"text": "ok"},
+                {"image": {"format": "png", "source": {"bytes": png_b64(4, 3)}}},
+                {"document": {"format": "pdf", "name": "report (1)", "source": {"bytes": B64.encode(b"%PDF-1.4\n")}}}]}}]}
+        ]
+    })
+}
+
+fn ollama_ok() -> Value {
+    json!({
+        "model": "qwen3-vl", "stream": false,
+        "messages": [
+            {"role": "user", "content": "Go."},
+            {"role": "assistant", "tool_calls": [{"function": {"name": "shot", "arguments": {}}}]},
+            {"role": "tool", "tool_name": "shot", "content": "ok"},
+            {"role": "user", "content": "the shot", "images": [png_b64(4, 3)]}
+        ]
+    })
+}
+
+const CLAUDE: &str = "claude-sonnet-5";
+const NOVA: &str = "us.amazon.nova-pro-v1:0";
+const LLAMA: &str = "us.meta.llama3-2-90b-instruct-v1:0";
+const G3: &str = "gemini-3.8-flash";
+
+#[test]
+fn valid_bodies_break_no_rule() {
+    assert_eq!(
+        ids(Provider::Anthropic, CLAUDE, &anthropic_ok()),
+        Vec::<&str>::new()
+    );
+    assert_eq!(
+        ids(Provider::OpenAiChat, "gpt-5", &chat_ok()),
+        Vec::<&str>::new()
+    );
+    assert_eq!(
+        ids(Provider::OpenAiResponses, "gpt-5", &responses_ok()),
+        Vec::<&str>::new()
+    );
+    assert_eq!(ids(Provider::Gemini, G3, &gemini_ok()), Vec::<&str>::new());
+    assert_eq!(
+        ids(Provider::Bedrock, NOVA, &bedrock_ok()),
+        Vec::<&str>::new()
+    );
+    assert_eq!(
+        ids(Provider::Ollama, "qwen3-vl", &ollama_ok()),
+        Vec::<&str>::new()
+    );
+}
+
+/// A body broken one way: (provider, model, body, the rule it breaks).
+type Case = (Provider, &'static str, Value, &'static str);
+
+/// `body` with the value at `pointer` set (added, when its parent is an
+/// object without that member).
+fn with(mut body: Value, pointer: &str, value: Value) -> Value {
+    let (parent, key) = pointer.rsplit_once('/').unwrap();
+    let parent = body
+        .pointer_mut(parent)
+        .unwrap_or_else(|| panic!("{pointer}"));
+    match parent {
+        Value::Object(map) => {
+            map.insert(key.to_owned(), value);
+        }
+        Value::Array(items) => items[key.parse::<usize>().unwrap()] = value,
+        _ => panic!("{pointer}"),
+    }
+    body
+}
+
+fn without(mut body: Value, key: &str) -> Value {
+    body.as_object_mut().unwrap().remove(key);
+    body
+}
+
+fn many_images(n: usize, w: u32, h: u32) -> Vec<Value> {
+    let data = png_b64(w, h);
+    (0..n)
+        .map(|_| json!({"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": data}}))
+        .collect()
+}
+
+fn cases() -> Vec<Case> {
+    use Provider::*;
+    let a = anthropic_ok;
+    let c = chat_ok;
+    let r = responses_ok;
+    let g = gemini_ok;
+    let b = bedrock_ok;
+    let o = ollama_ok;
+    vec![
+        // Anthropic
+        (Anthropic, CLAUDE, without(a(), "tools"), "anthropic/tools-declared"),
+        (Anthropic, CLAUDE, with(a(), "/messages/2/content/0/tool_use_id", "t2".into()), "anthropic/results-follow-calls"),
+        (Anthropic, CLAUDE, with(a(), "/messages/2/content", json!([{"type": "text", "text": "x"}, {"type": "tool_result", "tool_use_id": "t1"}])), "anthropic/results-follow-calls"),
+        (Anthropic, CLAUDE, with(a(), "/messages/2/content/0/tool_use_id", "t2".into()), "anthropic/result-answers-call"),
+        (Anthropic, CLAUDE, with(a(), "/tools/0/name", "a.b".into()), "anthropic/tool-name"),
+        (Anthropic, CLAUDE, with(a(), "/tools", json!([{"name": "shot", "input_schema": {"type": "object"}}, {"name": "shot", "input_schema": {"type": "object"}}])), "anthropic/tool-name"),
+        (Anthropic, CLAUDE, with(a(), "/messages/1/content/0/id", "t:1".into()), "anthropic/tool-use-id"),
+        (Anthropic, CLAUDE, with(a(), "/tools/0/input_schema", json!({"properties": {}})), "anthropic/input-schema"),
+        (Anthropic, CLAUDE, with(a(), "/tools/0/name", "other".into()), "anthropic/calls-declared"),
+        (Anthropic, "claude-haiku-4-5", with(a(), "/messages/0/content", Value::Array(many_images(101, 4, 3))), "anthropic/image-count"),
+        (Anthropic, CLAUDE, with(a(), "/messages/0/content", Value::Array(many_images(21, 2001, 2))), "anthropic/image-size"),
+        (Anthropic, CLAUDE, with(a(), "/messages/0/content", Value::Array(many_images(1, 8001, 2))), "anthropic/image-size"),
+        (Anthropic, CLAUDE, with(a(), "/messages/2/content/0/content/1/source/media_type", "image/jpeg".into()), "anthropic/image-bytes"),
+        (Anthropic, CLAUDE, with(a(), "/messages/2/content/0/content/0/text", "".into()), "anthropic/no-empty-text"),
+        // OpenAI Chat
+        (OpenAiChat, "gpt-5", with(c(), "/messages/2/role", "user".into()), "openai-chat/results-follow-calls"),
+        (OpenAiChat, "gpt-5", with(c(), "/messages/2/tool_call_id", "c2".into()), "openai-chat/tool-answers-call"),
+        (OpenAiChat, "gpt-5", without(c(), "tools"), "openai-chat/tool-choice-needs-tools"),
+        (OpenAiChat, "gpt-5", with(c(), "/messages/1/tool_calls/0/function/name", "a.b".into()), "openai-chat/function-name"),
+        (OpenAiChat, "gpt-5", with(c(), "/tools/0/function/name", "x".repeat(65).into()), "openai-chat/function-name"),
+        (OpenAiChat, "gpt-5", with(c(), "/messages/1/tool_calls/0/id", "c".repeat(41).into()), "openai-chat/tool-call-id"),
+        (OpenAiChat, "gpt-5", with(c(), "/tools/0/function/parameters/properties/tags", json!({"type": "array"})), "openai-chat/array-items"),
+        (OpenAiChat, "gpt-5", with(c(), "/tools/0/function/parameters", json!({"type": "string"})), "openai-chat/parameters-object"),
+        (OpenAiChat, "gpt-5", with(c(), "/messages/2/content", json!([{"type": "image_url", "image_url": {"url": "https://x/a.png"}}])), "openai-chat/media-in-user-messages"),
+        (OpenAiChat, "gpt-5", with(c(), "/messages/3/content/0/image_url/url", "data:image/bmp;base64,AAAA".into()), "openai-chat/images"),
+        (OpenAiChat, "gpt-5", with(c(), "/messages/3/content/1/file/file_data", "data:text/plain;base64,AAAA".into()), "openai-chat/files"),
+        // OpenAI Responses
+        (OpenAiResponses, "gpt-5", with(r(), "/input/2/call_id", "c2".into()), "openai-responses/output-has-call"),
+        (OpenAiResponses, "gpt-5", with(r(), "/input/2/call_id", "c2".into()), "openai-responses/call-has-output"),
+        (OpenAiResponses, "gpt-5", with(without(r(), "tools"), "/model", "gpt-5".into()).as_object().cloned().map(|mut m| { m.insert("tool_choice".into(), "none".into()); Value::Object(m) }).unwrap(), "openai-responses/tool-choice-needs-tools"),
+        (OpenAiResponses, "gpt-5", with(r(), "/tools/0/name", "a b".into()), "openai-responses/function-name"),
+        (OpenAiResponses, "gpt-5", with(with(r(), "/input/1/call_id", "c".repeat(65).into()), "/input/2/call_id", "c".repeat(65).into()), "openai-responses/call-id"),
+        (OpenAiResponses, "gpt-5", with(r(), "/tools/0/parameters", json!({"type": "object", "properties": {"x": {"type": ["array", "null"]}}})), "openai-responses/array-items"),
+        (OpenAiResponses, "gpt-5", with(r(), "/tools/0/parameters", json!({"properties": {}})), "openai-responses/parameters-object"),
+        // Gemini
+        (Gemini, G3, with(g(), "/contents/2/parts", json!([])), "gemini/response-count"),
+        (Gemini, G3, with(g(), "/contents/2/parts/0/functionResponse/id", "c2".into()), "gemini/response-matches-call"),
+        (Gemini, G3, with(g(), "/contents/0/role", "model".into()), "gemini/call-turn-follows-user"),
+        (Gemini, G3, with(g(), "/tools/0/functionDeclarations/0/name", "other".into()), "gemini/calls-declared"),
+        (Gemini, G3, with(without(g(), "tools"), "/contents/1/parts/0/functionCall/name", "shot".into()), "gemini/tool-config-needs-declarations"),
+        (Gemini, G3, with(g(), "/tools/0/functionDeclarations/0/name", "1shot".into()), "gemini/function-name"),
+        (Gemini, G3, with(g(), "/tools/0/functionDeclarations/0/parameters", json!({"type": "OBJECT"})), "gemini/one-parameters-schema"),
+        (Gemini, G3, with(g(), "/tools/0/functionDeclarations/0/parametersJsonSchema", json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/a", "title": "A"}}})), "gemini/one-parameters-schema"),
+        (Gemini, G3, without(g()["contents"][1]["parts"][0].clone(), "thoughtSignature").pipe(|p| with(g(), "/contents/1/parts/0", p)), "gemini/thought-signature"),
+        (Gemini, "gemini-2.5-flash-lite", g(), "gemini/media-in-function-response"),
+        (Gemini, G3, with(g(), "/contents/2/parts/0/functionResponse/parts/0/inlineData/mimeType", "image/gif".into()), "gemini/media-in-function-response"),
+        (Gemini, G3, with(g(), "/contents/0/parts", json!([{"inlineData": {"mimeType": "image/gif", "data": "AAAA"}}])), "gemini/inline-types"),
+        (Gemini, G3, with(g(), "/contents/0/parts", json!([{"inlineData": {"mimeType": "application/pdf", "data": B64.encode(vec![b'%'; 50_000_001])}}])), "gemini/inline-size"),
+        // Bedrock
+        (Bedrock, NOVA, without(b(), "toolConfig"), "bedrock/tool-config"),
+        (Bedrock, NOVA, with(b(), "/toolConfig/tools/0/toolSpec/name", "other".into()), "bedrock/calls-declared"),
+        (Bedrock, NOVA, with(with(b(), "/messages/1/content/0/toolUse/toolUseId", "c 1".into()), "/messages/2/content/0/toolResult/toolUseId", "c 1".into()), "bedrock/names-and-ids"),
+        (Bedrock, NOVA, with(b(), "/toolConfig/tools/0/toolSpec/name", "a.b".into()), "bedrock/names-and-ids"),
+        (Bedrock, NOVA, with(b(), "/messages/2/content/0/toolResult/toolUseId", "zz".into()), "bedrock/results-follow-calls"),
+        (Bedrock, NOVA, with(b(), "/messages/0/role", "assistant".into()), "bedrock/alternating-roles"),
+        (Bedrock, NOVA, with(b(), "/messages/0/content", Value::Array((0..21).map(|_| json!({"image": {"format": "png", "source": {"bytes": png_b64(2, 2)}}})).collect())), "bedrock/media-counts"),
+        (Bedrock, NOVA, with(b(), "/messages/1/content", json!([{"toolUse": {"toolUseId": "c.1:a", "name": "shot", "input": {}}}, {"image": {"format": "png", "source": {"bytes": png_b64(2, 2)}}}])), "bedrock/media-in-user-messages"),
+        (Bedrock, LLAMA, b(), "bedrock/media-in-tool-result"),
+        (Bedrock, NOVA, with(b(), "/messages/0/content", json!([{"text": "a"}, {"document": {"format": "pdf", "name": "Report (1)", "source": {"bytes": "JQ=="}}}])), "bedrock/document-name"),
+        (Bedrock, NOVA, with(b(), "/messages/2/content/0/toolResult/content/2/document/name", "a_b".into()), "bedrock/document-name"),
+        (Bedrock, NOVA, with(b(), "/messages/2/content/0/toolResult/content/0", json!({"json": {}})), "bedrock/document-needs-text"),
+        (Bedrock, NOVA, with(b(), "/messages/0/content/0/text", " \n".into()), "bedrock/no-blank-text"),
+        // Ollama
+        (Ollama, "qwen3-vl", with(o(), "/messages/3/images/0", "data:image/png;base64,AAAA".into()), "ollama/images-base64"),
+        (Ollama, "qwen3-vl", with(o(), "/messages/2/tool_name", "other".into()), "ollama/tool-name"),
+        (Ollama, "qwen3-vl", with(o(), "/messages/1/tool_calls/0/function/arguments", "{}".into()), "ollama/arguments-object"),
+    ]
+}
+
+trait Pipe: Sized {
+    fn pipe<T>(self, f: impl FnOnce(Self) -> T) -> T {
+        f(self)
+    }
+}
+impl Pipe for Value {}
+
+#[test]
+fn each_broken_body_breaks_its_rule() {
+    let mut failures = Vec::new();
+    for (provider, model, body, rule) in cases() {
+        let found = ids(provider, model, &body);
+        if !found.contains(&rule) {
+            failures.push(format!("{rule}: not found (found {found:?})"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn every_rule_has_a_case_that_breaks_it() {
+    let tested: HashSet<&str> = cases().iter().map(|c| c.3).collect();
+    // The size rules are checked on the serialized text: see below.
+    let on_text = [
+        "anthropic/request-size",
+        "openai-chat/request-size",
+        "openai-responses/request-size",
+        "gemini/request-size",
+        "bedrock/request-size",
+    ];
+    for provider in Provider::ALL {
+        for rule in rules(provider) {
+            assert!(
+                tested.contains(rule.id) || on_text.contains(&rule.id),
+                "{} has no breaking case",
+                rule.id
+            );
+        }
+    }
+}
+
+#[test]
+fn request_size_rules_read_the_serialized_length() {
+    for (provider, model, limit, id) in [
+        (
+            Provider::Anthropic,
+            CLAUDE,
+            32_000_000,
+            "anthropic/request-size",
+        ),
+        (Provider::Bedrock, NOVA, 20_000_000, "bedrock/request-size"),
+        (Provider::Gemini, G3, 100_000_000, "gemini/request-size"),
+    ] {
+        let pad = " ".repeat(limit);
+        let text = format!("{{\"messages\":[]{pad}}}");
+        let found: Vec<_> = check_json(&Target::new(provider, model), &text)
+            .unwrap()
+            .into_iter()
+            .map(|v| v.rule.id)
+            .collect();
+        assert!(found.contains(&id), "{provider}: {found:?}");
+        let found = check_json(&Target::new(provider, model), "{\"messages\":[]}").unwrap();
+        assert!(found.iter().all(|v| v.rule.id != id));
+    }
+}
+
+#[test]
+fn a_family_given_for_an_unknown_bedrock_id_is_used() {
+    let arn = "arn:aws:bedrock:us-east-1:111122223333:application-inference-profile/p1";
+    let body = bedrock_ok();
+    let unknown = check(&Target::new(Provider::Bedrock, arn), &body);
+    assert!(unknown
+        .iter()
+        .any(|v| v.rule.id == "bedrock/media-in-tool-result"));
+    let claude = check(
+        &Target::new(Provider::Bedrock, arn).with_family(Family::Claude),
+        &body,
+    );
+    assert!(claude.is_empty(), "{claude:?}");
+}
+
+#[test]
+fn violations_say_where_and_why() {
+    let v = &check(
+        &Target::new(Provider::Anthropic, CLAUDE),
+        &without(anthropic_ok(), "tools"),
+    )[0];
+    assert_eq!(v.at, "$");
+    assert_eq!(v.rule.basis, Basis::Observed);
+    assert_eq!(
+        v.to_string(),
+        format!(
+            "anthropic/tools-declared at $: tool_use or tool_result blocks, and no tools ({}; {})",
+            v.rule.says, v.rule.source
+        )
+    );
+}
