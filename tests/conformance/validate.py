@@ -17,11 +17,14 @@ broken copy must fail validation: proof the checks have teeth.
   openai-chat       openai      CompletionCreateParamsNonStreaming (pydantic)
   openai-responses  openai      ResponseCreateParamsNonStreaming (pydantic)
   gemini, gemini-2  google-genai  types.Content for contents and
-                                  systemInstruction (pydantic, extra=forbid)
+                                  systemInstruction, types.Tool for tools,
+                                  types.ToolConfig for toolConfig (pydantic,
+                                  extra=forbid)
   bedrock           botocore    Converse input shape (ParamValidator, plus
                                   the shapes' patterns), and the rest-json
                                   serializer must write this very body
-  ollama            ollama      ChatRequest / Message as the client posts them
+  ollama            ollama      ChatRequest / Message / Tool as the client
+                                  posts them
 """
 
 import base64
@@ -222,9 +225,20 @@ def gemini(body):
     checks = [("contents", adapter, body["contents"])]
     if "systemInstruction" in body:
         checks.append(("systemInstruction", TypeAdapter(types.Content), body["systemInstruction"]))
+    if "tools" in body:
+        checks.append(("tools", TypeAdapter(list[types.Tool]), body["tools"]))
+    if "toolConfig" in body:
+        checks.append(("toolConfig", TypeAdapter(types.ToolConfig), body["toolConfig"]))
+    import warnings
+
     for name, ta, value in checks:
         try:
-            parsed = ta.validate_json(json.dumps(value))
+            # google-genai only warns on an enum value it does not know
+            # ("NEVER is not a valid FunctionCallingConfigMode"); the API
+            # refuses it, so the warning is an error here.
+            with warnings.catch_warnings():
+                warnings.simplefilter("error", UserWarning)
+                parsed = ta.validate_json(json.dumps(value))
         except Exception as e:
             raise Invalid(f"{name}: {e}") from None
         echoed = ta.dump_python(parsed, mode="json", by_alias=True, exclude_none=True)
@@ -299,7 +313,7 @@ def ollama(body):
     from ollama._client import _copy_messages
     from ollama._types import ChatRequest
 
-    extra = set(body) - {"model", "messages", "stream"}
+    extra = set(body) - {"model", "messages", "stream", "tools"}
     if extra:
         raise Invalid(f"unknown top-level members {sorted(extra)}")
     try:
@@ -307,6 +321,7 @@ def ollama(body):
             model=body["model"],
             messages=list(_copy_messages(body["messages"])),
             stream=body.get("stream"),
+            tools=body.get("tools"),
         )
         sent = request.model_dump(mode="json", exclude_none=True)
     except Exception as e:
@@ -375,23 +390,30 @@ def mutations(provider, body):
             ("bad media type", set_in(lambda o: o.get("type") == "base64", "media_type", "image/bmp")),
             ("no max_tokens", lambda b: b.pop("max_tokens")),
             ("image in a text block", set_in(typed("text"), "source", {"type": "url", "url": "x"})),
+            ("tool without a schema", rename(has("input_schema"), "input_schema", "parameters")),
+            ("tool_choice of no known type", set_in(has("tool_choice"), "tool_choice", {"type": "never"})),
         ],
         "openai-chat": [
             ("image in a tool message", set_in(lambda o: o.get("role") == "tool", "content",
                                                [{"type": "image_url", "image_url": {"url": "x"}}])),
             ("unknown nested member", set_in(has("url"), "uri", "x")),
             ("bad role", set_in(lambda o: o.get("role") == "tool", "role", "function_result")),
+            ("tool of no known type", set_in(typed("function"), "type", "func")),
+            ("tool_choice not a mode", set_in(has("tool_choice"), "tool_choice", "never")),
         ],
         "openai-responses": [
             ("bad output item", set_in(typed("input_image"), "type", "image")),
             ("unknown member", set_in(typed("function_call"), "tool_call_id", "x")),
             ("output not a list or string", set_in(typed("function_call_output"), "output", {"a": 1})),
+            ("function tool without strict", lambda b: [t.pop("strict") for t in b["tools"]]),
         ],
         "gemini": [
             ("snake_case member", rename(has("inlineData"), "inlineData", "inline_data")),
             ("bad role", set_in(has("parts"), "role", "tool")),
             ("a GIF", set_in(has("mimeType"), "mimeType", "image/gif")),
             ("args not an object", set_in(has("args"), "args", "x")),
+            ("declaration member misspelt", rename(has("parametersJsonSchema"), "parametersJsonSchema", "parameters_json_schemas")),
+            ("calling mode not an enum value", set_in(has("mode"), "mode", "NEVER")),
         ],
         "bedrock": [
             ("id outside the pattern", set_in(has("toolUseId"), "toolUseId", "call 1")),
@@ -399,11 +421,14 @@ def mutations(provider, body):
             ("bytes not base64", set_in(has("bytes"), "bytes", "!!")),
             ("two union members", set_in(has("bytes"), "s3Location", {"uri": "s3://b/k"})),
             ("role not in the enum", set_in(has("role"), "role", "tool")),
+            ("toolSpec without inputSchema", lambda b: find(b, has("toolSpec"))["toolSpec"].pop("inputSchema")),
+            ("tool name outside the pattern", set_in(has("inputSchema"), "name", "a.b")),
         ],
         "ollama": [
             ("unknown member", set_in(lambda o: o.get("role") == "tool", "tool_call_id", "x")),
             ("image not base64", set_in(has("images"), "images", ["not base64!"])),
             ("arguments not an object", set_in(has("arguments"), "arguments", "x")),
+            ("tool function not an object", set_in(has("function"), "function", "x")),
         ],
     }
     candidates["gemini-2"] = candidates["gemini"]
