@@ -198,6 +198,11 @@ pub fn assert_follows_rules(request: &Request) {
     );
 }
 
+/// JSON Lines text as `(role, content)` pairs.
+pub fn history_lines(lines: &str) -> Vec<(String, String)> {
+    read_history(lines.as_bytes()).unwrap()
+}
+
 /// Build from JSON Lines text (checked as [`build`] checks).
 pub fn build_lines(provider: Provider, lines: &str, options: &Options) -> Request {
     let messages = read_history(lines.as_bytes()).unwrap();

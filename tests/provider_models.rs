@@ -1,0 +1,222 @@
+//! What depends on the model: where Bedrock and Gemini put a tool
+//! result's media, how many images Anthropic takes, and how large they may
+//! be when there are many. Every body also passes the API rules.
+#![cfg(feature = "media")]
+
+#[path = "provider_support/mod.rs"]
+mod support;
+
+use serde_json::Value;
+use support::{build_lines, calls, history, line, png, result, Fixture};
+use tool_carrier::media::Policy;
+use tool_carrier::provider::{Family, Options, Provider};
+use tool_carrier::roots::Roots;
+
+const LLAMA: &str = "us.meta.llama3-2-90b-instruct-v1:0";
+const PIXTRAL: &str = "mistral.pixtral-large-2502-v1:0";
+
+/// Blocks of kind `kind` inside any `toolResult`, and directly in
+/// messages.
+fn bedrock_media(body: &Value, kind: &str) -> (usize, usize) {
+    let mut inside = 0;
+    let mut outside = 0;
+    for message in body["messages"].as_array().unwrap() {
+        for block in message["content"].as_array().unwrap() {
+            if block.get(kind).is_some() {
+                outside += 1;
+            }
+            if let Some(result) = block.get("toolResult") {
+                inside += result["content"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter(|b| b.get(kind).is_some())
+                    .count();
+            }
+        }
+    }
+    (inside, outside)
+}
+
+#[test]
+fn other_bedrock_vision_models_get_the_images_after_the_results() {
+    let fixture = Fixture::new();
+    let messages = history("examples/screenshot-round.jsonl");
+    for model in [LLAMA, PIXTRAL] {
+        let request = support::build(
+            Provider::Bedrock,
+            &messages,
+            &fixture.options().with_model(model),
+        );
+        assert_eq!(bedrock_media(&request.body, "image"), (0, 2), "{model}");
+        // Same user message as the results: results first, then each
+        // image after its label.
+        let last = request.body["messages"].as_array().unwrap().last().unwrap();
+        let blocks = last["content"].as_array().unwrap();
+        assert!(blocks[0].get("toolResult").is_some() && blocks[1].get("toolResult").is_some());
+        assert!(blocks[2]["text"]
+            .as_str()
+            .unwrap()
+            .contains("(call call_a)"));
+        assert!(blocks[3].get("image").is_some());
+        assert!(blocks[4]["text"]
+            .as_str()
+            .unwrap()
+            .contains("(call call_b)"));
+        assert!(blocks[5].get("image").is_some());
+        let text = blocks[0]["toolResult"]["content"][0]["text"]
+            .as_str()
+            .unwrap();
+        assert!(text.ends_with("[image shots/editor.png follows after the tool results]"));
+    }
+}
+
+#[test]
+fn claude_and_nova_on_bedrock_keep_the_images_inside_the_results() {
+    let fixture = Fixture::new();
+    let messages = history("examples/screenshot-round.jsonl");
+    for model in [
+        "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+        "eu.amazon.nova-lite-v1:0",
+        "arn:aws:bedrock:us-east-1::foundation-model/anthropic.claude-3-haiku-20240307-v1:0",
+    ] {
+        let request = support::build(
+            Provider::Bedrock,
+            &messages,
+            &fixture.options().with_model(model),
+        );
+        assert_eq!(bedrock_media(&request.body, "image"), (2, 0), "{model}");
+    }
+}
+
+#[test]
+fn an_unrecognised_bedrock_id_gets_the_placement_every_model_takes_unless_told() {
+    let fixture = Fixture::new();
+    let messages = history("examples/screenshot-round.jsonl");
+    let arn = "arn:aws:bedrock:us-west-2:111122223333:application-inference-profile/a1b2c3";
+    let unknown = support::build(
+        Provider::Bedrock,
+        &messages,
+        &fixture.options().with_model(arn),
+    );
+    assert_eq!(bedrock_media(&unknown.body, "image"), (0, 2));
+    let told = fixture
+        .options()
+        .with_model(arn)
+        .with_family(Family::Claude);
+    let request =
+        tool_carrier::provider::build_request(Provider::Bedrock, &messages, &told).unwrap();
+    assert_eq!(bedrock_media(&request.body, "image"), (2, 0));
+}
+
+#[test]
+fn documents_follow_the_results_too_each_with_text_beside_it() {
+    let fixture = Fixture::new();
+    let history = [
+        line("user", "Read it."),
+        calls(&[("c1", "fetch")]),
+        line(
+            "tool",
+            r#"{"tool_call_id":"c1","content":"","attachments":[{"kind":"document","target":"reports/incident-42.pdf"}]}"#,
+        ),
+    ]
+    .concat();
+    for model in [LLAMA, "amazon.nova-pro-v1:0"] {
+        let request = build_lines(
+            Provider::Bedrock,
+            &history,
+            &fixture.options().with_model(model),
+        );
+        let want = if model == LLAMA { (0, 1) } else { (1, 0) };
+        assert_eq!(bedrock_media(&request.body, "document"), want, "{model}");
+    }
+}
+
+#[test]
+fn gemini_nests_media_in_function_responses_only_from_gemini_3_on() {
+    let fixture = Fixture::new();
+    let messages = history("examples/screenshot-round.jsonl");
+    let nested = |model: &str| {
+        let request = support::build(
+            Provider::Gemini,
+            &messages,
+            &fixture.options().with_model(model),
+        );
+        request
+            .body
+            .to_string()
+            .contains("\"functionResponse\":{\"id\":\"call_a\",\"name\":\"screenshot\",\"parts\"")
+    };
+    assert!(nested("gemini-3.8-flash"));
+    assert!(nested("gemini-3.1-pro-preview"));
+    assert!(!nested("gemini-2.5-flash-lite"));
+}
+
+#[test]
+fn anthropic_takes_600_images_on_1m_context_models_and_100_elsewhere() {
+    let fixture = Fixture::new();
+    fixture.add("s.png", &png(4, 3, 7));
+    let mut history = line("user", "Many.");
+    for n in 0..101 {
+        let id = format!("c{n}");
+        history += &calls(&[(&id, "shot")]);
+        history += &result(&id, "ok", &["s.png"]);
+    }
+    let small = build_lines(
+        Provider::Anthropic,
+        &history,
+        &fixture.options().with_model("claude-haiku-4-5"),
+    );
+    assert_eq!(small.report.images, 100);
+    assert_eq!(small.report.notes[0].index, 2, "the oldest is left out");
+    let large = build_lines(
+        Provider::Anthropic,
+        &history,
+        &fixture.options().with_model("claude-opus-4-7"),
+    );
+    assert_eq!(large.report.images, 101);
+}
+
+#[test]
+fn more_than_20_images_at_anthropic_are_fitted_to_2000_pixels() {
+    let fixture = Fixture::new();
+    fixture.add("wide.png", &png(2400, 60, 3));
+    let policy = Policy::default()
+        .with_roots(Roots::new([&fixture.root]).unwrap())
+        .with_max_dim(4000);
+    let options = Options::new().with_policy(policy);
+    let rounds = |n: usize| {
+        let mut history = line("user", "Wide shots.");
+        for k in 0..n {
+            let id = format!("c{k}");
+            history += &calls(&[(&id, "shot")]);
+            history += &result(&id, "ok", &["wide.png"]);
+        }
+        history
+    };
+    let widths = |request: &tool_carrier::provider::Request| -> Vec<u64> {
+        let text = request.body.to_string();
+        // The width is in each PNG's IHDR: decode each image's base64.
+        use base64::Engine;
+        let mut out = Vec::new();
+        for part in text.split("\"data\":\"").skip(1) {
+            let b64 = &part[..part.find('"').unwrap()];
+            let bytes = base64::engine::general_purpose::STANDARD
+                .decode(b64)
+                .unwrap();
+            out.push(u64::from(u32::from_be_bytes(
+                bytes[16..20].try_into().unwrap(),
+            )));
+        }
+        out
+    };
+    let few = build_lines(Provider::Anthropic, &rounds(20), &options);
+    assert!(
+        widths(&few).iter().all(|&w| w == 2400),
+        "20 images keep 8000 px"
+    );
+    let many = build_lines(Provider::Anthropic, &rounds(21), &options);
+    let w = widths(&many);
+    assert_eq!(w.len(), 21);
+    assert!(w.iter().all(|&w| w == 2000), "{w:?}");
+}
