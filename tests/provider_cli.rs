@@ -151,3 +151,154 @@ fn unknown_providers_and_missing_roots_are_refused() {
     assert!(String::from_utf8_lossy(&out.stderr)
         .starts_with("tool-carrier: --root: root no/such/folder:"));
 }
+
+#[test]
+fn tools_from_a_file_are_declared_and_their_fitting_reported() {
+    for provider in Provider::ALL {
+        let out = tool_carrier(
+            &[
+                "convert",
+                "--provider",
+                provider.name(),
+                "--root",
+                "examples",
+                "--tools",
+                "examples/tools.json",
+                "examples/screenshot-round.jsonl",
+            ],
+            b"",
+        );
+        assert!(out.status.success(), "{provider}");
+        let body: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let text = body.to_string();
+        assert!(
+            text.contains("Capture one page of the app under test"),
+            "{provider}"
+        );
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains("  tools: 2 declared\n"), "{provider}: {err}");
+        if provider == Provider::Ollama {
+            assert!(err.contains("`/additionalProperties` left out"), "{err}");
+        }
+        match provider {
+            Provider::Anthropic => assert!(!err.contains("bash_20250124"), "{err}"),
+            // Claude on Bedrock takes the typed tool itself.
+            Provider::Bedrock => assert!(
+                err.contains("bash_20250124 sent as it is in additionalModelRequestFields"),
+                "{err}"
+            ),
+            _ => assert!(
+                err.contains("bash_20250124 declared for"),
+                "{provider}: {err}"
+            ),
+        }
+    }
+}
+
+#[test]
+fn without_tools_the_stand_ins_are_named_on_standard_error() {
+    let run = |provider: &str| {
+        let out = tool_carrier(
+            &[
+                "convert",
+                "--provider",
+                provider,
+                "examples/screenshot-round.jsonl",
+            ],
+            b"",
+        );
+        assert!(out.status.success());
+        String::from_utf8(out.stderr).unwrap()
+    };
+    assert!(run("anthropic").contains(
+        "  tools: no --tools given; minimal declarations for screenshot (the model is told not to call them)"
+    ));
+    assert!(run("bedrock").contains(
+        "  tools: no --tools given; minimal declarations for screenshot (this API cannot be told not to call them)"
+    ));
+    assert!(!run("ollama").contains("tools:"));
+}
+
+#[test]
+fn bad_tool_files_and_undeclarable_tools_are_clear_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("tools.json");
+    std::fs::write(&bad, r#"[{"name": "x"}]"#).unwrap();
+    let out = tool_carrier(
+        &[
+            "convert",
+            "--provider",
+            "anthropic",
+            "--tools",
+            bad.to_str().unwrap(),
+            "examples/history.jsonl",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.starts_with(&format!("tool-carrier: --tools {}: tool definition 0 (x): not a tool definition of a known shape", bad.display())), "{err}");
+    std::fs::write(
+        &bad,
+        r#"[{"type": "code_execution_20250825", "name": "code_execution"}]"#,
+    )
+    .unwrap();
+    let out = tool_carrier(
+        &[
+            "convert",
+            "--provider",
+            "gemini",
+            "--tools",
+            bad.to_str().unwrap(),
+            "examples/history.jsonl",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("cannot convert examples/history.jsonl for gemini: tool code_execution: Anthropic's code_execution_20250825 cannot be declared for gemini"), "{err}");
+}
+
+#[test]
+fn a_family_can_be_given_for_an_unrecognised_bedrock_model() {
+    let arn = "arn:aws:bedrock:us-east-1:111122223333:application-inference-profile/p1";
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "convert",
+            "--provider",
+            "bedrock",
+            "--root",
+            "examples",
+            "--model",
+            arn,
+        ];
+        args.extend_from_slice(extra);
+        args.push("examples/screenshot-round.jsonl");
+        let out = tool_carrier(&args, b"");
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let nested = |body: &str| {
+        let body: Value = serde_json::from_str(body).unwrap();
+        body["messages"][2]["content"][0]["toolResult"]["content"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|b| b.get("image").is_some())
+    };
+    assert!(!nested(&run(&[])));
+    assert!(nested(&run(&["--family", "claude"])));
+    let out = tool_carrier(
+        &[
+            "convert",
+            "--provider",
+            "bedrock",
+            "--family",
+            "llama",
+            "examples/history.jsonl",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -172,15 +172,21 @@ pub(crate) fn declare(
                                 provider,
                             })
                         }
-                        (TypedTools::InExtraFields, Some((_, Value::Object(schema)))) => Declared {
-                            name: tool.name().to_owned(),
-                            description: None,
-                            input: Input::Typed {
-                                definition: definition.clone(),
-                                beta,
-                                schema: Some(fit(&schema, dialect, tool.name(), report)?),
-                            },
-                        },
+                        (TypedTools::InExtraFields, Some((_, Value::Object(schema)))) => {
+                            report.tool_notes.push(format!(
+                                "tool {}: {ty} sent as it is in additionalModelRequestFields.tools (how Converse integrations pass Claude's typed tools; AWS documents it for InvokeModel)",
+                                tool.name()
+                            ));
+                            Declared {
+                                name: tool.name().to_owned(),
+                                description: None,
+                                input: Input::Typed {
+                                    definition: definition.clone(),
+                                    beta,
+                                    schema: Some(fit(&schema, dialect, tool.name(), report)?),
+                                },
+                            }
+                        }
                         (_, Some((known, schema))) => {
                             let Value::Object(schema) = schema else {
                                 unreachable!("documented schemas are objects")
