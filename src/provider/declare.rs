@@ -250,14 +250,13 @@ fn fit(
     })?;
     for dropped in fitted.dropped {
         report.tool_notes.push(format!(
-            "tool {tool}: {dropped} left out of the input schema ({} does not take it)",
-            dialect.name()
+            "tool {tool}: {dropped} left out of the input schema ({})",
+            dialect.why_left_out()
         ));
     }
     for (at, what) in fitted.mended {
         report.tool_notes.push(format!(
-            "tool {tool}: {what} at {at} given `\"items\": {{}}` ({} refuses it)",
-            dialect.name()
+            "tool {tool}: {what} at {at} given `\"items\": {{}}` (OpenAI refuses it)"
         ));
     }
     Ok(fitted.schema)

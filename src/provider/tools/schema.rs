@@ -72,13 +72,14 @@ impl Dialect {
         }
     }
 
-    /// How it is named in reports.
-    pub fn name(self) -> &'static str {
+    /// Why a keyword is left out, for reports.
+    pub fn why_left_out(self) -> &'static str {
         match self {
-            Dialect::JsonSchema => "JSON Schema",
-            Dialect::OpenAi => "OpenAI's function parameters",
-            Dialect::Gemini => "Gemini's parametersJsonSchema",
-            Dialect::Ollama => "Ollama's tool parameters",
+            Dialect::JsonSchema | Dialect::OpenAi => "the provider does not take it",
+            Dialect::Gemini => "Gemini takes only `description` and `default` beside a `$ref`",
+            Dialect::Ollama => {
+                "Ollama's server keeps only type, description, enum, items, properties, required and anyOf"
+            }
         }
     }
 
