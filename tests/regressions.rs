@@ -74,3 +74,67 @@ fn a_form_feed_line_is_a_bad_record() {
     assert_eq!(s.records, 1);
     assert_eq!(s.errors, 1);
 }
+
+/// Found by the `tools` fuzz target: a `$ref` inside a member that is not
+/// a schema keyword (`propertie3`) was passed by the Gemini schema fitter
+/// and flagged by the Gemini rule check. Both read only schema positions.
+#[cfg(feature = "media")]
+#[test]
+fn a_ref_outside_schema_positions_is_neither_fitted_nor_flagged_for_gemini() {
+    use tool_carrier::provider::{build_request, Options, Provider, Tools};
+    use tool_carrier::rules::{check, Target};
+    let tools = Tools::from_json(
+        r##"[{"type":"function","function":{"name":"a","parameters":{"type":"object","propertie3":{"x":{"$ref":"#/$defs/x","title":"t"}},"properties":{"$ref":{"type":"string"}}}}}]"##,
+    )
+    .unwrap();
+    let history = [
+        (
+            "assistant",
+            r#"{"content":null,"tool_calls":[{"id":"c1","name":"a","arguments":"{}"}]}"#,
+        ),
+        (
+            "tool",
+            r#"{"tool_call_id":"c1","content":"ok","attachments":[]}"#,
+        ),
+    ];
+    let request = build_request(
+        Provider::Gemini,
+        &history,
+        &Options::new().with_tools(tools),
+    )
+    .unwrap();
+    let schema = &request.body["tools"][0]["functionDeclarations"][0]["parametersJsonSchema"];
+    assert_eq!(schema["propertie3"]["x"]["title"], "t");
+    assert_eq!(schema["properties"]["$ref"]["type"], "string");
+    assert_eq!(
+        check(
+            &Target::new(Provider::Gemini, &request.model),
+            &request.body
+        ),
+        []
+    );
+}
+
+/// Found by the `tools` fuzz target: a typed tool under a name its type
+/// does not fix (`{"type": "computer_20250124", "name": "web_s😀arch"}`) was
+/// sent to Claude on Bedrock under that name, which no tool-name pattern
+/// takes. Such a definition is refused, naming the name the type fixes.
+#[cfg(feature = "media")]
+#[test]
+fn a_typed_tool_under_another_name_is_refused() {
+    use tool_carrier::provider::{build_request, Options, Provider, Tools};
+    let tools = Tools::from_json(r#"[{"type":"computer_20250124","name":"web_s\ud83d\ude00arch","display_width_px":1,"display_height_px":1}]"#).unwrap();
+    let history = [("user", "hi")];
+    for provider in Provider::ALL {
+        let err = build_request(
+            provider,
+            &history,
+            &Options::new().with_tools(tools.clone()),
+        )
+        .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "tool web_s😀arch: Anthropic's computer_20250124 is always named \"computer\""
+        );
+    }
+}

@@ -45,9 +45,13 @@ pub struct Budget {
 }
 
 impl Budget {
-    /// Anthropic Messages: 5 MiB per image measured on the base64 text (the
-    /// API reports `image exceeds 5 MB maximum: N bytes > 5242880 bytes`);
-    /// PDFs up to 32 MB of base64 (the request limit, so leave room).
+    /// Anthropic Messages: 5 MiB per image measured on the base64 text.
+    /// The Claude API itself takes 10 MB since mid-2026; Bedrock and
+    /// Google Cloud still take 5 MB (`image exceeds 5 MB maximum: N bytes >
+    /// 5242880 bytes`), and 5 MiB is kept so one body is accepted on every
+    /// platform (<https://platform.claude.com/docs/en/build-with-claude/vision>,
+    /// read 2026-12-01). PDFs up to 32 MB of base64 (the request limit, so
+    /// leave room).
     pub const ANTHROPIC: Budget = Budget {
         image_cap: 5 * 1024 * 1024,
         document_cap: 32_000_000,
@@ -62,10 +66,13 @@ impl Budget {
         measure: Measure::Raw,
     };
 
-    /// OpenAI (Chat and Responses): 20 MB per image, 32 MB per file, raw.
+    /// OpenAI (Chat and Responses): 20 MB per image (the figure the vision
+    /// guide gave until 2026-04; it now states none, and keeps a bound)
+    /// and under 50 MB per file, raw
+    /// (<https://platform.openai.com/docs/guides/pdf-files>, read 2026-12-01).
     pub const OPENAI: Budget = Budget {
         image_cap: 20_000_000,
-        document_cap: 32_000_000,
+        document_cap: 49_999_999,
         measure: Measure::Raw,
     };
 

@@ -145,7 +145,14 @@ pub(crate) fn declare(
                 },
                 Kind::Typed { definition, known } => {
                     let ty = tool.typed_as().unwrap_or("?").to_owned();
-                    let documented = known.and_then(|k| k.input_schema().map(|s| (k, s)));
+                    if let Some(k) = known.filter(|k| k.name != tool.name()) {
+                        return Err(BuildError::TypedName {
+                            tool: tool.name().to_owned(),
+                            tool_type: ty,
+                            expected: k.name,
+                        });
+                    }
+                    let documented = known.map(|k| (k, k.input_schema()));
                     let beta = known.and_then(|k| k.beta);
                     match (typed_tools, documented) {
                         (TypedTools::AsThemselves, _) => {
@@ -172,7 +179,7 @@ pub(crate) fn declare(
                                 provider,
                             })
                         }
-                        (TypedTools::InExtraFields, Some((_, Value::Object(schema)))) => {
+                        (TypedTools::InExtraFields, Some((_, schema))) => {
                             report.tool_notes.push(format!(
                                 "tool {}: {ty} sent as it is in additionalModelRequestFields.tools (how Converse integrations pass Claude's typed tools; AWS documents it for InvokeModel)",
                                 tool.name()
@@ -188,9 +195,6 @@ pub(crate) fn declare(
                             }
                         }
                         (_, Some((known, schema))) => {
-                            let Value::Object(schema) = schema else {
-                                unreachable!("documented schemas are objects")
-                            };
                             report.tool_notes.push(format!(
                                 "tool {}: Anthropic's {ty} declared for {provider} as a plain function with the input Anthropic documents for it",
                                 tool.name()

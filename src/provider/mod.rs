@@ -852,6 +852,17 @@ pub enum BuildError {
         /// The provider.
         provider: Provider,
     },
+    /// An Anthropic typed tool under another name than the one its type
+    /// fixes (Anthropic refuses it, and its calls carry the fixed name).
+    #[error("tool {tool}: Anthropic's {tool_type} is always named {expected:?}")]
+    TypedName {
+        /// The name given.
+        tool: String,
+        /// Its Anthropic `type`.
+        tool_type: String,
+        /// The name the type fixes.
+        expected: &'static str,
+    },
     /// An input schema the provider cannot be given.
     #[error("tool {tool}: {error}")]
     Schema {

@@ -305,27 +305,52 @@ fn inline(data: &Value, path: &str, nested: bool, out: &mut Out) -> usize {
     size
 }
 
-/// Beside a `$ref`, only `description` and `default`.
+/// Beside a `$ref`, only `description` and `default`, in every schema
+/// node (the values of the JSON Schema keywords that hold schemas; a
+/// property merely named `$ref` is no reference).
 fn ref_siblings(schema: &Value, path: &str, out: &mut Out) {
-    match schema {
-        Value::Object(node) => {
-            if node.contains_key("$ref") {
-                for key in node.keys() {
-                    if !matches!(key.as_str(), "$ref" | "description" | "default") {
-                        out.push(&ONE_SCHEMA, at(path, key), "beside a $ref");
-                    }
+    let Value::Object(node) = schema else {
+        return;
+    };
+    if node.contains_key("$ref") {
+        for key in node.keys() {
+            if !matches!(key.as_str(), "$ref" | "description" | "default") {
+                out.push(&ONE_SCHEMA, at(path, key), "beside a $ref");
+            }
+        }
+    }
+    for (key, value) in node {
+        let here = at(path, key);
+        match (key.as_str(), value) {
+            (
+                "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas",
+                Value::Object(map),
+            ) => {
+                for (name, s) in map {
+                    ref_siblings(s, &at(&here, name), out);
                 }
             }
-            for (key, value) in node {
-                ref_siblings(value, &at(path, key), out);
+            ("anyOf" | "oneOf" | "allOf" | "prefixItems" | "items", Value::Array(list)) => {
+                for (i, s) in list.iter().enumerate() {
+                    ref_siblings(s, &idx(&here, i), out);
+                }
             }
+            (
+                "items"
+                | "additionalProperties"
+                | "not"
+                | "if"
+                | "then"
+                | "else"
+                | "contains"
+                | "propertyNames"
+                | "unevaluatedItems"
+                | "unevaluatedProperties"
+                | "additionalItems",
+                s @ Value::Object(_),
+            ) => ref_siblings(s, &here, out),
+            _ => {}
         }
-        Value::Array(items) => {
-            for (i, v) in items.iter().enumerate() {
-                ref_siblings(v, &idx(path, i), out);
-            }
-        }
-        _ => {}
     }
 }
 

@@ -156,7 +156,7 @@ impl Tool {
     pub fn input_schema(&self) -> Option<Value> {
         match &self.kind {
             Kind::Function { schema } => Some(Value::Object(schema.clone())),
-            Kind::Typed { known, .. } => known.and_then(|k| k.input_schema()),
+            Kind::Typed { known, .. } => known.map(|k| Value::Object(k.input_schema())),
         }
     }
 

@@ -15,7 +15,7 @@
 //! code execution, memory, tool search, …) are recognised by their type's
 //! absence here and cannot be declared for another provider.
 
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
 /// What is known of one Anthropic typed tool version.
 #[derive(Debug)]
@@ -40,9 +40,13 @@ impl PartialEq for TypedTool {
 impl Eq for TypedTool {}
 
 impl TypedTool {
-    /// The documented input schema, for declaring it as a plain function.
-    pub fn input_schema(&self) -> Option<Value> {
-        Some((self.input)())
+    /// The documented input schema (an object schema), for declaring it
+    /// as a plain function.
+    pub fn input_schema(&self) -> Map<String, Value> {
+        match (self.input)() {
+            Value::Object(schema) => schema,
+            _ => unreachable!("every schema in the table is written as an object"),
+        }
     }
 }
 
@@ -240,7 +244,7 @@ mod tests {
     #[test]
     fn every_documented_schema_is_an_object_schema_with_its_fixed_name() {
         for t in TYPED_TOOLS {
-            let s = t.input_schema().unwrap();
+            let s = t.input_schema();
             assert_eq!(s["type"], "object", "{}", t.tool_type);
             assert!(s["properties"].is_object(), "{}", t.tool_type);
             assert!(
@@ -255,7 +259,7 @@ mod tests {
     #[test]
     fn later_versions_add_actions_and_drop_undo() {
         let actions = |t: &str| {
-            lookup(t).unwrap().input_schema().unwrap()["properties"]["action"]["enum"]
+            lookup(t).unwrap().input_schema()["properties"]["action"]["enum"]
                 .as_array()
                 .unwrap()
                 .len()
@@ -263,9 +267,8 @@ mod tests {
         assert_eq!(actions("computer_20241022"), 10);
         assert_eq!(actions("computer_20250124"), 16);
         assert_eq!(actions("computer_20251124"), 17);
-        let commands = |t: &str| {
-            lookup(t).unwrap().input_schema().unwrap()["properties"]["command"]["enum"].clone()
-        };
+        let commands =
+            |t: &str| lookup(t).unwrap().input_schema()["properties"]["command"]["enum"].clone();
         assert!(commands("text_editor_20250124")
             .as_array()
             .unwrap()
