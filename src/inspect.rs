@@ -144,11 +144,8 @@ pub fn write_json<R: BufRead, W: Write>(
     mut output: W,
     mut progress: impl FnMut(u64),
 ) -> io::Result<InspectSummary> {
-    let mut summary = InspectSummary::default();
     let mut buf = String::new();
-    for_each_record(input, &mut progress, |record| {
-        let line = InspectLine::of(record);
-        summary.count(&line);
+    let summary = for_each_line(input, &mut progress, |line| {
         buf.clear();
         line.push_json(&mut buf);
         buf.push('\n');
@@ -158,67 +155,39 @@ pub fn write_json<R: BufRead, W: Write>(
     Ok(summary)
 }
 
-/// Write a table, one row a record: index, role, carrier shape and state,
-/// attachments, and the start of the body.
+/// Call `each` with every record of the history in `input`, classified,
+/// and count what was seen; `progress` is called with the input bytes
+/// consumed so far. [`write_json`] is this with one JSON object a line;
+/// the command's table is another writer on top of it.
 ///
 /// # Errors
-/// As [`write_json`].
-pub fn write_table<R: BufRead, W: Write>(
+/// I/O errors of `input`, and whatever `each` returns.
+///
+/// # Example
+/// ```
+/// let history = "{\"role\":\"user\",\"content\":\"hi\"}\nnot json\n";
+/// let mut roles = Vec::new();
+/// let summary = tool_carrier::inspect::for_each_line(history.as_bytes(), |_| {}, |line| {
+///     if let tool_carrier::inspect::InspectLine::Message { role, .. } = line {
+///         roles.push(role.to_string());
+///     }
+///     Ok(())
+/// })?;
+/// assert_eq!(roles, ["user"]);
+/// assert_eq!((summary.records, summary.errors), (2, 1));
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn for_each_line<R: BufRead>(
     input: R,
-    mut output: W,
     mut progress: impl FnMut(u64),
+    mut each: impl FnMut(&InspectLine<'_>) -> io::Result<()>,
 ) -> io::Result<InspectSummary> {
     let mut summary = InspectSummary::default();
-    writeln!(
-        output,
-        "{:>6}  {:<9}  {:<15}  {:<30}  body",
-        "index", "role", "carrier", "attachments"
-    )?;
     for_each_record(input, &mut progress, |record| {
         let line = InspectLine::of(record);
         summary.count(&line);
-        match &line {
-            InspectLine::Error { index, error } => {
-                writeln!(output, "{index:>6}  error: {error}")
-            }
-            InspectLine::Message {
-                index,
-                role,
-                carrier,
-            } => {
-                let (shape, atts, body) = match carrier {
-                    None => ("-".to_owned(), String::new(), String::new()),
-                    Some(c) => {
-                        let state = if c.declared { "declared" } else { "legacy" };
-                        let atts = c
-                            .attachments
-                            .iter()
-                            .map(|a| format!("{}:{}", a.kind.as_str(), a.target))
-                            .collect::<Vec<_>>()
-                            .join(" ");
-                        (
-                            format!("{} {state}", c.kind.as_str()),
-                            atts,
-                            c.body.to_string(),
-                        )
-                    }
-                };
-                writeln!(
-                    output,
-                    "{index:>6}  {:<9}  {shape:<15}  {:<30}  {}",
-                    clip(role, 9),
-                    clip(&atts, 30),
-                    clip(&body, 60)
-                )
-            }
-        }
+        each(&line)
     })?;
-    writeln!(
-        output,
-        "{} records: {} carriers ({} legacy), {} not messages",
-        summary.records, summary.carriers, summary.legacy, summary.errors
-    )?;
-    output.flush()?;
     Ok(summary)
 }
 
@@ -243,71 +212,9 @@ fn for_each_record<R: BufRead>(
     Ok(())
 }
 
-/// At most `width` characters of `text` on one line: control characters
-/// escaped, an ellipsis where it was cut.
-fn clip(text: &str, width: usize) -> String {
-    let mut chars = text
-        .chars()
-        .flat_map(|c| -> Box<dyn Iterator<Item = char>> {
-            if c.is_control() {
-                Box::new(c.escape_default())
-            } else {
-                Box::new(std::iter::once(c))
-            }
-        });
-    let mut out: String = chars.by_ref().take(width).collect();
-    if chars.next().is_some() {
-        out.pop();
-        out.push('…');
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn table_shows_shape_state_attachments_and_body() {
-        let history = concat!(
-            "{\"role\":\"tool\",\"content\":\"{\\\"content\\\":\\\"ok\\\",\\\"attachments\\\":[{\\\"kind\\\":\\\"image\\\",\\\"target\\\":\\\"/s.png\\\"}]}\"}\n",
-            "{\"role\":\"user\",\"content\":\"[Tool results]\\nold\"}\n",
-            "{\"role\":\"user\",\"content\":\"hi\"}\n",
-            "not json\n",
-        );
-        let mut out = Vec::new();
-        let s = write_table(history.as_bytes(), &mut out, |_| {}).unwrap();
-        let text = String::from_utf8(out).unwrap();
-        let rows: Vec<_> = text.lines().collect();
-        assert!(
-            rows[1].contains("native declared")
-                && rows[1].contains("image:/s.png")
-                && rows[1].ends_with("ok"),
-            "{}",
-            rows[1]
-        );
-        assert!(
-            rows[2].contains("prompt legacy") && rows[2].ends_with(r"[Tool results]\nold"),
-            "{}",
-            rows[2]
-        );
-        assert!(rows[3].contains(" - "), "{}", rows[3]);
-        assert!(
-            rows[4].contains("error: line 4: invalid JSON"),
-            "{}",
-            rows[4]
-        );
-        assert_eq!(rows[5], "4 records: 2 carriers (1 legacy), 1 not messages");
-        assert_eq!(
-            s,
-            InspectSummary {
-                records: 4,
-                errors: 1,
-                carriers: 2,
-                legacy: 1
-            }
-        );
-    }
 
     #[test]
     fn hand_written_json_is_what_serde_json_writes() {
@@ -329,13 +236,5 @@ mod tests {
             }
         }
         assert_eq!(n, 4);
-    }
-
-    #[test]
-    fn clip_escapes_and_shortens() {
-        assert_eq!(clip("a\nb", 10), "a\\nb");
-        assert_eq!(clip("abcdef", 4), "abc…");
-        assert_eq!(clip("abcd", 4), "abcd");
-        assert_eq!(clip("\"q\"", 4), "\"q\"");
     }
 }

@@ -33,8 +33,9 @@
 //! layer can put in a note. The same input and settings always give the same
 //! output bytes, so provider prompt caches keep hitting.
 //!
-//! [`describe_file`] runs the same steps on a path given on the command line
-//! (read as given, not confined to roots) and returns a [`MediaReport`].
+//! The command's `media` report runs the same steps on a path given on the
+//! command line ([`read_regular_file`], then [`prepare`]): read as given,
+//! not confined to roots.
 //!
 //! # Example
 //!
@@ -84,7 +85,6 @@ pub(crate) mod header;
 mod policy;
 mod prepare;
 mod read;
-mod report;
 mod resize;
 mod resolve;
 mod sniff;
@@ -95,7 +95,6 @@ pub use estimate::{anthropic_tokens, openai_tokens, Estimates, CHARS_PER_ATTACHM
 pub use policy::Policy;
 pub use prepare::{prepare, prepare_for, FitStep, MediaFacts, Prepared};
 pub use read::read_regular_file;
-pub use report::{describe_file, MediaRefusal, MediaReport};
 pub use resize::fit_within;
 pub use resolve::{DefaultResolver, Loaded, Origin, Resolver, Source};
 pub use sniff::{sniff, MediaType, Sniffed};

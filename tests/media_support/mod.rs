@@ -1,7 +1,6 @@
 //! Images made in code for the media tests and the resize benchmark: no
 //! binary fixtures. Included by the `media_*` tests and the resize
 //! benchmark with `#[path]`.
-#![cfg(feature = "media")]
 #![allow(dead_code)]
 
 use std::io::Cursor;

@@ -2,7 +2,6 @@
 //! at test time, byte for byte the same on every run and every machine (the
 //! PNGs use stored deflate blocks, so no compressor version can change
 //! them). Included by the other `provider_*` tests with `#[path]`.
-#![cfg(feature = "media")]
 #![allow(dead_code)]
 
 use std::fs;
@@ -154,9 +153,13 @@ impl Fixture {
     }
 }
 
-/// The crate's folder.
+/// The repository's top folder (where `examples/` is), whichever of its
+/// packages the test belongs to.
 pub fn manifest_dir() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    here.ancestors()
+        .find(|dir| dir.join("examples/history.jsonl").is_file())
+        .unwrap_or(here)
 }
 
 /// A history file of the crate, as `(role, content)` pairs.

@@ -11,9 +11,7 @@ use serde_json::Value;
 /// The grammar's test vectors, kept in the repository (`tests/data/`) so the
 /// suite needs nothing beside the checkout.
 fn vector(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(name)
+    common::repo().join("tests/data").join(name)
 }
 
 fn tool_carrier(args: &[&str], stdin: Option<&[u8]>) -> Output {
@@ -49,7 +47,7 @@ fn grammar_vectors_match_the_expected_output() {
 
 #[test]
 fn shipped_example_history_inspects_cleanly() {
-    let example = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/history.jsonl");
+    let example = common::repo().to_path_buf().join("examples/history.jsonl");
     let out = tool_carrier(&["inspect", example.to_str().unwrap()], None);
     assert!(
         out.status.success(),

@@ -16,9 +16,7 @@ fn run(args: &[&str], stdin: &[u8]) -> Output {
 }
 
 fn example(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("examples")
-        .join(name)
+    common::repo().to_path_buf().join("examples").join(name)
 }
 
 fn s(p: &Path) -> &str {

@@ -4,7 +4,9 @@ use std::io::{self, BufWriter};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use tool_carrier::inspect::{write_json, write_table};
+use tool_carrier::inspect::write_json;
+
+use crate::table::write_table;
 
 use super::{input, Context, Failure, FOUND};
 

@@ -4,7 +4,9 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use tool_carrier::media::{describe_file, Budget, MediaRefusal, Policy};
+use tool_carrier::media::{Budget, Policy};
+
+use crate::report::{describe_file, MediaRefusal};
 
 use super::{Context, Failure, FOUND};
 

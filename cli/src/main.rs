@@ -1,8 +1,6 @@
 //! The `tool-carrier` command: inspect, migrate, convert and media.
 #![forbid(unsafe_code)]
 
-mod cli;
-
 fn main() -> std::process::ExitCode {
-    cli::main()
+    tool_carrier_cli::main()
 }

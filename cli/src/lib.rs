@@ -1,18 +1,21 @@
-//! Arguments and dispatch. Each subcommand is a file of its own.
+//! The `tool-carrier` command: arguments and dispatch, each subcommand a
+//! file of its own, and the presentation code only the command needs (the
+//! `inspect` table, the `media` report).
+#![forbid(unsafe_code)]
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-#[cfg(feature = "media")]
 mod convert;
 mod input;
 mod inspect;
-#[cfg(feature = "media")]
 mod media;
 mod migrate;
 mod output;
+pub mod report;
+pub mod table;
 
 /// Tool-result carriers in agent conversation histories.
 #[derive(Debug, Parser)]
@@ -36,10 +39,8 @@ enum Command {
     /// Upgrade legacy carriers to declared ones, losing nothing.
     Migrate(migrate::Args),
     /// Build one provider's request body from a history.
-    #[cfg(feature = "media")]
     Convert(convert::Args),
     /// Show what a model would receive for image or PDF files.
-    #[cfg(feature = "media")]
     Media(media::Args),
 }
 
@@ -48,14 +49,13 @@ const FOUND: u8 = 1;
 /// Exit status for a run that could not finish (I/O, arguments).
 const FAILED: u8 = 2;
 
+/// Run the command on the process's arguments.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Inspect { file, json } => inspect::run(file, json),
         Command::Migrate(args) => migrate::run(args),
-        #[cfg(feature = "media")]
         Command::Convert(args) => convert::run(args),
-        #[cfg(feature = "media")]
         Command::Media(args) => media::run(args),
     };
     match result {

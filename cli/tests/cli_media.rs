@@ -1,11 +1,12 @@
 //! `tool-carrier media`: one report a file, refusals named, exit codes.
-#![cfg(feature = "media")]
 
-use std::path::PathBuf;
+mod common;
+
 use std::process::Command;
 
 fn example(name: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    common::repo()
+        .to_path_buf()
         .join("examples")
         .join(name)
         .display()

@@ -1,15 +1,15 @@
 //! The `media` command's report: the JSON shape of SPEC §6 and the summary
 //! for people.
-#![cfg(feature = "media")]
 
-#[path = "media_support/mod.rs"]
+#[path = "../../tests/media_support/mod.rs"]
 mod support;
 
 use std::path::Path;
 
 use serde_json::{json, Value};
 use support::*;
-use tool_carrier::media::{describe_file, Budget, MediaError, MediaRefusal, Policy};
+use tool_carrier::media::{Budget, MediaError, Policy};
+use tool_carrier_cli::report::{describe_file, MediaRefusal};
 
 fn keys(v: &Value) -> Vec<&str> {
     let mut k: Vec<_> = v.as_object().unwrap().keys().map(String::as_str).collect();

@@ -21,8 +21,18 @@ pub fn run_in(dir: &Path, args: &[&str], stdin: &[u8]) -> Output {
     child.wait_with_output().unwrap()
 }
 
-/// Run the command with `args` in the crate's folder, feeding it `stdin`.
+/// The repository's top folder (the library's), where `examples/` and
+/// `tests/data/` are.
+#[allow(dead_code)] // not every test binary that includes this module uses it
+pub fn repo() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the command's package sits inside the repository")
+}
+
+/// Run the command with `args` in the repository's top folder, feeding it
+/// `stdin`.
 #[allow(dead_code)] // not every test binary that includes this module uses it
 pub fn run(args: &[&str], stdin: &[u8]) -> Output {
-    run_in(Path::new(env!("CARGO_MANIFEST_DIR")), args, stdin)
+    run_in(repo(), args, stdin)
 }

@@ -5,12 +5,9 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::budget::Budget;
-use super::error::MediaError;
-use super::estimate::Estimates;
-use super::policy::Policy;
-use super::prepare::{prepare, MediaFacts, Prepared};
-use super::read::read_regular_file;
+use tool_carrier::media::{
+    prepare, read_regular_file, Budget, Estimates, MediaError, MediaFacts, Policy, Prepared,
+};
 
 /// The report for one file, shaped for `media --json`:
 ///
@@ -79,7 +76,8 @@ impl MediaReport {
 /// Those of [`read_regular_file`] and [`prepare`].
 ///
 /// ```
-/// use tool_carrier::media::{describe_file, Budget, Policy};
+/// use tool_carrier::media::{Budget, Policy};
+/// use tool_carrier_cli::report::describe_file;
 /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
 /// let dir = tempfile::tempdir()?;
 /// let path = dir.path().join("doc.pdf");

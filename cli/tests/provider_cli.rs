@@ -1,10 +1,9 @@
 //! `tool-carrier convert`: the body on standard output, the summary and
 //! notes on standard error, exit codes.
-#![cfg(all(feature = "cli", feature = "media"))]
 
 mod common;
 
-#[path = "provider_support/mod.rs"]
+#[path = "../../tests/provider_support/mod.rs"]
 mod support;
 
 use std::process::Output;
