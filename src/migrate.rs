@@ -13,10 +13,11 @@
 //! content — stay as they were. Migrating twice changes nothing.
 //!
 //! With [`MigrateOptions::lift_markers`], whole-line `[IMAGE:…]` markers in a
-//! legacy body whose target the media policy accepts (with feature `media`:
-//! a regular file inside a root, within the size cap, whose bytes are an
-//! image; without it: a regular file inside a root) become declared
-//! attachments; the body keeps the lines.
+//! legacy body whose target is accepted become declared attachments; the
+//! body keeps the lines. The caller says what is accepted
+//! ([`Liftable`]): any regular file inside a root, or (feature `media`)
+//! one within the size cap whose bytes are an image. Turning the feature
+//! on does not change what a given choice means.
 
 use std::fmt;
 use std::io::{self, BufRead, Write};
@@ -34,9 +35,32 @@ use crate::{
 #[derive(Clone, Debug, Default)]
 pub struct MigrateOptions {
     /// Lift whole-line `[IMAGE:…]` markers from legacy bodies into the
-    /// declaration, for targets the media policy accepts inside these
-    /// roots. `None`: never lift.
-    pub lift_markers: Option<Roots>,
+    /// declaration, for the targets it accepts. `None`: never lift.
+    pub lift_markers: Option<LiftMarkers>,
+}
+
+/// Which marker targets may be lifted: always confined to `roots`, and
+/// checked as `accept` says. The caller chooses; no feature of the crate
+/// changes what a given choice means.
+#[derive(Clone, Debug)]
+pub struct LiftMarkers {
+    /// Targets must be regular files inside these folders (relative ones
+    /// resolve against the first).
+    pub roots: Roots,
+    /// What else a target must be.
+    pub accept: Liftable,
+}
+
+/// What a lifted target must be, beyond a regular file inside the roots.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Liftable {
+    /// Nothing more: any regular file inside the roots.
+    RegularFile,
+    /// Within the media policy's size cap, with bytes that are an image
+    /// (feature `media`).
+    #[cfg(feature = "media")]
+    Image,
 }
 
 /// Why a carrier was left as it is.
@@ -225,7 +249,7 @@ fn migrate_prompt<'a>(content: &'a str, options: &MigrateOptions) -> MessageMigr
 /// Whole-line image markers of `body` whose targets the media policy
 /// accepts, each target once, in order.
 fn lift<'b>(body: &'b str, options: &MigrateOptions) -> Vec<Attachment<'b>> {
-    let Some(roots) = &options.lift_markers else {
+    let Some(lift) = &options.lift_markers else {
         return Vec::new();
     };
     let mut out: Vec<Attachment<'b>> = Vec::new();
@@ -233,7 +257,7 @@ fn lift<'b>(body: &'b str, options: &MigrateOptions) -> Vec<Attachment<'b>> {
         if let Some(a) = parse_marker_line(line) {
             if a.kind == AttachmentKind::Image
                 && !out.iter().any(|seen| seen.target == a.target)
-                && liftable(roots, &a.target)
+                && liftable(lift, &a.target)
             {
                 out.push(a);
             }
@@ -242,24 +266,22 @@ fn lift<'b>(body: &'b str, options: &MigrateOptions) -> Vec<Attachment<'b>> {
     out
 }
 
-/// Whether the media policy accepts `target` as an image: a regular file
-/// inside the roots, within the size cap, whose bytes are an image.
-#[cfg(feature = "media")]
-fn liftable(roots: &Roots, target: &str) -> bool {
-    use crate::media::{sniff, DefaultResolver, Policy, Resolver, Sniffed, Source};
-    let resolver = DefaultResolver::new(Policy::default().with_roots(roots.clone()));
-    match resolver.resolve(target) {
-        Ok(Source::Bytes(loaded)) => {
-            matches!(sniff(&loaded.bytes), Sniffed::Media(t) if t.is_image())
+/// Whether `target` may be lifted, as `lift` says.
+fn liftable(lift: &LiftMarkers, target: &str) -> bool {
+    match lift.accept {
+        Liftable::RegularFile => lift.roots.resolve(target).is_ok(),
+        #[cfg(feature = "media")]
+        Liftable::Image => {
+            use crate::media::{sniff, DefaultResolver, Policy, Resolver, Sniffed, Source};
+            let policy = Policy::default().with_roots(lift.roots.clone());
+            match DefaultResolver::new(policy).resolve(target) {
+                Ok(Source::Bytes(loaded)) => {
+                    matches!(sniff(&loaded.bytes), Sniffed::Media(t) if t.is_image())
+                }
+                _ => false,
+            }
         }
-        _ => false,
     }
-}
-
-/// Without the media pipeline: a regular file inside the roots.
-#[cfg(not(feature = "media"))]
-fn liftable(roots: &Roots, target: &str) -> bool {
-    roots.resolve(target).is_ok()
 }
 
 /// A record migration left alone or could not read.

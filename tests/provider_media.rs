@@ -4,9 +4,8 @@
 #[path = "provider_support/mod.rs"]
 mod support;
 
-use std::cell::RefCell;
 use std::io::Cursor;
-use std::rc::Rc;
+use std::sync::{Arc, Mutex};
 
 use base64::Engine;
 use serde_json::Value;
@@ -100,15 +99,15 @@ fn all_text(request: &Request) -> String {
 
 /// A resolver that serves files of a fixture and records every target it
 /// was asked for.
-fn recording(fixture: &Fixture) -> (Options, Rc<RefCell<Vec<String>>>) {
-    let asked = Rc::new(RefCell::new(Vec::new()));
-    let log = Rc::clone(&asked);
+fn recording(fixture: &Fixture) -> (Options, Arc<Mutex<Vec<String>>>) {
+    let asked = Arc::new(Mutex::new(Vec::new()));
+    let log = Arc::clone(&asked);
     let root = fixture.root.clone();
     let options =
         fixture
             .options()
             .with_resolver(move |target: &str| -> Result<Source, MediaError> {
-                log.borrow_mut().push(target.to_owned());
+                log.lock().unwrap().push(target.to_owned());
                 match std::fs::read(root.join(target)) {
                     Ok(bytes) => Ok(Source::Bytes(Loaded::new(bytes, Origin::Other))),
                     Err(e) => Err(MediaError::Refused {
@@ -140,9 +139,13 @@ fn only_declared_attachments_are_resolved() {
     ]
     .concat();
     for provider in Provider::ALL {
-        asked.borrow_mut().clear();
+        asked.lock().unwrap().clear();
         let request = build_lines(provider, &history, &options);
-        assert_eq!(*asked.borrow(), ["shots/dashboard.png"], "{provider}");
+        assert_eq!(
+            *asked.lock().unwrap(),
+            ["shots/dashboard.png"],
+            "{provider}"
+        );
         assert_eq!(request.report.images, 1, "{provider}");
         let text = all_text(&request);
         assert!(
@@ -224,7 +227,10 @@ fn vision_off_turns_every_attachment_into_a_note_naming_its_target() {
     );
     for provider in Provider::ALL {
         let request = build_lines(provider, &history, &options);
-        assert!(asked.borrow().is_empty(), "{provider}: nothing loaded");
+        assert!(
+            asked.lock().unwrap().is_empty(),
+            "{provider}: nothing loaded"
+        );
         assert_eq!(
             (
                 request.report.images,
@@ -324,7 +330,7 @@ fn bedrock_keeps_the_newest_20_images_and_notes_the_oldest() {
     let request = build_lines(Provider::Bedrock, &history, &options);
     assert_eq!(request.report.images, 20);
     assert_eq!(
-        asked.borrow().len(),
+        asked.lock().unwrap().len(),
         20,
         "the omitted ones are never loaded"
     );

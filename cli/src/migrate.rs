@@ -4,7 +4,9 @@ use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use tool_carrier::migrate::{migrate_history, MigrateOptions, MigrationReport};
+use tool_carrier::migrate::{
+    migrate_history, LiftMarkers, Liftable, MigrateOptions, MigrationReport,
+};
 use tool_carrier::roots::Roots;
 
 use super::output::replace_atomically;
@@ -36,7 +38,10 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<ExitCode, Failure> {
     let lift_markers = if args.lift_markers {
-        Some(Roots::new(&args.root).context(|| "--root".into())?)
+        Some(LiftMarkers {
+            roots: Roots::new(&args.root).context(|| "--root".into())?,
+            accept: Liftable::Image,
+        })
     } else {
         None
     };

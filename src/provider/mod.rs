@@ -455,7 +455,7 @@ pub struct Options {
     vision: bool,
     max_tokens: u32,
     policy: Policy,
-    resolver: Option<Box<dyn Resolver>>,
+    resolver: Option<Box<dyn Resolver + Send + Sync>>,
     tools: Option<Tools>,
     family: Option<Family>,
 }
@@ -550,8 +550,10 @@ impl Options {
     }
 
     /// Load targets with this resolver instead of the built-in one. Its
-    /// bytes are still sniffed and prepared under the policy.
-    pub fn with_resolver(self, resolver: impl Resolver + 'static) -> Options {
+    /// bytes are still sniffed and prepared under the policy. It must be
+    /// `Send + Sync`, like everything `Options` holds, so options can be
+    /// shared between threads and async tasks.
+    pub fn with_resolver(self, resolver: impl Resolver + Send + Sync + 'static) -> Options {
         Options {
             resolver: Some(Box::new(resolver)),
             ..self
@@ -1088,6 +1090,15 @@ mod tests {
         }
         assert!("openai".parse::<Provider>().is_err());
         assert!("Anthropic".parse::<Provider>().is_err());
+    }
+
+    #[test]
+    fn options_and_requests_cross_threads() {
+        fn send_sync<T: Send + Sync>() {}
+        send_sync::<Options>();
+        send_sync::<Request>();
+        send_sync::<Tools>();
+        send_sync::<BuildError>();
     }
 
     #[test]
