@@ -221,7 +221,7 @@ pub(crate) fn declare(
                 "tool {name}: called in the history but not among the definitions; declared with a minimal schema"
             ));
         }
-    } else if !called.is_empty() && provider.needs_declared_calls() {
+    } else if !called.is_empty() && provider.spec().needs_declared_calls {
         stubs(called, names, &mut out, report);
         out.choice_none = true;
     }

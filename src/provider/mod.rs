@@ -79,7 +79,7 @@ use serde_json::Value;
 use thiserror::Error;
 
 use crate::history::{Chunk, HistoryReader, RecordError};
-use crate::media::{Budget, Measure, MediaType, Policy, Prepared, Resolver};
+use crate::media::{Budget, Policy, Prepared, Resolver};
 
 mod anthropic;
 mod attach;
@@ -91,13 +91,15 @@ mod names;
 mod ollama;
 mod openai_chat;
 mod openai_responses;
+mod spec;
 pub mod tools;
 mod walk;
 
 use attach::Limits;
 use declare::Declarations;
 pub use model::Family;
-use names::{Pattern, Rename};
+use names::Rename;
+pub use spec::{Endpoint, Spec};
 pub use tools::schema::{Pointer, SchemaError};
 pub use tools::{Shape, Tool, Tools, ToolsError, ToolsErrorKind};
 use walk::{Media, Slot, Turn};
@@ -123,9 +125,21 @@ pub enum Provider {
 }
 
 /// A provider name that is not one of [`Provider::NAMES`].
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("unknown provider {0:?} (expected one of: anthropic, openai-chat, openai-responses, gemini, gemini-2, bedrock, ollama)")]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnknownProvider(pub String);
+
+impl fmt::Display for UnknownProvider {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown provider {:?} (expected one of: {})",
+            self.0,
+            Provider::NAMES.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownProvider {}
 
 impl Provider {
     /// Every provider, in the order of [`Provider::NAMES`].
@@ -139,16 +153,15 @@ impl Provider {
         Provider::Ollama,
     ];
 
-    /// The command-line names, in the order of [`Provider::ALL`].
-    pub const NAMES: [&'static str; 7] = [
-        "anthropic",
-        "openai-chat",
-        "openai-responses",
-        "gemini",
-        "gemini-2",
-        "bedrock",
-        "ollama",
-    ];
+    /// The command-line names, in the order of [`Provider::ALL`] (read off
+    /// the [`spec`] table).
+    pub const NAMES: [&'static str; 7] = spec::names();
+
+    /// Everything the crate knows of this provider that does not depend on
+    /// the model: see [`Spec`].
+    pub fn spec(self) -> &'static Spec {
+        &spec::SPECS[self as usize]
+    }
 
     /// The command-line name: `anthropic`, `openai-chat`, …
     ///
@@ -158,59 +171,37 @@ impl Provider {
     /// assert_eq!("gemini-2".parse::<Provider>(), Ok(Provider::Gemini2));
     /// ```
     pub fn name(self) -> &'static str {
-        Provider::NAMES[self as usize]
+        self.spec().name
     }
 
     /// The model used when none is given.
     pub fn default_model(self) -> &'static str {
-        match self {
-            // https://platform.claude.com/docs/en/about-claude/models/overview
-            Provider::Anthropic => "claude-sonnet-5",
-            Provider::OpenAiChat | Provider::OpenAiResponses => "gpt-5",
-            // https://ai.google.dev/gemini-api/docs/models and
-            // /deprecations (read 2026-12-01): gemini-3-pro-preview was
-            // shut down on 2026-03-09 and gemini-2.5-flash on 2026-12-01;
-            // gemini-3.8-flash is a stable Gemini 3 model (media in
-            // function responses), gemini-2.5-flash-lite the 2.x model
-            // still served.
-            Provider::Gemini => "gemini-3.8-flash",
-            Provider::Gemini2 => "gemini-2.5-flash-lite",
-            Provider::Bedrock => "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
-            Provider::Ollama => "qwen3-vl",
-        }
+        self.spec().default_model
     }
 
     /// Whether the model is named inside the request body. Gemini and
     /// Bedrock name it in the URL instead ([`Provider::endpoint`]).
     pub fn model_in_body(self) -> bool {
-        !matches!(
-            self,
-            Provider::Gemini | Provider::Gemini2 | Provider::Bedrock
-        )
+        self.spec().model_in_body
     }
 
-    /// Where the body is sent, for `model`: the method and URL (Bedrock's
-    /// region is left as `{region}`).
+    /// Where the body is sent, for `model` (Bedrock's region is left as
+    /// `{region}`).
     ///
     /// ```
     /// use tool_carrier::provider::Provider;
+    /// let endpoint = Provider::Gemini.endpoint("gemini-3.8-flash");
+    /// assert_eq!(endpoint.method, "POST");
     /// assert_eq!(
-    ///     Provider::Gemini.endpoint("gemini-3-pro-preview"),
-    ///     "POST https://generativelanguage.googleapis.com/v1beta/models/gemini-3-pro-preview:generateContent"
+    ///     endpoint.to_string(),
+    ///     "POST https://generativelanguage.googleapis.com/v1beta/models/gemini-3.8-flash:generateContent"
     /// );
     /// ```
-    pub fn endpoint(self, model: &str) -> String {
-        match self {
-            Provider::Anthropic => "POST https://api.anthropic.com/v1/messages".into(),
-            Provider::OpenAiChat => "POST https://api.openai.com/v1/chat/completions".into(),
-            Provider::OpenAiResponses => "POST https://api.openai.com/v1/responses".into(),
-            Provider::Gemini | Provider::Gemini2 => format!(
-                "POST https://generativelanguage.googleapis.com/v1beta/models/{model}:generateContent"
-            ),
-            Provider::Bedrock => {
-                format!("POST https://bedrock-runtime.{{region}}.amazonaws.com/model/{model}/converse")
-            }
-            Provider::Ollama => "POST http://localhost:11434/api/chat".into(),
+    pub fn endpoint(self, model: &str) -> Endpoint {
+        let spec = self.spec();
+        Endpoint {
+            method: spec.method,
+            url: spec.url.replace("{model}", model),
         }
     }
 
@@ -239,179 +230,14 @@ impl Provider {
         self.limits_for(model).max_images
     }
 
-    /// What tool names must look like.
-    fn name_pattern(self) -> Pattern {
-        match self {
-            Provider::Anthropic
-            | Provider::OpenAiChat
-            | Provider::OpenAiResponses
-            | Provider::Bedrock => Pattern::TOOL_NAME,
-            Provider::Gemini | Provider::Gemini2 => Pattern::GEMINI_NAME,
-            Provider::Ollama => Pattern::ANY,
-        }
-    }
-
-    /// What tool-call ids must look like, where the API says.
-    fn id_pattern(self) -> Option<Pattern> {
-        match self {
-            Provider::Anthropic => Some(Pattern::ANTHROPIC_ID),
-            Provider::Bedrock => Some(Pattern::BEDROCK_ID),
-            Provider::OpenAiChat | Provider::OpenAiResponses => Some(Pattern::OPENAI_ID),
-            Provider::Gemini | Provider::Gemini2 | Provider::Ollama => None,
-        }
-    }
-
-    /// Whether a request replaying tool calls must declare the tools it
-    /// calls. Ollama replays calls without declarations and has no way to
-    /// say "do not call", so minimal declarations would only invite calls.
-    fn needs_declared_calls(self) -> bool {
-        self != Provider::Ollama
-    }
-
-    /// Whether the API can be told not to call any tool.
-    fn has_choice_none(self) -> bool {
-        !matches!(self, Provider::Bedrock | Provider::Ollama)
-    }
-
     /// Name used in notes: `Anthropic`, `OpenAI`, `Gemini`, …
     fn display_name(self) -> &'static str {
-        match self {
-            Provider::Anthropic => "Anthropic",
-            Provider::OpenAiChat | Provider::OpenAiResponses => "OpenAI",
-            Provider::Gemini | Provider::Gemini2 => "Gemini",
-            Provider::Bedrock => "Bedrock",
-            Provider::Ollama => "Ollama",
-        }
+        self.spec().display_name
     }
 
-    /// What the provider accepts for `model`. Each figure is the
-    /// provider's documented limit (source and date beside it), or says
-    /// why there is none.
+    /// What the provider accepts for `model`.
     fn limits_for(self, model: &str) -> &'static Limits {
-        // Gemini: inline data up to 100 MB per request since 2026-01-08
-        // (https://ai.google.dev/gemini-api/docs/changelog, read
-        // 2026-12-01), an inline PDF up to 50 MB
-        // (https://ai.google.dev/gemini-api/docs/document-processing).
-        const GEMINI_BUDGET: Budget = Budget::new(50_000_000, Measure::Raw);
-        // Ollama documents no size limits; the OpenAI figures are a sane
-        // bound for a local model's context.
-        const OLLAMA_BUDGET: Budget = Budget::OPENAI;
-        const ALL_RASTERS: &[MediaType] = &[
-            MediaType::Png,
-            MediaType::Jpeg,
-            MediaType::Gif,
-            MediaType::Webp,
-        ];
-        // https://platform.claude.com/docs/en/build-with-claude/vision
-        // (read 2026-12-01): "up to 100 images" for models with a
-        // 200k-token context window, 600 for the others; 8000×8000 px,
-        // 2000×2000 px each when a request holds more than 20 images;
-        // 10 MB per image on the base64 text on the Claude API itself and
-        // 5 MB on Bedrock and Google Cloud: 5 MB is kept (Budget::
-        // ANTHROPIC), so one body is accepted on every Claude platform.
-        // https://platform.claude.com/docs/en/api/overview: 32 MB per
-        // Messages request, 20 MB on Bedrock.
-        static ANTHROPIC: Limits = Limits {
-            budget: Budget::ANTHROPIC,
-            image_types: ALL_RASTERS,
-            documents: true,
-            image_urls: true,
-            document_urls: true,
-            max_images: 100,
-            max_documents: usize::MAX,
-            // 2 MB of the 32 kept for the text.
-            max_total: 30_000_000,
-            max_dim: 8000,
-            many_images: Some((20, 2000)),
-        };
-        static ANTHROPIC_1M: Limits = Limits {
-            max_images: 600,
-            ..ANTHROPIC
-        };
-        // https://platform.openai.com/docs/guides/images-vision (read
-        // 2026-12-01): PNG, JPEG, WEBP, non-animated GIF; up to 1500
-        // images and 512 MB per request (since 2026-04; before, 500 and
-        // 50 MB). Requests over ~50 MB of images are still reported
-        // refused, so 45 MB is kept. PDFs: each file and all together
-        // under 50 MB (https://platform.openai.com/docs/guides/pdf-files).
-        static OPENAI_CHAT: Limits = Limits {
-            budget: Budget::OPENAI,
-            // A GIF is sent as PNG, so an animation cannot slip through.
-            image_types: &[MediaType::Png, MediaType::Jpeg, MediaType::Webp],
-            documents: true,
-            image_urls: true,
-            // Chat `file` parts take `file_data` or `file_id`, not URLs.
-            document_urls: false,
-            max_images: 1500,
-            max_documents: usize::MAX,
-            max_total: 45_000_000,
-            max_dim: u32::MAX,
-            many_images: None,
-        };
-        static OPENAI_RESPONSES: Limits = Limits {
-            // `input_file` takes a `file_url`.
-            document_urls: true,
-            ..OPENAI_CHAT
-        };
-        // https://ai.google.dev/gemini-api/docs/image-understanding (read
-        // 2026-12-01): PNG, JPEG, WEBP, HEIC, HEIF (no GIF, so a GIF is
-        // sent as PNG); up to 3,600 images per request.
-        static GEMINI: Limits = Limits {
-            budget: GEMINI_BUDGET,
-            image_types: &[MediaType::Png, MediaType::Jpeg, MediaType::Webp],
-            documents: true,
-            // `fileData` takes Files API URIs, not arbitrary URLs.
-            image_urls: false,
-            document_urls: false,
-            max_images: 3600,
-            max_documents: usize::MAX,
-            // 5 MB of the 100 kept for the text.
-            max_total: 95_000_000,
-            max_dim: u32::MAX,
-            many_images: None,
-        };
-        // https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Message.html
-        // (read 2026-12-01): up to 20 images, each at most 3.75 MB and
-        // 8000×8000 px, and 5 documents of at most 4.5 MB (Budget::
-        // BEDROCK); Claude on Bedrock takes at most 20 MB a request
-        // (https://platform.claude.com/docs/en/api/overview).
-        static BEDROCK: Limits = Limits {
-            budget: Budget::BEDROCK,
-            image_types: ALL_RASTERS,
-            documents: true,
-            // Converse sources are bytes or S3 locations only.
-            image_urls: false,
-            document_urls: false,
-            max_images: 20,
-            max_documents: 5,
-            // 2 MB of the 20 kept for the text.
-            max_total: 18_000_000,
-            max_dim: 8000,
-            many_images: None,
-        };
-        static OLLAMA: Limits = Limits {
-            budget: OLLAMA_BUDGET,
-            // Vision models in Ollama are documented with PNG and JPEG;
-            // anything else is sent as PNG.
-            image_types: &[MediaType::Png, MediaType::Jpeg],
-            documents: false,
-            image_urls: false,
-            document_urls: false,
-            max_images: usize::MAX,
-            max_documents: 0,
-            max_total: usize::MAX,
-            max_dim: u32::MAX,
-            many_images: None,
-        };
-        match self {
-            Provider::Anthropic if model::anthropic_million_context(model) => &ANTHROPIC_1M,
-            Provider::Anthropic => &ANTHROPIC,
-            Provider::OpenAiChat => &OPENAI_CHAT,
-            Provider::OpenAiResponses => &OPENAI_RESPONSES,
-            Provider::Gemini | Provider::Gemini2 => &GEMINI,
-            Provider::Bedrock => &BEDROCK,
-            Provider::Ollama => &OLLAMA,
-        }
+        (self.spec().limits)(model)
     }
 }
 
@@ -655,7 +481,7 @@ pub struct Request {
 
 impl Request {
     /// Where to send it: see [`Provider::endpoint`].
-    pub fn endpoint(&self) -> String {
+    pub fn endpoint(&self) -> Endpoint {
         self.provider.endpoint(&self.model)
     }
 
@@ -780,7 +606,8 @@ where
     attach::attach(&mut turns, provider, &facts, options, &mut report);
     let called = called_names(&turns);
     let called: Vec<&str> = called.iter().map(String::as_str).collect();
-    let mut names = Rename::new(provider.name_pattern());
+    let spec = provider.spec();
+    let mut names = Rename::new(spec.names);
     let declarations = declare::declare(
         options.tools.as_ref(),
         &called,
@@ -789,7 +616,7 @@ where
         &mut names,
         &mut report,
     )?;
-    let mut ids = provider.id_pattern().map(Rename::new);
+    let mut ids = spec.ids.map(Rename::new);
     names::rewrite(&mut turns, ids.as_mut(), &mut names);
     // Claude on Bedrock declares a typed tool twice (as a function for
     // `toolConfig`, and as itself): count names.
@@ -799,7 +626,7 @@ where
         .map(|d| d.name.as_str())
         .collect::<HashSet<_>>()
         .len();
-    report.choice_none = declarations.choice_none && provider.has_choice_none();
+    report.choice_none = declarations.choice_none && spec.choice_none;
     let cx = Context {
         model: &model,
         max_tokens: options.max_tokens,

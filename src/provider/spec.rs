@@ -1,0 +1,323 @@
+//! One table of what the crate knows of each provider: its names, where
+//! its requests go, its patterns for tool names and ids, what it can be
+//! told about tools, and (per model) what one request may carry. Every
+//! fact about a provider that is not its body's shape lives here, each
+//! limit with its source and the date it was read.
+
+use std::fmt;
+
+use crate::media::{Budget, Measure, MediaType};
+
+use super::attach::Limits;
+use super::names::Pattern;
+use super::Provider;
+
+/// What the crate knows of one provider.
+#[derive(Debug)]
+pub struct Spec {
+    /// The provider.
+    pub provider: Provider,
+    /// The command-line name: `anthropic`, `openai-chat`, …
+    pub name: &'static str,
+    /// The name used in notes: `Anthropic`, `OpenAI`, …
+    pub display_name: &'static str,
+    /// The model used when none is given.
+    pub default_model: &'static str,
+    /// The HTTP method requests are sent with.
+    pub method: &'static str,
+    /// The URL, with `{model}` (and Bedrock's `{region}`) left to fill.
+    pub url: &'static str,
+    /// Whether the model is named in the body (else in the URL).
+    pub model_in_body: bool,
+    /// Whether a request replaying tool calls must declare the tools it
+    /// calls (Ollama replays calls without declarations and cannot be told
+    /// not to call, so minimal declarations would only invite calls).
+    pub needs_declared_calls: bool,
+    /// Whether the API can be told not to call any tool.
+    pub choice_none: bool,
+    pub(crate) names: Pattern,
+    pub(crate) ids: Option<Pattern>,
+    pub(crate) limits: fn(&str) -> &'static Limits,
+}
+
+/// Where a request is sent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Endpoint {
+    /// `POST`.
+    pub method: &'static str,
+    /// The URL, the model filled in.
+    pub url: String,
+}
+
+impl fmt::Display for Endpoint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.method, self.url)
+    }
+}
+
+/// The table, in the order of [`Provider::ALL`].
+pub(crate) const SPECS: [Spec; 7] = [
+    Spec {
+        provider: Provider::Anthropic,
+        name: "anthropic",
+        display_name: "Anthropic",
+        // https://platform.claude.com/docs/en/about-claude/models/overview
+        default_model: "claude-sonnet-5",
+        method: "POST",
+        url: "https://api.anthropic.com/v1/messages",
+        model_in_body: true,
+        needs_declared_calls: true,
+        choice_none: true,
+        names: Pattern::TOOL_NAME,
+        ids: Some(Pattern::ANTHROPIC_ID),
+        limits: |model| {
+            if super::model::anthropic_million_context(model) {
+                &ANTHROPIC_1M
+            } else {
+                &ANTHROPIC
+            }
+        },
+    },
+    Spec {
+        provider: Provider::OpenAiChat,
+        name: "openai-chat",
+        display_name: "OpenAI",
+        default_model: "gpt-5",
+        method: "POST",
+        url: "https://api.openai.com/v1/chat/completions",
+        model_in_body: true,
+        needs_declared_calls: true,
+        choice_none: true,
+        names: Pattern::TOOL_NAME,
+        ids: Some(Pattern::OPENAI_ID),
+        limits: |_| &OPENAI_CHAT,
+    },
+    Spec {
+        provider: Provider::OpenAiResponses,
+        name: "openai-responses",
+        display_name: "OpenAI",
+        default_model: "gpt-5",
+        method: "POST",
+        url: "https://api.openai.com/v1/responses",
+        model_in_body: true,
+        needs_declared_calls: true,
+        choice_none: true,
+        names: Pattern::TOOL_NAME,
+        ids: Some(Pattern::OPENAI_ID),
+        limits: |_| &OPENAI_RESPONSES,
+    },
+    // https://ai.google.dev/gemini-api/docs/models and /deprecations (read
+    // 2026-12-01): gemini-3-pro-preview was shut down on 2026-03-09 and
+    // gemini-2.5-flash on 2026-12-01; gemini-3.8-flash is a stable Gemini 3
+    // model (media in function responses), gemini-2.5-flash-lite the 2.x
+    // model still served.
+    Spec {
+        provider: Provider::Gemini,
+        name: "gemini",
+        display_name: "Gemini",
+        default_model: "gemini-3.8-flash",
+        method: "POST",
+        url: "https://generativelanguage.googleapis.com/v1beta/models/{model}:generateContent",
+        model_in_body: false,
+        needs_declared_calls: true,
+        choice_none: true,
+        names: Pattern::GEMINI_NAME,
+        ids: None,
+        limits: |_| &GEMINI,
+    },
+    Spec {
+        provider: Provider::Gemini2,
+        name: "gemini-2",
+        display_name: "Gemini",
+        default_model: "gemini-2.5-flash-lite",
+        method: "POST",
+        url: "https://generativelanguage.googleapis.com/v1beta/models/{model}:generateContent",
+        model_in_body: false,
+        needs_declared_calls: true,
+        choice_none: true,
+        names: Pattern::GEMINI_NAME,
+        ids: None,
+        limits: |_| &GEMINI,
+    },
+    Spec {
+        provider: Provider::Bedrock,
+        name: "bedrock",
+        display_name: "Bedrock",
+        default_model: "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+        method: "POST",
+        url: "https://bedrock-runtime.{region}.amazonaws.com/model/{model}/converse",
+        model_in_body: false,
+        needs_declared_calls: true,
+        // Converse's toolChoice is auto, any or tool.
+        choice_none: false,
+        names: Pattern::TOOL_NAME,
+        ids: Some(Pattern::BEDROCK_ID),
+        limits: |_| &BEDROCK,
+    },
+    Spec {
+        provider: Provider::Ollama,
+        name: "ollama",
+        display_name: "Ollama",
+        default_model: "qwen3-vl",
+        method: "POST",
+        url: "http://localhost:11434/api/chat",
+        model_in_body: true,
+        needs_declared_calls: false,
+        choice_none: false,
+        names: Pattern::ANY,
+        ids: None,
+        limits: |_| &OLLAMA,
+    },
+];
+
+/// The command-line names, in table order.
+pub(crate) const fn names() -> [&'static str; 7] {
+    let mut out = [""; 7];
+    let mut i = 0;
+    while i < SPECS.len() {
+        out[i] = SPECS[i].name;
+        i += 1;
+    }
+    out
+}
+
+// Gemini: inline data up to 100 MB per request since 2026-01-08
+// (https://ai.google.dev/gemini-api/docs/changelog, read
+// 2026-12-01), an inline PDF up to 50 MB
+// (https://ai.google.dev/gemini-api/docs/document-processing).
+const GEMINI_BUDGET: Budget = Budget::new(50_000_000, Measure::Raw);
+// Ollama documents no size limits; the OpenAI figures are a sane
+// bound for a local model's context.
+const OLLAMA_BUDGET: Budget = Budget::OPENAI;
+const ALL_RASTERS: &[MediaType] = &[
+    MediaType::Png,
+    MediaType::Jpeg,
+    MediaType::Gif,
+    MediaType::Webp,
+];
+// https://platform.claude.com/docs/en/build-with-claude/vision
+// (read 2026-12-01): "up to 100 images" for models with a
+// 200k-token context window, 600 for the others; 8000×8000 px,
+// 2000×2000 px each when a request holds more than 20 images;
+// 10 MB per image on the base64 text on the Claude API itself and
+// 5 MB on Bedrock and Google Cloud: 5 MB is kept (Budget::
+// ANTHROPIC), so one body is accepted on every Claude platform.
+// https://platform.claude.com/docs/en/api/overview: 32 MB per
+// Messages request, 20 MB on Bedrock.
+pub(crate) static ANTHROPIC: Limits = Limits {
+    budget: Budget::ANTHROPIC,
+    image_types: ALL_RASTERS,
+    documents: true,
+    image_urls: true,
+    document_urls: true,
+    max_images: 100,
+    max_documents: usize::MAX,
+    // 2 MB of the 32 kept for the text.
+    max_total: 30_000_000,
+    max_dim: 8000,
+    many_images: Some((20, 2000)),
+};
+pub(crate) static ANTHROPIC_1M: Limits = Limits {
+    max_images: 600,
+    ..ANTHROPIC
+};
+// https://platform.openai.com/docs/guides/images-vision (read
+// 2026-12-01): PNG, JPEG, WEBP, non-animated GIF; up to 1500
+// images and 512 MB per request (since 2026-04; before, 500 and
+// 50 MB). Requests over ~50 MB of images are still reported
+// refused, so 45 MB is kept. PDFs: each file and all together
+// under 50 MB (https://platform.openai.com/docs/guides/pdf-files).
+pub(crate) static OPENAI_CHAT: Limits = Limits {
+    budget: Budget::OPENAI,
+    // A GIF is sent as PNG, so an animation cannot slip through.
+    image_types: &[MediaType::Png, MediaType::Jpeg, MediaType::Webp],
+    documents: true,
+    image_urls: true,
+    // Chat `file` parts take `file_data` or `file_id`, not URLs.
+    document_urls: false,
+    max_images: 1500,
+    max_documents: usize::MAX,
+    max_total: 45_000_000,
+    max_dim: u32::MAX,
+    many_images: None,
+};
+pub(crate) static OPENAI_RESPONSES: Limits = Limits {
+    // `input_file` takes a `file_url`.
+    document_urls: true,
+    ..OPENAI_CHAT
+};
+// https://ai.google.dev/gemini-api/docs/image-understanding (read
+// 2026-12-01): PNG, JPEG, WEBP, HEIC, HEIF (no GIF, so a GIF is
+// sent as PNG); up to 3,600 images per request.
+pub(crate) static GEMINI: Limits = Limits {
+    budget: GEMINI_BUDGET,
+    image_types: &[MediaType::Png, MediaType::Jpeg, MediaType::Webp],
+    documents: true,
+    // `fileData` takes Files API URIs, not arbitrary URLs.
+    image_urls: false,
+    document_urls: false,
+    max_images: 3600,
+    max_documents: usize::MAX,
+    // 5 MB of the 100 kept for the text.
+    max_total: 95_000_000,
+    max_dim: u32::MAX,
+    many_images: None,
+};
+// https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Message.html
+// (read 2026-12-01): up to 20 images, each at most 3.75 MB and
+// 8000×8000 px, and 5 documents of at most 4.5 MB (Budget::
+// BEDROCK); Claude on Bedrock takes at most 20 MB a request
+// (https://platform.claude.com/docs/en/api/overview).
+pub(crate) static BEDROCK: Limits = Limits {
+    budget: Budget::BEDROCK,
+    image_types: ALL_RASTERS,
+    documents: true,
+    // Converse sources are bytes or S3 locations only.
+    image_urls: false,
+    document_urls: false,
+    max_images: 20,
+    max_documents: 5,
+    // 2 MB of the 20 kept for the text.
+    max_total: 18_000_000,
+    max_dim: 8000,
+    many_images: None,
+};
+pub(crate) static OLLAMA: Limits = Limits {
+    budget: OLLAMA_BUDGET,
+    // Vision models in Ollama are documented with PNG and JPEG;
+    // anything else is sent as PNG.
+    image_types: &[MediaType::Png, MediaType::Jpeg],
+    documents: false,
+    image_urls: false,
+    document_urls: false,
+    max_images: usize::MAX,
+    max_documents: 0,
+    max_total: usize::MAX,
+    max_dim: u32::MAX,
+    many_images: None,
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_is_in_the_order_of_all() {
+        for (i, p) in Provider::ALL.into_iter().enumerate() {
+            assert_eq!(SPECS[i].provider, p);
+            assert_eq!(p.spec().name, Provider::NAMES[i]);
+        }
+    }
+
+    #[test]
+    fn only_gemini_and_bedrock_name_the_model_in_the_url() {
+        for spec in &SPECS {
+            assert_eq!(
+                spec.url.contains("{model}"),
+                !spec.model_in_body,
+                "{}",
+                spec.name
+            );
+        }
+    }
+}
