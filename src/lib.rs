@@ -54,6 +54,7 @@ pub mod media;
 pub mod migrate;
 #[cfg(feature = "media")]
 pub mod provider;
+mod role;
 pub mod roots;
 #[cfg(feature = "media")]
 pub mod rules;
@@ -65,6 +66,7 @@ pub use carrier::{
     render_prompt_tool_carrier, Attachment, AttachmentKind, CarrierKind, CarrierParts,
     RebuildError, RenderError, TOOL_RESULTS_PREFIX,
 };
+pub use role::Role;
 
 /// The README's examples, compiled and run as doctests.
 #[cfg(doctest)]

@@ -22,8 +22,12 @@ use std::borrow::Cow;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use crate::carrier::{classify, AttachmentKind, CarrierKind, CarrierParts, TOOL_RESULTS_PREFIX};
+use crate::carrier::{
+    parse_native_tool_carrier, parse_prompt_tool_carrier, AttachmentKind, CarrierKind,
+    CarrierParts, TOOL_RESULTS_PREFIX,
+};
 use crate::media::Prepared;
+use crate::Role;
 
 /// One step of the conversation, provider-neutral.
 #[derive(Debug)]
@@ -158,8 +162,8 @@ pub(crate) fn walk<R: AsRef<str>, C: AsRef<str>>(messages: &[(R, C)]) -> Vec<Tur
     let mut turns = Vec::with_capacity(messages.len());
     let mut i = 0;
     while i < messages.len() {
-        let (role, content) = (messages[i].0.as_ref(), messages[i].1.as_ref());
-        if role != "assistant" {
+        let (role, content) = (Role::parse(messages[i].0.as_ref()), messages[i].1.as_ref());
+        if role != Role::Assistant {
             turns.push(single(i, role, content));
             i += 1;
             continue;
@@ -173,13 +177,13 @@ pub(crate) fn walk<R: AsRef<str>, C: AsRef<str>>(messages: &[(R, C)]) -> Vec<Tur
         // The window of this turn's results: up to the next assistant.
         let end = messages[i + 1..]
             .iter()
-            .position(|(r, _)| r.as_ref() == "assistant")
+            .position(|(r, _)| Role::parse(r.as_ref()) == Role::Assistant)
             .map_or(messages.len(), |p| i + 1 + p);
         let mut answers: Vec<Option<ToolResult<'_>>> = turn.calls.iter().map(|_| None).collect();
         let mut after = Vec::new();
         for (j, (r, c)) in messages.iter().enumerate().take(end).skip(i + 1) {
-            let (r, c) = (r.as_ref(), c.as_ref());
-            if r != "tool" {
+            let (r, c) = (Role::parse(r.as_ref()), c.as_ref());
+            if r != Role::Tool {
                 after.push(single(j, r, c));
                 continue;
             }
@@ -193,7 +197,7 @@ pub(crate) fn walk<R: AsRef<str>, C: AsRef<str>>(messages: &[(R, C)]) -> Vec<Tur
             };
             match claimed {
                 Some(k) => {
-                    let parts = classify("tool", c).expect("every tool message is a carrier");
+                    let parts = parse_native_tool_carrier(c);
                     let call = &turn.calls[k];
                     answers[k] = Some(ToolResult {
                         call_id: call.id.clone(),
@@ -227,10 +231,10 @@ pub(crate) fn walk<R: AsRef<str>, C: AsRef<str>>(messages: &[(R, C)]) -> Vec<Tur
 }
 
 /// A message that is not an assistant's, on its own.
-fn single<'a>(index: usize, role: &str, content: &'a str) -> Turn<'a> {
+fn single<'a>(index: usize, role: Role<'_>, content: &'a str) -> Turn<'a> {
     match role {
-        "system" | "developer" => Turn::System(content),
-        "user" => match classify("user", content) {
+        Role::System | Role::Developer => Turn::System(content),
+        Role::User => match parse_prompt_tool_carrier(content) {
             Some(parts) => {
                 let text = if parts.declared {
                     // The count and marker lines are gone (the attachments
@@ -246,8 +250,8 @@ fn single<'a>(index: usize, role: &str, content: &'a str) -> Turn<'a> {
             }
             None => Turn::User(Cow::Borrowed(content)),
         },
-        "tool" => {
-            let parts = classify("tool", content).expect("every tool message is a carrier");
+        Role::Tool => {
+            let parts = parse_native_tool_carrier(content);
             let label = match envelope_call_id(content) {
                 Some(id) => {
                     format!("[Tool result for call {id}, which no tool call is waiting for]")
@@ -259,7 +263,13 @@ fn single<'a>(index: usize, role: &str, content: &'a str) -> Turn<'a> {
                 slots: slots(index, &parts),
             })
         }
-        other => Turn::User(Cow::Owned(format!("[{other}]\n{content}"))),
+        Role::Other(other) => Turn::User(Cow::Owned(format!("[{other}]\n{content}"))),
+        // The walk takes assistant messages apart (their calls pair with
+        // the results after them); as text here for completeness.
+        Role::Assistant => Turn::Assistant(AssistantTurn {
+            text: (!content.is_empty()).then_some(Cow::Borrowed(content)),
+            calls: Vec::new(),
+        }),
     }
 }
 
