@@ -689,3 +689,41 @@ fn conformance_bodies_for_every_format() {
         }
     }
 }
+
+#[test]
+fn each_note_says_why_in_a_type_a_program_can_match() {
+    use tool_carrier::provider::NoteReason;
+    let fixture = Fixture::new();
+    let history = one_round(
+        &[
+            "shots/dashboard.png",
+            "missing.png",
+            "reports/incident-42.pdf",
+            "shots/small.png",
+        ],
+        "x",
+    ) + &line(
+        "tool",
+        r#"{"content":"stray","attachments":[{"kind":"audio","target":"a.wav"},{"kind":"image","target":"reports/incident-42.pdf"}]}"#,
+    );
+    let reasons = |provider, options: &Options| -> Vec<NoteReason> {
+        build_lines(provider, &history, options)
+            .report
+            .notes
+            .iter()
+            .map(|n| n.reason)
+            .collect()
+    };
+    assert_eq!(
+        reasons(Provider::Ollama, &fixture.options()),
+        [
+            NoteReason::Media,
+            NoteReason::NotTaken,
+            NoteReason::KindNotSent,
+            NoteReason::WrongKind
+        ]
+    );
+    let off = reasons(Provider::Anthropic, &fixture.options().with_vision(false));
+    assert_eq!(off[..4], [NoteReason::VisionOff; 4]);
+    assert_eq!(off[4], NoteReason::KindNotSent);
+}

@@ -1,8 +1,8 @@
 //! Why a target was not turned into an attachment.
 
+use std::error::Error;
+use std::fmt;
 use std::io;
-
-use thiserror::Error;
 
 use super::budget::Measure;
 use super::sniff::MediaType;
@@ -13,15 +13,13 @@ use super::sniff::MediaType;
 /// go in a note beside the tool result. Messages about local files name the
 /// target as written in the history; messages about a `data:` URI never
 /// repeat its payload.
-#[derive(Debug, Error)]
+#[derive(Debug)]
 #[non_exhaustive]
 pub enum MediaError {
     // ---- resolving a target ----
     /// The target was empty.
-    #[error("empty target")]
     EmptyTarget,
     /// A URI scheme other than `data`, `http` and `https`.
-    #[error("{target}: scheme {scheme:?} is not supported")]
     UnsupportedScheme {
         /// The target as written.
         target: String,
@@ -30,19 +28,16 @@ pub enum MediaError {
     },
     /// An `http(s)` URL that is not well formed (no host, spaces, control
     /// characters).
-    #[error("{target}: not a well-formed http(s) URL")]
     BadUrl {
         /// The target as written.
         target: String,
     },
     /// A local path, but no roots are configured.
-    #[error("{target}: local files are not allowed (no roots configured)")]
     NoRoots {
         /// The target as written.
         target: String,
     },
     /// A local path that does not exist or cannot be resolved.
-    #[error("{target}: cannot resolve: {source}")]
     NotFound {
         /// The target as written.
         target: String,
@@ -50,13 +45,11 @@ pub enum MediaError {
         source: io::Error,
     },
     /// A local path that resolves outside every root.
-    #[error("{target}: outside the allowed folders")]
     OutsideRoots {
         /// The target as written.
         target: String,
     },
     /// A path that is not a regular file: a folder, a FIFO, a device, …
-    #[error("{target}: not a regular file ({kind})")]
     NotARegularFile {
         /// The target as written.
         target: String,
@@ -64,14 +57,12 @@ pub enum MediaError {
         kind: &'static str,
     },
     /// The file was replaced between the check and the open.
-    #[error("{target}: the file changed while it was being opened")]
     FileChanged {
         /// The target as written.
         target: String,
     },
     /// A file larger than the policy's cap; refused before reading it, or
     /// while reading if it grew.
-    #[error("{target}: {size} bytes is over the {cap}-byte file cap")]
     FileTooLarge {
         /// The target as written.
         target: String,
@@ -81,7 +72,6 @@ pub enum MediaError {
         cap: u64,
     },
     /// Opening or reading a file failed.
-    #[error("{target}: {source}")]
     Io {
         /// The target as written.
         target: String,
@@ -89,17 +79,13 @@ pub enum MediaError {
         source: io::Error,
     },
     /// A `data:` URI that does not follow `data:<type>;base64,<payload>`.
-    #[error("data: URI: {0}")]
     BadDataUri(&'static str),
     /// A `data:` URI whose payload is not canonical standard base64.
-    #[error("data: URI: payload is not canonical base64 ({0})")]
     BadBase64(String),
     /// A `data:` URI whose media type is not in the allowlist.
-    #[error("data: URI: media type {0:?} is not allowed")]
     DisallowedMediaType(String),
     /// A `data:` URI whose encoded payload is longer than the cap; refused
     /// before decoding.
-    #[error("data: URI: {len} base64 characters is over the {cap}-character cap")]
     DataUriTooLarge {
         /// The payload's length in characters.
         len: usize,
@@ -107,7 +93,6 @@ pub enum MediaError {
         cap: usize,
     },
     /// The declared media type and the bytes disagree.
-    #[error("declared {declared} but the bytes are {found}")]
     TypeMismatch {
         /// What the target declared.
         declared: MediaType,
@@ -115,7 +100,6 @@ pub enum MediaError {
         found: String,
     },
     /// A resolver of the caller's refused the target.
-    #[error("{target}: {reason}")]
     Refused {
         /// The target as written.
         target: String,
@@ -125,16 +109,12 @@ pub enum MediaError {
 
     // ---- reading the bytes ----
     /// No bytes at all.
-    #[error("empty file")]
     Empty,
     /// A recognised format that is not supported (TIFF, HEIC, AVIF, SVG…).
-    #[error("{0} images are not supported")]
     UnsupportedFormat(&'static str),
     /// Bytes of no recognised format.
-    #[error("not a supported image or PDF (unrecognised bytes)")]
     UnknownFormat,
     /// A header that cannot be read (truncated, zero size, …).
-    #[error("malformed {media_type} header: {reason}")]
     BadHeader {
         /// The sniffed type.
         media_type: MediaType,
@@ -142,7 +122,6 @@ pub enum MediaError {
         reason: &'static str,
     },
     /// More pixels than the policy allows; refused before decoding.
-    #[error("{width}×{height} is over the {max_pixels}-pixel limit")]
     TooManyPixels {
         /// Width from the header.
         width: u32,
@@ -152,13 +131,11 @@ pub enum MediaError {
         max_pixels: u64,
     },
     /// Decoding would allocate more than the policy allows.
-    #[error("decoding would need more than the {max_alloc}-byte memory limit")]
     MemoryLimit {
         /// The limit.
         max_alloc: u64,
     },
     /// The decoder refused the data.
-    #[error("cannot decode {media_type}: {message}")]
     Decode {
         /// The sniffed type.
         media_type: MediaType,
@@ -166,7 +143,6 @@ pub enum MediaError {
         message: String,
     },
     /// The encoder failed (should not happen for decoded images).
-    #[error("cannot encode {media_type}: {message}")]
     Encode {
         /// The output type.
         media_type: MediaType,
@@ -174,12 +150,10 @@ pub enum MediaError {
         message: String,
     },
     /// The resizer failed (should not happen for decoded images).
-    #[error("cannot resize: {0}")]
     Resize(String),
 
     // ---- fitting the destination ----
     /// No re-encoding brought the image within the budget.
-    #[error("{media_type} does not fit the {cap}-byte {measure} budget even at {width}×{height} ({len} bytes)")]
     OverBudget {
         /// The output type.
         media_type: MediaType,
@@ -195,7 +169,6 @@ pub enum MediaError {
         height: u32,
     },
     /// A PDF over the budget's document cap (documents are never altered).
-    #[error("PDF of {len} bytes ({measure}) is over the {cap}-byte document cap")]
     DocumentTooLarge {
         /// Its size, measured as the budget measures.
         len: usize,
@@ -204,4 +177,93 @@ pub enum MediaError {
         /// How the cap is measured.
         measure: Measure,
     },
+}
+
+impl MediaError {
+    /// The target the error is about, as written, when it names one.
+    pub fn target(&self) -> Option<&str> {
+        match self {
+            MediaError::UnsupportedScheme { target, .. }
+            | MediaError::BadUrl { target, .. }
+            | MediaError::NoRoots { target, .. }
+            | MediaError::NotFound { target, .. }
+            | MediaError::OutsideRoots { target, .. }
+            | MediaError::NotARegularFile { target, .. }
+            | MediaError::FileChanged { target, .. }
+            | MediaError::FileTooLarge { target, .. }
+            | MediaError::Io { target, .. }
+            | MediaError::Refused { target, .. } => Some(target),
+            _ => None,
+        }
+    }
+
+    /// Why, without the target: what a note that already names the target
+    /// says. [`MediaError`]'s `Display` is `target: reason` (or the reason
+    /// alone for an error about no particular target).
+    ///
+    /// ```
+    /// use tool_carrier::media::MediaError;
+    /// let e = MediaError::OutsideRoots { target: "../x.png".into() };
+    /// assert_eq!(e.to_string(), "../x.png: outside the allowed folders");
+    /// assert_eq!(e.reason().to_string(), "outside the allowed folders");
+    /// ```
+    pub fn reason(&self) -> ErrorReason<'_> {
+        ErrorReason(self)
+    }
+}
+
+/// A [`MediaError`] without its target: see [`MediaError::reason`].
+#[derive(Debug)]
+pub struct ErrorReason<'a>(&'a MediaError);
+
+impl fmt::Display for ErrorReason<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            MediaError::EmptyTarget => f.write_str("empty target"),
+            MediaError::UnsupportedScheme { scheme, .. } => write!(f, "scheme {scheme:?} is not supported"),
+            MediaError::BadUrl { .. } => f.write_str("not a well-formed http(s) URL"),
+            MediaError::NoRoots { .. } => f.write_str("local files are not allowed (no roots configured)"),
+            MediaError::NotFound { source, .. } => write!(f, "cannot resolve: {source}"),
+            MediaError::OutsideRoots { .. } => f.write_str("outside the allowed folders"),
+            MediaError::NotARegularFile { kind, .. } => write!(f, "not a regular file ({kind})"),
+            MediaError::FileChanged { .. } => f.write_str("the file changed while it was being opened"),
+            MediaError::FileTooLarge { cap, size, .. } => write!(f, "{size} bytes is over the {cap}-byte file cap"),
+            MediaError::Io { source, .. } => write!(f, "{source}"),
+            MediaError::BadDataUri(v0) => write!(f, "data: URI: {v0}"),
+            MediaError::BadBase64(v0) => write!(f, "data: URI: payload is not canonical base64 ({v0})"),
+            MediaError::DisallowedMediaType(v0) => write!(f, "data: URI: media type {v0:?} is not allowed"),
+            MediaError::DataUriTooLarge { cap, len, .. } => write!(f, "data: URI: {len} base64 characters is over the {cap}-character cap"),
+            MediaError::TypeMismatch { declared, found, .. } => write!(f, "declared {declared} but the bytes are {found}"),
+            MediaError::Refused { reason, .. } => write!(f, "{reason}"),
+            MediaError::Empty => f.write_str("empty file"),
+            MediaError::UnsupportedFormat(v0) => write!(f, "{v0} images are not supported"),
+            MediaError::UnknownFormat => f.write_str("not a supported image or PDF (unrecognised bytes)"),
+            MediaError::BadHeader { media_type, reason, .. } => write!(f, "malformed {media_type} header: {reason}"),
+            MediaError::TooManyPixels { height, max_pixels, width, .. } => write!(f, "{width}×{height} is over the {max_pixels}-pixel limit"),
+            MediaError::MemoryLimit { max_alloc, .. } => write!(f, "decoding would need more than the {max_alloc}-byte memory limit"),
+            MediaError::Decode { media_type, message, .. } => write!(f, "cannot decode {media_type}: {message}"),
+            MediaError::Encode { media_type, message, .. } => write!(f, "cannot encode {media_type}: {message}"),
+            MediaError::Resize(v0) => write!(f, "cannot resize: {v0}"),
+            MediaError::OverBudget { cap, height, len, measure, media_type, width, .. } => write!(f, "{media_type} does not fit the {cap}-byte {measure} budget even at {width}×{height} ({len} bytes)"),
+            MediaError::DocumentTooLarge { cap, len, measure, .. } => write!(f, "PDF of {len} bytes ({measure}) is over the {cap}-byte document cap"),
+        }
+    }
+}
+
+impl fmt::Display for MediaError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(target) = self.target() {
+            write!(f, "{target}: ")?;
+        }
+        self.reason().fmt(f)
+    }
+}
+
+impl Error for MediaError {
+    fn source(&self) -> Option<&(dyn Error + 'static)> {
+        match self {
+            MediaError::NotFound { source, .. } | MediaError::Io { source, .. } => Some(source),
+            _ => None,
+        }
+    }
 }

@@ -90,7 +90,7 @@ mod resolve;
 mod sniff;
 
 pub use budget::{Budget, Measure};
-pub use error::MediaError;
+pub use error::{ErrorReason, MediaError};
 pub use estimate::{anthropic_tokens, openai_tokens, Estimates, CHARS_PER_ATTACHMENT};
 pub use policy::Policy;
 pub use prepare::{prepare, prepare_for, FitStep, MediaFacts, Prepared};

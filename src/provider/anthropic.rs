@@ -160,6 +160,6 @@ fn media_blocks<'a>(slots: Vec<Slot<'a>>) -> impl Iterator<Item = Value> + 'a {
             };
             Some(json!({"type": kind, "source": {"type": "url", "url": url}}))
         }
-        Media::Note(_) | Media::Pending => None,
+        Media::Note(..) | Media::Pending => None,
     })
 }

@@ -6,13 +6,11 @@
 //! oldest ones that are left out — and they are never loaded at all.
 
 use crate::carrier::AttachmentKind;
-use crate::media::{
-    sniff, Budget, DefaultResolver, MediaError, MediaType, Policy, Resolver, Sniffed, Source,
-};
+use crate::media::{sniff, Budget, DefaultResolver, MediaType, Policy, Resolver, Sniffed, Source};
 
 use super::model::Facts;
 use super::walk::{Media, Slot, Turn};
-use super::{display_target, Note, Options, Provider, Report};
+use super::{display_target, Note, NoteReason, Options, Provider, Report};
 
 /// What a provider accepts in one request.
 #[derive(Debug)]
@@ -122,9 +120,10 @@ pub(crate) fn attach(
             Media::Inline(p) if p.is_document() => report.documents += 1,
             Media::Inline(_) => report.images += 1,
             Media::Url(_) => report.urls += 1,
-            Media::Note(text) => report.notes.push(Note {
+            Media::Note(reason, text) => report.notes.push(Note {
                 index: slot.index,
                 target: slot.target.clone().into_owned(),
+                reason: *reason,
                 text: text.clone(),
             }),
             Media::Pending => unreachable!("every slot is decided"),
@@ -137,38 +136,44 @@ impl Step<'_> {
         let what = slot.kind.as_str();
         let shown = display_target(&slot.target);
         let provider = self.provider.display_name();
-        let not_attached =
-            |reason: &str| Media::Note(format!("[{what} {shown} not attached: {reason}]"));
+        let not_attached = |why: NoteReason, reason: &dyn std::fmt::Display| {
+            Media::Note(why, format!("[{what} {shown} not attached: {reason}]"))
+        };
         let is_document = match slot.kind {
             AttachmentKind::Image => false,
             AttachmentKind::Document => true,
             AttachmentKind::Audio | AttachmentKind::Video => {
-                return Media::Note(format!(
-                    "[{what} {shown} not sent: {what} attachments are not supported]"
-                ))
+                return Media::Note(
+                    NoteReason::KindNotSent,
+                    format!("[{what} {shown} not sent: {what} attachments are not supported]"),
+                )
             }
         };
         if !self.vision {
-            return Media::Note(format!(
-                "[{what} {shown} omitted: this model cannot view attachments]"
-            ));
+            return Media::Note(
+                NoteReason::VisionOff,
+                format!("[{what} {shown} omitted: this model cannot view attachments]"),
+            );
         }
         if is_document && !self.limits.documents {
-            return not_attached(&format!("{provider} takes no documents here"));
+            return not_attached(
+                NoteReason::NotTaken,
+                &format!("{provider} takes no documents here"),
+            );
         }
         if tally.total_full {
             return self.over_total(what, &shown);
         }
         if is_document && (tally.documents_full || tally.documents >= self.limits.max_documents) {
             tally.documents_full = true;
-            return Media::Note(format!(
+            return Media::Note(NoteReason::OverCount, format!(
                 "[{what} {shown} omitted: a {provider} request takes at most {} documents; the oldest are left out]",
                 self.limits.max_documents
             ));
         }
         if !is_document && (tally.images_full || tally.images >= self.limits.max_images) {
             tally.images_full = true;
-            return Media::Note(format!(
+            return Media::Note(NoteReason::OverCount, format!(
                 "[{what} {shown} omitted: a {provider} request takes at most {} images; the oldest are left out]",
                 self.limits.max_images
             ));
@@ -181,27 +186,36 @@ impl Step<'_> {
                     self.limits.image_urls
                 };
                 if !takes {
-                    return not_attached(&format!("{provider} does not take {what} URLs here"));
+                    return not_attached(
+                        NoteReason::NotTaken,
+                        &format!("{provider} does not take {what} URLs here"),
+                    );
                 }
                 tally.count(is_document);
                 return Media::Url(url);
             }
             Ok(Source::Bytes(loaded)) => loaded,
-            Err(e) => return not_attached(&reason(&e, &slot.target)),
+            Err(e) => return not_attached(NoteReason::Media, &e.reason()),
         };
         match (is_document, sniff(&loaded.bytes)) {
             (false, Sniffed::Media(MediaType::Pdf)) => {
-                return not_attached("it is a PDF; declare it as a document")
+                return not_attached(
+                    NoteReason::WrongKind,
+                    &"it is a PDF; declare it as a document",
+                )
             }
             (true, Sniffed::Media(t)) if t.is_image() => {
-                return not_attached(&format!("it is an image ({t}), not a PDF"))
+                return not_attached(
+                    NoteReason::WrongKind,
+                    &format!("it is an image ({t}), not a PDF"),
+                )
             }
             _ => {}
         }
         let prepared =
             match loaded.prepare_for(self.policy, self.limits.budget, self.limits.image_types) {
                 Ok(p) => p,
-                Err(e) => return not_attached(&reason(&e, &slot.target)),
+                Err(e) => return not_attached(NoteReason::Media, &e.reason()),
             };
         let size = prepared.base64_len();
         if tally.total.saturating_add(size) > self.limits.max_total {
@@ -214,7 +228,7 @@ impl Step<'_> {
     }
 
     fn over_total(&self, what: &str, shown: &str) -> Media {
-        Media::Note(format!(
+        Media::Note(NoteReason::OverTotal, format!(
             "[{what} {shown} omitted: the {} request size limit is reached; the oldest attachments are left out]",
             self.provider.display_name()
         ))
@@ -228,35 +242,5 @@ impl Tally {
         } else {
             self.images += 1;
         }
-    }
-}
-
-/// The reason of a media error without the target it starts with (the
-/// note names the target already).
-fn reason(error: &MediaError, target: &str) -> String {
-    let message = error.to_string();
-    match message
-        .strip_prefix(target)
-        .and_then(|m| m.strip_prefix(": "))
-    {
-        Some(rest) => rest.to_owned(),
-        None => message,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn reasons_drop_the_target_they_start_with() {
-        let e = MediaError::OutsideRoots {
-            target: "../x.png".into(),
-        };
-        assert_eq!(reason(&e, "../x.png"), "outside the allowed folders");
-        assert_eq!(
-            reason(&MediaError::UnknownFormat, "a.png"),
-            "not a supported image or PDF (unrecognised bytes)"
-        );
     }
 }

@@ -216,6 +216,6 @@ fn inline_data(slot: Slot<'_>) -> Option<Value> {
             part["inlineData"]["data"] = base64_value(&p);
             Some(part)
         }
-        Media::Url(_) | Media::Note(_) | Media::Pending => None,
+        Media::Url(_) | Media::Note(..) | Media::Pending => None,
     }
 }

@@ -417,8 +417,34 @@ pub struct Note {
     pub index: usize,
     /// The target, as declared.
     pub target: String,
-    /// The note written into the request in its place.
+    /// Why it was not sent, for a program to act on.
+    pub reason: NoteReason,
+    /// The note written into the request in its place (what a model
+    /// reads).
     pub text: String,
+}
+
+/// Why an attachment became a note.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum NoteReason {
+    /// Vision is off ([`Options::with_vision`]).
+    VisionOff,
+    /// Audio and video attachments are not sent anywhere.
+    KindNotSent,
+    /// The provider takes no attachment of this kind or source here (no
+    /// documents, no URLs).
+    NotTaken,
+    /// The declared kind and the bytes disagree (a PDF declared as an
+    /// image, an image declared as a document).
+    WrongKind,
+    /// The request already holds as many images or documents as the
+    /// provider takes; the oldest are left out.
+    OverCount,
+    /// The request size limit is reached; the oldest are left out.
+    OverTotal,
+    /// The target could not be resolved or prepared (the text says why).
+    Media,
 }
 
 /// What became of the declared attachments.
@@ -773,7 +799,7 @@ pub(crate) fn text_with_notes(body: &str, slots: &[Slot<'_>], placement: Placeme
     let mut text = String::from(body);
     for slot in slots {
         let line = match (&slot.media, placement) {
-            (Media::Note(note), _) => note.clone(),
+            (Media::Note(_, note), _) => note.clone(),
             (Media::Inline(_) | Media::Url(_), Placement::NextMessage) => format!(
                 "[{} {} follows in the next user message]",
                 slot.kind.as_str(),

@@ -153,6 +153,6 @@ fn media_part(slot: Slot<'_>) -> Option<Value> {
         }
         // Only image URLs reach here: chat `file` parts take no URL.
         Media::Url(url) => Some(json!({"type": "image_url", "image_url": {"url": url}})),
-        Media::Note(_) | Media::Pending => None,
+        Media::Note(..) | Media::Pending => None,
     }
 }

@@ -128,6 +128,6 @@ fn media_item(slot: Slot<'_>) -> Option<Value> {
         }
         Media::Url(url) if is_document => Some(json!({"type": "input_file", "file_url": url})),
         Media::Url(url) => Some(json!({"type": "input_image", "image_url": url, "detail": "auto"})),
-        Media::Note(_) | Media::Pending => None,
+        Media::Note(..) | Media::Pending => None,
     }
 }

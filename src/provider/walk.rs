@@ -27,6 +27,8 @@ use crate::carrier::{
     CarrierParts, TOOL_RESULTS_PREFIX,
 };
 use crate::media::Prepared;
+
+use super::NoteReason;
 use crate::Role;
 
 /// One step of the conversation, provider-neutral.
@@ -150,8 +152,8 @@ pub(crate) enum Media {
     Inline(Prepared),
     /// An `http(s)` URL the provider fetches itself.
     Url(String),
-    /// A note to send instead.
-    Note(String),
+    /// A note to send instead, and why.
+    Note(NoteReason, String),
 }
 
 /// Text of the result given to a call nobody answered.
