@@ -154,6 +154,15 @@ pub(crate) fn declare(
                     }
                     let documented = known.map(|k| (k, k.input_schema()));
                     let beta = known.and_then(|k| k.beta);
+                    let as_itself = |schema| Declared {
+                        name: tool.name().to_owned(),
+                        description: None,
+                        input: Input::Typed {
+                            definition: definition.clone(),
+                            beta,
+                            schema,
+                        },
+                    };
                     match (typed_tools, documented) {
                         (TypedTools::AsThemselves, _) => {
                             if let Some(beta) = beta {
@@ -162,15 +171,7 @@ pub(crate) fn declare(
                                     tool.name()
                                 ));
                             }
-                            Declared {
-                                name: tool.name().to_owned(),
-                                description: None,
-                                input: Input::Typed {
-                                    definition: definition.clone(),
-                                    beta,
-                                    schema: None,
-                                },
-                            }
+                            as_itself(None)
                         }
                         (_, None) => {
                             return Err(BuildError::NoDeclaration {
@@ -184,15 +185,7 @@ pub(crate) fn declare(
                                 "tool {}: {ty} sent as it is in additionalModelRequestFields.tools (how Converse integrations pass Claude's typed tools; AWS documents it for InvokeModel)",
                                 tool.name()
                             ));
-                            Declared {
-                                name: tool.name().to_owned(),
-                                description: None,
-                                input: Input::Typed {
-                                    definition: definition.clone(),
-                                    beta,
-                                    schema: Some(fit(&schema, dialect, tool.name(), report)?),
-                                },
-                            }
+                            as_itself(Some(fit(&schema, dialect, tool.name(), report)?))
                         }
                         (_, Some((known, schema))) => {
                             report.tool_notes.push(format!(
