@@ -368,11 +368,24 @@ impl MigrationReport {
     }
 }
 
-impl fmt::Display for MigrationReport {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl MigrationReport {
+    /// The report of a run that wrote nothing (`migrate --check`): the
+    /// same lines, saying "would upgrade".
+    ///
+    /// ```
+    /// use tool_carrier::migrate::MigrationReport;
+    /// let report = MigrationReport::default();
+    /// assert!(report.to_string().starts_with("0 records read: 0 upgraded"));
+    /// assert!(report.as_check().to_string().starts_with("0 records read: 0 would upgrade"));
+    /// ```
+    pub fn as_check(&self) -> CheckReport<'_> {
+        CheckReport(self)
+    }
+
+    fn write(&self, f: &mut fmt::Formatter<'_>, verb: &str) -> fmt::Result {
         writeln!(
             f,
-            "{} records read: {} upgraded ({} native, {} prompt), {} already declared, {} not carriers, {} legacy left, {} not messages",
+            "{} records read: {} {verb} ({} native, {} prompt), {} already declared, {} not carriers, {} legacy left, {} not messages",
             self.records,
             self.upgraded(),
             self.upgraded_native,
@@ -399,6 +412,23 @@ impl fmt::Display for MigrationReport {
             }
         }
         Ok(())
+    }
+}
+
+/// A [`MigrationReport`] shown for a run that wrote nothing: see
+/// [`MigrationReport::as_check`].
+#[derive(Clone, Copy, Debug)]
+pub struct CheckReport<'a>(&'a MigrationReport);
+
+impl fmt::Display for CheckReport<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.write(f, "would upgrade")
+    }
+}
+
+impl fmt::Display for MigrationReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write(f, "upgraded")
     }
 }
 

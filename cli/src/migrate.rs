@@ -83,8 +83,9 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
 
 fn summarize(report: &MigrationReport, check: bool) {
     let mut err = io::stderr().lock();
-    let verb = if check { "would upgrade" } else { "upgraded" };
-    let _ = write!(err, "migrate: ");
-    let text = report.to_string().replacen("upgraded", verb, 1);
-    let _ = err.write_all(text.as_bytes());
+    let _ = if check {
+        write!(err, "migrate: {}", report.as_check())
+    } else {
+        write!(err, "migrate: {report}")
+    };
 }
