@@ -108,11 +108,12 @@ fn history(rounds: &[Round], opening: bool) -> (String, usize) {
             .iter()
             .enumerate()
             .map(|(k, &(name, id))| {
-                // Ids repeat across rounds unless made distinct.
-                let id = if IDS[id].is_empty() {
-                    String::new()
-                } else {
-                    format!("{}{r}{k}", IDS[id])
+                // Ids repeat, across rounds and within one: agents that
+                // number calls per turn reuse them.
+                let id = match (IDS[id], (r + k) % 3) {
+                    ("", _) => String::new(),
+                    (id, 0) => id.to_owned(),
+                    (id, _) => format!("{id}{r}{k}"),
                 };
                 json!({"id": id, "name": NAMES[name], "arguments": "{\"x\":1}"})
             })

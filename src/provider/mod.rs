@@ -642,8 +642,7 @@ where
         &mut names,
         &mut report,
     )?;
-    let mut ids = spec.ids.map(Rename::new);
-    names::rewrite(&mut turns, ids.as_mut(), &mut names);
+    names::rewrite(&mut turns, &mut Rename::new(spec.ids), &mut names);
     // Claude on Bedrock declares a typed tool twice (as a function for
     // `toolConfig`, and as itself): count names.
     report.declared = declarations

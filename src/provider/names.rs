@@ -37,9 +37,15 @@ impl Pattern {
     /// Bedrock `toolUseId`: `^[a-zA-Z0-9_.:-]+$`, at most 64.
     pub const BEDROCK_ID: Pattern =
         Pattern::new(|c| word_char(c) || c == '.' || c == ':', 64, "call");
-    /// OpenAI tool-call ids: any characters, at most 40 (longer ones are
-    /// refused with "string too long … maximum length 40").
+    /// OpenAI Chat tool-call ids: any characters, at most 40 (longer ones
+    /// are refused with "string too long … maximum length 40").
     pub const OPENAI_ID: Pattern = Pattern::new(any_char, 40, "call");
+    /// OpenAI Responses `call_id`: any characters, at most 64
+    /// (`string_above_max_length`).
+    pub const RESPONSES_ID: Pattern = Pattern::new(any_char, 64, "call");
+    /// Ids where the API states no rule (Gemini, Ollama): kept, but made
+    /// unique.
+    pub const ANY_ID: Pattern = Pattern::new(any_char, usize::MAX, "call");
     /// No rule (Ollama documents none): names pass unchanged.
     pub const ANY: Pattern = Pattern::new(any_char, usize::MAX, "tool");
     /// Gemini function names: start with a letter or an underscore, then
@@ -100,24 +106,36 @@ impl Rename {
         if let Some(out) = self.map.get(original) {
             return out.clone();
         }
-        let mut out = self.pattern.fit(original);
-        if self.used.contains(&out) {
-            let mut n = 2usize;
-            loop {
-                let suffix = format!("_{n}");
-                let keep = self.pattern.max_len.saturating_sub(suffix.len());
-                let base: String = out.chars().take(keep).collect();
-                let candidate = format!("{base}{suffix}");
-                if !self.used.contains(&candidate) {
-                    out = candidate;
-                    break;
-                }
-                n += 1;
-            }
-        }
+        let out = self.unique(self.pattern.fit(original));
         self.used.insert(out.clone());
         self.map.insert(original.to_owned(), out.clone());
         out
+    }
+
+    /// A new output for one occurrence of `original`: fitted like
+    /// [`Rename::get`], and different from every output given so far,
+    /// even for the same original (two calls that reused an id).
+    pub fn fresh(&mut self, original: &str) -> String {
+        let out = self.unique(self.pattern.fit(original));
+        self.used.insert(out.clone());
+        out
+    }
+
+    fn unique(&self, fitted: String) -> String {
+        if !self.used.contains(&fitted) {
+            return fitted;
+        }
+        let mut n = 2usize;
+        loop {
+            let suffix = format!("_{n}");
+            let keep = self.pattern.max_len.saturating_sub(suffix.len());
+            let base: String = fitted.chars().take(keep).collect();
+            let candidate = format!("{base}{suffix}");
+            if !self.used.contains(&candidate) {
+                return candidate;
+            }
+            n += 1;
+        }
     }
 
     /// Reserve a name that must stay as it is (an Anthropic typed tool's
@@ -131,23 +149,27 @@ impl Rename {
 }
 
 /// Rewrite every call id and tool name of `turns` in place, in turn order.
-pub(crate) fn rewrite(turns: &mut [Turn<'_>], ids: Option<&mut Rename>, names: &mut Rename) {
-    let mut ids = ids;
+///
+/// Each call gets an id of its own, unique in the request (histories reuse
+/// ids: `call_0` every turn), and the result paired with it — the walk puts
+/// a batch's results right after their calls, in call order — gets the
+/// same one.
+pub(crate) fn rewrite(turns: &mut [Turn<'_>], ids: &mut Rename, names: &mut Rename) {
+    let mut batch: Vec<String> = Vec::new();
     for turn in turns {
         match turn {
             Turn::Assistant(a) => {
+                batch.clear();
                 for call in &mut a.calls {
-                    if let Some(ids) = ids.as_deref_mut() {
-                        call.id = ids.get(&call.id);
-                    }
+                    call.id = ids.fresh(&call.id);
+                    batch.push(call.id.clone());
                     call.name = names.get(&call.name);
                 }
             }
             Turn::Results(results) => {
-                for result in results {
-                    if let Some(ids) = ids.as_deref_mut() {
-                        result.call_id = ids.get(&result.call_id);
-                    }
+                debug_assert_eq!(results.len(), batch.len());
+                for (result, id) in results.iter_mut().zip(&batch) {
+                    result.call_id = id.clone();
                     result.name = names.get(&result.name);
                 }
             }
@@ -169,6 +191,14 @@ mod tests {
         assert_eq!(ids.get(""), "call");
         assert_eq!(ids.get("abcdefghijk"), "abcdefgh");
         assert_eq!(ids.get("abcdefghXYZ"), "abcdef_2");
+    }
+
+    #[test]
+    fn a_reused_id_gets_a_fresh_output_each_time() {
+        let mut ids = Rename::new(Pattern::ANTHROPIC_ID);
+        assert_eq!(ids.fresh("call_0"), "call_0");
+        assert_eq!(ids.fresh("call_0"), "call_0_2");
+        assert_eq!(ids.fresh("call.0"), "call_0_3");
     }
 
     #[test]

@@ -36,7 +36,7 @@ pub struct Spec {
     /// Whether the API can be told not to call any tool.
     pub choice_none: bool,
     pub(crate) names: Pattern,
-    pub(crate) ids: Option<Pattern>,
+    pub(crate) ids: Pattern,
     pub(crate) limits: fn(&str) -> &'static Limits,
 }
 
@@ -69,7 +69,7 @@ pub(crate) const SPECS: [Spec; 7] = [
         needs_declared_calls: true,
         choice_none: true,
         names: Pattern::TOOL_NAME,
-        ids: Some(Pattern::ANTHROPIC_ID),
+        ids: Pattern::ANTHROPIC_ID,
         limits: |model| {
             if super::model::anthropic_million_context(model) {
                 &ANTHROPIC_1M
@@ -89,7 +89,7 @@ pub(crate) const SPECS: [Spec; 7] = [
         needs_declared_calls: true,
         choice_none: true,
         names: Pattern::TOOL_NAME,
-        ids: Some(Pattern::OPENAI_ID),
+        ids: Pattern::OPENAI_ID,
         limits: |_| &OPENAI_CHAT,
     },
     Spec {
@@ -103,7 +103,7 @@ pub(crate) const SPECS: [Spec; 7] = [
         needs_declared_calls: true,
         choice_none: true,
         names: Pattern::TOOL_NAME,
-        ids: Some(Pattern::OPENAI_ID),
+        ids: Pattern::RESPONSES_ID,
         limits: |_| &OPENAI_RESPONSES,
     },
     // https://ai.google.dev/gemini-api/docs/models and /deprecations (read
@@ -122,7 +122,7 @@ pub(crate) const SPECS: [Spec; 7] = [
         needs_declared_calls: true,
         choice_none: true,
         names: Pattern::GEMINI_NAME,
-        ids: None,
+        ids: Pattern::ANY_ID,
         limits: |_| &GEMINI,
     },
     Spec {
@@ -136,7 +136,7 @@ pub(crate) const SPECS: [Spec; 7] = [
         needs_declared_calls: true,
         choice_none: true,
         names: Pattern::GEMINI_NAME,
-        ids: None,
+        ids: Pattern::ANY_ID,
         limits: |_| &GEMINI,
     },
     Spec {
@@ -151,7 +151,7 @@ pub(crate) const SPECS: [Spec; 7] = [
         // Converse's toolChoice is auto, any or tool.
         choice_none: false,
         names: Pattern::TOOL_NAME,
-        ids: Some(Pattern::BEDROCK_ID),
+        ids: Pattern::BEDROCK_ID,
         limits: |_| &BEDROCK,
     },
     Spec {
@@ -165,7 +165,7 @@ pub(crate) const SPECS: [Spec; 7] = [
         needs_declared_calls: false,
         choice_none: false,
         names: Pattern::ANY,
-        ids: None,
+        ids: Pattern::ANY_ID,
         limits: |_| &OLLAMA,
     },
 ];

@@ -49,6 +49,13 @@ pub(super) static USE_ID: Rule = Rule {
     read: READ,
     basis: Basis::Observed,
 };
+pub(super) static USE_ID_UNIQUE: Rule = Rule {
+    id: "anthropic/tool-use-id-unique",
+    says: "`tool_use` ids must be unique across the request",
+    source: "https://platform.claude.com/docs/en/api/errors (a 400 invalid_request_error; the text as users quote it)",
+    read: READ,
+    basis: Basis::Observed,
+};
 pub(super) static INPUT_SCHEMA: Rule = Rule {
     id: "anthropic/input-schema",
     says: "a custom tool's input_schema has \"type\": \"object\"",
@@ -105,6 +112,7 @@ pub(super) static RULES: &[&Rule] = &[
     &RESULT_ANSWERS,
     &TOOL_NAME,
     &USE_ID,
+    &USE_ID_UNIQUE,
     &INPUT_SCHEMA,
     &CALLED_DECLARED,
     &IMAGE_COUNT,
@@ -161,6 +169,7 @@ pub(super) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
     let toolset = tools.iter().any(|t| t.get("name").is_none());
     let mut has_tool_blocks = false;
     let mut images = Vec::new();
+    let mut use_ids = HashSet::new();
     for (m, message) in messages.iter().enumerate() {
         let path = idx("$.messages", m);
         if message.get("content").and_then(Value::as_str) == Some("") {
@@ -180,6 +189,9 @@ pub(super) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
                     let id = string(block, "id").unwrap_or("");
                     if !fits(id, usize::MAX, word) {
                         out.push(&USE_ID, at(&bpath, "id"), format!("{id:?}"));
+                    }
+                    if !use_ids.insert(id) {
+                        out.push(&USE_ID_UNIQUE, at(&bpath, "id"), format!("{id:?} again"));
                     }
                     let name = string(block, "name").unwrap_or("");
                     if !tools.is_empty() && !declared.contains(name) && !toolset {

@@ -37,6 +37,13 @@ pub(super) static NAMES: Rule = Rule {
     read: READ,
     basis: Basis::Documented,
 };
+pub(super) static ID_UNIQUE: Rule = Rule {
+    id: "bedrock/tool-use-id-unique",
+    says: "each toolUseId is used by one toolUse only (as Claude, behind Converse, demands)",
+    source: API,
+    read: READ,
+    basis: Basis::Prudent,
+};
 pub(super) static PAIRING: Rule = Rule {
     id: "bedrock/results-follow-calls",
     says: "each toolUse is answered by a toolResult in the next (user) message, and each toolResult answers a toolUse of the message before",
@@ -105,6 +112,7 @@ pub(super) static RULES: &[&Rule] = &[
     &TOOL_CONFIG,
     &CALLS_DECLARED,
     &NAMES,
+    &ID_UNIQUE,
     &PAIRING,
     &ALTERNATE,
     &MEDIA_COUNTS,
@@ -177,6 +185,7 @@ pub(super) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
         role: "",
     };
     let mut tool_blocks = false;
+    let mut use_ids = HashSet::new();
     for (m, message) in messages.iter().enumerate() {
         let path = idx("$.messages", m);
         let role = string(message, "role").unwrap_or("");
@@ -203,6 +212,13 @@ pub(super) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
                 let name = string(tool_use, "name").unwrap_or("");
                 if !fits(id, 64, id_char) {
                     out.push(&NAMES, at(&bpath, "toolUse.toolUseId"), format!("{id:?}"));
+                }
+                if !use_ids.insert(id) {
+                    out.push(
+                        &ID_UNIQUE,
+                        at(&bpath, "toolUse.toolUseId"),
+                        format!("{id:?} again"),
+                    );
                 }
                 if !fits(name, 64, word) {
                     out.push(&NAMES, at(&bpath, "toolUse.name"), format!("{name:?}"));
