@@ -49,7 +49,7 @@ const TARGETS: &[(&str, &str)] = &[
     ("document", "https://example.com/a.pdf"),
     ("audio", "clip.wav"),
 ];
-const BODIES: &[&str] = &["", "ok", "[IMAGE:/etc/passwd]", "two\nlines"];
+const BODIES: &[&str] = &["", "ok", "[IMAGE:/etc/passwd]", "two\nlines", " \n ", "\t"];
 
 #[derive(Debug, Clone)]
 struct Round {
@@ -166,7 +166,7 @@ fn history(rounds: &[Round], opening: bool) -> (String, usize) {
 
 fn definitions() -> Tools {
     Tools::from_value(&json!([
-        {"name": "screenshot", "input_schema": {"type": "object", "properties": {"page": {"type": "string", "default": "a"}, "tags": {"type": "array"}}}},
+        {"name": "screenshot", "input_schema": {"type": "object", "properties": {"page": {"type": "string", "default": "a"}, "tags": {"type": "array"}}, "anyOf": [{"required": ["page"]}, {"required": ["tags"]}]}},
         {"type": "function", "function": {"name": "fs.read file", "parameters": {"type": "object", "properties": {"path": {"$ref": "#/$defs/p", "title": "Path"}}, "$defs": {"p": {"type": "string"}}}}},
         {"type": "bash_20250124", "name": "bash"}
     ]))

@@ -198,6 +198,8 @@ fn cases() -> Vec<Case> {
         (Anthropic, CLAUDE, with(a(), "/messages/0/content", Value::Array(many_images(1, 8001, 2))), "anthropic/image-size"),
         (Anthropic, CLAUDE, with(a(), "/messages/2/content/0/content/1/source/media_type", "image/jpeg".into()), "anthropic/image-bytes"),
         (Anthropic, CLAUDE, with(a(), "/messages/2/content/0/content/0/text", "".into()), "anthropic/no-empty-text"),
+        (Anthropic, CLAUDE, with(a(), "/messages/0/content", " \n ".into()), "anthropic/no-empty-text"),
+        (Anthropic, CLAUDE, with(a(), "/tools/0/input_schema/anyOf", json!([{"required": []}])), "anthropic/input-schema"),
         // OpenAI Chat
         (OpenAiChat, "gpt-5", with(c(), "/messages/2/role", "user".into()), "openai-chat/results-follow-calls"),
         (OpenAiChat, "gpt-5", with(c(), "/messages/2/tool_call_id", "c2".into()), "openai-chat/tool-answers-call"),
@@ -207,6 +209,7 @@ fn cases() -> Vec<Case> {
         (OpenAiChat, "gpt-5", with(c(), "/messages/1/tool_calls/0/id", "c".repeat(41).into()), "openai-chat/tool-call-id"),
         (OpenAiChat, "gpt-5", with(c(), "/tools/0/function/parameters/properties/tags", json!({"type": "array"})), "openai-chat/array-items"),
         (OpenAiChat, "gpt-5", with(c(), "/tools/0/function/parameters", json!({"type": "string"})), "openai-chat/parameters-object"),
+        (OpenAiChat, "gpt-5", with(c(), "/tools/0/function/parameters/enum", json!([{}])), "openai-chat/parameters-object"),
         (OpenAiChat, "gpt-5", with(c(), "/messages/2/content", json!([{"type": "image_url", "image_url": {"url": "https://x/a.png"}}])), "openai-chat/media-in-user-messages"),
         (OpenAiChat, "gpt-5", with(c(), "/messages/3/content/0/image_url/url", "data:image/bmp;base64,AAAA".into()), "openai-chat/images"),
         (OpenAiChat, "gpt-5", with(c(), "/messages/3/content/1/file/file_data", "data:text/plain;base64,AAAA".into()), "openai-chat/files"),

@@ -54,7 +54,10 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Value {
     let mut body = Map::new();
     body.insert("model".into(), cx.model.into());
     body.insert("max_tokens".into(), cx.max_tokens.into());
-    let system: Vec<&str> = system.into_iter().filter(|s| !s.is_empty()).collect();
+    let system: Vec<&str> = system
+        .into_iter()
+        .filter(|s| !s.trim().is_empty())
+        .collect();
     if !system.is_empty() {
         body.insert("system".into(), system.join("\n\n").into());
     }
@@ -98,8 +101,10 @@ fn content(mut blocks: Vec<Value>) -> Value {
     Value::Array(blocks)
 }
 
+/// A text block, or nothing for text that is empty or only white space
+/// (Anthropic refuses both).
 fn text_block(text: &str) -> Option<Value> {
-    (!text.is_empty()).then(|| json!({"type": "text", "text": text}))
+    (!text.trim().is_empty()).then(|| json!({"type": "text", "text": text}))
 }
 
 fn assistant(turn: AssistantTurn<'_>) -> Vec<Value> {
@@ -127,7 +132,7 @@ fn tool_result(result: ToolResult<'_>) -> Value {
         let mut content: Vec<Value> = text_block(&text).into_iter().collect();
         content.extend(media_blocks(result.slots));
         block["content"] = content.into();
-    } else if !text.is_empty() {
+    } else if !text.trim().is_empty() {
         block["content"] = text.into();
     }
     block

@@ -129,8 +129,10 @@ fn ensure_text(content: &mut Vec<Value>, text: &str) {
     }
 }
 
+/// A text block, or nothing for text that is empty or only white space
+/// (Converse refuses both as blank).
 fn text_block(text: &str) -> Option<Value> {
-    (!text.is_empty()).then(|| json!({"text": text}))
+    (!text.trim().is_empty()).then(|| json!({ "text": text }))
 }
 
 struct Builder {

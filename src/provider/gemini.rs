@@ -29,7 +29,7 @@
 use serde_json::{json, Map, Value};
 
 use super::declare::Declarations;
-use super::model::gemini_generation;
+use super::model::gemini_3_or_later;
 use super::walk::{AssistantTurn, Media, Slot, ToolResult, Turn, UserCarrier};
 use super::{
     attachment_label, base64_value, has_media, text_with_notes, Context, Placement, OPENING_TEXT,
@@ -55,7 +55,7 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Value {
     } else {
         Nesting::FollowingContent
     };
-    let signed = gemini_generation(cx.model).is_some_and(|g| g >= 3);
+    let signed = gemini_3_or_later(cx.model);
     let mut system: Vec<&str> = Vec::new();
     let mut contents = Vec::new();
     for turn in turns {

@@ -172,6 +172,21 @@ pub fn gemini_generation(model: &str) -> Option<u32> {
         .ok()
 }
 
+/// Whether a Gemini model id is of Gemini 3 or later, the models that take
+/// media in function responses and want thought signatures on their calls.
+/// An id that names no generation (`gemini-flash-latest`, a tuned model)
+/// counts as current: only ids that say 1.x or 2.x are older.
+///
+/// ```
+/// use tool_carrier::provider::model::gemini_3_or_later;
+/// assert!(gemini_3_or_later("gemini-3.8-flash"));
+/// assert!(gemini_3_or_later("gemini-flash-latest"));
+/// assert!(!gemini_3_or_later("gemini-2.5-flash-lite"));
+/// ```
+pub fn gemini_3_or_later(model: &str) -> bool {
+    gemini_generation(model).is_none_or(|g| g >= 3)
+}
+
 /// What one model takes, as far as the request body is concerned.
 #[derive(Clone, Debug)]
 pub(crate) struct Facts {
@@ -202,10 +217,9 @@ impl Facts {
             // Media in a function response: Gemini 3 and later only
             // (https://ai.google.dev/gemini-api/docs/function-calling,
             // "Multimodal function responses", read 2026-12-01).
-            Provider::Gemini => (
-                gemini_generation(model).is_some_and(|g| g >= 3),
-                TypedTools::AsFunctions,
-            ),
+            // An id that names no generation (an alias such as
+            // `gemini-flash-latest`, a tuned model) is taken as current.
+            Provider::Gemini => (gemini_3_or_later(model), TypedTools::AsFunctions),
             Provider::OpenAiChat | Provider::Gemini2 | Provider::Ollama => {
                 (false, TypedTools::AsFunctions)
             }

@@ -58,7 +58,7 @@ pub(super) static USE_ID_UNIQUE: Rule = Rule {
 };
 pub(super) static INPUT_SCHEMA: Rule = Rule {
     id: "anthropic/input-schema",
-    says: "a custom tool's input_schema has \"type\": \"object\"",
+    says: "a custom tool's input_schema has \"type\": \"object\" and no oneOf, allOf or anyOf at the top level",
     source: "https://platform.claude.com/docs/en/api/messages/create",
     read: READ,
     basis: Basis::Documented,
@@ -93,7 +93,7 @@ pub(super) static IMAGE_BYTES: Rule = Rule {
 };
 pub(super) static EMPTY_TEXT: Rule = Rule {
     id: "anthropic/no-empty-text",
-    says: "text content blocks must be non-empty",
+    says: "text content blocks must contain non-whitespace text",
     source: "https://platform.claude.com/docs/en/build-with-claude/working-with-messages",
     read: READ,
     basis: Basis::Observed,
@@ -156,14 +156,24 @@ pub(super) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
                 format!("{name:?} is declared twice"),
             );
         }
-        if custom
-            && tool.get("input_schema").and_then(|s| s.get("type")) != Some(&Value::from("object"))
-        {
-            out.push(
-                &INPUT_SCHEMA,
-                at(&path, "input_schema"),
-                "no \"type\": \"object\"",
-            );
+        if custom {
+            let schema = tool.get("input_schema");
+            if schema.and_then(|s| s.get("type")) != Some(&Value::from("object")) {
+                out.push(
+                    &INPUT_SCHEMA,
+                    at(&path, "input_schema"),
+                    "no \"type\": \"object\"",
+                );
+            }
+            for keyword in ["oneOf", "allOf", "anyOf"] {
+                if schema.and_then(|s| s.get(keyword)).is_some() {
+                    out.push(
+                        &INPUT_SCHEMA,
+                        at(&path, "input_schema"),
+                        format!("{keyword} at the top level"),
+                    );
+                }
+            }
         }
     }
     let toolset = tools.iter().any(|t| t.get("name").is_none());
@@ -172,8 +182,12 @@ pub(super) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
     let mut use_ids = HashSet::new();
     for (m, message) in messages.iter().enumerate() {
         let path = idx("$.messages", m);
-        if message.get("content").and_then(Value::as_str) == Some("") {
-            out.push(&EMPTY_TEXT, at(&path, "content"), "empty string content");
+        if message
+            .get("content")
+            .and_then(Value::as_str)
+            .is_some_and(|t| t.trim().is_empty())
+        {
+            out.push(&EMPTY_TEXT, at(&path, "content"), "blank string content");
         }
         let uses: Vec<&str> = blocks(message)
             .iter()
@@ -281,8 +295,8 @@ pub(super) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
 /// each base64 image with its size.
 fn walk_block(block: &Value, path: &str, images: &mut Vec<(String, u32, u32)>, out: &mut Out) {
     match string(block, "type") {
-        Some("text") if string(block, "text") == Some("") => {
-            out.push(&EMPTY_TEXT, path.to_owned(), "empty text block");
+        Some("text") if string(block, "text").is_some_and(|t| t.trim().is_empty()) => {
+            out.push(&EMPTY_TEXT, path.to_owned(), "blank text block");
         }
         Some("image") => {
             let Some(source) = block.get("source") else {
@@ -323,6 +337,13 @@ fn walk_block(block: &Value, path: &str, images: &mut Vec<(String, u32, u32)>, o
             }
         }
         Some("tool_result") => {
+            if block
+                .get("content")
+                .and_then(Value::as_str)
+                .is_some_and(|t| t.trim().is_empty())
+            {
+                out.push(&EMPTY_TEXT, at(path, "content"), "blank string content");
+            }
             for (i, inner) in array(block, "content").iter().enumerate() {
                 walk_block(inner, &idx(&at(path, "content"), i), images, out);
             }

@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use serde_json::Value;
 
 use super::{array, at, decode, idx, string, Basis, Out, Rule, Target};
-use crate::provider::model::gemini_generation;
+use crate::provider::model::gemini_3_or_later;
 
 const CALLING: &str = "https://ai.google.dev/gemini-api/docs/function-calling";
 const READ: &str = "2026-12-01";
@@ -117,12 +117,6 @@ fn name_ok(name: &str) -> bool {
         .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && name.chars().count() <= 64
         && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ':' | '-'))
-}
-
-/// Whether `model` is of the Gemini 3 generation or later (the models that
-/// take media in function responses and want thought signatures).
-fn gemini_3_or_later(model: &str) -> bool {
-    gemini_generation(model).is_some_and(|g| g >= 3)
 }
 
 pub(super) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
@@ -368,7 +362,11 @@ mod tests {
         ] {
             assert!(gemini_3_or_later(m), "{m}");
         }
-        for m in ["gemini-2.5-flash-lite", "gemini-1.5-pro", "gemma-3", "x"] {
+        for m in [
+            "gemini-2.5-flash-lite",
+            "gemini-1.5-pro",
+            "models/gemini-2.0-flash",
+        ] {
             assert!(!gemini_3_or_later(m), "{m}");
         }
     }

@@ -52,7 +52,7 @@ pub(super) static ARRAY_ITEMS: Rule = Rule {
 };
 pub(super) static PARAMETERS_OBJECT: Rule = Rule {
     id: "openai-chat/parameters-object",
-    says: "function parameters are a JSON Schema of type object",
+    says: "function parameters are a JSON Schema of type object, without oneOf, anyOf, allOf, enum, const or not at the top level",
     source: FUNCTIONS,
     read: READ,
     basis: Basis::Observed,
@@ -257,6 +257,13 @@ pub(super) fn schema_walk(
             path.to_owned(),
             "the top-level type is not \"object\"",
         );
+    }
+    if top {
+        for keyword in ["oneOf", "anyOf", "allOf", "enum", "const", "not"] {
+            if node.contains_key(keyword) {
+                out.push(object_rule, at(path, keyword), "at the top level");
+            }
+        }
     }
     let is_array = match node.get("type") {
         Some(Value::String(t)) => t == "array",

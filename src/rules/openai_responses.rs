@@ -54,7 +54,7 @@ pub(super) static ARRAY_ITEMS: Rule = Rule {
 };
 pub(super) static PARAMETERS_OBJECT: Rule = Rule {
     id: "openai-responses/parameters-object",
-    says: "function parameters are a JSON Schema of type object",
+    says: "function parameters are a JSON Schema of type object, without oneOf, anyOf, allOf, enum, const or not at the top level",
     source: FUNCTIONS,
     read: READ,
     basis: Basis::Observed,

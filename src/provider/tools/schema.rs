@@ -17,10 +17,13 @@ use crate::provider::Provider;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Dialect {
     /// JSON Schema as the provider's own validator reads it: Anthropic
-    /// `input_schema`, Bedrock `inputSchema.json`. Every keyword is kept.
+    /// `input_schema`, Bedrock `inputSchema.json`. Every keyword is kept
+    /// but `anyOf`, `oneOf` and `allOf` at the top, which Anthropic (and
+    /// so Claude on Bedrock) refuses there.
     JsonSchema,
-    /// OpenAI `parameters`, non-strict: every keyword is kept, but a
-    /// schema the API calls malformed is mended ([`OPENAI_MALFORMED`]).
+    /// OpenAI `parameters`, non-strict: every keyword is kept but the
+    /// combinators OpenAI refuses at the top, and a schema the API calls
+    /// malformed is mended ([`OPENAI_MALFORMED`]).
     OpenAi,
     /// Gemini `parametersJsonSchema` (chosen over the OpenAPI-subset
     /// `parameters`, which refuses `$ref`, `$defs`, `oneOf`, `allOf`,
@@ -61,7 +64,27 @@ pub(crate) const OLLAMA_KEYWORDS: &[&str] = &[
     "anyOf",
 ];
 
+/// Keywords Anthropic refuses at the top of an `input_schema` ("input_schema
+/// does not support oneOf, allOf, or anyOf at the top level"), as users
+/// quote the error; left out there, reported (read 2026-12-01).
+const ANTHROPIC_TOP_REFUSED: &[&str] = &["anyOf", "oneOf", "allOf"];
+
+/// Keywords OpenAI refuses at the top of function parameters ("schema must
+/// have type 'object' and not have 'oneOf'/'anyOf'/'allOf'/'enum'/'const'/
+/// 'not' at the top level"), as users quote the error; left out there,
+/// reported (read 2026-12-01).
+const OPENAI_TOP_REFUSED: &[&str] = &["anyOf", "oneOf", "allOf", "enum", "const", "not"];
+
 impl Dialect {
+    /// Keywords this dialect refuses at the top of a schema.
+    fn top_refused(self) -> &'static [&'static str] {
+        match self {
+            Dialect::JsonSchema => ANTHROPIC_TOP_REFUSED,
+            Dialect::OpenAi => OPENAI_TOP_REFUSED,
+            Dialect::Gemini | Dialect::Ollama => &[],
+        }
+    }
+
     /// The dialect of `provider`'s declarations.
     pub fn of(provider: Provider) -> Dialect {
         match provider {
@@ -75,7 +98,8 @@ impl Dialect {
     /// Why a keyword is left out, for reports.
     pub fn why_left_out(self) -> &'static str {
         match self {
-            Dialect::JsonSchema | Dialect::OpenAi => "the provider does not take it",
+            Dialect::JsonSchema => "Anthropic refuses it at the top level",
+            Dialect::OpenAi => "OpenAI refuses it at the top level",
             Dialect::Gemini => "Gemini takes only `description` and `default` beside a `$ref`",
             Dialect::Ollama => {
                 "Ollama's server keeps only type, description, enum, items, properties, required and anyOf"
@@ -151,6 +175,11 @@ pub(crate) fn fit(schema: &Map<String, Value>, dialect: Dialect) -> Result<Fitte
         mended: Vec::new(),
     };
     let mut out = walk.subschema(schema, &Pointer::root());
+    for keyword in dialect.top_refused() {
+        if out.remove(*keyword).is_some() {
+            walk.dropped.push(Pointer::root().child(keyword));
+        }
+    }
     let Walk {
         mut dropped,
         mut mended,
@@ -354,6 +383,24 @@ mod tests {
         );
         let dropped: Vec<String> = fitted.dropped.iter().map(|p| p.to_string()).collect();
         assert_eq!(dropped, ["`/properties/at/title`"]);
+    }
+
+    #[test]
+    fn combinators_at_the_top_are_left_out_where_the_api_refuses_them() {
+        let s = json!({"type": "object", "properties": {"a": {"anyOf": [{"type": "string"}]}}, "anyOf": [{"required": ["a"]}], "not": {"required": ["b"]}});
+        let anthropic = fit(&map(s.clone()), Dialect::JsonSchema).unwrap();
+        assert!(anthropic.schema.get("anyOf").is_none());
+        assert!(anthropic.schema.get("not").is_some());
+        assert!(
+            anthropic.schema["properties"]["a"].get("anyOf").is_some(),
+            "only the top"
+        );
+        let openai = fit(&map(s.clone()), Dialect::OpenAi).unwrap();
+        assert!(openai.schema.get("anyOf").is_none() && openai.schema.get("not").is_none());
+        let dropped: Vec<String> = openai.dropped.iter().map(|p| p.to_string()).collect();
+        assert_eq!(dropped, ["`/anyOf`", "`/not`"]);
+        let gemini = fit(&map(s), Dialect::Gemini).unwrap();
+        assert!(gemini.schema.get("anyOf").is_some());
     }
 
     #[test]
