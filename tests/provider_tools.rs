@@ -254,11 +254,12 @@ fn a_computer_tool_says_which_beta_it_needs() {
         &round("computer"),
         &Options::new().with_tools(defined),
     );
-    assert!(request
-        .report
-        .tool_notes
-        .iter()
-        .any(|n| n.contains("anthropic-beta: computer-use-2025-01-24")));
+    assert_eq!(
+        request.headers,
+        [("anthropic-beta", "computer-use-2025-01-24".to_owned())]
+    );
+    let plain = build_lines(Provider::Anthropic, &round("computer"), &Options::new());
+    assert!(plain.headers.is_empty());
 }
 
 #[test]
@@ -273,8 +274,8 @@ fn claude_on_bedrock_gets_typed_tools_in_the_extra_fields() {
     assert_eq!(extra["tools"][0]["type"], "computer_20250124");
     assert_eq!(extra["anthropic_beta"], json!(["computer-use-2025-01-24"]));
     assert_eq!(declared(Provider::Bedrock, &claude.body), ["screenshot"]);
-    // Only typed tools: toolConfig still needs one, so their documented
-    // input is declared there too.
+    // Only typed tools: toolConfig still needs one, and one name in both
+    // lists would be refused, so it holds a placeholder.
     let only = tools(
         json!([{"type": "computer_20250124", "name": "computer", "display_width_px": 1, "display_height_px": 1}]),
     );
@@ -283,7 +284,10 @@ fn claude_on_bedrock_gets_typed_tools_in_the_extra_fields() {
         &round("computer"),
         &Options::new().with_tools(only),
     );
-    assert_eq!(declared(Provider::Bedrock, &claude.body), ["computer"]);
+    assert_eq!(
+        declared(Provider::Bedrock, &claude.body),
+        ["no_other_tools"]
+    );
     // Any other model: plain functions, no extra fields.
     let llama = build_lines(
         Provider::Bedrock,

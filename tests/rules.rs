@@ -113,6 +113,7 @@ fn ollama_ok() -> Value {
 
 const CLAUDE: &str = "claude-sonnet-5";
 const NOVA: &str = "us.amazon.nova-pro-v1:0";
+const CLAUDE_BEDROCK: &str = "us.anthropic.claude-sonnet-4-5-20250929-v1:0";
 const LLAMA: &str = "us.meta.llama3-2-90b-instruct-v1:0";
 const G3: &str = "gemini-3.8-flash";
 
@@ -238,6 +239,7 @@ fn cases() -> Vec<Case> {
         // Bedrock
         (Bedrock, NOVA, without(b(), "toolConfig"), "bedrock/tool-config"),
         (Bedrock, NOVA, with(b(), "/toolConfig/tools/0/toolSpec/name", "other".into()), "bedrock/calls-declared"),
+        (Bedrock, CLAUDE_BEDROCK, with(b(), "/additionalModelRequestFields", json!({"tools": [{"type": "bash_20250124", "name": "shot"}]})), "bedrock/tool-names-unique"),
         (Bedrock, NOVA, with(with(b(), "/messages/1/content/0/toolUse/toolUseId", "c 1".into()), "/messages/2/content/0/toolResult/toolUseId", "c 1".into()), "bedrock/names-and-ids"),
         (Bedrock, NOVA, with(b(), "/toolConfig/tools/0/toolSpec/name", "a.b".into()), "bedrock/names-and-ids"),
         (Bedrock, NOVA, with(b(), "/messages/2/content/0/toolResult/toolUseId", "zz".into()), "bedrock/results-follow-calls"),

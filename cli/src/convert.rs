@@ -117,6 +117,9 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
     for note in &request.report.notes {
         let _ = writeln!(err, "  message {}: {}", note.index, note.text);
     }
+    for (name, value) in &request.headers {
+        let _ = writeln!(err, "  header {name}: {value}");
+    }
     let report = &request.report;
     if !report.stubbed.is_empty() && args.tools.is_none() {
         let told = if report.choice_none {

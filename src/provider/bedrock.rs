@@ -33,7 +33,7 @@ use std::collections::HashSet;
 
 use serde_json::{json, Map, Value};
 
-use super::declare::{Declarations, Input};
+use super::declare::Declarations;
 use super::walk::{AssistantTurn, Media, Slot, ToolResult, Turn, UserCarrier};
 use super::{
     attachment_label, base64_value, file_name, has_media, text_with_notes, Alternating, Context,
@@ -75,11 +75,11 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Value {
 }
 
 /// `toolConfig.tools[].toolSpec`. Claude's typed tools go, as they are,
-/// in `additionalModelRequestFields.tools` with the `anthropic_beta` they
-/// need (the path Converse integrations use for computer use; AWS
-/// documents it for InvokeModel). `toolConfig` needs at least one tool, so
-/// when there are only typed tools their documented inputs are declared
-/// there too.
+/// only in `additionalModelRequestFields.tools` with the `anthropic_beta`
+/// they need (the path Converse integrations use for computer use; AWS
+/// documents it for InvokeModel): never in both lists, which would give
+/// Claude one name twice. `toolConfig` needs at least one tool, so when
+/// every tool is typed it holds [`PLACEHOLDER`].
 fn declare(declarations: &Declarations, body: &mut Map<String, Value>) {
     if declarations.is_empty() {
         return;
@@ -87,28 +87,22 @@ fn declare(declarations: &Declarations, body: &mut Map<String, Value>) {
     let spec = |name: &str, description: Option<&str>, schema: &Map<String, Value>| {
         let mut spec = Map::new();
         spec.insert("name".into(), name.into());
-        if let Some(description) = description.filter(|s| !s.is_empty()) {
+        if let Some(description) = description.filter(|s| !s.trim().is_empty()) {
             spec.insert("description".into(), description.into());
         }
-        spec.insert("inputSchema".into(), json!({"json": schema}));
-        json!({"toolSpec": spec})
+        spec.insert("inputSchema".into(), json!({ "json": schema }));
+        json!({ "toolSpec": spec })
     };
     let mut tools: Vec<Value> = declarations
         .functions()
         .map(|(d, schema)| spec(&d.name, d.description.as_deref(), schema))
         .collect();
     if tools.is_empty() {
-        for d in &declarations.tools {
-            if let Input::Typed {
-                schema: Some(schema),
-                ..
-            } = &d.input
-            {
-                tools.push(spec(&d.name, None, schema));
-            }
-        }
+        let mut schema = Map::new();
+        schema.insert("type".into(), "object".into());
+        tools.push(spec(PLACEHOLDER, Some(PLACEHOLDER_DESCRIPTION), &schema));
     }
-    body.insert("toolConfig".into(), json!({"tools": tools}));
+    body.insert("toolConfig".into(), json!({ "tools": tools }));
     let typed: Vec<Value> = declarations.typed().cloned().map(Value::Object).collect();
     if !typed.is_empty() {
         let mut extra = Map::new();
@@ -120,6 +114,12 @@ fn declare(declarations: &Declarations, body: &mut Map<String, Value>) {
         body.insert("additionalModelRequestFields".into(), Value::Object(extra));
     }
 }
+
+/// The tool `toolConfig` holds when every declared tool is a typed one
+/// (Converse wants at least one there).
+pub(crate) const PLACEHOLDER: &str = "no_other_tools";
+const PLACEHOLDER_DESCRIPTION: &str =
+    "Not a tool: Converse needs one declaration here; the tools are declared as Claude's own.";
 
 /// Put a text block first when `content` has none: a tool result may not
 /// be empty, and content holding a document must hold text.
@@ -256,13 +256,14 @@ impl Builder {
             name = "document".into();
         }
         let name = name.trim_end().to_owned();
+        // Converse compares the names without regard to case.
         let mut unique = name.clone();
         let mut n = 2;
-        while self.names.contains(&unique) {
+        while self.names.contains(&unique.to_lowercase()) {
             unique = format!("{name} ({n})");
             n += 1;
         }
-        self.names.insert(unique.clone());
+        self.names.insert(unique.to_lowercase());
         unique
     }
 }
@@ -286,5 +287,7 @@ mod tests {
             "document"
         );
         assert_eq!(b.document_name("über.pdf"), "-ber");
+        assert_eq!(b.document_name("a/Report.pdf"), "Report");
+        assert_eq!(b.document_name("b/report.pdf"), "report (2)");
     }
 }

@@ -42,9 +42,6 @@ pub(crate) enum Input {
         definition: Map<String, Value>,
         /// The `anthropic-beta` value its version needs.
         beta: Option<&'static str>,
-        /// Its documented input as a function schema, fitted (for a
-        /// provider that also needs a function declaration of it).
-        schema: Option<Map<String, Value>>,
     },
 }
 
@@ -154,25 +151,17 @@ pub(crate) fn declare(
                     }
                     let documented = known.map(|k| (k, k.input_schema()));
                     let beta = known.and_then(|k| k.beta);
-                    let as_itself = |schema| Declared {
+                    let as_itself = || Declared {
                         name: tool.name().to_owned(),
                         description: None,
                         input: Input::Typed {
                             definition: definition.clone(),
                             beta,
-                            schema,
                         },
                     };
                     match (typed_tools, documented) {
-                        (TypedTools::AsThemselves, _) => {
-                            if let Some(beta) = beta {
-                                report.tool_notes.push(format!(
-                                    "tool {}: {ty} needs the request header `anthropic-beta: {beta}`",
-                                    tool.name()
-                                ));
-                            }
-                            as_itself(None)
-                        }
+                        // The beta it needs goes in Request::headers.
+                        (TypedTools::AsThemselves, _) => as_itself(),
                         (_, None) => {
                             return Err(BuildError::NoDeclaration {
                                 tool: tool.name().to_owned(),
@@ -180,12 +169,12 @@ pub(crate) fn declare(
                                 provider,
                             })
                         }
-                        (TypedTools::InExtraFields, Some((_, schema))) => {
+                        (TypedTools::InExtraFields, Some(_)) => {
                             report.tool_notes.push(format!(
                                 "tool {}: {ty} sent as it is in additionalModelRequestFields.tools (how Converse integrations pass Claude's typed tools; AWS documents it for InvokeModel)",
                                 tool.name()
                             ));
-                            as_itself(Some(fit(&schema, dialect, tool.name(), report)?))
+                            as_itself()
                         }
                         (_, Some((known, schema))) => {
                             report.tool_notes.push(format!(

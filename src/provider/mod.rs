@@ -501,6 +501,9 @@ pub struct Request {
     pub model: String,
     /// The request body.
     pub body: Value,
+    /// HTTP headers the request needs besides authentication and the
+    /// content type: `anthropic-beta` for the typed tools that need one.
+    pub headers: Vec<(&'static str, String)>,
     /// What became of the declared attachments.
     pub report: Report,
 }
@@ -667,10 +670,17 @@ where
         Provider::Ollama => ollama::build(turns, &cx),
     };
     body.sort_all_objects();
+    let betas = declarations.betas();
+    let headers = if provider == Provider::Anthropic && !betas.is_empty() {
+        vec![("anthropic-beta", betas.join(","))]
+    } else {
+        Vec::new()
+    };
     Ok(Request {
         provider,
         model,
         body,
+        headers,
         report,
     })
 }

@@ -37,6 +37,13 @@ pub(super) static NAMES: Rule = Rule {
     read: READ,
     basis: Basis::Documented,
 };
+pub(super) static NAME_UNIQUE: Rule = Rule {
+    id: "bedrock/tool-names-unique",
+    says: "no tool name is declared twice, in toolConfig or beside it in additionalModelRequestFields.tools (Claude refuses a request whose tool names repeat)",
+    source: API,
+    read: READ,
+    basis: Basis::Prudent,
+};
 pub(super) static ID_UNIQUE: Rule = Rule {
     id: "bedrock/tool-use-id-unique",
     says: "each toolUseId is used by one toolUse only (as Claude, behind Converse, demands)",
@@ -112,6 +119,7 @@ pub(super) static RULES: &[&Rule] = &[
     &TOOL_CONFIG,
     &CALLS_DECLARED,
     &NAMES,
+    &NAME_UNIQUE,
     &ID_UNIQUE,
     &PAIRING,
     &ALTERNATE,
@@ -157,16 +165,32 @@ pub(super) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
                     format!("{name:?}"),
                 );
             }
-            declared.insert(name);
+            if !declared.insert(name) {
+                out.push(
+                    &NAME_UNIQUE,
+                    at(&idx("$.toolConfig.tools", t), "toolSpec.name"),
+                    format!("{name:?} again"),
+                );
+            }
         }
     }
-    if family == Some(Family::Claude) {
-        if let Some(extra) = body.get("additionalModelRequestFields") {
-            declared.extend(
-                array(extra, "tools")
-                    .iter()
-                    .filter_map(|t| string(t, "name")),
+    let extra_tools = body
+        .get("additionalModelRequestFields")
+        .map_or(&[][..], |e| array(e, "tools"));
+    for (t, tool) in extra_tools.iter().enumerate() {
+        let Some(name) = string(tool, "name") else {
+            continue;
+        };
+        if declared.contains(name) {
+            out.push(
+                &NAME_UNIQUE,
+                idx("$.additionalModelRequestFields.tools", t),
+                format!("{name:?} is in toolConfig too"),
             );
+        }
+        // Only Claude reads the extra fields' tools.
+        if family == Some(Family::Claude) {
+            declared.insert(name);
         }
     }
     let messages = array(body, "messages");
