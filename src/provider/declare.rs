@@ -196,6 +196,7 @@ pub(crate) fn declare(
             .iter()
             .copied()
             .filter(|name| tools.get(name).is_none())
+            .filter(|_| provider.spec().needs_declared_calls)
             .collect();
         stubs(&undefined, names, &mut out, report);
         for name in &undefined {

@@ -20,7 +20,8 @@
 //! | [`Provider::Bedrock`] | Converse `toolResult` content with `image` and `document` blocks |
 //! | [`Provider::Ollama`] | `tool` messages with text; raw base64 `images` on a following `user` message |
 //!
-//! Nothing aborts a conversion: an attachment that cannot be sent (refused
+//! No attachment aborts a conversion (only a tool definition the provider
+//! cannot be given does, [`BuildError`]): an attachment that cannot be sent (refused
 //! by the media policy, over a cap, a kind or source the provider does not
 //! take, vision turned off) becomes a short note in its tool result's text
 //! naming the target and the reason, and is listed in [`Report::notes`].
@@ -62,8 +63,9 @@
 //!   left out (they refuse it), and consecutive turns of one role joined.
 //! * Gemini 3 function calls get the documented placeholder thought
 //!   signature, since a history written elsewhere has none to replay.
-//! * Tool-use ids and tool names are rewritten to the characters Anthropic
-//!   and Bedrock allow (consistently, and never two ids into one).
+//! * Tool-use ids and tool names are rewritten to what each API allows
+//!   (consistently in calls, results and declarations, never two into
+//!   one), and every call gets an id of its own.
 //! * A tool result whose call is not in the assistant turn just before it,
 //!   or that answers a call already answered, is sent as a labelled user
 //!   message; a call nobody answered gets a result saying so.
@@ -646,14 +648,7 @@ where
         &mut report,
     )?;
     names::rewrite(&mut turns, &mut Rename::new(spec.ids), &mut names);
-    // Claude on Bedrock declares a typed tool twice (as a function for
-    // `toolConfig`, and as itself): count names.
-    report.declared = declarations
-        .tools
-        .iter()
-        .map(|d| d.name.as_str())
-        .collect::<HashSet<_>>()
-        .len();
+    report.declared = declarations.tools.len();
     report.choice_none = declarations.choice_none && spec.choice_none;
     let cx = Context {
         model: &model,

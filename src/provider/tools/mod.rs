@@ -353,6 +353,9 @@ fn read_item(item: &Value) -> Result<Tool, ToolsErrorKind> {
             })
         }
         None => Err(ToolsErrorKind::UnknownShape),
+        Some(other) if typed::lookup(other).is_none() && !looks_typed(other) => {
+            Err(ToolsErrorKind::UnknownShape)
+        }
         Some(other) => {
             // A toolset (`computer_toolset_…`) has no name of its own:
             // its type stands for it.
@@ -370,6 +373,22 @@ fn read_item(item: &Value) -> Result<Tool, ToolsErrorKind> {
                 },
             })
         }
+    }
+}
+
+/// Whether a `type` has the shape of an Anthropic tool version
+/// (`web_search_20250305`, `computer_toolset_20260801`): words, then an
+/// eight-digit date. Other types (OpenAI's `web_search_preview`,
+/// `file_search`, `custom`) are no Anthropic typed tools.
+fn looks_typed(ty: &str) -> bool {
+    match ty.rsplit_once('_') {
+        Some((words, date)) => {
+            !words.is_empty()
+                && words.chars().all(|c| c.is_ascii_lowercase() || c == '_')
+                && date.len() == 8
+                && date.bytes().all(|b| b.is_ascii_digit())
+        }
+        None => false,
     }
 }
 
@@ -532,6 +551,28 @@ mod tests {
         assert_eq!(typed.typed_as(), Some("bash_20250124"));
         for t in [chat, responses, anthropic, custom, mcp] {
             assert_eq!(t.input_schema(), Some(json!({"type": "object"})));
+        }
+    }
+
+    #[test]
+    fn only_anthropic_versioned_types_are_typed_tools() {
+        for ty in [
+            "web_search_preview",
+            "file_search",
+            "mcp",
+            "custom",
+            "code_interpreter",
+        ] {
+            let e = Tools::from_value(&json!([{"type": ty, "name": "x"}])).unwrap_err();
+            assert_eq!(e.kind(), &ToolsErrorKind::UnknownShape, "{ty}");
+        }
+        for ty in [
+            "web_search_20250305",
+            "computer_toolset_20260801",
+            "memory_20250818",
+        ] {
+            let t = one(json!({"type": ty, "name": "x"}));
+            assert_eq!(t.shape(), Shape::AnthropicTyped, "{ty}");
         }
     }
 
