@@ -309,7 +309,12 @@ fn request_size_rules_read_the_serialized_length() {
             32_000_000,
             "anthropic/request-size",
         ),
-        (Provider::Bedrock, NOVA, 20_000_000, "bedrock/request-size"),
+        (
+            Provider::Bedrock,
+            CLAUDE_BEDROCK,
+            20_000_000,
+            "bedrock/request-size",
+        ),
         (Provider::Gemini, G3, 100_000_000, "gemini/request-size"),
     ] {
         let pad = " ".repeat(limit);

@@ -67,7 +67,7 @@ pub(super) static ALTERNATE: Rule = Rule {
 };
 pub(super) static MEDIA_COUNTS: Rule = Rule {
     id: "bedrock/media-counts",
-    says: "up to 20 images (each at most 3.75 MB and 8000×8000 px) and 5 documents (each at most 4.5 MB)",
+    says: "up to 20 images (each at most 3.75 MB and 8000×8000 px) and 5 documents (each at most 4.5 MB); the page states it per message, the check counts the whole request (stricter)",
     source: MESSAGE,
     read: READ,
     basis: Basis::Documented,

@@ -174,7 +174,7 @@ pub fn check(target: &Target<'_>, body: &Value) -> Vec<Violation> {
 pub fn check_json(target: &Target<'_>, json: &str) -> Result<Vec<Violation>, serde_json::Error> {
     let body: Value = serde_json::from_str(json)?;
     let mut violations = check(target, &body);
-    if let Some((rule, limit)) = request_size_limit(target.provider) {
+    if let Some((rule, limit)) = request_size_limit(target) {
         if json.len() > limit {
             violations.push(Violation {
                 rule,
@@ -186,10 +186,19 @@ pub fn check_json(target: &Target<'_>, json: &str) -> Result<Vec<Violation>, ser
     Ok(violations)
 }
 
-fn request_size_limit(provider: Provider) -> Option<(&'static Rule, usize)> {
-    match provider {
+fn request_size_limit(target: &Target<'_>) -> Option<(&'static Rule, usize)> {
+    match target.provider {
         Provider::Anthropic => Some((&anthropic::REQUEST_SIZE, 32_000_000)),
-        Provider::Bedrock => Some((&bedrock::REQUEST_SIZE, 20_000_000)),
+        // Documented for Claude; Bedrock states none for the others.
+        Provider::Bedrock
+            if target
+                .family
+                .or_else(|| crate::provider::model::bedrock_family(target.model))
+                == Some(Family::Claude) =>
+        {
+            Some((&bedrock::REQUEST_SIZE, 20_000_000))
+        }
+        Provider::Bedrock => None,
         Provider::Gemini | Provider::Gemini2 => Some((&gemini::REQUEST_SIZE, 100_000_000)),
         Provider::OpenAiChat => Some((&openai_chat::REQUEST_SIZE, 512_000_000)),
         Provider::OpenAiResponses => Some((&openai_responses::REQUEST_SIZE, 512_000_000)),
@@ -317,7 +326,7 @@ mod tests {
 
     #[test]
     fn the_size_of_the_serialized_body_is_checked() {
-        let target = Target::new(Provider::Bedrock, "amazon.nova-pro-v1:0");
+        let target = Target::new(Provider::Bedrock, "anthropic.claude-3-haiku-20240307-v1:0");
         let big = format!(
             r#"{{"messages":[{{"role":"user","content":[{{"text":"{}"}}]}}]}}"#,
             "x".repeat(20_000_001)

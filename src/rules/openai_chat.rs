@@ -31,7 +31,7 @@ pub(super) static CHOICE_NEEDS_TOOLS: Rule = Rule {
 };
 pub(super) static FUNCTION_NAME: Rule = Rule {
     id: "openai-chat/function-name",
-    says: "function names are a-z, A-Z, 0-9, underscores and dashes, at most 64 (in `tools` and in the history's `tool_calls`)",
+    says: "function names are a-z, A-Z, 0-9, underscores and dashes, at most 64 (documented for `tools`; the same pattern is reported enforced on the history's `tool_calls`)",
     source: "https://platform.openai.com/docs/api-reference/chat/create",
     read: READ,
     basis: Basis::Documented,
