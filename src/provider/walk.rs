@@ -19,13 +19,13 @@
 
 use std::borrow::Cow;
 
-use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use crate::carrier::{
     parse_native_tool_carrier, parse_prompt_tool_carrier, AttachmentKind, CarrierKind,
     CarrierParts, TOOL_RESULTS_PREFIX,
 };
+use crate::json::object_members;
 use crate::media::Prepared;
 
 use super::NoteReason;
@@ -352,19 +352,23 @@ fn envelope(index: usize, content: &str) -> Option<AssistantTurn<'static>> {
 }
 
 /// A native carrier envelope's `tool_call_id` member, when the content is a
-/// JSON object that has exactly one, as a string.
+/// JSON object that has exactly one, as a non-empty string. Read with the
+/// envelope's own scanner, so it agrees with the carrier grammar on what
+/// an object is (a duplicated member is ambiguous, and not read).
 fn envelope_call_id(content: &str) -> Option<String> {
-    #[derive(Deserialize)]
-    struct Id {
-        tool_call_id: Option<String>,
-    }
     if !content.trim_start().starts_with('{') {
         return None;
     }
-    serde_json::from_str::<Id>(content)
-        .ok()?
-        .tool_call_id
+    let members = object_members(content, &["tool_call_id"])?;
+    let mut ids = members.iter().filter(|m| m.key == "tool_call_id");
+    let id = ids.next()?;
+    if ids.next().is_some() {
+        return None;
+    }
+    id.decoded
+        .as_deref()
         .filter(|id| !id.is_empty())
+        .map(str::to_owned)
 }
 
 #[cfg(test)]
@@ -477,6 +481,24 @@ mod tests {
         };
         assert!(c.slots.is_empty());
         assert_eq!(c.text, "[Tool results]\n[IMAGE:/root/x.png]\nlegacy");
+    }
+
+    #[test]
+    fn call_ids_are_read_as_the_grammar_reads_envelopes() {
+        assert_eq!(
+            envelope_call_id(r#" {"tool_call_id":"a\u0062"}"#).as_deref(),
+            Some("ab")
+        );
+        for content in [
+            r#"{"tool_call_id":"a","tool_call_id":"b"}"#,
+            r#"{"tool_call_id":7}"#,
+            r#"{"tool_call_id":null}"#,
+            r#"{"tool_call_id":""}"#,
+            r#"{"tool_call_id":"a"} x"#,
+            "raw text",
+        ] {
+            assert_eq!(envelope_call_id(content), None, "{content}");
+        }
     }
 
     #[test]
