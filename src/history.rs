@@ -10,12 +10,10 @@
 //! the history; a JSON array is read whole (see the README's limitations).
 
 use std::borrow::Cow;
-use std::fmt;
 use std::io::{self, BufRead, Read};
 use std::ops::Range;
 
-use serde::de::{Deserialize, Deserializer, IgnoredAny, SeqAccess, Visitor};
-use serde_json::value::RawValue;
+use serde::de::IgnoredAny;
 use thiserror::Error;
 
 use crate::json::scan;
@@ -415,39 +413,9 @@ fn record(index: usize, line: usize, raw: &[u8]) -> Record<'_> {
 }
 
 /// The spans of the elements of the JSON array `text`, or `None` when it is
-/// not one readable array.
+/// not one readable array: the envelope's scanner, on the whole input.
 fn array_spans(text: &[u8]) -> Option<Vec<Range<usize>>> {
-    struct Elements<'a>(Vec<&'a RawValue>);
-    impl<'de> Deserialize<'de> for Elements<'de> {
-        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            struct V;
-            impl<'de> Visitor<'de> for V {
-                type Value = Elements<'de>;
-                fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                    f.write_str("a JSON array")
-                }
-                fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-                    let mut out = Vec::new();
-                    while let Some(raw) = seq.next_element::<&'de RawValue>()? {
-                        out.push(raw);
-                    }
-                    Ok(Elements(out))
-                }
-            }
-            d.deserialize_seq(V)
-        }
-    }
-    let text_str = std::str::from_utf8(text).ok()?;
-    let Elements(raw) = serde_json::from_str(text_str).ok()?;
-    let base = text_str.as_ptr() as usize;
-    Some(
-        raw.into_iter()
-            .map(|r| {
-                let start = r.get().as_ptr() as usize - base;
-                start..start + r.get().len()
-            })
-            .collect(),
-    )
+    scan::array(std::str::from_utf8(text).ok()?)
 }
 
 #[cfg(test)]
