@@ -235,6 +235,17 @@ fn string<'v>(value: &'v Value, key: &str) -> Option<&'v str> {
     value.get(key).and_then(Value::as_str)
 }
 
+/// The tool calls of the message a `tool` message at `m` answers: the
+/// nearest message before it that is not a `tool` message (OpenAI Chat and
+/// Ollama put a batch's results right after its calls).
+fn calls_answered_at(messages: &[Value], m: usize) -> &[Value] {
+    messages[..m]
+        .iter()
+        .rev()
+        .find(|p| string(p, "role") != Some("tool"))
+        .map_or(&[], |p| array(p, "tool_calls"))
+}
+
 /// Whether `s` is 1 to `max` characters, each `allowed`.
 fn fits(s: &str, max: usize, allowed: fn(char) -> bool) -> bool {
     let n = s.chars().count();

@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use super::{array, at, decode, idx, string, Basis, Out, Rule};
+use super::{array, at, calls_answered_at, decode, idx, string, Basis, Out, Rule};
 
 const API: &str =
     "https://github.com/ollama/ollama/blob/main/docs/api.md#generate-a-chat-completion";
@@ -53,15 +53,9 @@ pub(super) fn check(body: &Value, out: &mut Out) {
         }
         if string(message, "role") == Some("tool") {
             let name = string(message, "tool_name").unwrap_or("");
-            let caller = messages[..m]
+            let called = calls_answered_at(messages, m)
                 .iter()
-                .rev()
-                .find(|p| string(p, "role") != Some("tool"));
-            let called = caller.is_some_and(|p| {
-                array(p, "tool_calls")
-                    .iter()
-                    .any(|c| string(&c["function"], "name") == Some(name))
-            });
+                .any(|c| string(&c["function"], "name") == Some(name));
             if !called {
                 out.push(&TOOL_NAME, path, format!("tool_name {name:?}"));
             }

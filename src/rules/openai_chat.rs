@@ -2,7 +2,9 @@
 
 use serde_json::Value;
 
-use super::{array, at, data_url, decode, fits, idx, string, word, Basis, Out, Rule};
+use super::{
+    array, at, calls_answered_at, data_url, decode, fits, idx, string, word, Basis, Out, Rule,
+};
 
 const FUNCTIONS: &str = "https://platform.openai.com/docs/guides/function-calling";
 const VISION: &str = "https://platform.openai.com/docs/guides/images-vision";
@@ -169,16 +171,9 @@ pub(super) fn check(body: &Value, out: &mut Out) {
         }
         if role == "tool" {
             let id = string(message, "tool_call_id").unwrap_or("");
-            // The nearest non-tool message before it must have called it.
-            let caller = messages[..m]
+            let called = calls_answered_at(messages, m)
                 .iter()
-                .rev()
-                .find(|p| string(p, "role") != Some("tool"));
-            let called = caller.is_some_and(|p| {
-                array(p, "tool_calls")
-                    .iter()
-                    .any(|c| string(c, "id") == Some(id))
-            });
+                .any(|c| string(c, "id") == Some(id));
             if !called {
                 out.push(&TOOL_ANSWERS, path.clone(), format!("tool_call_id {id:?}"));
             }
