@@ -104,28 +104,17 @@ pub(super) static RULES: &[&Rule] = &[
 
 pub(super) fn check(body: &Value, out: &mut Out) {
     let messages = array(body, "messages");
-    let tools = array(body, "tools");
-    if body.get("tool_choice").is_some() && tools.is_empty() {
-        out.push(&CHOICE_NEEDS_TOOLS, "$.tool_choice", "no tools");
-    }
-    for (i, tool) in tools.iter().enumerate() {
-        let path = at(&idx("$.tools", i), "function");
-        let f = &tool["function"];
-        let name = string(f, "name").unwrap_or("");
-        if !fits(name, 64, word) {
-            out.push(&FUNCTION_NAME, at(&path, "name"), format!("{name:?}"));
-        }
-        if let Some(p) = f.get("parameters") {
-            schema_walk(
-                p,
-                &at(&path, "parameters"),
-                true,
-                &ARRAY_ITEMS,
-                &PARAMETERS_OBJECT,
-                out,
-            );
-        }
-    }
+    declarations(
+        body,
+        "function",
+        &Declarations {
+            choice: &CHOICE_NEEDS_TOOLS,
+            name: &FUNCTION_NAME,
+            items: &ARRAY_ITEMS,
+            object: &PARAMETERS_OBJECT,
+        },
+        out,
+    );
     let mut images = 0usize;
     let mut file_bytes = 0usize;
     for (m, message) in messages.iter().enumerate() {
@@ -230,6 +219,47 @@ pub(super) fn check(body: &Value, out: &mut Out) {
     }
     if file_bytes >= 50_000_000 {
         out.push(&FILES, "$.messages", format!("{file_bytes} bytes of files"));
+    }
+}
+
+/// The rules OpenAI's two APIs share for function declarations, each API
+/// its own copy.
+pub(super) struct Declarations {
+    pub choice: &'static Rule,
+    pub name: &'static Rule,
+    pub items: &'static Rule,
+    pub object: &'static Rule,
+}
+
+/// Check `body`'s `tools` and `tool_choice`: a choice only with tools, each
+/// function's name, and its parameters' schema. `nested` names the member
+/// that holds the function (`"function"` in Chat), or is empty when the
+/// tool item is the function itself (Responses).
+pub(super) fn declarations(body: &Value, nested: &str, rules: &Declarations, out: &mut Out) {
+    let tools = array(body, "tools");
+    if body.get("tool_choice").is_some() && tools.is_empty() {
+        out.push(rules.choice, "$.tool_choice", "no tools");
+    }
+    for (i, tool) in tools.iter().enumerate() {
+        let (path, f) = if nested.is_empty() {
+            (idx("$.tools", i), tool)
+        } else {
+            (at(&idx("$.tools", i), nested), &tool[nested])
+        };
+        let name = string(f, "name").unwrap_or("");
+        if !fits(name, 64, word) {
+            out.push(rules.name, at(&path, "name"), format!("{name:?}"));
+        }
+        if let Some(p) = f.get("parameters") {
+            schema_walk(
+                p,
+                &at(&path, "parameters"),
+                true,
+                rules.items,
+                rules.object,
+                out,
+            );
+        }
     }
 }
 

@@ -4,7 +4,7 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
-use super::openai_chat::schema_walk;
+use super::openai_chat::{declarations, Declarations};
 use super::{array, at, fits, idx, string, word, Basis, Out, Rule};
 
 const FUNCTIONS: &str = "https://platform.openai.com/docs/guides/function-calling";
@@ -80,27 +80,17 @@ pub(super) static RULES: &[&Rule] = &[
 
 pub(super) fn check(body: &Value, out: &mut Out) {
     let input = array(body, "input");
-    let tools = array(body, "tools");
-    if body.get("tool_choice").is_some() && tools.is_empty() {
-        out.push(&CHOICE_NEEDS_TOOLS, "$.tool_choice", "no tools");
-    }
-    for (i, tool) in tools.iter().enumerate() {
-        let path = idx("$.tools", i);
-        let name = string(tool, "name").unwrap_or("");
-        if !fits(name, 64, word) {
-            out.push(&FUNCTION_NAME, at(&path, "name"), format!("{name:?}"));
-        }
-        if let Some(p) = tool.get("parameters") {
-            schema_walk(
-                p,
-                &at(&path, "parameters"),
-                true,
-                &ARRAY_ITEMS,
-                &PARAMETERS_OBJECT,
-                out,
-            );
-        }
-    }
+    declarations(
+        body,
+        "",
+        &Declarations {
+            choice: &CHOICE_NEEDS_TOOLS,
+            name: &FUNCTION_NAME,
+            items: &ARRAY_ITEMS,
+            object: &PARAMETERS_OBJECT,
+        },
+        out,
+    );
     let mut calls = HashSet::new();
     let mut outputs = HashSet::new();
     for (i, item) in input.iter().enumerate() {
