@@ -16,7 +16,7 @@ use std::ops::Range;
 use serde::de::IgnoredAny;
 use thiserror::Error;
 
-use crate::json::scan;
+use crate::json::scan::{self, Pick};
 
 /// How a history file is laid out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -94,20 +94,14 @@ impl<'a> Message<'a> {
     /// assert_eq!(&raw[m.content_span.clone()], r#""{\"content\":\"x\"}""#);
     /// ```
     pub fn parse(raw: &'a str) -> Result<Message<'a>, MessageError> {
-        let members = scan::object(raw, &["role", "content"]).ok_or_else(|| why_not(raw))?;
-        let (mut role, mut content) = (None, None);
-        for m in members {
-            let (slot, name) = match m.key.as_ref() {
-                "role" => (&mut role, "role"),
-                "content" => (&mut content, "content"),
-                _ => continue,
-            };
-            if slot.replace(m).is_some() {
-                return Err(MessageError::Duplicate(name));
-            }
+        const NAMES: [&str; 2] = ["role", "content"];
+        let object = scan::pick(raw, NAMES).ok_or_else(|| why_not(raw))?;
+        if let Some(i) = object.first_repeat(&[0, 1]) {
+            return Err(MessageError::Duplicate(NAMES[i]));
         }
-        let string = |member: Option<scan::Member<'a>>, name| {
-            let m = member.ok_or(MessageError::Missing(name))?;
+        let [role, content] = object.picks;
+        let string = |pick: Pick<'a>, name| {
+            let m = pick.one().ok_or(MessageError::Missing(name))?;
             match m.decoded {
                 Some(text) => Ok((text, m.value)),
                 None if raw.as_bytes()[m.value.start] == b'"' => {

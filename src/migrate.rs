@@ -5,7 +5,7 @@
 //! * A legacy prompt carrier whose line 1 is exactly `[Tool results]` gets
 //!   `[Tool attachments: 0]` inserted as line 2; the body stays.
 //! * What cannot be upgraded without guessing is left byte-identical and
-//!   reported with its reason ([`LeftReason`]).
+//!   reported with its reason ([`Legacy`]).
 //!
 //! The insertion is made inside the message's `content` string literal
 //! without re-escaping the rest of it, so the record's other bytes — the
@@ -22,13 +22,11 @@
 use std::fmt;
 use std::io::{self, BufRead, Write};
 
-use crate::carrier::marker_line;
+use crate::carrier::{marker_line, Carrier, Declaration, Legacy};
 use crate::history::{Chunk, HistoryReader, Message};
-use crate::json::object_members;
 use crate::roots::Roots;
 use crate::{
-    is_prompt_tool_carrier, parse_marker_line, render_native_attachments, Attachment,
-    AttachmentKind, CarrierKind, TOOL_RESULTS_PREFIX,
+    parse_marker_line, render_native_attachments, Attachment, AttachmentKind, CarrierKind, Role,
 };
 
 /// What migration may do beyond the plain upgrade.
@@ -63,47 +61,9 @@ pub enum Liftable {
     Image,
 }
 
-/// Why a carrier was left as it is.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum LeftReason {
-    /// A tool message whose content is not JSON: raw tool text.
-    RawText,
-    /// A tool message whose content is JSON but not an object.
-    NotAnObject,
-    /// A JSON object with a key that is no text (a lone surrogate escape).
-    UndecodableKey,
-    /// An envelope with no string `content` member.
-    NoStringContent,
-    /// An envelope with a duplicated `content` or `attachments` member.
-    DuplicateMember(&'static str),
-    /// An envelope whose `attachments` member is not an array.
-    AttachmentsNotArray,
-    /// A prompt carrier with white space before `[Tool results]`.
-    IndentedPrefix,
-    /// A prompt carrier whose line 1 ends in `\r\n`.
-    CrlfPrefix,
-    /// A prompt carrier whose line 1 holds more than `[Tool results]`.
-    TextAfterPrefix,
-}
-
-impl fmt::Display for LeftReason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            LeftReason::RawText => f.write_str("raw tool text, not a JSON envelope"),
-            LeftReason::NotAnObject => f.write_str("JSON content that is not an object"),
-            LeftReason::UndecodableKey => f.write_str("envelope with a key that does not decode"),
-            LeftReason::NoStringContent => f.write_str("envelope without a string \"content\""),
-            LeftReason::DuplicateMember(m) => write!(f, "envelope with a duplicated {m:?} member"),
-            LeftReason::AttachmentsNotArray => {
-                f.write_str("envelope whose \"attachments\" is not an array")
-            }
-            LeftReason::IndentedPrefix => f.write_str("indented [Tool results] prefix"),
-            LeftReason::CrlfPrefix => f.write_str("[Tool results] prefix ends in CRLF"),
-            LeftReason::TextAfterPrefix => f.write_str("text after [Tool results] on line 1"),
-        }
-    }
-}
+/// Why a carrier was left as it is: the carrier grammar's own reason
+/// (never [`Legacy::upgradable`] here).
+pub type LeftReason = Legacy;
 
 /// The outcome for one message.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -160,89 +120,49 @@ pub fn migrate_message<'a>(
     content: &'a str,
     options: &MigrateOptions,
 ) -> MessageMigration<'a> {
-    match role {
-        "tool" => migrate_native(content, options),
-        "user" if is_prompt_tool_carrier(content) => migrate_prompt(content, options),
-        _ => MessageMigration::NotACarrier,
-    }
-}
-
-fn migrate_native<'a>(content: &'a str, options: &MigrateOptions) -> MessageMigration<'a> {
-    let Some(members) = object_members(content, &["content"]) else {
-        let is_json = serde_json::from_str::<serde::de::IgnoredAny>(content).is_ok();
-        return MessageMigration::Left(match is_json {
-            true if content.trim_start().starts_with('{') => LeftReason::UndecodableKey,
-            true => LeftReason::NotAnObject,
-            false => LeftReason::RawText,
-        });
+    let Some(carrier) = Carrier::read(Role::parse(role), content) else {
+        return MessageMigration::NotACarrier;
     };
-    let mut body = None;
-    let mut attachments = None;
-    for m in &members {
-        let (slot, name) = match m.key.as_ref() {
-            "content" => (&mut body, "content"),
-            "attachments" => (&mut attachments, "attachments"),
-            _ => continue,
-        };
-        if slot.replace(m).is_some() {
-            return MessageMigration::Left(LeftReason::DuplicateMember(name));
+    let at = match (carrier.declaration, carrier.declaration_span) {
+        (Declaration::Declared(_), _) => return MessageMigration::AlreadyDeclared,
+        (Declaration::Legacy(reason), Some(span)) if reason.upgradable() => span.start,
+        (Declaration::Legacy(reason), _) => return MessageMigration::Left(reason),
+    };
+    match carrier.kind {
+        CarrierKind::Native => {
+            let lifted: Vec<Attachment<'a>> = lift(&carrier.body, options)
+                .into_iter()
+                .map(Attachment::into_owned)
+                .collect();
+            let array =
+                render_native_attachments(&lifted).expect("lifted targets are non-empty lines");
+            MessageMigration::Upgraded {
+                kind: CarrierKind::Native,
+                at,
+                text: format!(",\"attachments\":{array}"),
+                lifted,
+            }
         }
-    }
-    let Some(body) = body.and_then(|m| m.decoded.as_ref()) else {
-        return MessageMigration::Left(LeftReason::NoStringContent);
-    };
-    match attachments.map(|m| &content[m.value.clone()]) {
-        Some(raw) if raw.starts_with('[') => return MessageMigration::AlreadyDeclared,
-        Some(_) => return MessageMigration::Left(LeftReason::AttachmentsNotArray),
-        None => {}
-    }
-    let lifted: Vec<Attachment<'a>> = lift(body, options)
-        .into_iter()
-        .map(Attachment::into_owned)
-        .collect();
-    let array = render_native_attachments(&lifted).expect("lifted targets are non-empty lines");
-    let at = members.last().expect("content is a member").value.end;
-    MessageMigration::Upgraded {
-        kind: CarrierKind::Native,
-        at,
-        text: format!(",\"attachments\":{array}"),
-        lifted,
-    }
-}
-
-fn migrate_prompt<'a>(content: &'a str, options: &MigrateOptions) -> MessageMigration<'a> {
-    if crate::parse_prompt_tool_carrier(content).is_some_and(|p| p.declared) {
-        return MessageMigration::AlreadyDeclared;
-    }
-    let rest = match content.strip_prefix(TOOL_RESULTS_PREFIX) {
-        Some(rest) if rest.is_empty() || rest.starts_with('\n') => rest,
-        Some(rest) if rest.starts_with("\r\n") => {
-            return MessageMigration::Left(LeftReason::CrlfPrefix)
+        CarrierKind::Prompt => {
+            let lifted = lift(&content[carrier.body_span], options);
+            let mut lines = vec![format!("[Tool attachments: {}]", lifted.len())];
+            for a in &lifted {
+                lines.push(marker_line(a).expect("lifted targets come from single lines"));
+            }
+            // The count line goes right after line 1's "\n"; when the
+            // prefix is the whole content, it opens the line after it.
+            let text = if at == content.len() && !content.ends_with('\n') {
+                format!("\n{}", lines.join("\n"))
+            } else {
+                format!("{}\n", lines.join("\n"))
+            };
+            MessageMigration::Upgraded {
+                kind: CarrierKind::Prompt,
+                at,
+                text,
+                lifted,
+            }
         }
-        Some(_) => return MessageMigration::Left(LeftReason::TextAfterPrefix),
-        None => return MessageMigration::Left(LeftReason::IndentedPrefix),
-    };
-    let body = rest.strip_prefix('\n').unwrap_or(rest);
-    let lifted = lift(body, options);
-    let mut lines = vec![format!("[Tool attachments: {}]", lifted.len())];
-    for a in &lifted {
-        lines.push(marker_line(a).expect("lifted targets come from single lines"));
-    }
-    // Insert right after line 1's "\n", or after the prefix when it is the
-    // whole content.
-    let (at, text) = if rest.is_empty() {
-        (content.len(), format!("\n{}", lines.join("\n")))
-    } else {
-        (
-            TOOL_RESULTS_PREFIX.len() + 1,
-            format!("{}\n", lines.join("\n")),
-        )
-    };
-    MessageMigration::Upgraded {
-        kind: CarrierKind::Prompt,
-        at,
-        text,
-        lifted,
     }
 }
 

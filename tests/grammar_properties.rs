@@ -281,6 +281,49 @@ proptest! {
     }
 
     #[test]
+    fn a_carrier_says_where_its_parts_are(role in role(), content in content()) {
+        let Some(c) = carrier::Carrier::read(Role::parse(&role), &content) else {
+            prop_assert!(classify(&role, &content).is_none());
+            return Ok(());
+        };
+        let parts = classify(&role, &content).unwrap();
+        prop_assert_eq!(c.kind, parts.kind);
+        prop_assert_eq!(c.is_declared(), parts.declared);
+        prop_assert_eq!(c.attachments(), &parts.attachments[..]);
+        let written = &content[c.body_span.clone()];
+        match c.kind {
+            CarrierKind::Prompt => {
+                // The body never holds line 1.
+                prop_assert_eq!(written, c.body.as_ref());
+                prop_assert!(c.body_span.start > 0);
+                prop_assert!(c.body_span.end == content.len());
+            }
+            CarrierKind::Native if c.body_span == (0..content.len()) && !written.starts_with('"') => {
+                prop_assert_eq!(written, c.body.as_ref());
+            }
+            CarrierKind::Native => {
+                let decoded: String = serde_json::from_str(written).unwrap();
+                prop_assert_eq!(decoded.as_str(), c.body.as_ref());
+            }
+        }
+        match (&c.declaration, &c.declaration_span) {
+            (carrier::Declaration::Declared(_), Some(span)) => {
+                prop_assert!(span.end <= content.len() && span.start <= span.end);
+                prop_assert!(span.end <= c.body_span.start || span.start >= c.body_span.end);
+            }
+            (carrier::Declaration::Declared(_), None) => prop_assert!(false, "declared without a span"),
+            (carrier::Declaration::Legacy(reason), span) => {
+                prop_assert_eq!(reason.upgradable() || *reason == carrier::Legacy::AttachmentsNotArray, span.is_some());
+                // An upgradable carrier gets an empty span where the upgrade writes.
+                if reason.upgradable() {
+                    let span = span.clone().unwrap();
+                    prop_assert!(span.is_empty());
+                }
+            }
+        }
+    }
+
+    #[test]
     fn predicate_agrees_with_classify(role in role(), content in content()) {
         prop_assert_eq!(is_tool_result_carrier(&role, &content), classify(&role, &content).is_some());
     }

@@ -2,7 +2,7 @@
 
 use thiserror::Error;
 
-use super::CarrierKind;
+use super::{CarrierKind, Legacy};
 
 /// An attachment list that cannot be written so that it reads back the same.
 ///
@@ -49,7 +49,7 @@ pub enum RebuildError {
     #[error("native content is not an envelope that can be edited: {reason}")]
     NotAnEnvelope {
         /// What is wrong with it.
-        reason: &'static str,
+        reason: Legacy,
     },
     /// A legacy prompt carrier whose line 1 is not exactly
     /// `[Tool results]` (indented, CRLF, trailing text): rebuilding it would

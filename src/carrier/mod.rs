@@ -27,6 +27,7 @@ use serde::Serialize;
 mod error;
 mod marker;
 pub(crate) mod native;
+mod parsed;
 mod prompt;
 mod rebuild;
 #[cfg(any(test, fuzzing))]
@@ -41,6 +42,7 @@ pub use native::{
     native_attachments, parse_native_tool_carrier, render_native_attachments,
     render_native_tool_carrier,
 };
+pub use parsed::{Carrier, Declaration, Legacy};
 pub use prompt::{parse_prompt_tool_carrier, render_prompt_tool_carrier};
 pub use rebuild::rebuild_carrier;
 

@@ -18,10 +18,16 @@
 
 use std::borrow::Cow;
 
-use super::{Attachment, AttachmentKind, CarrierKind, CarrierParts, RenderError};
-use crate::json::{push_json_str, scan};
+use super::{
+    Attachment, AttachmentKind, Carrier, CarrierKind, CarrierParts, Declaration, Legacy,
+    RenderError,
+};
+use crate::json::push_json_str;
+use crate::json::scan;
 
-/// The parts of an envelope that the grammar reads.
+/// The parts of an envelope that the grammar reads: what the serde_json
+/// reference reads too, so the two can be compared.
+#[cfg(any(test, fuzzing))]
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) struct Envelope<'a> {
     pub body: Cow<'a, str>,
@@ -29,65 +35,104 @@ pub(crate) struct Envelope<'a> {
     pub attachments: Option<Vec<Attachment<'a>>>,
 }
 
+#[cfg(test)]
 impl<'a> Envelope<'a> {
-    /// `None` when `content` is not an envelope (see the module grammar).
-    ///
-    /// One scan of the object that skips the body in blocks and decodes it
-    /// in the same pass; the `attachments` array is read by the same scan.
-    pub(crate) fn parse(content: &'a str) -> Option<Self> {
-        let members = scan::object(content, &["content"])?;
-        let (mut body, mut attachments) = (None, None);
-        for m in &members {
-            let slot = match m.key.as_ref() {
-                "content" => &mut body,
-                "attachments" => &mut attachments,
-                _ => continue,
-            };
-            if slot.replace(m).is_some() {
-                return None;
-            }
-        }
-        let body = body?.decoded.clone()?;
-        let attachments = match attachments {
-            Some(m) if content.as_bytes()[m.value.start] == b'[' => {
-                Some(records(&content[m.value.clone()])?)
-            }
-            _ => None,
+    /// The envelope a carrier was read from; `None` when the content is
+    /// no envelope (see the module grammar).
+    pub(crate) fn of(carrier: Carrier<'a>) -> Option<Self> {
+        let attachments = match carrier.declaration {
+            Declaration::Declared(attachments) => Some(attachments),
+            Declaration::Legacy(Legacy::NoDeclaration | Legacy::AttachmentsNotArray) => None,
+            Declaration::Legacy(_) => return None,
         };
-        Some(Envelope { body, attachments })
+        Some(Envelope {
+            body: carrier.body,
+            attachments,
+        })
     }
 }
 
-/// The valid records of an `attachments` array, in order; any other item
-/// (not an object, a duplicated `kind` or `target`, a value that is not a
-/// string or does not decode, an unknown kind, an empty target) is skipped.
-fn records(array: &str) -> Option<Vec<Attachment<'_>>> {
-    let items = scan::array(array)?;
-    Some(
-        items
-            .into_iter()
-            .filter_map(|span| record(&array[span]))
-            .collect(),
-    )
+/// Open `tool`-role content: one scan of the object that skips the body in
+/// blocks and decodes it in the same pass; the `attachments` array and the
+/// `tool_call_id` are read by the same scan.
+pub(crate) fn open(content: &str) -> Carrier<'_> {
+    let mut carrier = Carrier {
+        kind: CarrierKind::Native,
+        body: Cow::Borrowed(content),
+        body_span: 0..content.len(),
+        declaration: Declaration::Legacy(Legacy::RawText),
+        declaration_span: None,
+        call_id: None,
+    };
+    const NAMES: [&str; 3] = ["content", "attachments", "tool_call_id"];
+    let Some(object) = scan::pick(content, NAMES) else {
+        carrier.declaration = Declaration::Legacy(not_an_object(content));
+        return carrier;
+    };
+    let repeat = object.first_repeat(&[0, 1]);
+    let last_end = object.last_end;
+    let [body, attachments, call_id] = object.picks;
+    carrier.call_id = call_id
+        .one()
+        .and_then(|m| m.decoded)
+        .filter(|id| !id.is_empty());
+    if let Some(i) = repeat {
+        carrier.declaration = Declaration::Legacy(Legacy::DuplicateMember(NAMES[i]));
+        return carrier;
+    }
+    let Some((text, span)) = body.one().and_then(|m| Some((m.decoded?, m.value))) else {
+        carrier.declaration = Declaration::Legacy(Legacy::NoStringContent);
+        return carrier;
+    };
+    carrier.body = text;
+    carrier.body_span = span;
+    let (declaration, span) = match attachments.one() {
+        Some(m) if content.as_bytes()[m.value.start] == b'[' => (
+            Declaration::Declared(records(&content[m.value.clone()])),
+            m.value,
+        ),
+        Some(m) => (Declaration::Legacy(Legacy::AttachmentsNotArray), m.value),
+        None => {
+            let end = last_end.expect("the object has a content member");
+            (Declaration::Legacy(Legacy::NoDeclaration), end..end)
+        }
+    };
+    carrier.declaration = declaration;
+    carrier.declaration_span = Some(span);
+    carrier
+}
+
+/// Why content the object scan refused is no envelope (the rare path).
+fn not_an_object(content: &str) -> Legacy {
+    if !scan::is_json(content) {
+        Legacy::RawText
+    } else if content.trim_start().starts_with('{') {
+        // Valid JSON, yet the object scan refused it: a key is no text.
+        Legacy::UndecodableKey
+    } else {
+        Legacy::NotAnObject
+    }
+}
+
+/// The valid records of an `attachments` array (already checked valid by
+/// the object scan), in order; any other item (not an object, a repeated
+/// `kind` or `target`, a value that is not a string or does not decode, an
+/// unknown kind, an empty target) is skipped.
+fn records(array: &str) -> Vec<Attachment<'_>> {
+    let items = scan::array(array).unwrap_or_default();
+    items
+        .into_iter()
+        .filter_map(|span| record(&array[span]))
+        .collect()
 }
 
 fn record(item: &str) -> Option<Attachment<'_>> {
     if !item.starts_with('{') {
         return None;
     }
-    let (mut kind, mut target) = (None, None);
-    for m in scan::object(item, &["kind", "target"])? {
-        let slot = match m.key.as_ref() {
-            "kind" => &mut kind,
-            "target" => &mut target,
-            _ => continue,
-        };
-        if slot.replace(m.decoded).is_some() {
-            return None;
-        }
-    }
-    let kind = AttachmentKind::from_name(kind??.as_ref())?;
-    let target = target??;
+    let [kind, target] = scan::pick(item, ["kind", "target"])?.picks;
+    let kind = AttachmentKind::from_name(kind.one()?.decoded?.as_ref())?;
+    let target = target.one()?.decoded?;
     (!target.is_empty()).then_some(Attachment { kind, target })
 }
 
@@ -115,27 +160,7 @@ fn record(item: &str) -> Option<Attachment<'_>> {
 /// assert_eq!(raw.body, "plain tool output");
 /// ```
 pub fn parse_native_tool_carrier(content: &str) -> CarrierParts<'_> {
-    match Envelope::parse(content) {
-        Some(Envelope {
-            body,
-            attachments: Some(attachments),
-        }) => CarrierParts {
-            kind: CarrierKind::Native,
-            declared: true,
-            attachments,
-            body,
-        },
-        Some(Envelope {
-            body,
-            attachments: None,
-        }) => CarrierParts {
-            kind: CarrierKind::Native,
-            declared: false,
-            attachments: Vec::new(),
-            body,
-        },
-        None => CarrierParts::legacy(CarrierKind::Native, content),
-    }
+    open(content).into_parts(content)
 }
 
 /// [`parse_native_tool_carrier`] done by serde_json alone, for differential
@@ -462,7 +487,11 @@ mod tests {
             r#"{"content":"b","attachments":[{"kind":"image","target":"/a.png"},1e400,"\ud800",{"\ud800":1}]}"#,
             r#"{"content":"b","attachments":[{"kind":"image","target":"\udc00"},{"kind":"image","target":"/b","x":1e400}]}"#,
         ] {
-            assert_eq!(Envelope::parse(c), super::super::reference::parse(c), "{c}");
+            assert_eq!(
+                Envelope::of(open(c)),
+                super::super::reference::parse(c),
+                "{c}"
+            );
         }
     }
 

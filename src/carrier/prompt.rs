@@ -25,7 +25,8 @@ use nom::{IResult, Parser};
 
 use super::marker::{check_marker_target, parse_marker_line, push_marker_line};
 use super::{
-    is_prompt_tool_carrier, Attachment, CarrierKind, CarrierParts, RenderError, TOOL_RESULTS_PREFIX,
+    is_prompt_tool_carrier, Attachment, Carrier, CarrierKind, CarrierParts, Declaration, Legacy,
+    RenderError, TOOL_RESULTS_PREFIX,
 };
 
 const COUNT_OPEN: &str = "[Tool attachments: ";
@@ -80,20 +81,61 @@ fn marker(input: &str) -> IResult<&str, Attachment<'_>> {
     Ok((rest, attachment))
 }
 
-/// The declared form: attachments and the body, or `None` when the content
-/// does not follow the grammar to the letter (a legacy carrier).
-fn declared(content: &str) -> Option<(Vec<Attachment<'_>>, &str)> {
-    let (rest, _) = results_line(content).ok()?;
-    let (mut rest, n) = count_line(rest).ok()?;
+/// After line 1: the count line and exactly that many marker lines, and
+/// the rest; or why they are not there.
+fn declaration(rest: &str) -> Result<(Vec<Attachment<'_>>, &str), Legacy> {
+    let (mut rest, n) = count_line(rest).map_err(|_| Legacy::NoDeclaration)?;
     // `n` is untrusted: every turn of this loop consumes one real marker
     // line or gives up, and nothing is reserved from it up front.
     let mut attachments = Vec::new();
     for _ in 0..n {
-        let (after, attachment) = marker(rest).ok()?;
+        let (after, attachment) = marker(rest).map_err(|_| Legacy::ShortDeclaration)?;
         attachments.push(attachment);
         rest = after;
     }
-    Some((attachments, rest))
+    Ok((attachments, rest))
+}
+
+/// Open `user`-role content; `None` when it is no prompt carrier.
+pub(crate) fn open(content: &str) -> Option<Carrier<'_>> {
+    if !is_prompt_tool_carrier(content) {
+        return None;
+    }
+    let legacy = |reason: Legacy, header: usize| Carrier {
+        kind: CarrierKind::Prompt,
+        body: Cow::Borrowed(&content[header..]),
+        body_span: header..content.len(),
+        declaration: Declaration::Legacy(reason),
+        declaration_span: reason.upgradable().then_some(header..header),
+        call_id: None,
+    };
+    let Ok((rest, _)) = results_line(content) else {
+        let reason = match content.strip_prefix(TOOL_RESULTS_PREFIX) {
+            // The prefix is the whole content: nothing follows line 1.
+            Some("") => Legacy::NoDeclaration,
+            Some(after) if after.starts_with("\r\n") => Legacy::CrlfPrefix,
+            Some(_) => Legacy::TextAfterPrefix,
+            None => Legacy::IndentedPrefix,
+        };
+        let (_, line_one) = line(content).expect("line never fails");
+        let header = (line_one.len() + 1).min(content.len());
+        return Some(legacy(reason, header));
+    };
+    let header = content.len() - rest.len();
+    Some(match declaration(rest) {
+        Ok((attachments, body)) => {
+            let body_start = content.len() - body.len();
+            Carrier {
+                kind: CarrierKind::Prompt,
+                body: Cow::Borrowed(body),
+                body_span: body_start..content.len(),
+                declaration: Declaration::Declared(attachments),
+                declaration_span: Some(header..body_start),
+                call_id: None,
+            }
+        }
+        Err(reason) => legacy(reason, header),
+    })
 }
 
 /// Parse a prompt-mode carrier: line 1 the results prefix, line 2 the exact
@@ -120,18 +162,7 @@ fn declared(content: &str) -> Option<(Vec<Attachment<'_>>, &str)> {
 /// assert!(parse_prompt_tool_carrier("hello").is_none());
 /// ```
 pub fn parse_prompt_tool_carrier(content: &str) -> Option<CarrierParts<'_>> {
-    if !is_prompt_tool_carrier(content) {
-        return None;
-    }
-    Some(match declared(content) {
-        Some((attachments, body)) => CarrierParts {
-            kind: CarrierKind::Prompt,
-            declared: true,
-            attachments,
-            body: Cow::Borrowed(body),
-        },
-        None => CarrierParts::legacy(CarrierKind::Prompt, content),
-    })
+    open(content).map(|carrier| carrier.into_parts(content))
 }
 
 /// Render a prompt-mode carrier: prefix, count header, marker lines, body.

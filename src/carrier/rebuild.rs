@@ -1,12 +1,15 @@
 //! Rebuilding a carrier with a new attachment list (and maybe a new body),
 //! keeping every byte the caller did not change.
 
-use super::native::{push_native_attachments, Envelope};
+use std::ops::Range;
+
+use super::native::push_native_attachments;
 use super::{
-    is_prompt_tool_carrier, parse_prompt_tool_carrier, render_prompt_tool_carrier, Attachment,
-    CarrierKind, CarrierParts, RebuildError, TOOL_RESULTS_PREFIX,
+    is_prompt_tool_carrier, render_prompt_tool_carrier, Attachment, Carrier, CarrierKind,
+    CarrierParts, Declaration, Legacy, RebuildError, TOOL_RESULTS_PREFIX,
 };
-use crate::json::{object_members, push_json_str};
+use crate::json::push_json_str;
+use crate::Role;
 
 /// Rebuild a carrier's content with a new attachment list, taking the body
 /// from `parts` — the only text a caller may have rewritten — and keeping
@@ -59,35 +62,25 @@ pub fn rebuild_carrier(
     parts: &CarrierParts<'_>,
     attachments: &[Attachment<'_>],
 ) -> Result<String, RebuildError> {
-    let role_kind = match role {
-        "tool" => CarrierKind::Native,
-        "user" if is_prompt_tool_carrier(content) => CarrierKind::Prompt,
-        _ => {
-            return Err(RebuildError::NotACarrier {
-                role: role.to_owned(),
-            })
-        }
+    let not_a_carrier = || RebuildError::NotACarrier {
+        role: role.to_owned(),
     };
-    if parts.kind != role_kind {
+    let old = Carrier::read(Role::parse(role), content).ok_or_else(not_a_carrier)?;
+    if parts.kind != old.kind {
         return Err(RebuildError::KindMismatch {
             role: role.to_owned(),
             kind: parts.kind,
         });
     }
-    match role_kind {
-        CarrierKind::Native => rebuild_native(content, &parts.body, attachments),
+    match old.kind {
+        CarrierKind::Native => rebuild_native(content, &old, &parts.body, attachments),
         CarrierKind::Prompt => {
             // Nothing changed: keep the content as written. (A declared
             // carrier whose body is empty may end without the last `\n`
             // that rendering writes.)
-            if let Some(old) = parse_prompt_tool_carrier(content) {
-                if old.declared
-                    && parts.declared
-                    && old.body == parts.body
-                    && old.attachments == attachments
-                {
-                    return Ok(content.to_owned());
-                }
+            let unchanged = parts.declared && old.is_declared() && old.body == parts.body;
+            if unchanged && old.attachments() == attachments {
+                return Ok(content.to_owned());
             }
             let body = if parts.declared {
                 &parts.body
@@ -99,7 +92,8 @@ pub fn rebuild_carrier(
     }
 }
 
-/// A legacy prompt body less its exact first line `[Tool results]`.
+/// A legacy prompt body (the whole content, as the parse functions give
+/// it) less its exact first line `[Tool results]`.
 fn strip_legacy_prefix(body: &str) -> Result<&str, RebuildError> {
     match body.strip_prefix(TOOL_RESULTS_PREFIX) {
         Some("") => Ok(""),
@@ -112,51 +106,33 @@ fn strip_legacy_prefix(body: &str) -> Result<&str, RebuildError> {
 
 fn rebuild_native(
     content: &str,
+    old: &Carrier<'_>,
     body: &str,
     attachments: &[Attachment<'_>],
 ) -> Result<String, RebuildError> {
-    let not_envelope = |reason| RebuildError::NotAnEnvelope { reason };
-    let members = object_members(content, &["content"]).ok_or(not_envelope("not a JSON object"))?;
-    let mut content_member = None;
-    let mut attachments_member = None;
-    for m in &members {
-        let slot = match m.key.as_ref() {
-            "content" => &mut content_member,
-            "attachments" => &mut attachments_member,
-            _ => continue,
-        };
-        if slot.replace(m).is_some() {
-            return Err(not_envelope("duplicated member"));
-        }
-    }
-    let content_member = content_member.ok_or(not_envelope("no string content member"))?;
-    let content_span = content_member.value.clone();
-    let old_body = content_member
-        .decoded
-        .as_deref()
-        .ok_or(not_envelope("no string content member"))?;
-    let attachments_member = attachments_member.map(|m| m.value.clone());
+    let Some(declaration_span) = old.declaration_span.clone() else {
+        let reason = old
+            .legacy()
+            .expect("a declared carrier has a declaration span");
+        return Err(RebuildError::NotAnEnvelope { reason });
+    };
 
     // Writing the array first checks every target.
     let mut new_array = String::new();
     push_native_attachments(&mut new_array, attachments)?;
 
-    let mut edits: Vec<(std::ops::Range<usize>, String)> = Vec::with_capacity(2);
-    if old_body != body {
+    let mut edits: Vec<(Range<usize>, String)> = Vec::with_capacity(2);
+    if old.body != body {
         let mut literal = String::with_capacity(body.len() + 2);
         push_json_str(&mut literal, body);
-        edits.push((content_span, literal));
+        edits.push((old.body_span.clone(), literal));
     }
-    match attachments_member {
-        Some(span) => {
-            if !same_declaration(&content[span.clone()], attachments) {
-                edits.push((span, new_array));
-            }
+    match &old.declaration {
+        Declaration::Declared(have) if have == attachments => {}
+        Declaration::Legacy(Legacy::NoDeclaration) => {
+            edits.push((declaration_span, format!(",\"attachments\":{new_array}")));
         }
-        None => {
-            let end = members.last().expect("content is a member").value.end;
-            edits.push((end..end, format!(",\"attachments\":{new_array}")));
-        }
+        _ => edits.push((declaration_span, new_array)),
     }
     edits.sort_by_key(|(span, _)| span.start);
 
@@ -170,13 +146,6 @@ fn rebuild_native(
     }
     out.push_str(&content[at..]);
     Ok(out)
-}
-
-/// Whether the raw `attachments` value already reads as exactly `wanted`,
-/// so its spelling can stay.
-fn same_declaration(raw: &str, wanted: &[Attachment<'_>]) -> bool {
-    let probe = format!("{{\"content\":\"\",\"attachments\":{raw}}}");
-    matches!(Envelope::parse(&probe), Some(Envelope { attachments: Some(have), .. }) if have == wanted)
 }
 
 #[cfg(test)]

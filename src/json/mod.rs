@@ -5,8 +5,6 @@
 
 pub(crate) mod scan;
 
-pub(crate) use scan::object as object_members;
-
 /// Append `s` to `out` as a JSON string literal, escaped as serde_json
 /// escapes: `\"`, `\\`, the short control escapes, `\u00XX` for the other
 /// control characters, everything else verbatim.
@@ -49,7 +47,7 @@ mod tests {
     #[test]
     fn members_keep_source_spans() {
         let src = r#" { "a" : 1 , "b":"x\"y",  "a":[ 1 ,2] } "#;
-        let m = object_members(src, &[]).unwrap();
+        let m = scan::object(src, &[]).unwrap();
         let seen: Vec<_> = m
             .iter()
             .map(|m| (m.key.as_ref(), &src[m.value.clone()]))
@@ -59,20 +57,20 @@ mod tests {
 
     #[test]
     fn escaped_keys_are_decoded() {
-        let m = object_members(r#"{"cont\u0065nt":1}"#, &[]).unwrap();
+        let m = scan::object(r#"{"cont\u0065nt":1}"#, &[]).unwrap();
         assert_eq!(m[0].key, "content");
     }
 
     #[test]
     fn non_objects_have_no_members() {
         for src in ["", "[]", "1", "\"s\"", "{", "{} {}", "{\"a\":}"] {
-            assert!(object_members(src, &[]).is_none(), "{src}");
+            assert!(scan::object(src, &[]).is_none(), "{src}");
         }
     }
 
     #[test]
     fn strings_borrow_unless_escaped() {
-        let m = object_members(r#"{"a":"abc","b":"a\nb","c":1}"#, &["a", "b", "c"]).unwrap();
+        let m = scan::object(r#"{"a":"abc","b":"a\nb","c":1}"#, &["a", "b", "c"]).unwrap();
         assert!(matches!(m[0].decoded, Some(Cow::Borrowed("abc"))));
         assert!(matches!(&m[1].decoded, Some(Cow::Owned(s)) if s == "a\nb"));
         assert!(m[2].decoded.is_none());

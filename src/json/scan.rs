@@ -90,6 +90,91 @@ pub(crate) fn object<'a>(src: &'a str, decode: &[&str]) -> Option<Vec<Member<'a>
     (c.pos == src.len()).then_some(members)
 }
 
+/// How often one of the names asked of [`pick`] occurs in an object.
+#[derive(Clone, Debug)]
+pub(crate) enum Pick<'a> {
+    /// Not a member.
+    Absent,
+    /// Exactly one member.
+    One(Member<'a>),
+    /// Two or more members; `at` is the position (among all members) of
+    /// the first repeat, so callers can name the repeat that comes first.
+    Repeated { at: usize },
+}
+
+impl<'a> Pick<'a> {
+    /// The member when there is exactly one.
+    pub(crate) fn one(self) -> Option<Member<'a>> {
+        match self {
+            Pick::One(m) => Some(m),
+            _ => None,
+        }
+    }
+}
+
+/// An object read by [`pick`].
+#[derive(Clone, Debug)]
+pub(crate) struct Picked<'a, const N: usize> {
+    /// One entry for each name asked for, in the order asked.
+    pub picks: [Pick<'a>; N],
+    /// Where the last member's value ends: where a new member goes after
+    /// it. `None` for `{}`.
+    pub last_end: Option<usize>,
+}
+
+impl<const N: usize> Picked<'_, N> {
+    /// Which of the names at `among` (positions in the names asked for)
+    /// repeats first in the object, as its position in the names.
+    pub(crate) fn first_repeat(&self, among: &[usize]) -> Option<usize> {
+        among
+            .iter()
+            .filter_map(|&i| match self.picks[i] {
+                Pick::Repeated { at } => Some((at, i)),
+                _ => None,
+            })
+            .min()
+            .map(|(_, i)| i)
+    }
+}
+
+/// The one member reader of the crate: the object `src`, with the members
+/// named in `names` taken out once each and a repeat of any of them told
+/// apart (JSON readers disagree on which copy of a repeated member wins,
+/// so the grammar never picks one). String values of the named members are
+/// decoded in the same pass. `None` as [`object`].
+pub(crate) fn pick<'a, const N: usize>(src: &'a str, names: [&str; N]) -> Option<Picked<'a, N>> {
+    let members = object(src, &names)?;
+    let last_end = members.last().map(|m| m.value.end);
+    let mut picks: [Pick<'a>; N] = std::array::from_fn(|_| Pick::Absent);
+    for (at, m) in members.into_iter().enumerate() {
+        let Some(i) = names.iter().position(|n| *n == m.key.as_ref()) else {
+            continue;
+        };
+        picks[i] = match picks[i] {
+            Pick::Absent => Pick::One(m),
+            Pick::One(_) => Pick::Repeated { at },
+            Pick::Repeated { at } => Pick::Repeated { at },
+        };
+    }
+    Some(Picked { picks, last_end })
+}
+
+/// Whether `src` is exactly one valid JSON value (white space around it
+/// allowed), as serde_json reads it when the value is ignored.
+pub(crate) fn is_json(src: &str) -> bool {
+    let mut c = Cursor {
+        text: src,
+        src: src.as_bytes(),
+        pos: 0,
+    };
+    c.ws();
+    if c.value().is_none() {
+        return false;
+    }
+    c.ws();
+    c.pos == src.len()
+}
+
 fn hex(d: u8) -> Option<u8> {
     match d {
         b'0'..=b'9' => Some(d - b'0'),
@@ -489,6 +574,47 @@ mod tests {
                 serde_json::from_str::<std::collections::BTreeMap<String, IgnoredAny>>(src).is_ok();
             assert_eq!(valid(src), serde, "{src:?}");
         }
+    }
+
+    #[test]
+    fn is_json_agrees_with_serde_json_on_any_value() {
+        for src in [
+            "1",
+            " -0.5e3 ",
+            "\"s\"",
+            "[1,[2,{}]]",
+            "null",
+            "true",
+            "tru",
+            "[1,]",
+            "{}",
+            r#"{"\ud800":1}"#,
+            r#""\ud800""#,
+            "01",
+            "",
+            " ",
+            "[1] [2]",
+            "\"a\tb\"",
+            "{\"a\":1}x",
+        ] {
+            let serde = serde_json::from_str::<IgnoredAny>(src).is_ok();
+            assert_eq!(is_json(src), serde, "{src:?}");
+        }
+    }
+
+    #[test]
+    fn pick_takes_each_name_once_and_marks_the_first_repeat() {
+        let src = r#"{"a":1,"b":"x","a":2,"c":3,"b":4,"a":5}"#;
+        let p = pick(src, ["b", "a", "z"]).unwrap();
+        assert!(matches!(p.picks[0], Pick::Repeated { at: 4 }));
+        assert!(matches!(p.picks[1], Pick::Repeated { at: 2 }));
+        assert!(matches!(p.picks[2], Pick::Absent));
+        assert_eq!(p.last_end, Some(src.len() - 1));
+        let p = pick(r#"{"b":"x\n"}"#, ["b"]).unwrap();
+        let [b] = p.picks;
+        assert_eq!(b.one().unwrap().decoded.as_deref(), Some("x\n"));
+        assert_eq!(pick("{}", ["a"]).unwrap().last_end, None);
+        assert!(pick("[1]", ["a"]).is_none());
     }
 
     #[test]

@@ -21,11 +21,7 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
-use crate::carrier::{
-    parse_native_tool_carrier, parse_prompt_tool_carrier, AttachmentKind, CarrierKind,
-    CarrierParts, TOOL_RESULTS_PREFIX,
-};
-use crate::json::object_members;
+use crate::carrier::{Attachment, AttachmentKind, Carrier, TOOL_RESULTS_PREFIX};
 use crate::media::Prepared;
 
 use super::NoteReason;
@@ -189,7 +185,8 @@ pub(crate) fn walk<R: AsRef<str>, C: AsRef<str>>(messages: &[(R, C)]) -> Vec<Tur
                 after.push(single(j, r, c));
                 continue;
             }
-            let claimed = match envelope_call_id(c) {
+            let carrier = Carrier::native(c);
+            let claimed = match carrier.call_id.as_deref() {
                 Some(id) => turn
                     .calls
                     .iter()
@@ -199,16 +196,15 @@ pub(crate) fn walk<R: AsRef<str>, C: AsRef<str>>(messages: &[(R, C)]) -> Vec<Tur
             };
             match claimed {
                 Some(k) => {
-                    let parts = parse_native_tool_carrier(c);
                     let call = &turn.calls[k];
                     answers[k] = Some(ToolResult {
                         call_id: call.id.clone(),
                         name: call.name.clone(),
-                        slots: slots(j, &parts),
-                        body: parts.body,
+                        slots: slots(j, carrier.attachments()),
+                        body: carrier.body,
                     });
                 }
-                None => after.push(single(j, r, c)),
+                None => after.push(unclaimed(j, carrier)),
             }
         }
         let results = turn
@@ -236,35 +232,23 @@ pub(crate) fn walk<R: AsRef<str>, C: AsRef<str>>(messages: &[(R, C)]) -> Vec<Tur
 fn single<'a>(index: usize, role: Role<'_>, content: &'a str) -> Turn<'a> {
     match role {
         Role::System | Role::Developer => Turn::System(content),
-        Role::User => match parse_prompt_tool_carrier(content) {
-            Some(parts) => {
-                let text = if parts.declared {
+        Role::User => match Carrier::prompt(content) {
+            Some(carrier) => {
+                let text = if carrier.is_declared() {
                     // The count and marker lines are gone (the attachments
                     // travel as media); line 1 says what the text is.
-                    Cow::Owned(format!("{TOOL_RESULTS_PREFIX}\n{}", parts.body))
+                    Cow::Owned(format!("{TOOL_RESULTS_PREFIX}\n{}", carrier.body))
                 } else {
-                    parts.body.clone()
+                    Cow::Borrowed(content)
                 };
                 Turn::Carrier(UserCarrier {
                     text,
-                    slots: slots(index, &parts),
+                    slots: slots(index, carrier.attachments()),
                 })
             }
             None => Turn::User(Cow::Borrowed(content)),
         },
-        Role::Tool => {
-            let parts = parse_native_tool_carrier(content);
-            let label = match envelope_call_id(content) {
-                Some(id) => {
-                    format!("[Tool result for call {id}, which no tool call is waiting for]")
-                }
-                None => "[Tool result that no tool call is waiting for]".to_owned(),
-            };
-            Turn::Carrier(UserCarrier {
-                text: Cow::Owned(format!("{label}\n{}", parts.body)),
-                slots: slots(index, &parts),
-            })
-        }
+        Role::Tool => unclaimed(index, Carrier::native(content)),
         Role::Other(other) => Turn::User(Cow::Owned(format!("[{other}]\n{content}"))),
         // The walk takes assistant messages apart (their calls pair with
         // the results after them); as text here for completeness.
@@ -275,14 +259,21 @@ fn single<'a>(index: usize, role: Role<'_>, content: &'a str) -> Turn<'a> {
     }
 }
 
-fn slots<'a>(index: usize, parts: &CarrierParts<'a>) -> Vec<Slot<'a>> {
-    debug_assert!(parts.declared || parts.attachments.is_empty());
-    debug_assert!(matches!(
-        parts.kind,
-        CarrierKind::Native | CarrierKind::Prompt
-    ));
-    parts
-        .attachments
+/// A tool result no call claims, labelled (with its call id when the
+/// envelope names one).
+fn unclaimed(index: usize, carrier: Carrier<'_>) -> Turn<'_> {
+    let label = match carrier.call_id.as_deref() {
+        Some(id) => format!("[Tool result for call {id}, which no tool call is waiting for]"),
+        None => "[Tool result that no tool call is waiting for]".to_owned(),
+    };
+    Turn::Carrier(UserCarrier {
+        text: Cow::Owned(format!("{label}\n{}", carrier.body)),
+        slots: slots(index, carrier.attachments()),
+    })
+}
+
+fn slots<'a>(index: usize, attachments: &[Attachment<'a>]) -> Vec<Slot<'a>> {
+    attachments
         .iter()
         .map(|a| Slot {
             index,
@@ -349,26 +340,6 @@ fn envelope(index: usize, content: &str) -> Option<AssistantTurn<'static>> {
         });
     }
     Some(AssistantTurn { text, calls })
-}
-
-/// A native carrier envelope's `tool_call_id` member, when the content is a
-/// JSON object that has exactly one, as a non-empty string. Read with the
-/// envelope's own scanner, so it agrees with the carrier grammar on what
-/// an object is (a duplicated member is ambiguous, and not read).
-fn envelope_call_id(content: &str) -> Option<String> {
-    if !content.trim_start().starts_with('{') {
-        return None;
-    }
-    let members = object_members(content, &["tool_call_id"])?;
-    let mut ids = members.iter().filter(|m| m.key == "tool_call_id");
-    let id = ids.next()?;
-    if ids.next().is_some() {
-        return None;
-    }
-    id.decoded
-        .as_deref()
-        .filter(|id| !id.is_empty())
-        .map(str::to_owned)
 }
 
 #[cfg(test)]
@@ -486,7 +457,9 @@ mod tests {
     #[test]
     fn call_ids_are_read_as_the_grammar_reads_envelopes() {
         assert_eq!(
-            envelope_call_id(r#" {"tool_call_id":"a\u0062"}"#).as_deref(),
+            Carrier::native(r#" {"tool_call_id":"a\u0062"}"#)
+                .call_id
+                .as_deref(),
             Some("ab")
         );
         for content in [
@@ -497,7 +470,7 @@ mod tests {
             r#"{"tool_call_id":"a"} x"#,
             "raw text",
         ] {
-            assert_eq!(envelope_call_id(content), None, "{content}");
+            assert_eq!(Carrier::native(content).call_id, None, "{content}");
         }
     }
 
