@@ -43,9 +43,10 @@ mod run {
         let history = BufReader::new(File::open(examples.join("screenshot-round.jsonl"))?);
         let options =
             Options::new().with_policy(Policy::default().with_roots(Roots::new([&examples])?));
-        let mut request = convert(provider, history, &options)?;
-        shorten_payloads(&mut request.body);
-        println!("{}", serde_json::to_string_pretty(&request.body)?);
+        let request = convert(provider, history, &options)?;
+        let mut body = request.body.to_value();
+        shorten_payloads(&mut body);
+        println!("{}", serde_json::to_string_pretty(&body)?);
         eprintln!("{}: {}", request.endpoint(), request.report);
         Ok(())
     }

@@ -94,7 +94,7 @@ fn inline_media(provider: Provider, body: &Value) -> Vec<(String, String)> {
 }
 
 fn all_text(request: &Request) -> String {
-    strings(&request.body).join("\n")
+    strings(&request.body.to_value()).join("\n")
 }
 
 /// A resolver that serves files of a fixture and records every target it
@@ -240,7 +240,7 @@ fn vision_off_turns_every_attachment_into_a_note_naming_its_target() {
             (0, 0, 0)
         );
         assert!(
-            inline_media(provider, &request.body).is_empty(),
+            inline_media(provider, &request.body.to_value()).is_empty(),
             "{provider}"
         );
         let text = all_text(&request);
@@ -288,7 +288,11 @@ fn http_targets_are_url_sources_for_anthropic_and_openai_and_notes_elsewhere() {
         assert_eq!(request.report.urls, urls, "{provider}");
         if urls > 0 {
             assert_eq!(
-                request.body.pointer(pointer).and_then(Value::as_str),
+                request
+                    .body
+                    .to_value()
+                    .pointer(pointer)
+                    .and_then(Value::as_str),
                 Some(url),
                 "{provider}"
             );
@@ -311,6 +315,7 @@ fn http_targets_are_url_sources_for_anthropic_and_openai_and_notes_elsewhere() {
     assert_eq!(
         responses
             .body
+            .to_value()
             .pointer("/input/2/output/2/file_url")
             .unwrap(),
         "https://example.com/b.pdf"
@@ -360,7 +365,7 @@ fn bedrock_keeps_the_newest_5_documents() {
     );
     assert_eq!(request.report.documents, 5);
     assert_eq!(request.report.notes.len(), 2);
-    let names: Vec<String> = strings(&request.body)
+    let names: Vec<String> = strings(&request.body.to_value())
         .into_iter()
         .filter(|s| s.starts_with("notes"))
         .collect();
@@ -389,7 +394,7 @@ fn the_request_size_limit_drops_the_oldest_attachments_first() {
     assert!(request.report.notes[0]
         .text
         .contains("the Gemini request size limit is reached"));
-    let total: usize = inline_media(Provider::Gemini, &request.body)
+    let total: usize = inline_media(Provider::Gemini, &request.body.to_value())
         .iter()
         .map(|(_, d)| d.len())
         .sum();
@@ -406,7 +411,7 @@ fn anthropic_images_fit_5_mb_of_base64() {
         &one_round(&["wide.png"], "x"),
         &fixture.options(),
     );
-    let media = inline_media(Provider::Anthropic, &request.body);
+    let media = inline_media(Provider::Anthropic, &request.body.to_value());
     assert_eq!(media.len(), 1);
     assert!(media[0].1.len() <= 5 * 1024 * 1024, "{}", media[0].1.len());
     // Bedrock measures raw bytes: 3.75 MB.
@@ -415,7 +420,7 @@ fn anthropic_images_fit_5_mb_of_base64() {
         &one_round(&["wide.png"], "x"),
         &fixture.options(),
     );
-    let media = inline_media(Provider::Bedrock, &request.body);
+    let media = inline_media(Provider::Bedrock, &request.body.to_value());
     assert!(B64.decode(&media[0].1).unwrap().len() <= 3_750_000);
 }
 
@@ -475,7 +480,7 @@ fn each_provider_gets_only_image_types_it_takes() {
     ];
     for (provider, types) in expected {
         let request = build_lines(provider, &history, &fixture.options());
-        let media = inline_media(provider, &request.body);
+        let media = inline_media(provider, &request.body.to_value());
         let got: Vec<&str> = media.iter().map(|(t, _)| t.as_str()).collect();
         assert_eq!(got, types, "{provider}");
         for (_, data) in &media {
@@ -493,7 +498,7 @@ fn each_provider_gets_only_image_types_it_takes() {
     }
     // The GIF converted for Gemini keeps its pixel.
     let request = build_lines(Provider::Gemini, &history, &fixture.options());
-    let (_, gif_as_png) = &inline_media(Provider::Gemini, &request.body)[0];
+    let (_, gif_as_png) = &inline_media(Provider::Gemini, &request.body.to_value())[0];
     let pixel = image::load_from_memory(&B64.decode(gif_as_png).unwrap())
         .unwrap()
         .to_rgba8();
@@ -507,7 +512,7 @@ fn an_image_within_the_limits_is_sent_byte_for_byte() {
     fixture.add("a.jpg", &jpeg);
     for provider in Provider::ALL {
         let request = build_lines(provider, &one_round(&["a.jpg"], "x"), &fixture.options());
-        let media = inline_media(provider, &request.body);
+        let media = inline_media(provider, &request.body.to_value());
         assert_eq!(B64.decode(&media[0].1).unwrap(), jpeg, "{provider}");
     }
 }
@@ -521,7 +526,7 @@ fn large_images_are_resized_to_fit_2000_pixels() {
         &one_round(&["long.png"], "x"),
         &fixture.options(),
     );
-    let (_, data) = &inline_media(Provider::OpenAiChat, &request.body)[0];
+    let (_, data) = &inline_media(Provider::OpenAiChat, &request.body.to_value())[0];
     let image = image::load_from_memory(&B64.decode(data).unwrap()).unwrap();
     assert_eq!((image.width(), image.height()), (2000, 50));
 }
@@ -576,7 +581,8 @@ fn pdfs_are_documents_where_the_provider_takes_them_and_notes_elsewhere() {
         }
     }
     let chat = build_lines(Provider::OpenAiChat, &history, &fixture.options());
-    let file = chat.body.pointer("/messages/3/content/1/file").unwrap();
+    let chat = chat.body.to_value();
+    let file = chat.pointer("/messages/3/content/1/file").unwrap();
     assert_eq!(file["filename"], "incident-42.pdf");
     assert!(file["file_data"]
         .as_str()
@@ -618,8 +624,8 @@ fn moved_media_are_labelled_with_their_tool_and_call() {
     ]
     .concat();
     let chat = build_lines(Provider::OpenAiChat, &history, &fixture.options());
+    let chat = chat.body.to_value();
     let parts = chat
-        .body
         .pointer("/messages/4/content")
         .unwrap()
         .as_array()
@@ -634,7 +640,8 @@ fn moved_media_are_labelled_with_their_tool_and_call() {
         "Attachment of the capture result (call call_b): image shots/dashboard.png"
     );
     let ollama = build_lines(Provider::Ollama, &history, &fixture.options());
-    let user = ollama.body.pointer("/messages/4").unwrap();
+    let ollama = ollama.body.to_value();
+    let user = ollama.pointer("/messages/4").unwrap();
     assert_eq!(
         user["content"],
         "Attachment of the screenshot result (call call_a): image shots/editor.png\n\

@@ -48,10 +48,15 @@ fn other_bedrock_vision_models_get_the_images_after_the_results() {
             &messages,
             &fixture.options().with_model(model),
         );
-        assert_eq!(bedrock_media(&request.body, "image"), (0, 2), "{model}");
+        assert_eq!(
+            bedrock_media(&request.body.to_value(), "image"),
+            (0, 2),
+            "{model}"
+        );
         // Same user message as the results: results first, then each
         // image after its label.
-        let last = request.body["messages"].as_array().unwrap().last().unwrap();
+        let body = request.body.to_value();
+        let last = body["messages"].as_array().unwrap().last().unwrap();
         let blocks = last["content"].as_array().unwrap();
         assert!(blocks[0].get("toolResult").is_some() && blocks[1].get("toolResult").is_some());
         assert!(blocks[2]["text"]
@@ -85,7 +90,11 @@ fn claude_and_nova_on_bedrock_keep_the_images_inside_the_results() {
             &messages,
             &fixture.options().with_model(model),
         );
-        assert_eq!(bedrock_media(&request.body, "image"), (2, 0), "{model}");
+        assert_eq!(
+            bedrock_media(&request.body.to_value(), "image"),
+            (2, 0),
+            "{model}"
+        );
     }
 }
 
@@ -99,14 +108,14 @@ fn an_unrecognised_bedrock_id_gets_the_placement_every_model_takes_unless_told()
         &messages,
         &fixture.options().with_model(arn),
     );
-    assert_eq!(bedrock_media(&unknown.body, "image"), (0, 2));
+    assert_eq!(bedrock_media(&unknown.body.to_value(), "image"), (0, 2));
     let told = fixture
         .options()
         .with_model(arn)
         .with_family(Family::Claude);
     let request =
         tool_carrier::provider::build_request(Provider::Bedrock, &messages, &told).unwrap();
-    assert_eq!(bedrock_media(&request.body, "image"), (2, 0));
+    assert_eq!(bedrock_media(&request.body.to_value(), "image"), (2, 0));
 }
 
 #[test]
@@ -128,7 +137,11 @@ fn documents_follow_the_results_too_each_with_text_beside_it() {
             &fixture.options().with_model(model),
         );
         let want = if model == LLAMA { (0, 1) } else { (1, 0) };
-        assert_eq!(bedrock_media(&request.body, "document"), want, "{model}");
+        assert_eq!(
+            bedrock_media(&request.body.to_value(), "document"),
+            want,
+            "{model}"
+        );
     }
 }
 
@@ -136,17 +149,17 @@ fn documents_follow_the_results_too_each_with_text_beside_it() {
 fn gemini_nests_media_in_function_responses_only_from_gemini_3_on() {
     let fixture = Fixture::new();
     let messages = history("examples/screenshot-round.jsonl");
-    let nested = |model: &str| {
-        let request = support::build(
-            Provider::Gemini,
-            &messages,
-            &fixture.options().with_model(model),
-        );
-        request
-            .body
-            .to_string()
-            .contains("\"functionResponse\":{\"id\":\"call_a\",\"name\":\"screenshot\",\"parts\"")
-    };
+    let nested =
+        |model: &str| {
+            let request = support::build(
+                Provider::Gemini,
+                &messages,
+                &fixture.options().with_model(model),
+            );
+            request.body.to_value().to_string().contains(
+                "\"functionResponse\":{\"id\":\"call_a\",\"name\":\"screenshot\",\"parts\"",
+            )
+        };
     assert!(nested("gemini-3.8-flash"));
     assert!(nested("gemini-3.1-pro-preview"));
     assert!(!nested("gemini-2.5-flash-lite"));
@@ -195,7 +208,7 @@ fn more_than_20_images_at_anthropic_are_fitted_to_2000_pixels() {
         history
     };
     let widths = |request: &tool_carrier::provider::Request| -> Vec<u64> {
-        let text = request.body.to_string();
+        let text = request.body.to_value().to_string();
         // The width is in each PNG's IHDR: decode each image's base64.
         use base64::Engine;
         let mut out = Vec::new();

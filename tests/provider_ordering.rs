@@ -53,7 +53,9 @@ fn bodies(provider: Provider) -> Vec<(&'static str, Value)> {
         .map(|(name, messages)| {
             (
                 name,
-                support::build(provider, &messages, &fixture.options()).body,
+                support::build(provider, &messages, &fixture.options())
+                    .body
+                    .to_value(),
             )
         })
         .collect()
@@ -318,7 +320,7 @@ fn ollama_tool_messages_follow_the_calls_and_images_follow_the_batch() {
 fn messages_between_calls_and_results_move_after_the_results() {
     let fixture = Fixture::new();
     let request = support::build(Provider::OpenAiChat, &shuffled(), &fixture.options());
-    let roles: Vec<String> = arr(&request.body["messages"])
+    let roles: Vec<String> = arr(&request.body.to_value()["messages"])
         .iter()
         .map(|m| {
             let role = m["role"].as_str().unwrap();

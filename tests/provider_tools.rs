@@ -65,7 +65,9 @@ fn the_four_shapes_declare_the_same_tool() {
             .iter()
             .map(|shape| {
                 let options = fixture.options().with_tools(tools(shape.clone()));
-                support::build(provider, &messages, &options).body
+                support::build(provider, &messages, &options)
+                    .body
+                    .to_value()
             })
             .collect();
         assert!(bodies.windows(2).all(|w| w[0] == w[1]), "{provider}");
@@ -90,7 +92,7 @@ fn without_definitions_every_called_tool_gets_a_minimal_declaration() {
     .concat();
     for provider in Provider::ALL {
         let request = build_lines(provider, &history, &Options::new());
-        let body = &request.body;
+        let body = &request.body.to_value();
         if provider == Provider::Ollama {
             // Ollama replays calls without declarations and cannot be told
             // not to call: nothing is declared.
@@ -127,9 +129,12 @@ fn without_definitions_every_called_tool_gets_a_minimal_declaration() {
 fn a_history_without_tool_calls_declares_nothing() {
     for provider in Provider::ALL {
         let request = build_lines(provider, &line("user", "hi"), &Options::new());
-        assert!(declared(provider, &request.body).is_empty(), "{provider}");
-        assert!(request.body.get("tool_choice").is_none());
-        assert!(request.body.get("toolConfig").is_none());
+        assert!(
+            declared(provider, &request.body.to_value()).is_empty(),
+            "{provider}"
+        );
+        assert!(request.body.to_value().get("tool_choice").is_none());
+        assert!(request.body.to_value().get("toolConfig").is_none());
     }
 }
 
@@ -145,18 +150,18 @@ fn a_called_tool_missing_from_the_definitions_is_declared_and_reported() {
         if provider == Provider::Ollama {
             // Ollama replays calls without declarations: only what was
             // defined is declared.
-            assert_eq!(declared(provider, &request.body), ["other"]);
+            assert_eq!(declared(provider, &request.body.to_value()), ["other"]);
             assert!(request.report.stubbed.is_empty());
             continue;
         }
         assert_eq!(
-            declared(provider, &request.body),
+            declared(provider, &request.body.to_value()),
             ["other", "screenshot"],
             "{provider}"
         );
         assert_eq!(request.report.stubbed, ["screenshot"]);
         assert!(!request.report.choice_none);
-        assert!(request.body.get("tool_choice").is_none());
+        assert!(request.body.to_value().get("tool_choice").is_none());
         assert!(request.report.tool_notes[0].contains("not among the definitions"));
     }
 }
@@ -179,8 +184,12 @@ fn names_are_rewritten_alike_in_calls_results_and_declarations() {
             &history,
             &Options::new().with_tools(defined.clone()),
         );
-        assert_eq!(declared(provider, &request.body), [want], "{provider}");
-        let text = request.body.to_string();
+        assert_eq!(
+            declared(provider, &request.body.to_value()),
+            [want],
+            "{provider}"
+        );
+        let text = request.body.to_value().to_string();
         assert!(
             !text.contains("fs.read file") || provider == Provider::Ollama,
             "{provider}"
@@ -200,7 +209,8 @@ fn openai_call_ids_over_40_characters_are_cut_consistently() {
     ]
     .concat();
     let request = build_lines(Provider::OpenAiChat, &history, &Options::new());
-    let messages = request.body["messages"].as_array().unwrap();
+    let body = request.body.to_value();
+    let messages = body["messages"].as_array().unwrap();
     let ids: Vec<&str> = messages[1]["tool_calls"]
         .as_array()
         .unwrap()
@@ -224,7 +234,7 @@ fn typed_tools_go_to_anthropic_as_they_are_and_elsewhere_as_functions() {
         &Options::new().with_tools(defined.clone()),
     );
     assert_eq!(
-        anthropic.body["tools"],
+        anthropic.body.to_value()["tools"],
         json!([{"type": "bash_20250124", "name": "bash"}])
     );
     for provider in [
@@ -238,8 +248,12 @@ fn typed_tools_go_to_anthropic_as_they_are_and_elsewhere_as_functions() {
             &history,
             &Options::new().with_tools(defined.clone()),
         );
-        assert_eq!(declared(provider, &request.body), ["bash"], "{provider}");
-        let text = request.body.to_string();
+        assert_eq!(
+            declared(provider, &request.body.to_value()),
+            ["bash"],
+            "{provider}"
+        );
+        let text = request.body.to_value().to_string();
         assert!(
             text.contains("\"command\""),
             "{provider}: the documented input"
@@ -277,10 +291,13 @@ fn claude_on_bedrock_gets_typed_tools_in_the_extra_fields() {
     ]));
     let options = Options::new().with_tools(defined.clone());
     let claude = build_lines(Provider::Bedrock, &round("computer"), &options);
-    let extra = &claude.body["additionalModelRequestFields"];
+    let extra = &claude.body.to_value()["additionalModelRequestFields"];
     assert_eq!(extra["tools"][0]["type"], "computer_20250124");
     assert_eq!(extra["anthropic_beta"], json!(["computer-use-2025-01-24"]));
-    assert_eq!(declared(Provider::Bedrock, &claude.body), ["screenshot"]);
+    assert_eq!(
+        declared(Provider::Bedrock, &claude.body.to_value()),
+        ["screenshot"]
+    );
     // Only typed tools: toolConfig still needs one, and one name in both
     // lists would be refused, so it holds a placeholder.
     let only = tools(
@@ -292,7 +309,7 @@ fn claude_on_bedrock_gets_typed_tools_in_the_extra_fields() {
         &Options::new().with_tools(only),
     );
     assert_eq!(
-        declared(Provider::Bedrock, &claude.body),
+        declared(Provider::Bedrock, &claude.body.to_value()),
         ["no_other_tools"]
     );
     // Any other model: plain functions, no extra fields.
@@ -301,9 +318,13 @@ fn claude_on_bedrock_gets_typed_tools_in_the_extra_fields() {
         &round("computer"),
         &options.with_model("us.meta.llama3-2-90b-instruct-v1:0"),
     );
-    assert!(llama.body.get("additionalModelRequestFields").is_none());
+    assert!(llama
+        .body
+        .to_value()
+        .get("additionalModelRequestFields")
+        .is_none());
     assert_eq!(
-        declared(Provider::Bedrock, &llama.body),
+        declared(Provider::Bedrock, &llama.body.to_value()),
         ["computer", "screenshot"]
     );
 }
@@ -352,7 +373,7 @@ fn schemas_are_fitted_per_provider_and_what_is_left_out_is_reported() {
         &Options::new().with_tools(defined.clone()),
     );
     assert_eq!(
-        ollama.body["tools"][0]["function"]["parameters"]["properties"]["when"],
+        ollama.body.to_value()["tools"][0]["function"]["parameters"]["properties"]["when"],
         json!({"type": "string"})
     );
     let notes = &ollama.report.tool_notes;
@@ -374,7 +395,7 @@ fn schemas_are_fitted_per_provider_and_what_is_left_out_is_reported() {
         &Options::new().with_tools(defined.clone()),
     );
     assert_eq!(
-        chat.body["tools"][0]["function"]["parameters"]["properties"]["tags"],
+        chat.body.to_value()["tools"][0]["function"]["parameters"]["properties"]["tags"],
         json!({"type": "array", "items": {}})
     );
     let anthropic = build_lines(
@@ -383,7 +404,7 @@ fn schemas_are_fitted_per_provider_and_what_is_left_out_is_reported() {
         &Options::new().with_tools(defined),
     );
     assert_eq!(
-        anthropic.body["tools"][0]["input_schema"]["properties"]["tags"],
+        anthropic.body.to_value()["tools"][0]["input_schema"]["properties"]["tags"],
         json!({"type": "array"})
     );
     assert!(anthropic.report.tool_notes.is_empty());

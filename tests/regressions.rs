@@ -103,13 +103,14 @@ fn a_ref_outside_schema_positions_is_neither_fitted_nor_flagged_for_gemini() {
         &Options::new().with_tools(tools),
     )
     .unwrap();
-    let schema = &request.body["tools"][0]["functionDeclarations"][0]["parametersJsonSchema"];
+    let schema =
+        &request.body.to_value()["tools"][0]["functionDeclarations"][0]["parametersJsonSchema"];
     assert_eq!(schema["propertie3"]["x"]["title"], "t");
     assert_eq!(schema["properties"]["$ref"]["type"], "string");
     assert_eq!(
         check(
             &Target::new(Provider::Gemini, &request.model),
-            &request.body
+            &request.body.to_value()
         ),
         []
     );

@@ -43,7 +43,7 @@ fn the_body_is_what_the_library_builds() {
             &history("examples/history.jsonl"),
             &fixture.options(),
         );
-        assert_eq!(body, want.body, "{provider}");
+        assert_eq!(body, want.body.to_value(), "{provider}");
         let err = String::from_utf8(out.stderr).unwrap();
         assert!(
             err.starts_with(&format!("convert: {} (", want.endpoint())),

@@ -39,10 +39,46 @@ pub(crate) fn push_json_str(out: &mut String, s: &str) {
     out.push('"');
 }
 
+/// Valid JSON text without its insignificant white space: every other
+/// byte (key order, number spellings, escapes) as written. (Tool-call
+/// arguments, sent by the provider writers.)
+#[cfg(feature = "media")]
+pub(crate) fn minify(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    let mut in_string = false;
+    let mut escaped = false;
+    for c in raw.chars() {
+        if in_string {
+            out.push(c);
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => in_string = false,
+                _ => {}
+            }
+        } else if !matches!(c, ' ' | '\t' | '\n' | '\r') {
+            in_string = c == '"';
+            out.push(c);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::borrow::Cow;
+
+    #[test]
+    #[cfg(feature = "media")]
+    fn minify_drops_only_white_space_outside_strings() {
+        let raw = " { \"b\" : [ 1 , 2.50e3 ] ,\n\t\"a\" : \" x \\\" y \" , \"n\":123456789012345678901234567890 } ";
+        assert_eq!(
+            minify(raw),
+            r#"{"b":[1,2.50e3],"a":" x \" y ","n":123456789012345678901234567890}"#
+        );
+        assert_eq!(minify(r#""a\\" "#), r#""a\\""#);
+    }
 
     #[test]
     fn members_keep_source_spans() {

@@ -58,6 +58,20 @@ pub struct FitStep {
     pub measured: usize,
 }
 
+/// [`Prepared::data_url`].
+struct DataUrl<'a>(&'a Prepared);
+
+impl std::fmt::Display for DataUrl<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "data:{};base64,{}",
+            self.0.media_type.as_str(),
+            self.0.base64()
+        )
+    }
+}
+
 /// A payload ready for a provider request.
 #[derive(Clone, Debug)]
 #[non_exhaustive]
@@ -124,6 +138,28 @@ impl Prepared {
     pub fn write_base64(&self, out: &mut String) {
         out.reserve(self.base64_len());
         BASE64.encode_string(&self.bytes, out);
+    }
+
+    /// The payload's base64 text as a [`Display`](std::fmt::Display) that
+    /// encodes in small chunks as it is written: a serializer that streams
+    /// (serde_json's `collect_str`) never holds the whole text.
+    ///
+    /// ```
+    /// use tool_carrier::media::{prepare, Budget, Policy};
+    /// # fn main() -> Result<(), tool_carrier::media::MediaError> {
+    /// let prepared = prepare(b"%PDF-1.7\n%%EOF\n".to_vec(), &Policy::default(), Budget::ANTHROPIC)?;
+    /// assert_eq!(prepared.base64().to_string(), "JVBERi0xLjcKJSVFT0YK");
+    /// assert_eq!(prepared.data_url().to_string(), "data:application/pdf;base64,JVBERi0xLjcKJSVFT0YK");
+    /// # Ok(()) }
+    /// ```
+    pub fn base64(&self) -> impl std::fmt::Display + '_ {
+        base64::display::Base64Display::new(&self.bytes, &BASE64)
+    }
+
+    /// The payload as a `data:<type>;base64,<payload>` URL, displayed as
+    /// [`Prepared::base64`] is.
+    pub fn data_url(&self) -> impl std::fmt::Display + '_ {
+        DataUrl(self)
     }
 
     /// Append a `data:<type>;base64,<payload>` URL to `out` (for providers
@@ -352,6 +388,10 @@ fn fit(
             measured,
         };
         if measured <= budget.image_cap() {
+            // An encoder's buffer grows by doubling: a payload kept for the
+            // rest of a conversion should hold its length, not twice it.
+            let mut bytes = bytes;
+            bytes.shrink_to_fit();
             return Ok(Fitted {
                 bytes,
                 stored_size: size,

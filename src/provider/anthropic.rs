@@ -23,16 +23,109 @@
 //! * `tools` declares every tool (typed tools as given); with only
 //!   minimal declarations, `tool_choice` is `{"type": "none"}`.
 
-use serde_json::{json, Map, Value};
+use serde::Serialize;
 
 use super::declare::{Declarations, Input};
 use super::walk::{AssistantTurn, Media, Slot, ToolResult, Turn, UserCarrier};
-use super::{
-    base64_value, has_media, text_with_notes, Alternating, Context, Placement, OPENING_TEXT,
-};
+use super::wire::{AsObject, Base64, Sorted};
+use super::{has_media, text_with_notes, Alternating, Context, Placement, OPENING_TEXT};
+
+/// A Messages request body.
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct Body {
+    model: String,
+    max_tokens: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    system: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tools: Vec<Tool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tool_choice: Option<ToolChoice>,
+    messages: Vec<Message>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+enum Tool {
+    /// A typed tool's definition, as given.
+    Typed(Sorted),
+    Custom {
+        name: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        description: Option<String>,
+        input_schema: Sorted,
+    },
+}
+
+#[derive(Clone, Debug, Serialize)]
+struct ToolChoice {
+    #[serde(rename = "type")]
+    kind: &'static str,
+}
+
+#[derive(Clone, Debug, Serialize)]
+struct Message {
+    role: &'static str,
+    content: Content,
+}
+
+/// A lone text block is sent as a plain string.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+enum Content {
+    Text(String),
+    Blocks(Vec<Block>),
+}
+
+impl Content {
+    fn of(mut blocks: Vec<Block>) -> Content {
+        if let [Block::Text { .. }] = blocks.as_slice() {
+            if let Some(Block::Text { text }) = blocks.pop() {
+                return Content::Text(text);
+            }
+        }
+        Content::Blocks(blocks)
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum Block {
+    Text {
+        text: String,
+    },
+    Image {
+        source: Source,
+    },
+    Document {
+        source: Source,
+    },
+    ToolUse {
+        id: String,
+        name: String,
+        input: AsObject,
+    },
+    ToolResult {
+        tool_use_id: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        content: Option<Content>,
+    },
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum Source {
+    Base64 {
+        media_type: &'static str,
+        data: Base64,
+    },
+    Url {
+        url: String,
+    },
+}
 
 /// Build the body.
-pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Value {
+pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body {
     let mut system: Vec<&str> = Vec::new();
     let mut messages = Alternating::new();
     for turn in turns {
@@ -46,125 +139,117 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Value {
             Turn::Carrier(c) => messages.push("user", carrier(c)),
         }
     }
-    let messages: Vec<Value> = messages
-        .finish(json!({"type": "text", "text": OPENING_TEXT}))
+    let opening = Block::Text {
+        text: OPENING_TEXT.to_owned(),
+    };
+    let messages = messages
+        .finish(opening)
         .into_iter()
-        .map(|(role, blocks)| json!({"role": role, "content": content(blocks)}))
+        .map(|(role, blocks)| Message {
+            role,
+            content: Content::of(blocks),
+        })
         .collect();
-    let mut body = Map::new();
-    body.insert("model".into(), cx.model.into());
-    body.insert("max_tokens".into(), cx.max_tokens.into());
     let system: Vec<&str> = system
         .into_iter()
         .filter(|s| !s.trim().is_empty())
         .collect();
-    if !system.is_empty() {
-        body.insert("system".into(), system.join("\n\n").into());
+    let (tools, tool_choice) = declare(cx.declarations);
+    Body {
+        model: cx.model.to_owned(),
+        max_tokens: cx.max_tokens,
+        system: (!system.is_empty()).then(|| system.join("\n\n")),
+        tools,
+        tool_choice,
+        messages,
     }
-    body.insert("messages".into(), messages.into());
-    declare(cx.declarations, &mut body);
-    Value::Object(body)
 }
 
 /// `tools`, and `tool_choice` none when every tool is a stand-in.
-fn declare(declarations: &Declarations, body: &mut Map<String, Value>) {
-    if declarations.is_empty() {
-        return;
-    }
-    let tools: Vec<Value> = declarations
+fn declare(declarations: &Declarations) -> (Vec<Tool>, Option<ToolChoice>) {
+    let tools = declarations
         .tools
         .iter()
         .map(|d| match &d.input {
-            Input::Typed { definition, .. } => Value::Object(definition.clone()),
-            Input::Schema(schema) => {
-                let mut tool = Map::new();
-                tool.insert("name".into(), d.name.as_str().into());
-                if let Some(description) = &d.description {
-                    tool.insert("description".into(), description.as_str().into());
-                }
-                tool.insert("input_schema".into(), Value::Object(schema.clone()));
-                Value::Object(tool)
-            }
+            Input::Typed { definition, .. } => Tool::Typed(Sorted(definition.clone())),
+            Input::Schema(schema) => Tool::Custom {
+                name: d.name.clone(),
+                description: d.description.clone(),
+                input_schema: Sorted(schema.clone()),
+            },
         })
         .collect();
-    body.insert("tools".into(), tools.into());
-    if declarations.choice_none {
-        body.insert("tool_choice".into(), json!({"type": "none"}));
-    }
-}
-
-/// A lone text block is sent as a plain string.
-fn content(mut blocks: Vec<Value>) -> Value {
-    if blocks.len() == 1 && blocks[0]["type"] == "text" {
-        return blocks.swap_remove(0)["text"].take();
-    }
-    Value::Array(blocks)
+    let choice = (!declarations.is_empty() && declarations.choice_none)
+        .then_some(ToolChoice { kind: "none" });
+    (tools, choice)
 }
 
 /// A text block, or nothing for text that is empty or only white space
 /// (Anthropic refuses both).
-fn text_block(text: &str) -> Option<Value> {
-    (!text.trim().is_empty()).then(|| json!({"type": "text", "text": text}))
+fn text_block(text: &str) -> Option<Block> {
+    (!text.trim().is_empty()).then(|| Block::Text {
+        text: text.to_owned(),
+    })
 }
 
-fn assistant(turn: AssistantTurn<'_>) -> Vec<Value> {
-    let mut blocks: Vec<Value> = turn
+fn assistant(turn: AssistantTurn<'_>) -> Vec<Block> {
+    let mut blocks: Vec<Block> = turn
         .text
         .as_deref()
         .and_then(text_block)
         .into_iter()
         .collect();
-    for call in turn.calls {
-        blocks.push(json!({
-            "type": "tool_use",
-            "id": call.id,
-            "name": call.name,
-            "input": call.arguments.to_object(),
-        }));
-    }
+    blocks.extend(turn.calls.into_iter().map(|call| Block::ToolUse {
+        id: call.id,
+        name: call.name,
+        input: AsObject(call.arguments),
+    }));
     blocks
 }
 
-fn tool_result(result: ToolResult<'_>) -> Value {
+fn tool_result(result: ToolResult<'_>) -> Block {
     let text = text_with_notes(&result.body, &result.slots, Placement::Inside);
-    let mut block = json!({"type": "tool_result", "tool_use_id": result.call_id});
-    if has_media(&result.slots) {
-        let mut content: Vec<Value> = text_block(&text).into_iter().collect();
+    let content = if has_media(&result.slots) {
+        let mut content: Vec<Block> = text_block(&text).into_iter().collect();
         content.extend(media_blocks(result.slots));
-        block["content"] = content.into();
-    } else if !text.trim().is_empty() {
-        block["content"] = text.into();
+        Some(Content::Blocks(content))
+    } else {
+        (!text.trim().is_empty()).then_some(Content::Text(text))
+    };
+    Block::ToolResult {
+        tool_use_id: result.call_id,
+        content,
     }
-    block
 }
 
-fn carrier(c: UserCarrier<'_>) -> Vec<Value> {
+fn carrier(c: UserCarrier<'_>) -> Vec<Block> {
     let text = text_with_notes(&c.text, &c.slots, Placement::Inside);
-    let mut blocks: Vec<Value> = text_block(&text).into_iter().collect();
+    let mut blocks: Vec<Block> = text_block(&text).into_iter().collect();
     blocks.extend(media_blocks(c.slots));
     blocks
 }
 
 /// `image` and `document` blocks for the slots sent as media, in order.
-fn media_blocks<'a>(slots: Vec<Slot<'a>>) -> impl Iterator<Item = Value> + 'a {
-    slots.into_iter().filter_map(|slot| match slot.media {
-        Media::Inline(p) => {
-            let kind = if p.is_document() { "document" } else { "image" };
-            let mut block = json!({
-                "type": kind,
-                "source": {"type": "base64", "media_type": p.media_type.as_str()},
-            });
-            block["source"]["data"] = base64_value(&p);
-            Some(block)
-        }
-        Media::Url(url) => {
-            let kind = if slot.kind == crate::AttachmentKind::Document {
-                "document"
-            } else {
-                "image"
-            };
-            Some(json!({"type": kind, "source": {"type": "url", "url": url}}))
-        }
-        Media::Note(..) | Media::Pending => None,
+fn media_blocks(slots: Vec<Slot<'_>>) -> impl Iterator<Item = Block> + '_ {
+    slots.into_iter().filter_map(|slot| {
+        let (document, source) = match slot.media {
+            Media::Inline(p) => (
+                p.is_document(),
+                Source::Base64 {
+                    media_type: p.media_type.as_str(),
+                    data: Base64(p),
+                },
+            ),
+            Media::Url(url) => (
+                slot.kind == crate::AttachmentKind::Document,
+                Source::Url { url },
+            ),
+            Media::Note(..) => return None,
+        };
+        Some(if document {
+            Block::Document { source }
+        } else {
+            Block::Image { source }
+        })
     })
 }

@@ -59,13 +59,13 @@ struct Step<'o> {
 
 /// Resolve every slot of `turns` for `provider`, and list what became of
 /// each in `report`.
-pub(crate) fn attach(
-    turns: &mut [Turn<'_>],
+pub(crate) fn attach<'a>(
+    turns: Vec<Turn<'a, ()>>,
     provider: Provider,
     facts: &Facts,
     options: &Options,
     report: &mut Report,
-) {
+) -> Vec<Turn<'a>> {
     let default_resolver;
     let resolver: &dyn Resolver = match &options.resolver {
         Some(r) => r.as_ref(),
@@ -74,18 +74,7 @@ pub(crate) fn attach(
             &default_resolver
         }
     };
-    let mut slots: Vec<&mut Slot<'_>> = Vec::new();
-    for turn in turns.iter_mut() {
-        match turn {
-            Turn::Results(results) => {
-                for result in results {
-                    slots.extend(result.slots.iter_mut());
-                }
-            }
-            Turn::Carrier(carrier) => slots.extend(carrier.slots.iter_mut()),
-            Turn::System(_) | Turn::User(_) | Turn::Assistant(_) => {}
-        }
-    }
+    let slots: Vec<&Slot<'_, ()>> = turns.iter().flat_map(Turn::slots).collect();
     // The largest side an image may have here: the provider's limit, and
     // a smaller one when the request holds many images.
     let limits = facts.limits;
@@ -112,11 +101,14 @@ pub(crate) fn attach(
         resolver,
     };
     let mut tally = Tally::default();
-    for slot in slots.iter_mut().rev() {
-        slot.media = step.decide(slot, &mut tally);
-    }
-    for slot in &slots {
-        match &slot.media {
+    let mut media: Vec<Media> = slots
+        .iter()
+        .rev()
+        .map(|slot| step.decide(slot, &mut tally))
+        .collect();
+    media.reverse();
+    for (slot, media) in slots.iter().zip(&media) {
+        match media {
             Media::Inline(p) if p.is_document() => report.documents += 1,
             Media::Inline(_) => report.images += 1,
             Media::Url(_) => report.urls += 1,
@@ -126,13 +118,17 @@ pub(crate) fn attach(
                 reason: *reason,
                 text: text.clone(),
             }),
-            Media::Pending => unreachable!("every slot is decided"),
         }
     }
+    let mut media = media.into_iter();
+    turns
+        .into_iter()
+        .map(|turn| turn.with_media(&mut media))
+        .collect()
 }
 
 impl Step<'_> {
-    fn decide(&self, slot: &Slot<'_>, tally: &mut Tally) -> Media {
+    fn decide(&self, slot: &Slot<'_, ()>, tally: &mut Tally) -> Media {
         let what = slot.kind.as_str();
         let shown = display_target(&slot.target);
         let provider = self.provider.display_name();

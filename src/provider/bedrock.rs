@@ -31,20 +31,132 @@
 
 use std::collections::HashSet;
 
-use serde_json::{json, Map, Value};
+use serde::Serialize;
+use serde_json::Map;
 
 use super::declare::Declarations;
 use super::walk::{AssistantTurn, Media, Slot, ToolResult, Turn, UserCarrier};
+use super::wire::{AsObject, Base64, Sorted};
 use super::{
-    attachment_label, base64_value, file_name, has_media, text_with_notes, Alternating, Context,
-    Placement, OPENING_TEXT,
+    attachment_label, file_name, has_media, text_with_notes, Alternating, Context, Placement,
+    OPENING_TEXT,
 };
+
+/// A Converse request body.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Body {
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    system: Vec<Block>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tool_config: Option<ToolConfig>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    additional_model_request_fields: Option<Extra>,
+    messages: Vec<Message>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+struct ToolConfig {
+    tools: Vec<Tool>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Tool {
+    tool_spec: ToolSpec,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ToolSpec {
+    name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    description: Option<String>,
+    input_schema: Schema,
+}
+
+#[derive(Clone, Debug, Serialize)]
+struct Schema {
+    json: Sorted,
+}
+
+/// Claude's own fields, passed through by Converse.
+#[derive(Clone, Debug, Serialize)]
+struct Extra {
+    tools: Vec<Sorted>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    anthropic_beta: Vec<&'static str>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+struct Message {
+    role: &'static str,
+    content: Vec<Block>,
+}
+
+/// A content block: an object with one member named for its kind.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+enum Block {
+    Image(Image),
+    Document(Document),
+    ToolUse(ToolUse),
+    ToolResult(ToolResultBlock),
+    /// `{"text": …}` (untagged variants come last).
+    #[serde(untagged)]
+    Text {
+        text: String,
+    },
+}
+
+#[derive(Clone, Debug, Serialize)]
+struct Image {
+    format: &'static str,
+    source: Bytes,
+}
+
+#[derive(Clone, Debug, Serialize)]
+struct Document {
+    format: &'static str,
+    name: String,
+    source: Bytes,
+}
+
+#[derive(Clone, Debug, Serialize)]
+struct Bytes {
+    bytes: Base64,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ToolUse {
+    tool_use_id: String,
+    name: String,
+    input: AsObject,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ToolResultBlock {
+    tool_use_id: String,
+    content: Vec<Block>,
+}
+
+impl Block {
+    fn is_text(&self) -> bool {
+        matches!(self, Block::Text { .. })
+    }
+
+    fn is_document(&self) -> bool {
+        matches!(self, Block::Document(_))
+    }
+}
 
 /// Text of a tool result that has neither text nor media.
 const NO_OUTPUT: &str = "(no output)";
 
 /// Build the body.
-pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Value {
+pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body {
     let mut b = Builder {
         names: HashSet::new(),
         media_in_results: cx.facts.media_in_tool_result,
@@ -60,18 +172,21 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Value {
             Turn::Carrier(c) => messages.push("user", b.carrier(c)),
         }
     }
-    let messages: Vec<Value> = messages
-        .finish(json!({"text": OPENING_TEXT}))
+    let opening = Block::Text {
+        text: OPENING_TEXT.to_owned(),
+    };
+    let messages = messages
+        .finish(opening)
         .into_iter()
-        .map(|(role, content)| json!({"role": role, "content": content}))
+        .map(|(role, content)| Message { role, content })
         .collect();
-    let mut body = Map::new();
-    if !system.is_empty() {
-        body.insert("system".into(), system.into());
+    let (tool_config, additional_model_request_fields) = declare(cx.declarations);
+    Body {
+        system,
+        tool_config,
+        additional_model_request_fields,
+        messages,
     }
-    body.insert("messages".into(), messages.into());
-    declare(cx.declarations, &mut body);
-    Value::Object(body)
 }
 
 /// `toolConfig.tools[].toolSpec`. Claude's typed tools go, as they are,
@@ -80,39 +195,36 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Value {
 /// documents it for InvokeModel): never in both lists, which would give
 /// Claude one name twice. `toolConfig` needs at least one tool, so when
 /// every tool is typed it holds [`PLACEHOLDER`].
-fn declare(declarations: &Declarations, body: &mut Map<String, Value>) {
+fn declare(declarations: &Declarations) -> (Option<ToolConfig>, Option<Extra>) {
     if declarations.is_empty() {
-        return;
+        return (None, None);
     }
-    let spec = |name: &str, description: Option<&str>, schema: &Map<String, Value>| {
-        let mut spec = Map::new();
-        spec.insert("name".into(), name.into());
-        if let Some(description) = description.filter(|s| !s.trim().is_empty()) {
-            spec.insert("description".into(), description.into());
-        }
-        spec.insert("inputSchema".into(), json!({ "json": schema }));
-        json!({ "toolSpec": spec })
+    let spec = |name: &str, description: Option<&str>, schema: Map<_, _>| Tool {
+        tool_spec: ToolSpec {
+            name: name.to_owned(),
+            description: description
+                .filter(|s| !s.trim().is_empty())
+                .map(str::to_owned),
+            input_schema: Schema {
+                json: Sorted(schema),
+            },
+        },
     };
-    let mut tools: Vec<Value> = declarations
+    let mut tools: Vec<Tool> = declarations
         .functions()
-        .map(|(d, schema)| spec(&d.name, d.description.as_deref(), schema))
+        .map(|(d, schema)| spec(&d.name, d.description.as_deref(), schema.clone()))
         .collect();
     if tools.is_empty() {
         let mut schema = Map::new();
         schema.insert("type".into(), "object".into());
-        tools.push(spec(PLACEHOLDER, Some(PLACEHOLDER_DESCRIPTION), &schema));
+        tools.push(spec(PLACEHOLDER, Some(PLACEHOLDER_DESCRIPTION), schema));
     }
-    body.insert("toolConfig".into(), json!({ "tools": tools }));
-    let typed: Vec<Value> = declarations.typed().cloned().map(Value::Object).collect();
-    if !typed.is_empty() {
-        let mut extra = Map::new();
-        extra.insert("tools".into(), typed.into());
-        let betas = declarations.betas();
-        if !betas.is_empty() {
-            extra.insert("anthropic_beta".into(), betas.into());
-        }
-        body.insert("additionalModelRequestFields".into(), Value::Object(extra));
-    }
+    let typed: Vec<Sorted> = declarations.typed().cloned().map(Sorted).collect();
+    let extra = (!typed.is_empty()).then(|| Extra {
+        tools: typed,
+        anthropic_beta: declarations.betas(),
+    });
+    (Some(ToolConfig { tools }), extra)
 }
 
 /// The tool `toolConfig` holds when every declared tool is a typed one
@@ -123,16 +235,23 @@ const PLACEHOLDER_DESCRIPTION: &str =
 
 /// Put a text block first when `content` has none: a tool result may not
 /// be empty, and content holding a document must hold text.
-fn ensure_text(content: &mut Vec<Value>, text: &str) {
-    if !content.iter().any(|b| b.get("text").is_some()) {
-        content.insert(0, json!({ "text": text }));
+fn ensure_text(content: &mut Vec<Block>, text: &str) {
+    if !content.iter().any(Block::is_text) {
+        content.insert(
+            0,
+            Block::Text {
+                text: text.to_owned(),
+            },
+        );
     }
 }
 
 /// A text block, or nothing for text that is empty or only white space
 /// (Converse refuses both as blank).
-fn text_block(text: &str) -> Option<Value> {
-    (!text.trim().is_empty()).then(|| json!({ "text": text }))
+fn text_block(text: &str) -> Option<Block> {
+    (!text.trim().is_empty()).then(|| Block::Text {
+        text: text.to_owned(),
+    })
 }
 
 struct Builder {
@@ -144,27 +263,27 @@ struct Builder {
 }
 
 impl Builder {
-    fn assistant(&mut self, turn: AssistantTurn<'_>) -> Vec<Value> {
-        let mut blocks: Vec<Value> = turn
+    fn assistant(&mut self, turn: AssistantTurn<'_>) -> Vec<Block> {
+        let mut blocks: Vec<Block> = turn
             .text
             .as_deref()
             .and_then(text_block)
             .into_iter()
             .collect();
-        for call in turn.calls {
-            blocks.push(json!({"toolUse": {
-                "toolUseId": call.id,
-                "name": call.name,
-                "input": call.arguments.to_object(),
-            }}));
-        }
+        blocks.extend(turn.calls.into_iter().map(|call| {
+            Block::ToolUse(ToolUse {
+                tool_use_id: call.id,
+                name: call.name,
+                input: AsObject(call.arguments),
+            })
+        }));
         blocks
     }
 
     /// A batch of results: `toolResult` blocks, then (for a model that
     /// takes no media inside them) each result's media as blocks of the
     /// same message, labelled with the call they came from.
-    fn results(&mut self, results: Vec<ToolResult<'_>>) -> Vec<Value> {
+    fn results(&mut self, results: Vec<ToolResult<'_>>) -> Vec<Block> {
         let placement = if self.media_in_results {
             Placement::Inside
         } else {
@@ -174,22 +293,27 @@ impl Builder {
         let mut held = Vec::new();
         for result in results {
             let text = text_with_notes(&result.body, &result.slots, placement);
-            let mut content: Vec<Value> = text_block(&text).into_iter().collect();
+            let mut content: Vec<Block> = text_block(&text).into_iter().collect();
             let id = result.call_id;
             if placement == Placement::Inside {
                 content.extend(self.media_blocks(result.slots));
             } else if has_media(&result.slots) {
                 held.push((result.name, id.clone(), result.slots));
             }
-            if content.is_empty() || content.iter().any(|b| b.get("document").is_some()) {
+            if content.is_empty() || content.iter().any(Block::is_document) {
                 ensure_text(&mut content, NO_OUTPUT);
             }
-            blocks.push(json!({"toolResult": {"toolUseId": id, "content": content}}));
+            blocks.push(Block::ToolResult(ToolResultBlock {
+                tool_use_id: id,
+                content,
+            }));
         }
         for (name, id, slots) in held {
             for slot in slots {
                 if matches!(slot.media, Media::Inline(_)) {
-                    blocks.push(json!({"text": attachment_label(&name, &id, &slot)}));
+                    blocks.push(Block::Text {
+                        text: attachment_label(&name, &id, &slot),
+                    });
                     blocks.extend(self.media_blocks(vec![slot]));
                 }
             }
@@ -197,35 +321,36 @@ impl Builder {
         blocks
     }
 
-    fn carrier(&mut self, c: UserCarrier<'_>) -> Vec<Value> {
+    fn carrier(&mut self, c: UserCarrier<'_>) -> Vec<Block> {
         let text = text_with_notes(&c.text, &c.slots, Placement::Inside);
-        let mut blocks: Vec<Value> = text_block(&text).into_iter().collect();
+        let mut blocks: Vec<Block> = text_block(&text).into_iter().collect();
         blocks.extend(self.media_blocks(c.slots));
-        if blocks.iter().any(|b| b.get("document").is_some()) {
+        if blocks.iter().any(Block::is_document) {
             ensure_text(&mut blocks, NO_OUTPUT);
         }
         blocks
     }
 
-    fn media_blocks(&mut self, slots: Vec<Slot<'_>>) -> Vec<Value> {
+    fn media_blocks(&mut self, slots: Vec<Slot<'_>>) -> Vec<Block> {
         let mut blocks = Vec::new();
         for slot in slots {
             let Media::Inline(p) = slot.media else {
                 continue;
             };
-            let (kind, mut block) = if p.is_document() {
-                let name = self.document_name(&slot.target);
-                ("document", json!({"format": "pdf", "name": name}))
+            blocks.push(if p.is_document() {
+                Block::Document(Document {
+                    format: "pdf",
+                    name: self.document_name(&slot.target),
+                    source: Bytes { bytes: Base64(p) },
+                })
             } else {
                 // png, jpeg, gif, webp: the subtype of the media type.
                 let format = p.media_type.as_str().trim_start_matches("image/");
-                ("image", json!({"format": format}))
-            };
-            block["source"] = json!({});
-            block["source"]["bytes"] = base64_value(&p);
-            let mut wrapper = Map::new();
-            wrapper.insert(kind.into(), block);
-            blocks.push(Value::Object(wrapper));
+                Block::Image(Image {
+                    format,
+                    source: Bytes { bytes: Base64(p) },
+                })
+            });
         }
         blocks
     }

@@ -26,14 +26,113 @@
 //!   GIF arrives here already converted to PNG. The model is named in the
 //!   URL, not in the body.
 
-use serde_json::{json, Map, Value};
+use serde::Serialize;
 
 use super::declare::Declarations;
 use super::model::gemini_3_or_later;
 use super::walk::{AssistantTurn, Media, Slot, ToolResult, Turn, UserCarrier};
-use super::{
-    attachment_label, base64_value, has_media, text_with_notes, Context, Placement, OPENING_TEXT,
-};
+use super::wire::{AsObject, Base64, Sorted};
+use super::{attachment_label, has_media, text_with_notes, Context, Placement, OPENING_TEXT};
+
+/// A `generateContent` request body.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Body {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    system_instruction: Option<SystemInstruction>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tools: Vec<Tools>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tool_config: Option<ToolConfig>,
+    contents: Vec<Content>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+struct SystemInstruction {
+    parts: Vec<Part>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Tools {
+    function_declarations: Vec<FunctionDeclaration>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct FunctionDeclaration {
+    name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    description: Option<String>,
+    parameters_json_schema: Sorted,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ToolConfig {
+    function_calling_config: FunctionCallingConfig,
+}
+
+#[derive(Clone, Debug, Serialize)]
+struct FunctionCallingConfig {
+    mode: &'static str,
+}
+
+#[derive(Clone, Debug, Serialize)]
+struct Content {
+    role: &'static str,
+    parts: Vec<Part>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+enum Part {
+    Text {
+        text: String,
+    },
+    InlineData {
+        #[serde(rename = "inlineData")]
+        inline_data: Blob,
+    },
+    FunctionCall {
+        #[serde(rename = "functionCall")]
+        function_call: FunctionCall,
+        #[serde(rename = "thoughtSignature", skip_serializing_if = "Option::is_none")]
+        thought_signature: Option<&'static str>,
+    },
+    FunctionResponse {
+        #[serde(rename = "functionResponse")]
+        function_response: FunctionResponse,
+    },
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Blob {
+    mime_type: &'static str,
+    data: Base64,
+}
+
+#[derive(Clone, Debug, Serialize)]
+struct FunctionCall {
+    id: String,
+    name: String,
+    args: AsObject,
+}
+
+#[derive(Clone, Debug, Serialize)]
+struct FunctionResponse {
+    id: String,
+    name: String,
+    response: Output,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    parts: Vec<Part>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+struct Output {
+    output: String,
+}
 
 /// Where a function response's media go.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,7 +148,7 @@ enum Nesting {
 const FOREIGN_THOUGHT_SIGNATURE: &str = "skip_thought_signature_validator";
 
 /// Build the body.
-pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Value {
+pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body {
     let nesting = if cx.facts.media_in_tool_result {
         Nesting::InResponse
     } else {
@@ -71,128 +170,133 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Value {
             Turn::Carrier(c) => push(&mut contents, "user", carrier(c)),
         }
     }
-    if contents.first().is_some_and(|c| c["role"] != "user") {
+    if contents.first().is_some_and(|c| c.role != "user") {
+        let opening = text_part(OPENING_TEXT).into_iter().collect();
         contents.insert(
             0,
-            json!({"role": "user", "parts": [{"text": OPENING_TEXT}]}),
+            Content {
+                role: "user",
+                parts: opening,
+            },
         );
     }
-    let mut body = Map::new();
     let system: Vec<&str> = system.into_iter().filter(|s| !s.is_empty()).collect();
-    if !system.is_empty() {
-        body.insert(
-            "systemInstruction".into(),
-            json!({"parts": [{"text": system.join("\n\n")}]}),
-        );
+    let system_instruction = (!system.is_empty()).then(|| SystemInstruction {
+        parts: vec![Part::Text {
+            text: system.join("\n\n"),
+        }],
+    });
+    let (tools, tool_config) = declare(cx.declarations);
+    Body {
+        system_instruction,
+        tools,
+        tool_config,
+        contents,
     }
-    body.insert("contents".into(), contents.into());
-    declare(cx.declarations, &mut body);
-    Value::Object(body)
 }
 
 /// `tools[].functionDeclarations` with `parametersJsonSchema`, and
 /// function calling mode `NONE` when every tool is a stand-in.
-fn declare(declarations: &Declarations, body: &mut Map<String, Value>) {
+fn declare(declarations: &Declarations) -> (Vec<Tools>, Option<ToolConfig>) {
     if declarations.is_empty() {
-        return;
+        return (Vec::new(), None);
     }
-    let functions: Vec<Value> = declarations
+    let function_declarations = declarations
         .functions()
-        .map(|(d, schema)| {
-            let mut f = Map::new();
-            f.insert("name".into(), d.name.as_str().into());
-            if let Some(description) = &d.description {
-                f.insert("description".into(), description.as_str().into());
-            }
-            f.insert("parametersJsonSchema".into(), Value::Object(schema.clone()));
-            Value::Object(f)
+        .map(|(d, schema)| FunctionDeclaration {
+            name: d.name.clone(),
+            description: d.description.clone(),
+            parameters_json_schema: Sorted(schema.clone()),
         })
         .collect();
-    body.insert("tools".into(), json!([{"functionDeclarations": functions}]));
-    if declarations.choice_none {
-        body.insert(
-            "toolConfig".into(),
-            json!({"functionCallingConfig": {"mode": "NONE"}}),
-        );
-    }
+    let config = declarations.choice_none.then_some(ToolConfig {
+        function_calling_config: FunctionCallingConfig { mode: "NONE" },
+    });
+    (
+        vec![Tools {
+            function_declarations,
+        }],
+        config,
+    )
 }
 
 /// Add a content. Consecutive model contents join (a model turn with
 /// function calls must follow a user turn or the function responses).
-fn push(contents: &mut Vec<Value>, role: &str, parts: Vec<Value>) {
+fn push(contents: &mut Vec<Content>, role: &'static str, parts: Vec<Part>) {
     if parts.is_empty() {
         return;
     }
     if role == "model" {
-        if let Some(last) = contents.last_mut().filter(|c| c["role"] == "model") {
-            if let Some(existing) = last["parts"].as_array_mut() {
-                existing.extend(parts);
-                return;
-            }
+        if let Some(last) = contents.last_mut().filter(|c| c.role == "model") {
+            last.parts.extend(parts);
+            return;
         }
     }
-    contents.push(json!({"role": role, "parts": parts}));
+    contents.push(Content { role, parts });
 }
 
-fn text_part(text: &str) -> Option<Value> {
-    (!text.is_empty()).then(|| json!({"text": text}))
+fn text_part(text: &str) -> Option<Part> {
+    (!text.is_empty()).then(|| Part::Text {
+        text: text.to_owned(),
+    })
 }
 
-fn model_parts(turn: AssistantTurn<'_>, signed: bool) -> Vec<Value> {
-    let mut parts: Vec<Value> = turn
+fn model_parts(turn: AssistantTurn<'_>, signed: bool) -> Vec<Part> {
+    let mut parts: Vec<Part> = turn
         .text
         .as_deref()
         .and_then(text_part)
         .into_iter()
         .collect();
     for (n, call) in turn.calls.into_iter().enumerate() {
-        let mut part = json!({
-            "functionCall": {"id": call.id, "name": call.name, "args": call.arguments.to_object()},
+        parts.push(Part::FunctionCall {
+            function_call: FunctionCall {
+                id: call.id,
+                name: call.name,
+                args: AsObject(call.arguments),
+            },
+            thought_signature: (n == 0 && signed).then_some(FOREIGN_THOUGHT_SIGNATURE),
         });
-        if n == 0 && signed {
-            part["thoughtSignature"] = FOREIGN_THOUGHT_SIGNATURE.into();
-        }
-        parts.push(part);
     }
     parts
 }
 
-fn responses(results: Vec<ToolResult<'_>>, nesting: Nesting, contents: &mut Vec<Value>) {
+fn responses(results: Vec<ToolResult<'_>>, nesting: Nesting, contents: &mut Vec<Content>) {
     let moved = nesting == Nesting::FollowingContent;
+    let placement = if moved {
+        Placement::NextMessage
+    } else {
+        Placement::Inside
+    };
     let mut parts = Vec::new();
     let mut held = Vec::new();
     for result in results {
-        let text = text_with_notes(
-            &result.body,
-            &result.slots,
-            if moved {
-                Placement::NextMessage
-            } else {
-                Placement::Inside
-            },
-        );
-        let mut response = json!({
-            "id": result.call_id,
-            "name": result.name,
-            "response": {"output": text},
-        });
+        let text = text_with_notes(&result.body, &result.slots, placement);
+        let mut response = FunctionResponse {
+            id: result.call_id.clone(),
+            name: result.name.clone(),
+            response: Output { output: text },
+            parts: Vec::new(),
+        };
         if has_media(&result.slots) {
             if moved {
                 held.push(result);
             } else {
-                let nested: Vec<Value> = result.slots.into_iter().filter_map(inline_data).collect();
-                response["parts"] = nested.into();
+                response.parts = result.slots.into_iter().filter_map(inline_data).collect();
             }
         }
-        parts.push(json!({"functionResponse": response}));
+        parts.push(Part::FunctionResponse {
+            function_response: response,
+        });
     }
     push(contents, "user", parts);
     let mut following = Vec::new();
     for result in held {
         for slot in result.slots {
             if matches!(slot.media, Media::Inline(_)) {
-                following
-                    .push(json!({"text": attachment_label(&result.name, &result.call_id, &slot)}));
+                following.push(Part::Text {
+                    text: attachment_label(&result.name, &result.call_id, &slot),
+                });
                 following.extend(inline_data(slot));
             }
         }
@@ -200,22 +304,23 @@ fn responses(results: Vec<ToolResult<'_>>, nesting: Nesting, contents: &mut Vec<
     push(contents, "user", following);
 }
 
-fn carrier(c: UserCarrier<'_>) -> Vec<Value> {
+fn carrier(c: UserCarrier<'_>) -> Vec<Part> {
     let text = text_with_notes(&c.text, &c.slots, Placement::Inside);
-    let mut parts: Vec<Value> = text_part(&text).into_iter().collect();
+    let mut parts: Vec<Part> = text_part(&text).into_iter().collect();
     parts.extend(c.slots.into_iter().filter_map(inline_data));
     parts
 }
 
 /// An `inlineData` part (the same shape nested in a function response and
 /// in a content). Gemini takes no URL targets, so only inline media occur.
-fn inline_data(slot: Slot<'_>) -> Option<Value> {
+fn inline_data(slot: Slot<'_>) -> Option<Part> {
     match slot.media {
-        Media::Inline(p) => {
-            let mut part = json!({"inlineData": {"mimeType": p.media_type.as_str()}});
-            part["inlineData"]["data"] = base64_value(&p);
-            Some(part)
-        }
-        Media::Url(_) | Media::Note(..) | Media::Pending => None,
+        Media::Inline(p) => Some(Part::InlineData {
+            inline_data: Blob {
+                mime_type: p.media_type.as_str(),
+                data: Base64(p),
+            },
+        }),
+        Media::Url(_) | Media::Note(..) => None,
     }
 }

@@ -37,24 +37,28 @@
 //!     ("tool", r#"{"tool_call_id":"call_1","content":"Saved.","attachments":[{"kind":"image","target":"https://example.com/a.png"}]}"#),
 //! ];
 //! let request = build_request(Provider::OpenAiChat, &history, &Options::new().with_model("gpt-5"))?;
-//! let messages = request.body["messages"].as_array().unwrap();
+//! let body = request.body.to_value();
+//! let messages = body["messages"].as_array().unwrap();
 //! assert_eq!(messages[2]["role"], "tool");
 //! assert_eq!(messages[3]["role"], "user"); // the image, right after the batch
 //! assert_eq!(messages[3]["content"][1]["image_url"]["url"], "https://example.com/a.png");
 //! // No definitions were given: the called tool gets a minimal declaration,
 //! // and the model is told not to call it.
-//! assert_eq!(request.body["tools"][0]["function"]["name"], "screenshot");
-//! assert_eq!(request.body["tool_choice"], "none");
+//! assert_eq!(body["tools"][0]["function"]["name"], "screenshot");
+//! assert_eq!(body["tool_choice"], "none");
 //! assert_eq!(request.report.stubbed, ["screenshot"]);
 //! # Ok::<(), tool_carrier::provider::BuildError>(())
 //! ```
 //!
 //! # Limitations
 //!
-//! * Output objects have their keys in sorted order (the same bytes for the
-//!   same input, whatever serde_json features are enabled).
-//! * Tool-call arguments are re-serialised: key order and number spellings
-//!   of an object may change; integers beyond 64 bits become floats.
+//! * Each body is written by typed structs with one fixed field order (the
+//!   conversation last); JSON the caller gave (tool schemas, typed tools)
+//!   is written with its keys sorted, so the same input gives the same
+//!   bytes whatever serde_json features are enabled.
+//! * Tool-call arguments are sent as the history wrote them, less
+//!   insignificant white space: key order, number spellings and integers
+//!   beyond 64 bits survive.
 //! * Anthropic, Gemini and Bedrock take system text once, at the top: every
 //!   system message is joined there, wherever it stood.
 //! * Anthropic, Gemini and Bedrock require the first turn to be the user's:
@@ -77,11 +81,12 @@ use std::fmt;
 use std::io::{self, BufRead, Write};
 use std::str::FromStr;
 
+use serde::Serialize;
 use serde_json::Value;
 use thiserror::Error;
 
 use crate::history::{Chunk, HistoryReader, RecordError};
-use crate::media::{Budget, Policy, Prepared, Resolver};
+use crate::media::{Budget, Policy, Resolver};
 
 mod anthropic;
 mod attach;
@@ -96,6 +101,7 @@ mod openai_responses;
 mod spec;
 pub mod tools;
 mod walk;
+mod wire;
 
 use attach::Limits;
 use declare::Declarations;
@@ -501,8 +507,9 @@ pub struct Request {
     /// The model it names (in the body, or in the URL for Gemini and
     /// Bedrock).
     pub model: String,
-    /// The request body.
-    pub body: Value,
+    /// The request body: serialize it (it implements [`Serialize`]), or
+    /// see it as a [`Value`] with [`Body::to_value`].
+    pub body: Body,
     /// HTTP headers the request needs besides authentication and the
     /// content type: `anthropic-beta` for the typed tools that need one.
     pub headers: Vec<(&'static str, String)>,
@@ -525,12 +532,57 @@ impl Request {
         w.write_all(b"\n")
     }
 
+    /// The body as compact JSON text.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(&self.body).expect("a body always serializes")
+    }
+
     /// Write the body as compact JSON (one line, no final line feed).
     ///
     /// # Errors
     /// The writer's I/O errors.
     pub fn write_compact<W: Write>(&self, w: W) -> io::Result<()> {
         serde_json::to_writer(w, &self.body).map_err(io::Error::from)
+    }
+}
+
+/// A request body, held as typed structs and written when serialized:
+/// media payloads are encoded to base64 as they are written, so a body
+/// holds each payload's bytes once and never its base64 text.
+///
+/// Serialize it with serde_json (`to_writer`, `to_writer_pretty`, …), or
+/// see it as a [`Value`] with [`Body::to_value`].
+#[derive(Clone, Debug)]
+pub struct Body(Api);
+
+#[derive(Clone, Debug)]
+enum Api {
+    Anthropic(anthropic::Body),
+    OpenAiChat(openai_chat::Body),
+    OpenAiResponses(openai_responses::Body),
+    Gemini(gemini::Body),
+    Bedrock(bedrock::Body),
+    Ollama(ollama::Body),
+}
+
+impl Body {
+    /// The body as a [`Value`] (every payload's base64 text written out,
+    /// so this holds a copy of it).
+    pub fn to_value(&self) -> Value {
+        serde_json::to_value(self).expect("a body always serializes")
+    }
+}
+
+impl Serialize for Body {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match &self.0 {
+            Api::Anthropic(body) => body.serialize(s),
+            Api::OpenAiChat(body) => body.serialize(s),
+            Api::OpenAiResponses(body) => body.serialize(s),
+            Api::Gemini(body) => body.serialize(s),
+            Api::Bedrock(body) => body.serialize(s),
+            Api::Ollama(body) => body.serialize(s),
+        }
     }
 }
 
@@ -615,8 +667,9 @@ pub fn read_history<R: BufRead>(reader: R) -> Result<Vec<(String, String)>, Read
 ///     ("user", "[Tool results]\n[Tool attachments: 1]\n[IMAGE:/no/roots/a.png]\nSaved a.png"),
 /// ];
 /// let request = build_request(Provider::Anthropic, &history, &Options::new())?;
-/// assert_eq!(request.body["system"], "Be brief.");
-/// let text = request.body["messages"][0]["content"].as_str().unwrap();
+/// let body = request.body.to_value();
+/// assert_eq!(body["system"], "Be brief.");
+/// let text = body["messages"][0]["content"].as_str().unwrap();
 /// assert!(text.ends_with("[image /no/roots/a.png not attached: local files are not allowed (no roots configured)]"));
 /// assert_eq!(request.report.notes.len(), 1);
 /// # Ok::<(), tool_carrier::provider::BuildError>(())
@@ -632,9 +685,8 @@ where
 {
     let model = options.model_for(provider).to_owned();
     let facts = model::Facts::of(provider, &model, options.family);
-    let mut turns = walk::walk(messages);
     let mut report = Report::default();
-    attach::attach(&mut turns, provider, &facts, options, &mut report);
+    let mut turns = attach::attach(walk::walk(messages), provider, &facts, options, &mut report);
     let called = called_names(&turns);
     let called: Vec<&str> = called.iter().map(String::as_str).collect();
     let spec = provider.spec();
@@ -656,15 +708,14 @@ where
         declarations: &declarations,
         facts: &facts,
     };
-    let mut body = match provider {
-        Provider::Anthropic => anthropic::build(turns, &cx),
-        Provider::OpenAiChat => openai_chat::build(turns, &cx),
-        Provider::OpenAiResponses => openai_responses::build(turns, &cx),
-        Provider::Gemini | Provider::Gemini2 => gemini::build(turns, &cx),
-        Provider::Bedrock => bedrock::build(turns, &cx),
-        Provider::Ollama => ollama::build(turns, &cx),
-    };
-    body.sort_all_objects();
+    let body = Body(match provider {
+        Provider::Anthropic => Api::Anthropic(anthropic::build(turns, &cx)),
+        Provider::OpenAiChat => Api::OpenAiChat(openai_chat::build(turns, &cx)),
+        Provider::OpenAiResponses => Api::OpenAiResponses(openai_responses::build(turns, &cx)),
+        Provider::Gemini | Provider::Gemini2 => Api::Gemini(gemini::build(turns, &cx)),
+        Provider::Bedrock => Api::Bedrock(bedrock::build(turns, &cx)),
+        Provider::Ollama => Api::Ollama(ollama::build(turns, &cx)),
+    });
     let betas = declarations.betas();
     let headers = if provider == Provider::Anthropic && !betas.is_empty() {
         vec![("anthropic-beta", betas.join(","))]
@@ -760,7 +811,7 @@ pub enum ConvertError {
 /// request.write_compact(&mut out)?;
 /// assert_eq!(
 ///     String::from_utf8(out).unwrap(),
-///     r#"{"messages":[{"content":"Hello.","role":"user"}],"model":"qwen3-vl","stream":false}"#
+///     r#"{"model":"qwen3-vl","stream":false,"messages":[{"role":"user","content":"Hello."}]}"#
 /// );
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -834,21 +885,6 @@ pub(crate) fn attachment_label(name: &str, call_id: &str, slot: &Slot<'_>) -> St
     )
 }
 
-/// A payload's base64 as a JSON string, encoded straight into the string
-/// the body keeps (`json!` would copy it once more).
-pub(crate) fn base64_value(prepared: &Prepared) -> Value {
-    let mut text = String::new();
-    prepared.write_base64(&mut text);
-    Value::String(text)
-}
-
-/// A payload as a `data:` URL JSON string, encoded straight into it.
-pub(crate) fn data_url_value(prepared: &Prepared) -> Value {
-    let mut text = String::new();
-    prepared.write_data_url(&mut text);
-    Value::String(text)
-}
-
 /// Whether any slot will be sent as media (inline or by URL).
 pub(crate) fn has_media(slots: &[Slot<'_>]) -> bool {
     slots
@@ -896,18 +932,18 @@ pub(crate) fn file_name(target: &str) -> Option<&str> {
 
 /// Messages for APIs whose roles must alternate (Anthropic, Bedrock):
 /// content pushed for the role of the last message joins it.
-pub(crate) struct Alternating {
-    messages: Vec<(&'static str, Vec<Value>)>,
+pub(crate) struct Alternating<B> {
+    messages: Vec<(&'static str, Vec<B>)>,
 }
 
-impl Alternating {
-    pub(crate) fn new() -> Alternating {
+impl<B> Alternating<B> {
+    pub(crate) fn new() -> Self {
         Alternating {
             messages: Vec::new(),
         }
     }
 
-    pub(crate) fn push(&mut self, role: &'static str, blocks: Vec<Value>) {
+    pub(crate) fn push(&mut self, role: &'static str, blocks: Vec<B>) {
         if blocks.is_empty() {
             return;
         }
@@ -920,7 +956,7 @@ impl Alternating {
     /// The messages, a `user` one holding `opening` put first when the
     /// history starts with the assistant (both APIs require a user turn
     /// first).
-    pub(crate) fn finish(mut self, opening: Value) -> Vec<(&'static str, Vec<Value>)> {
+    pub(crate) fn finish(mut self, opening: B) -> Vec<(&'static str, Vec<B>)> {
         if self
             .messages
             .first()

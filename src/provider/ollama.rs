@@ -15,66 +15,103 @@
 //! arrive here already converted to PNG. Empty `content` is left out, as
 //! the official client does.
 
-use serde_json::{json, Map, Value};
+use serde::Serialize;
 
-use super::openai_chat::function;
+use super::openai_chat::Tool;
 use super::walk::{AssistantTurn, Media, Slot, ToolResult, Turn, UserCarrier};
-use super::{attachment_label, base64_value, has_media, text_with_notes, Context, Placement};
+use super::wire::{AsObject, Base64};
+use super::{attachment_label, has_media, text_with_notes, Context, Placement};
+
+/// An `/api/chat` request body.
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct Body {
+    model: String,
+    stream: bool,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tools: Vec<Tool>,
+    messages: Vec<Message>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+struct Message {
+    role: &'static str,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    content: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    images: Vec<Base64>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tool_calls: Vec<ToolCall>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tool_name: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+struct ToolCall {
+    function: CallFunction,
+}
+
+#[derive(Clone, Debug, Serialize)]
+struct CallFunction {
+    name: String,
+    arguments: AsObject,
+}
 
 /// Build the body.
-pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Value {
+pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body {
     let mut messages = Vec::new();
     for turn in turns {
         match turn {
-            Turn::System(text) => messages.push(message("system", text)),
-            Turn::User(text) => messages.push(message("user", &text)),
+            Turn::System(text) => messages.push(message("system", text.to_owned())),
+            Turn::User(text) => messages.push(message("user", text.into_owned())),
             Turn::Assistant(a) => messages.push(assistant(a)),
             Turn::Results(results) => batch(results, &mut messages),
             Turn::Carrier(c) => messages.push(carrier(c)),
         }
     }
-    let mut body = json!({"model": cx.model, "stream": false, "messages": messages});
-    if !cx.declarations.is_empty() {
-        let tools: Vec<Value> = cx
-            .declarations
-            .functions()
-            .map(|(d, schema)| json!({"type": "function", "function": function(&d.name, d.description.as_deref(), schema)}))
-            .collect();
-        body["tools"] = tools.into();
+    // Ollama has no "none" tool choice: the declarations go as they are.
+    let (tools, _) = super::openai_chat::declare(cx.declarations);
+    Body {
+        model: cx.model.to_owned(),
+        stream: false,
+        tools,
+        messages,
     }
-    body
 }
 
-fn message(role: &str, content: &str) -> Value {
-    let mut m = Map::new();
-    m.insert("role".into(), role.into());
-    if !content.is_empty() {
-        m.insert("content".into(), content.into());
+fn message(role: &'static str, content: String) -> Message {
+    Message {
+        role,
+        content,
+        images: Vec::new(),
+        tool_calls: Vec::new(),
+        tool_name: None,
     }
-    Value::Object(m)
 }
 
-fn assistant(turn: AssistantTurn<'_>) -> Value {
-    let mut m = message("assistant", turn.text.as_deref().unwrap_or(""));
-    if !turn.calls.is_empty() {
-        let calls: Vec<Value> = turn
-            .calls
-            .into_iter()
-            .map(|call| {
-                json!({"function": {"name": call.name, "arguments": call.arguments.to_object()}})
-            })
-            .collect();
-        m["tool_calls"] = calls.into();
-    }
+fn assistant(turn: AssistantTurn<'_>) -> Message {
+    let mut m = message(
+        "assistant",
+        turn.text.map(|t| t.into_owned()).unwrap_or_default(),
+    );
+    m.tool_calls = turn
+        .calls
+        .into_iter()
+        .map(|call| ToolCall {
+            function: CallFunction {
+                name: call.name,
+                arguments: AsObject(call.arguments),
+            },
+        })
+        .collect();
     m
 }
 
-fn batch(results: Vec<ToolResult<'_>>, messages: &mut Vec<Value>) {
+fn batch(results: Vec<ToolResult<'_>>, messages: &mut Vec<Message>) {
     let mut held = Vec::new();
     for result in results {
         let text = text_with_notes(&result.body, &result.slots, Placement::NextMessage);
-        let mut m = message("tool", &text);
-        m["tool_name"] = result.name.as_str().into();
+        let mut m = message("tool", text);
+        m.tool_name = Some(result.name.clone());
         messages.push(m);
         if has_media(&result.slots) {
             held.push(result);
@@ -91,26 +128,23 @@ fn batch(results: Vec<ToolResult<'_>>, messages: &mut Vec<Value>) {
         }
     }
     if !images.is_empty() {
-        let mut m = message("user", &labels.join("\n"));
-        m["images"] = images.into();
+        let mut m = message("user", labels.join("\n"));
+        m.images = images;
         messages.push(m);
     }
 }
 
-fn carrier(c: UserCarrier<'_>) -> Value {
+fn carrier(c: UserCarrier<'_>) -> Message {
     let text = text_with_notes(&c.text, &c.slots, Placement::Inside);
-    let mut m = message("user", &text);
-    let images: Vec<Value> = c.slots.into_iter().filter_map(image).collect();
-    if !images.is_empty() {
-        m["images"] = images.into();
-    }
+    let mut m = message("user", text);
+    m.images = c.slots.into_iter().filter_map(image).collect();
     m
 }
 
 /// The raw base64 of an image sent inline.
-fn image(slot: Slot<'_>) -> Option<Value> {
+fn image(slot: Slot<'_>) -> Option<Base64> {
     match slot.media {
-        Media::Inline(p) if !p.is_document() => Some(base64_value(&p)),
+        Media::Inline(p) if !p.is_document() => Some(Base64(p)),
         _ => None,
     }
 }

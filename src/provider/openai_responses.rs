@@ -15,119 +15,188 @@
 //! carrier is a `user` message with `input_text` / `input_image` /
 //! `input_file` content. `http(s)` targets become `image_url` / `file_url`.
 
-use serde_json::{json, Map, Value};
+use serde::Serialize;
 
 use super::declare::Declarations;
-use super::openai_chat::function;
+use super::openai_chat::{functions, Function};
 use super::walk::{AssistantTurn, Media, Slot, ToolResult, Turn, UserCarrier};
-use super::{data_url_value, file_name, has_media, text_with_notes, Context, Placement};
+use super::wire::{DataUrl, UrlOrData};
+use super::{file_name, has_media, text_with_notes, Context, Placement};
+
+/// A Responses request body.
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct Body {
+    model: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tools: Vec<Tool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tool_choice: Option<&'static str>,
+    input: Vec<Item>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+struct Tool {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    #[serde(flatten)]
+    function: Function,
+    strict: bool,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum Item {
+    Message {
+        role: &'static str,
+        content: Content,
+    },
+    FunctionCall {
+        call_id: String,
+        name: String,
+        /// JSON text, as the API takes it.
+        arguments: String,
+    },
+    FunctionCallOutput {
+        call_id: String,
+        output: Content,
+    },
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+enum Content {
+    Text(String),
+    Parts(Vec<Part>),
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "type")]
+enum Part {
+    #[serde(rename = "input_text")]
+    Text { text: String },
+    #[serde(rename = "input_image")]
+    Image {
+        detail: &'static str,
+        image_url: UrlOrData,
+    },
+    #[serde(rename = "input_file")]
+    File {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        filename: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        file_data: Option<DataUrl>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        file_url: Option<String>,
+    },
+}
 
 /// Build the body.
-pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Value {
+pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body {
     let mut input = Vec::new();
     for turn in turns {
         match turn {
-            Turn::System(text) => input.push(message("system", text.into())),
-            Turn::User(text) => input.push(message("user", text.as_ref().into())),
+            Turn::System(text) => input.push(message("system", text.to_owned())),
+            Turn::User(text) => input.push(message("user", text.into_owned())),
             Turn::Assistant(a) => assistant(a, &mut input),
             Turn::Results(results) => input.extend(results.into_iter().map(output)),
             Turn::Carrier(c) => input.push(carrier(c)),
         }
     }
-    let mut body = Map::new();
-    body.insert("model".into(), cx.model.into());
-    body.insert("input".into(), input.into());
-    declare(cx.declarations, &mut body);
-    Value::Object(body)
+    let (tools, tool_choice) = declare(cx.declarations);
+    Body {
+        model: cx.model.to_owned(),
+        tools,
+        tool_choice,
+        input,
+    }
 }
 
 /// Function tools (`strict` off: the schemas are the caller's, not
 /// written for strict mode), and `tool_choice` `"none"` when every tool is
 /// a stand-in.
-fn declare(declarations: &Declarations, body: &mut Map<String, Value>) {
-    if declarations.is_empty() {
-        return;
-    }
-    let tools: Vec<Value> = declarations
-        .functions()
-        .map(|(d, schema)| {
-            let mut tool = function(&d.name, d.description.as_deref(), schema);
-            tool.insert("type".into(), "function".into());
-            tool.insert("strict".into(), false.into());
-            Value::Object(tool)
+fn declare(declarations: &Declarations) -> (Vec<Tool>, Option<&'static str>) {
+    let tools = functions(declarations)
+        .map(|function| Tool {
+            kind: "function",
+            function,
+            strict: false,
         })
         .collect();
-    body.insert("tools".into(), tools.into());
-    if declarations.choice_none {
-        body.insert("tool_choice".into(), "none".into());
+    let choice = (!declarations.is_empty() && declarations.choice_none).then_some("none");
+    (tools, choice)
+}
+
+fn message(role: &'static str, text: String) -> Item {
+    Item::Message {
+        role,
+        content: Content::Text(text),
     }
 }
 
-fn message(role: &str, content: Value) -> Value {
-    json!({"type": "message", "role": role, "content": content})
-}
-
-fn assistant(turn: AssistantTurn<'_>, input: &mut Vec<Value>) {
-    if let Some(text) = &turn.text {
-        input.push(message("assistant", text.as_ref().into()));
+fn assistant(turn: AssistantTurn<'_>, input: &mut Vec<Item>) {
+    if let Some(text) = turn.text {
+        input.push(message("assistant", text.into_owned()));
     } else if turn.calls.is_empty() {
-        input.push(message("assistant", "".into()));
+        input.push(message("assistant", String::new()));
     }
     for call in turn.calls {
-        input.push(json!({
-            "type": "function_call",
-            "call_id": call.id,
-            "name": call.name,
-            "arguments": call.arguments.to_json_string(),
-        }));
+        input.push(Item::FunctionCall {
+            arguments: call.arguments.as_text().into_owned(),
+            call_id: call.id,
+            name: call.name,
+        });
     }
 }
 
-fn output(result: ToolResult<'_>) -> Value {
-    let text = text_with_notes(&result.body, &result.slots, Placement::Inside);
-    let output = if has_media(&result.slots) {
-        let mut items = Vec::new();
-        if !text.is_empty() {
-            items.push(json!({"type": "input_text", "text": text}));
-        }
-        items.extend(result.slots.into_iter().filter_map(media_item));
-        Value::Array(items)
-    } else {
-        text.into()
-    };
-    json!({"type": "function_call_output", "call_id": result.call_id, "output": output})
-}
-
-fn carrier(c: UserCarrier<'_>) -> Value {
-    let text = text_with_notes(&c.text, &c.slots, Placement::Inside);
-    if !has_media(&c.slots) {
-        return message("user", text.into());
+/// The text, then the media; a plain string when there are no media.
+fn content(text: String, slots: Vec<Slot<'_>>) -> Content {
+    if !has_media(&slots) {
+        return Content::Text(text);
     }
-    let mut content = Vec::new();
+    let mut parts = Vec::new();
     if !text.is_empty() {
-        content.push(json!({"type": "input_text", "text": text}));
+        parts.push(Part::Text { text });
     }
-    content.extend(c.slots.into_iter().filter_map(media_item));
-    message("user", Value::Array(content))
+    parts.extend(slots.into_iter().filter_map(media_part));
+    Content::Parts(parts)
 }
 
-/// An `input_image` or `input_file` item, for a slot sent as media.
-fn media_item(slot: Slot<'_>) -> Option<Value> {
+fn output(result: ToolResult<'_>) -> Item {
+    let text = text_with_notes(&result.body, &result.slots, Placement::Inside);
+    Item::FunctionCallOutput {
+        call_id: result.call_id,
+        output: content(text, result.slots),
+    }
+}
+
+fn carrier(c: UserCarrier<'_>) -> Item {
+    let text = text_with_notes(&c.text, &c.slots, Placement::Inside);
+    Item::Message {
+        role: "user",
+        content: content(text, c.slots),
+    }
+}
+
+/// An `input_image` or `input_file` part, for a slot sent as media.
+fn media_part(slot: Slot<'_>) -> Option<Part> {
     let is_document = slot.kind == crate::AttachmentKind::Document;
+    let file = |filename, file_data, file_url| Part::File {
+        filename,
+        file_data,
+        file_url,
+    };
+    let image = |image_url| Part::Image {
+        detail: "auto",
+        image_url,
+    };
     match slot.media {
         Media::Inline(p) if p.is_document() => {
             let filename = file_name(&slot.target).unwrap_or("document.pdf");
-            let mut item = json!({"type": "input_file", "filename": filename});
-            item["file_data"] = data_url_value(&p);
-            Some(item)
+            Some(file(Some(filename.to_owned()), Some(DataUrl(p)), None))
         }
-        Media::Inline(p) => {
-            let mut item = json!({"type": "input_image", "detail": "auto"});
-            item["image_url"] = data_url_value(&p);
-            Some(item)
-        }
-        Media::Url(url) if is_document => Some(json!({"type": "input_file", "file_url": url})),
-        Media::Url(url) => Some(json!({"type": "input_image", "image_url": url, "detail": "auto"})),
-        Media::Note(..) | Media::Pending => None,
+        Media::Inline(p) => Some(image(UrlOrData::Data(DataUrl(p)))),
+        Media::Url(url) if is_document => Some(file(None, None, Some(url))),
+        Media::Url(url) => Some(image(UrlOrData::Url(url))),
+        Media::Note(..) => None,
     }
 }

@@ -19,17 +19,19 @@
 
 use std::borrow::Cow;
 
-use serde_json::{Map, Value};
-
 use crate::carrier::{Attachment, AttachmentKind, Carrier, TOOL_RESULTS_PREFIX};
+use crate::json::scan;
 use crate::media::Prepared;
 
+use super::wire::Arguments;
 use super::NoteReason;
 use crate::Role;
 
-/// One step of the conversation, provider-neutral.
+/// One step of the conversation, provider-neutral. `M` is what a declared
+/// attachment holds: nothing (`()`) as the walk leaves it, a [`Media`]
+/// once the media step has decided.
 #[derive(Debug)]
-pub(crate) enum Turn<'a> {
+pub(crate) enum Turn<'a, M = Media> {
     /// System text.
     System(&'a str),
     /// User text.
@@ -37,10 +39,10 @@ pub(crate) enum Turn<'a> {
     /// Assistant text and tool calls.
     Assistant(AssistantTurn<'a>),
     /// The results of the preceding assistant turn's calls, in call order.
-    Results(Vec<ToolResult<'a>>),
+    Results(Vec<ToolResult<'a, M>>),
     /// A user message with attachments: a prompt-mode carrier, or a tool
     /// result no call claims.
-    Carrier(UserCarrier<'a>),
+    Carrier(UserCarrier<'a, M>),
 }
 
 /// An assistant message.
@@ -63,50 +65,9 @@ pub(crate) struct Call {
     pub arguments: Arguments,
 }
 
-/// Tool-call arguments: a JSON string or an object in the history.
-#[derive(Debug)]
-pub(crate) enum Arguments {
-    /// Given as a string (kept verbatim for providers that take a string).
-    Text(String),
-    /// Given as a JSON value.
-    Json(Value),
-}
-
-impl Arguments {
-    /// As a JSON string (OpenAI): a string stays verbatim, except that
-    /// blank text is `{}`.
-    pub fn to_json_string(&self) -> String {
-        match self {
-            Arguments::Text(s) if s.trim().is_empty() => "{}".to_owned(),
-            Arguments::Text(s) => s.clone(),
-            Arguments::Json(Value::Null) => "{}".to_owned(),
-            Arguments::Json(v) => v.to_string(),
-        }
-    }
-
-    /// As an object (Anthropic, Gemini, Bedrock, Ollama): a string that
-    /// holds an object is parsed; blank text is `{}`; anything else is
-    /// kept whole under `"arguments"`, so nothing is lost.
-    pub fn to_object(&self) -> Map<String, Value> {
-        let value = match self {
-            Arguments::Text(s) if s.trim().is_empty() => return Map::new(),
-            Arguments::Text(s) => match serde_json::from_str::<Value>(s) {
-                Ok(Value::Object(map)) => return map,
-                _ => Value::String(s.clone()),
-            },
-            Arguments::Json(Value::Object(map)) => return map.clone(),
-            Arguments::Json(Value::Null) => return Map::new(),
-            Arguments::Json(v) => v.clone(),
-        };
-        let mut map = Map::new();
-        map.insert("arguments".into(), value);
-        map
-    }
-}
-
 /// The result of one call.
 #[derive(Debug)]
-pub(crate) struct ToolResult<'a> {
+pub(crate) struct ToolResult<'a, M = Media> {
     /// The id of the call it answers.
     pub call_id: String,
     /// The name of the tool called.
@@ -114,21 +75,21 @@ pub(crate) struct ToolResult<'a> {
     /// The body (verbatim tool output).
     pub body: Cow<'a, str>,
     /// Its declared attachments.
-    pub slots: Vec<Slot<'a>>,
+    pub slots: Vec<Slot<'a, M>>,
 }
 
 /// A user message holding attachments.
 #[derive(Debug)]
-pub(crate) struct UserCarrier<'a> {
+pub(crate) struct UserCarrier<'a, M = Media> {
     /// The text shown to the model.
     pub text: Cow<'a, str>,
     /// Its declared attachments.
-    pub slots: Vec<Slot<'a>>,
+    pub slots: Vec<Slot<'a, M>>,
 }
 
 /// One declared attachment and what it became.
 #[derive(Debug)]
-pub(crate) struct Slot<'a> {
+pub(crate) struct Slot<'a, M = Media> {
     /// Index of the message that declared it.
     pub index: usize,
     /// What it was declared as.
@@ -136,14 +97,64 @@ pub(crate) struct Slot<'a> {
     /// Where it lives, as declared.
     pub target: Cow<'a, str>,
     /// What it became.
-    pub media: Media,
+    pub media: M,
+}
+
+impl<'a> Slot<'a, ()> {
+    fn with(self, media: Media) -> Slot<'a> {
+        Slot {
+            index: self.index,
+            kind: self.kind,
+            target: self.target,
+            media,
+        }
+    }
+}
+
+impl<'a> Turn<'a, ()> {
+    /// This turn's declared attachments, in order.
+    pub(crate) fn slots(&self) -> Box<dyn Iterator<Item = &Slot<'a, ()>> + '_> {
+        match self {
+            Turn::Results(results) => Box::new(results.iter().flat_map(|r| r.slots.iter())),
+            Turn::Carrier(carrier) => Box::new(carrier.slots.iter()),
+            Turn::System(_) | Turn::User(_) | Turn::Assistant(_) => Box::new(std::iter::empty()),
+        }
+    }
+
+    /// The turn with each slot's media taken, in order, from `media`.
+    pub(crate) fn with_media(self, media: &mut impl Iterator<Item = Media>) -> Turn<'a> {
+        let mut fill = |slots: Vec<Slot<'a, ()>>| -> Vec<Slot<'a>> {
+            slots
+                .into_iter()
+                .map(|slot| slot.with(media.next().expect("a media decision for every slot")))
+                .collect()
+        };
+        match self {
+            Turn::System(text) => Turn::System(text),
+            Turn::User(text) => Turn::User(text),
+            Turn::Assistant(a) => Turn::Assistant(a),
+            Turn::Results(results) => Turn::Results(
+                results
+                    .into_iter()
+                    .map(|r| ToolResult {
+                        call_id: r.call_id,
+                        name: r.name,
+                        body: r.body,
+                        slots: fill(r.slots),
+                    })
+                    .collect(),
+            ),
+            Turn::Carrier(c) => Turn::Carrier(UserCarrier {
+                text: c.text,
+                slots: fill(c.slots),
+            }),
+        }
+    }
 }
 
 /// What a declared attachment became.
 #[derive(Debug)]
 pub(crate) enum Media {
-    /// Not resolved yet.
-    Pending,
     /// Bytes to send inline.
     Inline(Prepared),
     /// An `http(s)` URL the provider fetches itself.
@@ -156,7 +167,7 @@ pub(crate) enum Media {
 pub(crate) const NO_RESULT: &str = "[no result was recorded for this call]";
 
 /// Walk `messages` into turns.
-pub(crate) fn walk<R: AsRef<str>, C: AsRef<str>>(messages: &[(R, C)]) -> Vec<Turn<'_>> {
+pub(crate) fn walk<R: AsRef<str>, C: AsRef<str>>(messages: &[(R, C)]) -> Vec<Turn<'_, ()>> {
     let mut turns = Vec::with_capacity(messages.len());
     let mut i = 0;
     while i < messages.len() {
@@ -177,7 +188,8 @@ pub(crate) fn walk<R: AsRef<str>, C: AsRef<str>>(messages: &[(R, C)]) -> Vec<Tur
             .iter()
             .position(|(r, _)| Role::parse(r.as_ref()) == Role::Assistant)
             .map_or(messages.len(), |p| i + 1 + p);
-        let mut answers: Vec<Option<ToolResult<'_>>> = turn.calls.iter().map(|_| None).collect();
+        let mut answers: Vec<Option<ToolResult<'_, ()>>> =
+            turn.calls.iter().map(|_| None).collect();
         let mut after = Vec::new();
         for (j, (r, c)) in messages.iter().enumerate().take(end).skip(i + 1) {
             let (r, c) = (Role::parse(r.as_ref()), c.as_ref());
@@ -229,7 +241,7 @@ pub(crate) fn walk<R: AsRef<str>, C: AsRef<str>>(messages: &[(R, C)]) -> Vec<Tur
 }
 
 /// A message that is not an assistant's, on its own.
-fn single<'a>(index: usize, role: Role<'_>, content: &'a str) -> Turn<'a> {
+fn single<'a>(index: usize, role: Role<'_>, content: &'a str) -> Turn<'a, ()> {
     match role {
         Role::System | Role::Developer => Turn::System(content),
         Role::User => match Carrier::prompt(content) {
@@ -261,7 +273,7 @@ fn single<'a>(index: usize, role: Role<'_>, content: &'a str) -> Turn<'a> {
 
 /// A tool result no call claims, labelled (with its call id when the
 /// envelope names one).
-fn unclaimed(index: usize, carrier: Carrier<'_>) -> Turn<'_> {
+fn unclaimed(index: usize, carrier: Carrier<'_>) -> Turn<'_, ()> {
     let label = match carrier.call_id.as_deref() {
         Some(id) => format!("[Tool result for call {id}, which no tool call is waiting for]"),
         None => "[Tool result that no tool call is waiting for]".to_owned(),
@@ -272,14 +284,14 @@ fn unclaimed(index: usize, carrier: Carrier<'_>) -> Turn<'_> {
     })
 }
 
-fn slots<'a>(index: usize, attachments: &[Attachment<'a>]) -> Vec<Slot<'a>> {
+fn slots<'a>(index: usize, attachments: &[Attachment<'a>]) -> Vec<Slot<'a, ()>> {
     attachments
         .iter()
         .map(|a| Slot {
             index,
             kind: a.kind,
             target: a.target.clone(),
-            media: Media::Pending,
+            media: (),
         })
         .collect()
 }
@@ -292,61 +304,97 @@ fn assistant(index: usize, content: &str) -> AssistantTurn<'_> {
     })
 }
 
-/// `{"content": <text|null>, "tool_calls": [{"id","name","arguments"}…]}`.
-/// Anything else (other JSON, a call without a name, a non-string content)
-/// is not an envelope, and the message stays text.
+/// `{"content": <text|null>, "tool_calls": [{"id", "name", "arguments"}…]}`,
+/// read with the envelope scanner (a repeated member is ambiguous, as in a
+/// carrier). Anything else (other JSON, a call without a name, a
+/// non-string content) is not an envelope, and the message stays text.
 fn envelope(index: usize, content: &str) -> Option<AssistantTurn<'static>> {
     if !content.trim_start().starts_with('{') {
         return None;
     }
-    let Ok(Value::Object(mut map)) = serde_json::from_str::<Value>(content) else {
+    let object = scan::pick(content, ["content", "tool_calls"])?;
+    if object.first_repeat(&[0, 1]).is_some() {
         return None;
-    };
-    let Some(Value::Array(raw_calls)) = map.remove("tool_calls") else {
-        return None;
-    };
-    let text = match map.remove("content") {
-        None | Some(Value::Null) => None,
-        Some(Value::String(s)) => (!s.is_empty()).then_some(Cow::Owned(s)),
-        Some(_) => return None,
-    };
-    let mut calls = Vec::with_capacity(raw_calls.len());
-    for (n, raw) in raw_calls.into_iter().enumerate() {
-        let Value::Object(mut call) = raw else {
-            return None;
-        };
-        // Also read the OpenAI nesting, {"function": {"name", "arguments"}}.
-        if let Some(Value::Object(function)) = call.remove("function") {
-            for (k, v) in function {
-                call.entry(k).or_insert(v);
-            }
-        }
-        let Some(Value::String(name)) = call.remove("name") else {
-            return None;
-        };
-        let id = match call.remove("id") {
-            Some(Value::String(id)) if !id.is_empty() => id,
-            _ => format!("call_{index}_{n}"),
-        };
-        let arguments = match call.remove("arguments") {
-            Some(Value::String(s)) => Arguments::Text(s),
-            Some(v) => Arguments::Json(v),
-            None => Arguments::Json(Value::Null),
-        };
-        calls.push(Call {
-            id,
-            name,
-            arguments,
-        });
     }
-    Some(AssistantTurn { text, calls })
+    let [text, calls] = object.picks;
+    let calls = &content[calls.one()?.value];
+    let items = calls.starts_with('[').then(|| scan::array(calls))??;
+    let text = match text.one() {
+        None => None,
+        Some(m) => match content.as_bytes()[m.value.start] {
+            b'n' => None,
+            b'"' => Some(m.decoded?).filter(|t| !t.is_empty()),
+            _ => return None,
+        },
+    };
+    let calls = items
+        .into_iter()
+        .enumerate()
+        .map(|(n, span)| call(index, n, &calls[span]))
+        .collect::<Option<Vec<Call>>>()?;
+    Some(AssistantTurn {
+        text: text.map(|t| Cow::Owned(t.into_owned())),
+        calls,
+    })
+}
+
+/// One call: `{"id", "name", "arguments"}`, or OpenAI's nesting
+/// `{"id", "function": {"name", "arguments"}}` (the call's own members win).
+fn call(index: usize, n: usize, raw: &str) -> Option<Call> {
+    const NAMES: [&str; 4] = ["id", "name", "arguments", "function"];
+    /// A member's raw value and, for a string, its decoded text.
+    type Field<'a> = Option<(&'a str, Option<Cow<'a, str>>)>;
+    fn fields<'a>(src: &'a str) -> Option<[Field<'a>; 4]> {
+        if !src.starts_with('{') {
+            return None;
+        }
+        let object = scan::pick(src, NAMES)?;
+        if object.first_repeat(&[0, 1, 2, 3]).is_some() {
+            return None;
+        }
+        Some(
+            object
+                .picks
+                .map(|p| p.one().map(|m| (&src[m.value.clone()], m.decoded))),
+        )
+    }
+    let [id, name, arguments, function] = fields(raw)?;
+    let nested = match function {
+        Some((f, _)) if f.starts_with('{') => fields(f)?,
+        _ => [None, None, None, None],
+    };
+    let [nested_id, nested_name, nested_arguments, _] = nested;
+    let (id, name, arguments) = (
+        id.or(nested_id),
+        name.or(nested_name),
+        arguments.or(nested_arguments),
+    );
+    let name = match name {
+        Some((_, Some(name))) => name.into_owned(),
+        _ => return None,
+    };
+    let id = match id {
+        Some((_, Some(id))) if !id.is_empty() => id.into_owned(),
+        _ => format!("call_{index}_{n}"),
+    };
+    let arguments = match arguments {
+        None => Arguments::None,
+        Some((raw, _)) if !raw.starts_with('"') => Arguments::from_raw(raw),
+        // A string that does not decode (a lone surrogate) is no text.
+        Some((_, decoded)) => Arguments::Text(decoded?.into_owned()),
+    };
+    Some(Call {
+        id,
+        name,
+        arguments,
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn kinds(turns: &[Turn<'_>]) -> Vec<String> {
+    fn kinds(turns: &[Turn<'_, ()>]) -> Vec<String> {
         turns
             .iter()
             .map(|t| match t {
@@ -508,26 +556,70 @@ mod tests {
         }
     }
 
+    /// The arguments of the one call in `content`, written as an object.
+    fn as_object(call: &str) -> String {
+        let content = format!(r#"{{"tool_calls":[{call}]}}"#);
+        let history = [("assistant", content.as_str())];
+        let turns = walk(&history);
+        let Turn::Assistant(a) = &turns[0] else {
+            panic!("{call}")
+        };
+        serde_json::to_string(&a.calls[0].arguments.as_object()).unwrap()
+    }
+
     #[test]
     fn arguments_become_objects_without_losing_anything() {
-        assert_eq!(Arguments::Text("".into()).to_object(), Map::new());
-        let m = Arguments::Text("{\"a\":1}".into()).to_object();
-        assert_eq!(Value::Object(m), serde_json::json!({"a": 1}));
-        let m = Arguments::Text("not json".into()).to_object();
+        assert_eq!(as_object(r#"{"name":"f","arguments":""}"#), "{}");
+        assert_eq!(as_object(r#"{"name":"f"}"#), "{}");
+        assert_eq!(as_object(r#"{"name":"f","arguments":null}"#), "{}");
         assert_eq!(
-            Value::Object(m),
-            serde_json::json!({"arguments": "not json"})
-        );
-        let m = Arguments::Json(serde_json::json!([1, 2])).to_object();
-        assert_eq!(Value::Object(m), serde_json::json!({"arguments": [1, 2]}));
-        assert_eq!(
-            Arguments::Json(serde_json::json!({"b": 2})).to_json_string(),
-            "{\"b\":2}"
+            as_object(r#"{"name":"f","arguments":"{\"b\": 1, \"a\": 2}"}"#),
+            r#"{"b":1,"a":2}"#
         );
         assert_eq!(
-            Arguments::Text("{ \"a\" : 1 }".into()).to_json_string(),
+            as_object(r#"{"name":"f","arguments":"not json"}"#),
+            r#"{"arguments":"not json"}"#
+        );
+        assert_eq!(
+            as_object(r#"{"name":"f","arguments":[1, 2]}"#),
+            r#"{"arguments":[1,2]}"#
+        );
+        // Key order and integers past 64 bits survive, as written.
+        assert_eq!(
+            as_object(
+                r#"{"name":"f","arguments":{ "z": 123456789012345678901234567890, "a": 1.50 }}"#
+            ),
+            r#"{"z":123456789012345678901234567890,"a":1.50}"#
+        );
+    }
+
+    #[test]
+    fn arguments_as_text_keep_a_string_verbatim() {
+        let text = |a: Arguments| a.as_text().into_owned();
+        assert_eq!(
+            text(Arguments::Text("{ \"a\" : 1 }".into())),
             "{ \"a\" : 1 }"
         );
+        assert_eq!(text(Arguments::Text("  ".into())), "{}");
+        assert_eq!(text(Arguments::None), "{}");
+        assert_eq!(text(Arguments::from_raw("{ \"b\" : 2 }")), "{\"b\":2}");
+    }
+
+    #[test]
+    fn a_repeated_member_makes_a_call_envelope_text() {
+        for content in [
+            r#"{"tool_calls":[{"name":"f","name":"g"}]}"#,
+            r#"{"tool_calls":[],"tool_calls":[{"name":"f"}]}"#,
+            r#"{"tool_calls":[{"function":{"name":"f","name":"g"}}]}"#,
+        ] {
+            let history = [("assistant", content)];
+            let turns = walk(&history);
+            let Turn::Assistant(a) = &turns[0] else {
+                panic!()
+            };
+            assert!(a.calls.is_empty(), "{content}");
+            assert_eq!(a.text.as_deref(), Some(content));
+        }
     }
 
     #[test]
