@@ -34,6 +34,45 @@ pub enum RootError {
     NotARegularFile(&'static str),
 }
 
+/// A folder [`Roots::new`] could not take as a root.
+#[derive(Debug)]
+pub struct RootsError {
+    /// The folder as given.
+    pub dir: PathBuf,
+    /// Why.
+    pub reason: RootsErrorReason,
+}
+
+impl fmt::Display for RootsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.reason {
+            RootsErrorReason::Unresolvable(e) => write!(f, "root {}: {e}", self.dir.display()),
+            RootsErrorReason::NotAFolder => {
+                write!(f, "root {} is not a folder", self.dir.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for RootsError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.reason {
+            RootsErrorReason::Unresolvable(e) => Some(e),
+            RootsErrorReason::NotAFolder => None,
+        }
+    }
+}
+
+/// Why a folder is no root.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum RootsErrorReason {
+    /// It does not exist or cannot be canonicalised.
+    Unresolvable(io::Error),
+    /// It is not a folder.
+    NotAFolder,
+}
+
 /// The canonical folders local targets must stay inside.
 #[derive(Clone, Default)]
 pub struct Roots {
@@ -59,9 +98,16 @@ impl Roots {
     /// Canonicalise each folder.
     ///
     /// # Errors
-    /// The I/O error of the first folder that does not exist, with its name,
-    /// or `InvalidInput` for one that is not a folder.
-    pub fn new<I, P>(dirs: I) -> io::Result<Roots>
+    /// [`RootsError`] naming the first folder that does not resolve or is
+    /// not a folder.
+    ///
+    /// ```
+    /// use tool_carrier::roots::{Roots, RootsErrorReason};
+    /// let err = Roots::new(["/no/such/folder"]).unwrap_err();
+    /// assert!(matches!(err.reason, RootsErrorReason::Unresolvable(_)));
+    /// assert!(err.to_string().starts_with("root /no/such/folder: "));
+    /// ```
+    pub fn new<I, P>(dirs: I) -> Result<Roots, RootsError>
     where
         I: IntoIterator<Item = P>,
         P: AsRef<Path>,
@@ -69,14 +115,15 @@ impl Roots {
         let mut out = Vec::new();
         for dir in dirs {
             let dir = dir.as_ref();
+            let fail = |reason| RootsError {
+                dir: dir.to_owned(),
+                reason,
+            };
             let canonical = dir
                 .canonicalize()
-                .map_err(|e| io::Error::new(e.kind(), format!("root {}: {e}", dir.display())))?;
+                .map_err(|e| fail(RootsErrorReason::Unresolvable(e)))?;
             if !canonical.is_dir() {
-                return Err(io::Error::new(
-                    io::ErrorKind::InvalidInput,
-                    format!("root {} is not a folder", dir.display()),
-                ));
+                return Err(fail(RootsErrorReason::NotAFolder));
             }
             out.push(canonical);
         }

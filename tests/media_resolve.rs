@@ -16,7 +16,7 @@ use tool_carrier::media::{
     read_regular_file, Budget, DefaultResolver, Loaded, MediaError, MediaType, Origin, Policy,
     Resolver, Source,
 };
-use tool_carrier::roots::Roots;
+use tool_carrier::roots::{RootError, Roots};
 
 fn b64(bytes: &[u8]) -> String {
     base64::engine::general_purpose::STANDARD.encode(bytes)
@@ -186,7 +186,13 @@ fn without_roots_no_local_file_is_read() {
     let err = DefaultResolver::default()
         .resolve("/etc/hostname")
         .unwrap_err();
-    assert!(matches!(err, MediaError::NoRoots { .. }));
+    assert!(matches!(
+        err,
+        MediaError::Root {
+            source: RootError::NoRoots,
+            ..
+        }
+    ));
 }
 
 #[test]
@@ -206,14 +212,23 @@ fn dot_dot_cannot_escape_a_root() {
         assert!(
             matches!(
                 err,
-                MediaError::OutsideRoots { .. } | MediaError::NotFound { .. }
+                MediaError::Root {
+                    source: RootError::OutsideRoots,
+                    ..
+                } | MediaError::Root {
+                    source: RootError::Unresolvable(_),
+                    ..
+                }
             ),
             "{t}: {err}"
         );
     }
     assert!(matches!(
         r.resolve("../secret"),
-        Err(MediaError::OutsideRoots { .. })
+        Err(MediaError::Root {
+            source: RootError::OutsideRoots,
+            ..
+        })
     ));
 }
 
@@ -222,14 +237,23 @@ fn absolute_paths_outside_every_root_are_refused() {
     let (dir, r) = tree();
     let secret = dir.path().join("secret");
     let err = r.resolve(secret.to_str().unwrap()).unwrap_err();
-    assert!(matches!(err, MediaError::OutsideRoots { .. }));
+    assert!(matches!(
+        err,
+        MediaError::Root {
+            source: RootError::OutsideRoots,
+            ..
+        }
+    ));
     assert!(
         err.to_string().contains("secret"),
         "names the target: {err}"
     );
     assert!(matches!(
         r.resolve("/etc/passwd"),
-        Err(MediaError::OutsideRoots { .. })
+        Err(MediaError::Root {
+            source: RootError::OutsideRoots,
+            ..
+        })
     ));
 }
 
@@ -245,11 +269,17 @@ fn a_symlink_cannot_lead_out_of_a_root() {
     std::os::unix::fs::symlink(dir.path(), dir.path().join("inside/up")).unwrap();
     assert!(matches!(
         r.resolve("link.png"),
-        Err(MediaError::OutsideRoots { .. })
+        Err(MediaError::Root {
+            source: RootError::OutsideRoots,
+            ..
+        })
     ));
     assert!(matches!(
         r.resolve("up/secret"),
-        Err(MediaError::OutsideRoots { .. })
+        Err(MediaError::Root {
+            source: RootError::OutsideRoots,
+            ..
+        })
     ));
 }
 
@@ -262,15 +292,21 @@ fn dev_zero_is_refused_without_hanging() {
     assert!(
         matches!(
             err,
-            MediaError::NotARegularFile {
-                kind: "a device",
+            MediaError::Root {
+                source: RootError::NotARegularFile("a device"),
                 ..
             }
         ),
         "{err}"
     );
     let err = within_5s(|| read_regular_file(Path::new("/dev/zero"), 1 << 20).unwrap_err());
-    assert!(matches!(err, MediaError::NotARegularFile { .. }));
+    assert!(matches!(
+        err,
+        MediaError::Root {
+            source: RootError::NotARegularFile(_),
+            ..
+        }
+    ));
 }
 
 #[cfg(unix)]
@@ -285,13 +321,22 @@ fn a_fifo_is_refused_without_hanging() {
     assert!(made.success());
     let err = within_5s(move || r.resolve("pipe.png").unwrap_err());
     assert!(
-        matches!(err, MediaError::NotARegularFile { kind: "a FIFO", .. }),
+        matches!(
+            err,
+            MediaError::Root {
+                source: RootError::NotARegularFile("a FIFO"),
+                ..
+            }
+        ),
         "{err}"
     );
     let err = within_5s(move || read_regular_file(&fifo, 1 << 20).unwrap_err());
     assert!(matches!(
         err,
-        MediaError::NotARegularFile { kind: "a FIFO", .. }
+        MediaError::Root {
+            source: RootError::NotARegularFile("a FIFO"),
+            ..
+        }
     ));
 }
 
@@ -301,14 +346,17 @@ fn a_folder_is_refused() {
     std::fs::create_dir(dir.path().join("inside/shots")).unwrap();
     assert!(matches!(
         r.resolve("shots"),
-        Err(MediaError::NotARegularFile {
-            kind: "a folder",
+        Err(MediaError::Root {
+            source: RootError::NotARegularFile("a folder"),
             ..
         })
     ));
     assert!(matches!(
         read_regular_file(dir.path(), 1 << 20),
-        Err(MediaError::NotARegularFile { .. })
+        Err(MediaError::Root {
+            source: RootError::NotARegularFile(_),
+            ..
+        })
     ));
 }
 
@@ -379,7 +427,13 @@ fn the_extension_is_never_trusted_over_the_bytes() {
 fn a_missing_file_is_named_in_the_error() {
     let (_dir, r) = tree();
     let err = r.resolve("missing.png").unwrap_err();
-    assert!(matches!(err, MediaError::NotFound { .. }));
+    assert!(matches!(
+        err,
+        MediaError::Root {
+            source: RootError::Unresolvable(_),
+            ..
+        }
+    ));
     assert!(err.to_string().starts_with("missing.png: "), "{err}");
 }
 

@@ -106,3 +106,9 @@ impl<T> Context<T> for std::io::Result<T> {
         })
     }
 }
+
+impl<T> Context<T> for Result<T, tool_carrier::roots::RootsError> {
+    fn context(self, what: impl FnOnce() -> String) -> Result<T, Failure> {
+        self.map_err(|e| Failure::new(format!("{}: {e}", what())))
+    }
+}

@@ -9,6 +9,7 @@ use std::path::Path;
 use serde_json::{json, Value};
 use support::*;
 use tool_carrier::media::{Budget, MediaError, Policy};
+use tool_carrier::roots::RootError;
 use tool_carrier_cli::report::{describe_file, MediaRefusal};
 
 fn keys(v: &Value) -> Vec<&str> {
@@ -123,12 +124,24 @@ fn command_line_paths_are_not_confined_but_must_be_regular_files() {
     std::fs::write(&path, gif(10, 10, 1)).unwrap();
     assert!(describe_file(&path, &Policy::default(), Budget::ANTHROPIC).is_ok());
     let err = describe_file(dir.path(), &Policy::default(), Budget::ANTHROPIC).unwrap_err();
-    assert!(matches!(err, MediaError::NotARegularFile { .. }));
+    assert!(matches!(
+        err,
+        MediaError::Root {
+            source: RootError::NotARegularFile(_),
+            ..
+        }
+    ));
     let err = describe_file(
         Path::new("/nonexistent/x.png"),
         &Policy::default(),
         Budget::ANTHROPIC,
     )
     .unwrap_err();
-    assert!(matches!(err, MediaError::NotFound { .. }));
+    assert!(matches!(
+        err,
+        MediaError::Root {
+            source: RootError::Unresolvable(_),
+            ..
+        }
+    ));
 }

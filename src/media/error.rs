@@ -6,6 +6,7 @@ use std::io;
 
 use super::budget::Measure;
 use super::sniff::MediaType;
+use crate::roots::RootError;
 
 /// Why a declared target could not be attached.
 ///
@@ -32,29 +33,14 @@ pub enum MediaError {
         /// The target as written.
         target: String,
     },
-    /// A local path, but no roots are configured.
-    NoRoots {
+    /// A local path the roots refused: none are configured, it does not
+    /// resolve, it lies outside every root, or it is no regular file (a
+    /// folder, a FIFO, a device, …).
+    Root {
         /// The target as written.
         target: String,
-    },
-    /// A local path that does not exist or cannot be resolved.
-    NotFound {
-        /// The target as written.
-        target: String,
-        /// The I/O error.
-        source: io::Error,
-    },
-    /// A local path that resolves outside every root.
-    OutsideRoots {
-        /// The target as written.
-        target: String,
-    },
-    /// A path that is not a regular file: a folder, a FIFO, a device, …
-    NotARegularFile {
-        /// The target as written.
-        target: String,
-        /// What it is instead: `a folder`, `a FIFO`, `a device`, …
-        kind: &'static str,
+        /// Why, as [`Roots::resolve`](crate::roots::Roots::resolve) says.
+        source: RootError,
     },
     /// The file was replaced between the check and the open.
     FileChanged {
@@ -185,10 +171,7 @@ impl MediaError {
         match self {
             MediaError::UnsupportedScheme { target, .. }
             | MediaError::BadUrl { target, .. }
-            | MediaError::NoRoots { target, .. }
-            | MediaError::NotFound { target, .. }
-            | MediaError::OutsideRoots { target, .. }
-            | MediaError::NotARegularFile { target, .. }
+            | MediaError::Root { target, .. }
             | MediaError::FileChanged { target, .. }
             | MediaError::FileTooLarge { target, .. }
             | MediaError::Io { target, .. }
@@ -203,7 +186,8 @@ impl MediaError {
     ///
     /// ```
     /// use tool_carrier::media::MediaError;
-    /// let e = MediaError::OutsideRoots { target: "../x.png".into() };
+    /// use tool_carrier::roots::RootError;
+    /// let e = MediaError::Root { target: "../x.png".into(), source: RootError::OutsideRoots };
     /// assert_eq!(e.to_string(), "../x.png: outside the allowed folders");
     /// assert_eq!(e.reason().to_string(), "outside the allowed folders");
     /// ```
@@ -222,10 +206,13 @@ impl fmt::Display for ErrorReason<'_> {
             MediaError::EmptyTarget => f.write_str("empty target"),
             MediaError::UnsupportedScheme { scheme, .. } => write!(f, "scheme {scheme:?} is not supported"),
             MediaError::BadUrl { .. } => f.write_str("not a well-formed http(s) URL"),
-            MediaError::NoRoots { .. } => f.write_str("local files are not allowed (no roots configured)"),
-            MediaError::NotFound { source, .. } => write!(f, "cannot resolve: {source}"),
-            MediaError::OutsideRoots { .. } => f.write_str("outside the allowed folders"),
-            MediaError::NotARegularFile { kind, .. } => write!(f, "not a regular file ({kind})"),
+            // Worded for a note about a history's attachment; `RootError`'s
+            // own text is worded for a caller of `Roots`.
+            MediaError::Root { source, .. } => match source {
+                RootError::NoRoots => f.write_str("local files are not allowed (no roots configured)"),
+                RootError::OutsideRoots => f.write_str("outside the allowed folders"),
+                other => other.fmt(f),
+            },
             MediaError::FileChanged { .. } => f.write_str("the file changed while it was being opened"),
             MediaError::FileTooLarge { cap, size, .. } => write!(f, "{size} bytes is over the {cap}-byte file cap"),
             MediaError::Io { source, .. } => write!(f, "{source}"),
@@ -262,7 +249,8 @@ impl fmt::Display for MediaError {
 impl Error for MediaError {
     fn source(&self) -> Option<&(dyn Error + 'static)> {
         match self {
-            MediaError::NotFound { source, .. } | MediaError::Io { source, .. } => Some(source),
+            MediaError::Root { source, .. } => Some(source),
+            MediaError::Io { source, .. } => Some(source),
             _ => None,
         }
     }

@@ -10,7 +10,7 @@ use std::fs::{File, Metadata, OpenOptions};
 use std::io::Read;
 use std::path::Path;
 
-use crate::roots::{file_type_name, ConfinedFile};
+use crate::roots::{file_type_name, ConfinedFile, RootError};
 
 use super::error::MediaError;
 
@@ -23,24 +23,26 @@ use super::error::MediaError;
 /// confines them to the policy's roots.
 ///
 /// # Errors
-/// [`MediaError::NotFound`] when it does not exist,
-/// [`MediaError::NotARegularFile`] for a folder, FIFO, device or socket
-/// (refused without opening it), [`MediaError::FileTooLarge`] when its size
+/// [`MediaError::Root`] when it does not resolve
+/// ([`RootError::Unresolvable`]) or is a folder, FIFO, device or socket
+/// ([`RootError::NotARegularFile`], refused without opening it),
+/// [`MediaError::FileTooLarge`] when its size
 /// (or what it grew to while read) is over `cap`, [`MediaError::Io`] when
 /// reading fails.
 ///
 /// ```
 /// use tool_carrier::media::{read_regular_file, MediaError};
+/// use tool_carrier::roots::RootError;
 /// # #[cfg(unix)] {
 /// let err = read_regular_file("/dev/zero".as_ref(), 1024).unwrap_err();
-/// assert!(matches!(err, MediaError::NotARegularFile { .. }));
+/// assert!(matches!(err, MediaError::Root { source: RootError::NotARegularFile("a device"), .. }));
 /// # }
 /// ```
 pub fn read_regular_file(path: &Path, cap: u64) -> Result<Vec<u8>, MediaError> {
     let target = || path.display().to_string();
-    let metadata = std::fs::metadata(path).map_err(|source| MediaError::NotFound {
+    let metadata = std::fs::metadata(path).map_err(|e| MediaError::Root {
         target: target(),
-        source,
+        source: RootError::Unresolvable(e),
     })?;
     check(&target(), &metadata, cap)?;
     let file = open(path, false).map_err(|source| MediaError::Io {
@@ -68,9 +70,9 @@ pub(crate) fn read_confined(
 /// Type and size from metadata, before anything is opened.
 fn check(target: &str, metadata: &Metadata, cap: u64) -> Result<(), MediaError> {
     if !metadata.is_file() {
-        return Err(MediaError::NotARegularFile {
+        return Err(MediaError::Root {
             target: target.to_owned(),
-            kind: file_type_name(metadata),
+            source: RootError::NotARegularFile(file_type_name(metadata)),
         });
     }
     if metadata.len() > cap {

@@ -158,7 +158,7 @@ fn check_declared(declared: Option<MediaType>, bytes: &[u8]) -> Result<(), Media
 ///
 /// let resolver = DefaultResolver::new(Policy::default());
 /// assert!(matches!(resolver.resolve("https://example.com/a.png"), Ok(Source::Url(_))));
-/// assert!(matches!(resolver.resolve("/etc/passwd"), Err(MediaError::NoRoots { .. })));
+/// assert!(matches!(resolver.resolve("/etc/passwd"), Err(MediaError::Root { source: tool_carrier::roots::RootError::NoRoots, .. })));
 /// assert!(matches!(resolver.resolve("file:///etc/passwd"), Err(MediaError::UnsupportedScheme { .. })));
 /// ```
 #[derive(Clone, Debug, Default)]
@@ -244,16 +244,9 @@ fn check_url(target: &str, scheme_len: usize) -> Result<(), MediaError> {
     }
 }
 
-fn root_error(target: &str, e: RootError) -> MediaError {
-    let target = target.to_owned();
-    match e {
-        RootError::NoRoots => MediaError::NoRoots { target },
-        RootError::OutsideRoots => MediaError::OutsideRoots { target },
-        RootError::NotARegularFile(kind) => MediaError::NotARegularFile { target, kind },
-        RootError::Unresolvable(source) => MediaError::NotFound { target, source },
-        other => MediaError::Refused {
-            target,
-            reason: other.to_string(),
-        },
+fn root_error(target: &str, source: RootError) -> MediaError {
+    MediaError::Root {
+        target: target.to_owned(),
+        source,
     }
 }
