@@ -16,6 +16,7 @@ use std::ops::Range;
 use serde::de::IgnoredAny;
 use thiserror::Error;
 
+use crate::json::diagnose::{self, Diagnosis};
 use crate::json::scan::{self, Pick};
 
 /// How a history file is laid out.
@@ -120,30 +121,23 @@ impl<'a> Message<'a> {
     }
 }
 
-/// Why `raw` is not one JSON object: serde_json says where and what (the
-/// rare path, so the scan on the hot path need not track positions).
+/// Why `raw` is not one JSON object, in serde_json's words and at its
+/// column (the rare path, so the scan on the hot path need not track
+/// positions).
 fn why_not(raw: &str) -> MessageError {
-    match serde_json::from_str::<std::collections::BTreeMap<String, IgnoredAny>>(raw) {
-        Err(e) if e.is_data() => MessageError::NotAnObject,
-        Err(e) => MessageError::Json {
-            column: e.column(),
-            message: strip_position(&e.to_string()),
+    match diagnose::object(raw) {
+        Diagnosis::NotAnObject => MessageError::NotAnObject,
+        Diagnosis::Invalid { column, what, .. } => MessageError::Json {
+            column,
+            message: what.to_owned(),
         },
-        // The scan and serde_json agree on what is valid (tested); should
-        // they ever not, say so rather than guess.
-        Ok(_) => MessageError::Json {
+        // The scan and the diagnosis agree on what is valid (both are
+        // tested against serde_json); should they ever not, say so rather
+        // than guess.
+        Diagnosis::Valid => MessageError::Json {
             column: 1,
             message: "not read the same by every JSON reader".into(),
         },
-    }
-}
-
-/// serde_json appends " at line L column C"; the record's own line is
-/// reported separately.
-fn strip_position(message: &str) -> String {
-    match message.rfind(" at line ") {
-        Some(at) => message[..at].to_owned(),
-        None => message.to_owned(),
     }
 }
 

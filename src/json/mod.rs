@@ -3,6 +3,7 @@
 //! value ([`scan`]), and string literals written the way serde_json writes
 //! them.
 
+pub(crate) mod diagnose;
 pub(crate) mod scan;
 
 /// Append `s` to `out` as a JSON string literal, escaped as serde_json
