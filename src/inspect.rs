@@ -5,9 +5,7 @@ use std::io::{self, BufRead, Write};
 
 use serde::Serialize;
 
-use crate::carrier::native::push_attachment_array;
 use crate::history::{Chunk, HistoryReader, Record};
-use crate::json::push_json_str;
 use crate::{classify, CarrierParts};
 
 /// One line of `inspect --json` output.
@@ -46,48 +44,6 @@ impl<'a> InspectLine<'a> {
                 index: record.index,
                 error: e.to_string(),
             },
-        }
-    }
-}
-
-impl InspectLine<'_> {
-    /// Append this line as compact JSON: the same text serde_json writes for
-    /// it, with string bodies escaped a block at a time.
-    pub fn push_json(&self, out: &mut String) {
-        match self {
-            InspectLine::Error { index, error } => {
-                out.push_str("{\"index\":");
-                out.push_str(&index.to_string());
-                out.push_str(",\"error\":");
-                push_json_str(out, error);
-                out.push('}');
-            }
-            InspectLine::Message {
-                index,
-                role,
-                carrier,
-            } => {
-                out.push_str("{\"index\":");
-                out.push_str(&index.to_string());
-                out.push_str(",\"role\":");
-                push_json_str(out, role);
-                out.push_str(",\"carrier\":");
-                match carrier {
-                    None => out.push_str("null"),
-                    Some(c) => {
-                        out.push_str("{\"kind\":\"");
-                        out.push_str(c.kind.as_str());
-                        out.push_str("\",\"declared\":");
-                        out.push_str(if c.declared { "true" } else { "false" });
-                        out.push_str(",\"attachments\":");
-                        push_attachment_array(out, &c.attachments);
-                        out.push_str(",\"body\":");
-                        push_json_str(out, &c.body);
-                        out.push('}');
-                    }
-                }
-                out.push('}');
-            }
         }
     }
 }
@@ -144,12 +100,9 @@ pub fn write_json<R: BufRead, W: Write>(
     mut output: W,
     mut progress: impl FnMut(u64),
 ) -> io::Result<InspectSummary> {
-    let mut buf = String::new();
     let summary = for_each_line(input, &mut progress, |line| {
-        buf.clear();
-        line.push_json(&mut buf);
-        buf.push('\n');
-        output.write_all(buf.as_bytes())
+        serde_json::to_writer(&mut output, &line)?;
+        output.write_all(b"\n")
     })?;
     output.flush()?;
     Ok(summary)
@@ -217,24 +170,34 @@ mod tests {
     use super::*;
 
     #[test]
-    fn hand_written_json_is_what_serde_json_writes() {
+    fn each_record_is_one_line_of_the_documented_shape() {
         let history = concat!(
             "{\"role\":\"tool\",\"content\":\"{\\\"content\\\":\\\"a\\\\n\\\\u0001\\u00e9\\\",\\\"attachments\\\":[{\\\"kind\\\":\\\"image\\\",\\\"target\\\":\\\"/s \\\\\\\"q\\\\\\\".png\\\"}]}\"}\n",
             "{\"role\":\"user\",\"content\":\"[Tool results]\\nold\"}\n",
             "{\"role\":\"r\\u00f4le\",\"content\":\"hi\"}\n",
             "not json\n",
         );
-        let mut reader = crate::history::HistoryReader::new(history.as_bytes()).unwrap();
-        let mut n = 0;
-        while let Some(chunk) = reader.next_chunk().unwrap() {
-            if let Chunk::Record(r) = chunk {
-                let line = InspectLine::of(&r);
-                let mut mine = String::new();
-                line.push_json(&mut mine);
-                assert_eq!(mine, serde_json::to_string(&line).unwrap());
-                n += 1;
-            }
-        }
-        assert_eq!(n, 4);
+        let mut out = Vec::new();
+        let summary = write_json(history.as_bytes(), &mut out, |_| {}).unwrap();
+        assert_eq!(
+            (
+                summary.records,
+                summary.errors,
+                summary.carriers,
+                summary.legacy
+            ),
+            (4, 1, 2, 1)
+        );
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines,
+            [
+                r#"{"index":0,"role":"tool","carrier":{"kind":"native","declared":true,"attachments":[{"kind":"image","target":"/s \"q\".png"}],"body":"a\n\u0001é"}}"#,
+                r#"{"index":1,"role":"user","carrier":{"kind":"prompt","declared":false,"attachments":[],"body":"[Tool results]\nold"}}"#,
+                r#"{"index":2,"role":"rôle","carrier":null}"#,
+                r#"{"index":3,"error":"line 4: invalid JSON at column 2: expected ident"}"#,
+            ]
+        );
     }
 }

@@ -1,10 +1,12 @@
-//! `tool-carrier media FILE… [--json] [--max-dim N] [--budget NAME]`
+//! `tool-carrier media FILE… [--json] [--max-dim N] [--budget PROVIDER]`
 
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use tool_carrier::media::{Budget, Policy};
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use tool_carrier::media::Policy;
+use tool_carrier::provider::Provider;
 
 use crate::report::{describe_file, MediaRefusal};
 
@@ -22,28 +24,20 @@ pub struct Args {
     /// Rasters larger than this on either side are resized to fit.
     #[arg(long, value_name = "N", default_value_t = 2000, value_parser = clap::value_parser!(u32).range(16..=16384))]
     max_dim: u32,
-    /// Whose byte cap the result must fit.
-    #[arg(long, value_name = "NAME", default_value = "anthropic")]
-    budget: BudgetName,
-}
-
-#[derive(Clone, Copy, Debug, clap::ValueEnum)]
-enum BudgetName {
-    /// 5 MiB per image, measured on the base64 text.
-    Anthropic,
-    /// 3.75 MB per image, measured on the raw bytes.
-    Bedrock,
-    /// 20 MB per image, raw.
-    Openai,
+    /// The provider whose per-attachment byte cap the result must fit.
+    #[arg(
+        long,
+        value_name = "NAME",
+        default_value = "anthropic",
+        value_parser = PossibleValuesParser::new(Provider::NAMES)
+            .map(|name| name.parse::<Provider>().expect("a listed provider name")),
+    )]
+    budget: Provider,
 }
 
 pub fn run(args: Args) -> Result<ExitCode, Failure> {
     let policy = Policy::default().with_max_dim(args.max_dim);
-    let budget = match args.budget {
-        BudgetName::Anthropic => Budget::ANTHROPIC,
-        BudgetName::Bedrock => Budget::BEDROCK,
-        BudgetName::Openai => Budget::OPENAI,
-    };
+    let budget = args.budget.budget();
     let mut out = io::stdout().lock();
     let mut refused = false;
     for path in &args.files {

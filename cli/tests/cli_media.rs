@@ -64,3 +64,31 @@ fn no_file_is_a_usage_error() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn budgets_are_named_by_provider() {
+    let run = |budget: &str| {
+        Command::new(env!("CARGO_BIN_EXE_tool-carrier"))
+            .args([
+                "media",
+                "--json",
+                "--budget",
+                budget,
+                &example("shots/editor.png"),
+            ])
+            .output()
+            .unwrap()
+    };
+    for name in tool_carrier::provider::Provider::NAMES {
+        let out = run(name);
+        assert!(
+            out.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    // The names of the provider table, not a list of the command's own.
+    let out = run("openai");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("openai-chat"));
+}

@@ -17,9 +17,8 @@ fuzz_target!(|data: &[u8]| {
                 records += 1;
                 copy.extend_from_slice(r.raw);
                 let line = tool_carrier::inspect::InspectLine::of(&r);
-                let mut mine = String::new();
-                line.push_json(&mut mine);
-                assert_eq!(mine, serde_json::to_string(&line).unwrap());
+                let json = serde_json::to_string(&line).unwrap();
+                assert!(json.starts_with("{\"index\":"));
                 if let Ok(m) = &r.message {
                     let literal = &r.raw[m.content_span.clone()];
                     assert_eq!(literal.first(), Some(&b'"'));

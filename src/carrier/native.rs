@@ -274,9 +274,8 @@ pub(crate) fn push_native_attachments(
     Ok(())
 }
 
-/// Append `[{"kind":…,"target":…},…]` to `out`, unchecked: also the form
-/// `inspect --json` prints.
-pub(crate) fn push_attachment_array(out: &mut String, attachments: &[Attachment<'_>]) {
+/// Append `[{"kind":…,"target":…},…]` to `out`, unchecked.
+fn push_attachment_array(out: &mut String, attachments: &[Attachment<'_>]) {
     out.push('[');
     for (i, a) in attachments.iter().enumerate() {
         if i > 0 {
