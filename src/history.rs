@@ -406,6 +406,66 @@ fn array_spans(text: &[u8]) -> Option<Vec<Range<usize>>> {
     scan::array(std::str::from_utf8(text).ok()?)
 }
 
+/// Why a history could not be read for conversion.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum ReadError {
+    /// Reading the input failed.
+    #[error("{0}")]
+    Io(#[from] io::Error),
+    /// Some records are not messages; nothing is converted from a partial
+    /// history. Each error names its line and cause.
+    #[error("{}", records_message(.0))]
+    Records(Vec<RecordError>),
+}
+
+fn records_message(errors: &[RecordError]) -> String {
+    match errors {
+        [] => "no records are wrong".to_owned(),
+        [one] => format!("1 record is not a message: {one}"),
+        [first, ..] => format!(
+            "{} records are not messages (the first: {first})",
+            errors.len()
+        ),
+    }
+}
+
+/// Read a history (JSON Lines or one JSON array of messages) into
+/// `(role, content)` pairs.
+///
+/// # Errors
+/// [`ReadError::Io`] from the reader; [`ReadError::Records`] listing every
+/// record that is not a message.
+///
+/// # Example
+/// ```
+/// use tool_carrier::history::read_history;
+///
+/// let input = "{\"role\":\"user\",\"content\":\"hi\"}\n\n{\"role\":\"assistant\",\"content\":\"hello\"}\n";
+/// let messages = read_history(input.as_bytes()).unwrap();
+/// assert_eq!(messages, [("user".into(), "hi".into()), ("assistant".into(), "hello".into())]);
+/// let err = read_history("{\"role\":1}".as_bytes()).unwrap_err();
+/// assert_eq!(err.to_string(), "1 record is not a message: line 1: not a message: \"role\" is not a string");
+/// ```
+pub fn read_history<R: BufRead>(reader: R) -> Result<Vec<(String, String)>, ReadError> {
+    let mut reader = HistoryReader::new(reader)?;
+    let mut messages = Vec::new();
+    let mut errors = Vec::new();
+    while let Some(chunk) = reader.next_chunk()? {
+        if let Chunk::Record(record) = chunk {
+            match record.message {
+                Ok(m) => messages.push((m.role.into_owned(), m.content.into_owned())),
+                Err(e) => errors.push(e),
+            }
+        }
+    }
+    if errors.is_empty() {
+        Ok(messages)
+    } else {
+        Err(ReadError::Records(errors))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

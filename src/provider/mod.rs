@@ -78,19 +78,17 @@
 
 use std::collections::HashSet;
 use std::fmt;
-use std::io::{self, BufRead, Write};
+use std::io::BufRead;
 use std::str::FromStr;
 
-use serde::Serialize;
-use serde_json::Value;
 use thiserror::Error;
 
-use crate::history::{Chunk, HistoryReader, RecordError};
-use crate::media::{Budget, Policy, Resolver};
+use crate::media::Budget;
 
 mod anthropic;
 mod attach;
 mod bedrock;
+mod compose;
 mod declare;
 mod gemini;
 pub mod model;
@@ -98,19 +96,31 @@ mod names;
 mod ollama;
 mod openai_chat;
 mod openai_responses;
+mod options;
+mod report;
+mod request;
 mod spec;
 pub mod tools;
 mod walk;
 mod wire;
 
+pub use crate::history::{read_history, ReadError};
 use attach::Limits;
+pub(crate) use compose::{
+    attachment_label, display_target, file_name, has_media, text_with_notes, Alternating,
+    Placement, OPENING_TEXT,
+};
 use declare::Declarations;
 pub use model::Family;
 use names::Rename;
+pub use options::Options;
+pub use report::{Note, NoteReason, Report};
+use request::Api;
+pub use request::{Body, Request};
 pub use spec::{Endpoint, Spec};
 pub use tools::schema::{Pointer, SchemaError};
 pub use tools::{Shape, Tool, Tools, ToolsError, ToolsErrorKind};
-use walk::{Media, Slot, Turn};
+use walk::Turn;
 
 /// A provider API a history can be converted for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -162,7 +172,7 @@ impl Provider {
     ];
 
     /// The command-line names, in the order of [`Provider::ALL`] (read off
-    /// the [`spec`] table).
+    /// the table of [`Spec`]s).
     pub const NAMES: [&'static str; 7] = spec::names();
 
     /// Everything the crate knows of this provider that does not depend on
@@ -263,386 +273,6 @@ impl FromStr for Provider {
             .into_iter()
             .find(|p| p.name() == s)
             .ok_or_else(|| UnknownProvider(s.to_owned()))
-    }
-}
-
-/// How a history is converted: the model, whether images are sent, and
-/// how attachment targets are loaded.
-///
-/// By default: the provider's [`Provider::default_model`], vision on,
-/// `max_tokens` 4096 (Anthropic requires it), the default media
-/// [`Policy`] (no roots, so no local file is read) and the built-in
-/// resolver for that policy.
-///
-/// ```
-/// use tool_carrier::media::Policy;
-/// use tool_carrier::provider::Options;
-///
-/// let options = Options::new()
-///     .with_model("claude-opus-4-5")
-///     .with_vision(false)
-///     .with_policy(Policy::default().with_max_dim(1568));
-/// assert!(!options.vision());
-/// ```
-pub struct Options {
-    model: Option<String>,
-    vision: bool,
-    max_tokens: u32,
-    policy: Policy,
-    resolver: Option<Box<dyn Resolver + Send + Sync>>,
-    tools: Option<Tools>,
-    family: Option<Family>,
-}
-
-impl fmt::Debug for Options {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Options")
-            .field("model", &self.model)
-            .field("vision", &self.vision)
-            .field("max_tokens", &self.max_tokens)
-            .field("policy", &self.policy)
-            .field("tools", &self.tools)
-            .field("family", &self.family)
-            .field(
-                "resolver",
-                &self.resolver.as_ref().map_or("default", |_| "custom"),
-            )
-            .finish()
-    }
-}
-
-impl Default for Options {
-    fn default() -> Options {
-        Options::new()
-    }
-}
-
-impl Options {
-    /// The defaults described on [`Options`].
-    pub fn new() -> Options {
-        Options {
-            model: None,
-            vision: true,
-            max_tokens: 4096,
-            policy: Policy::default(),
-            resolver: None,
-            tools: None,
-            family: None,
-        }
-    }
-
-    /// Declare these tools in the request, each the way the provider
-    /// documents (see [`tools`]). Without them, every tool the history
-    /// calls gets a minimal declaration, and the model is told not to
-    /// call any where the API can say so ([`Report::stubbed`]).
-    pub fn with_tools(self, tools: Tools) -> Options {
-        Options {
-            tools: Some(tools),
-            ..self
-        }
-    }
-
-    /// Say which family the model belongs to, for a model id the
-    /// built-in table does not recognise (an application inference
-    /// profile ARN, a custom model); see [`model`].
-    pub fn with_family(self, family: Family) -> Options {
-        Options {
-            family: Some(family),
-            ..self
-        }
-    }
-
-    /// The tool definitions given, if any.
-    pub fn tools(&self) -> Option<&Tools> {
-        self.tools.as_ref()
-    }
-
-    /// Name this model in the request (or in its URL).
-    pub fn with_model(self, model: impl Into<String>) -> Options {
-        Options {
-            model: Some(model.into()),
-            ..self
-        }
-    }
-
-    /// With `false`, no attachment is loaded or sent: each becomes a text
-    /// note naming its target.
-    pub fn with_vision(self, vision: bool) -> Options {
-        Options { vision, ..self }
-    }
-
-    /// Anthropic's required `max_tokens` (other providers ignore it).
-    pub fn with_max_tokens(self, max_tokens: u32) -> Options {
-        Options { max_tokens, ..self }
-    }
-
-    /// Limits and roots for resolving and preparing attachments. The
-    /// built-in resolver follows this policy unless
-    /// [`Options::with_resolver`] replaces it.
-    pub fn with_policy(self, policy: Policy) -> Options {
-        Options { policy, ..self }
-    }
-
-    /// Load targets with this resolver instead of the built-in one. Its
-    /// bytes are still sniffed and prepared under the policy. It must be
-    /// `Send + Sync`, like everything `Options` holds, so options can be
-    /// shared between threads and async tasks.
-    pub fn with_resolver(self, resolver: impl Resolver + Send + Sync + 'static) -> Options {
-        Options {
-            resolver: Some(Box::new(resolver)),
-            ..self
-        }
-    }
-
-    /// The model for `provider`: the one given, or its default.
-    pub fn model_for(&self, provider: Provider) -> &str {
-        self.model
-            .as_deref()
-            .unwrap_or_else(|| provider.default_model())
-    }
-
-    /// Whether attachments are sent at all.
-    pub fn vision(&self) -> bool {
-        self.vision
-    }
-
-    /// Anthropic's `max_tokens`.
-    pub fn max_tokens(&self) -> u32 {
-        self.max_tokens
-    }
-
-    /// The media policy.
-    pub fn policy(&self) -> &Policy {
-        &self.policy
-    }
-}
-
-/// One attachment that was not sent as media, and why.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Note {
-    /// Index of the history message that declared it (0-based, as in
-    /// `inspect`).
-    pub index: usize,
-    /// The target, as declared.
-    pub target: String,
-    /// Why it was not sent, for a program to act on.
-    pub reason: NoteReason,
-    /// The note written into the request in its place (what a model
-    /// reads).
-    pub text: String,
-}
-
-/// Why an attachment became a note.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum NoteReason {
-    /// Vision is off ([`Options::with_vision`]).
-    VisionOff,
-    /// Audio and video attachments are not sent anywhere.
-    KindNotSent,
-    /// The provider takes no attachment of this kind or source here (no
-    /// documents, no URLs).
-    NotTaken,
-    /// The declared kind and the bytes disagree (a PDF declared as an
-    /// image, an image declared as a document).
-    WrongKind,
-    /// The request already holds as many images or documents as the
-    /// provider takes; the oldest are left out.
-    OverCount,
-    /// The request size limit is reached; the oldest are left out.
-    OverTotal,
-    /// The target could not be resolved or prepared (the text says why).
-    Media,
-}
-
-/// What became of the declared attachments.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Report {
-    /// Images sent inline (base64).
-    pub images: usize,
-    /// Documents (PDFs) sent inline (base64).
-    pub documents: usize,
-    /// Attachments sent as URL references.
-    pub urls: usize,
-    /// Attachments replaced by a note, in history order.
-    pub notes: Vec<Note>,
-    /// How many tools the request declares.
-    pub declared: usize,
-    /// Tools the history calls that got a minimal declaration (no
-    /// definition was given for them), in order of first call.
-    pub stubbed: Vec<String>,
-    /// Whether the request tells the model not to call any tool
-    /// (`tool_choice` none or its equivalent; only when every tool is a
-    /// minimal declaration).
-    pub choice_none: bool,
-    /// What was done to tool definitions to declare them: keywords left
-    /// out of a schema, typed tools declared as functions, a beta header
-    /// the request needs, and the like.
-    pub tool_notes: Vec<String>,
-}
-
-impl fmt::Display for Report {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let plural = |n: usize| if n == 1 { "" } else { "s" };
-        write!(
-            f,
-            "{} image{}, {} document{}, {} URL{} sent; {} note{}",
-            self.images,
-            plural(self.images),
-            self.documents,
-            plural(self.documents),
-            self.urls,
-            plural(self.urls),
-            self.notes.len(),
-            plural(self.notes.len()),
-        )
-    }
-}
-
-/// A request body for one provider, and what happened to the attachments.
-#[derive(Clone, Debug)]
-pub struct Request {
-    /// The provider it is for.
-    pub provider: Provider,
-    /// The model it names (in the body, or in the URL for Gemini and
-    /// Bedrock).
-    pub model: String,
-    /// The request body: serialize it (it implements [`Serialize`]), or
-    /// see it as a [`Value`] with [`Body::to_value`].
-    pub body: Body,
-    /// HTTP headers the request needs besides authentication and the
-    /// content type: `anthropic-beta` for the typed tools that need one.
-    pub headers: Vec<(&'static str, String)>,
-    /// What became of the declared attachments.
-    pub report: Report,
-}
-
-impl Request {
-    /// Where to send it: see [`Provider::endpoint`].
-    pub fn endpoint(&self) -> Endpoint {
-        self.provider.endpoint(&self.model)
-    }
-
-    /// Write the body as pretty-printed JSON and a final line feed.
-    ///
-    /// # Errors
-    /// The writer's I/O errors.
-    pub fn write_pretty<W: Write>(&self, mut w: W) -> io::Result<()> {
-        serde_json::to_writer_pretty(&mut w, &self.body)?;
-        w.write_all(b"\n")
-    }
-
-    /// The body as compact JSON text.
-    pub fn to_json(&self) -> String {
-        serde_json::to_string(&self.body).expect("a body always serializes")
-    }
-
-    /// Write the body as compact JSON (one line, no final line feed).
-    ///
-    /// # Errors
-    /// The writer's I/O errors.
-    pub fn write_compact<W: Write>(&self, w: W) -> io::Result<()> {
-        serde_json::to_writer(w, &self.body).map_err(io::Error::from)
-    }
-}
-
-/// A request body, held as typed structs and written when serialized:
-/// media payloads are encoded to base64 as they are written, so a body
-/// holds each payload's bytes once and never its base64 text.
-///
-/// Serialize it with serde_json (`to_writer`, `to_writer_pretty`, …), or
-/// see it as a [`Value`] with [`Body::to_value`].
-#[derive(Clone, Debug)]
-pub struct Body(Api);
-
-#[derive(Clone, Debug)]
-enum Api {
-    Anthropic(anthropic::Body),
-    OpenAiChat(openai_chat::Body),
-    OpenAiResponses(openai_responses::Body),
-    Gemini(gemini::Body),
-    Bedrock(bedrock::Body),
-    Ollama(ollama::Body),
-}
-
-impl Body {
-    /// The body as a [`Value`] (every payload's base64 text written out,
-    /// so this holds a copy of it).
-    pub fn to_value(&self) -> Value {
-        serde_json::to_value(self).expect("a body always serializes")
-    }
-}
-
-impl Serialize for Body {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match &self.0 {
-            Api::Anthropic(body) => body.serialize(s),
-            Api::OpenAiChat(body) => body.serialize(s),
-            Api::OpenAiResponses(body) => body.serialize(s),
-            Api::Gemini(body) => body.serialize(s),
-            Api::Bedrock(body) => body.serialize(s),
-            Api::Ollama(body) => body.serialize(s),
-        }
-    }
-}
-
-/// Why a history could not be read for conversion.
-#[derive(Debug, Error)]
-#[non_exhaustive]
-pub enum ReadError {
-    /// Reading the input failed.
-    #[error("{0}")]
-    Io(#[from] io::Error),
-    /// Some records are not messages; nothing is converted from a partial
-    /// history. Each error names its line and cause.
-    #[error("{}", records_message(.0))]
-    Records(Vec<RecordError>),
-}
-
-fn records_message(errors: &[RecordError]) -> String {
-    match errors {
-        [] => "no records are wrong".to_owned(),
-        [one] => format!("1 record is not a message: {one}"),
-        [first, ..] => format!(
-            "{} records are not messages (the first: {first})",
-            errors.len()
-        ),
-    }
-}
-
-/// Read a history (JSON Lines or one JSON array of messages) into
-/// `(role, content)` pairs.
-///
-/// # Errors
-/// [`ReadError::Io`] from the reader; [`ReadError::Records`] listing every
-/// record that is not a message.
-///
-/// # Example
-/// ```
-/// use tool_carrier::provider::read_history;
-///
-/// let input = "{\"role\":\"user\",\"content\":\"hi\"}\n\n{\"role\":\"assistant\",\"content\":\"hello\"}\n";
-/// let messages = read_history(input.as_bytes()).unwrap();
-/// assert_eq!(messages, [("user".into(), "hi".into()), ("assistant".into(), "hello".into())]);
-/// let err = read_history("{\"role\":1}".as_bytes()).unwrap_err();
-/// assert_eq!(err.to_string(), "1 record is not a message: line 1: not a message: \"role\" is not a string");
-/// ```
-pub fn read_history<R: BufRead>(reader: R) -> Result<Vec<(String, String)>, ReadError> {
-    let mut reader = HistoryReader::new(reader)?;
-    let mut messages = Vec::new();
-    let mut errors = Vec::new();
-    while let Some(chunk) = reader.next_chunk()? {
-        if let Chunk::Record(record) = chunk {
-            match record.message {
-                Ok(m) => messages.push((m.role.into_owned(), m.content.into_owned())),
-                Err(e) => errors.push(e),
-            }
-        }
-    }
-    if errors.is_empty() {
-        Ok(messages)
-    } else {
-        Err(ReadError::Records(errors))
     }
 }
 
@@ -833,143 +463,6 @@ pub(crate) struct Context<'a> {
     /// What the model takes.
     pub facts: &'a model::Facts,
 }
-
-// ---- helpers shared by the builders ----
-
-/// Where a builder puts the media of a tool result.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Placement {
-    /// Inside the result (or the carrier) itself.
-    Inside,
-    /// In a `user` message after the batch of results.
-    NextMessage,
-    /// In the same `user` message, after the batch's result blocks.
-    AfterResults,
-}
-
-/// The text of a tool result or carrier: the body, then one line per
-/// attachment that became a note, then (for builders that move media out
-/// of the tool result) one line per attachment sent elsewhere.
-pub(crate) fn text_with_notes(body: &str, slots: &[Slot<'_>], placement: Placement) -> String {
-    let mut text = String::from(body);
-    for slot in slots {
-        let line = match (&slot.media, placement) {
-            (Media::Note(_, note), _) => note.clone(),
-            (Media::Inline(_) | Media::Url(_), Placement::NextMessage) => format!(
-                "[{} {} follows in the next user message]",
-                slot.kind.as_str(),
-                display_target(&slot.target)
-            ),
-            (Media::Inline(_) | Media::Url(_), Placement::AfterResults) => format!(
-                "[{} {} follows after the tool results]",
-                slot.kind.as_str(),
-                display_target(&slot.target)
-            ),
-            _ => continue,
-        };
-        if !text.is_empty() && !text.ends_with('\n') {
-            text.push('\n');
-        }
-        text.push_str(&line);
-    }
-    text
-}
-
-/// The label put before an attachment moved out of its tool result (into
-/// a following user message), so the model knows where it came from.
-pub(crate) fn attachment_label(name: &str, call_id: &str, slot: &Slot<'_>) -> String {
-    format!(
-        "Attachment of the {name} result (call {call_id}): {} {}",
-        slot.kind.as_str(),
-        display_target(&slot.target)
-    )
-}
-
-/// Whether any slot will be sent as media (inline or by URL).
-pub(crate) fn has_media(slots: &[Slot<'_>]) -> bool {
-    slots
-        .iter()
-        .any(|s| matches!(s.media, Media::Inline(_) | Media::Url(_)))
-}
-
-/// A target as shown in notes and labels: a `data:` URI by its type and
-/// length, anything long cut short, control characters replaced.
-pub(crate) fn display_target(target: &str) -> String {
-    const MAX: usize = 160;
-    if target
-        .get(..5)
-        .is_some_and(|s| s.eq_ignore_ascii_case("data:"))
-    {
-        let head = target[5..].split([';', ',']).next().unwrap_or("");
-        let head: String = head.chars().take(40).collect();
-        return format!("data:{head}… ({} characters)", target.len());
-    }
-    let mut out: String = target
-        .chars()
-        .take(MAX)
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
-    if target.chars().nth(MAX).is_some() {
-        out.push('…');
-    }
-    out
-}
-
-/// The last path segment of a target (for file names): `a.pdf` for
-/// `docs/a.pdf` or `https://x/a.pdf?v=1`; `None` for a `data:` URI.
-pub(crate) fn file_name(target: &str) -> Option<&str> {
-    if target
-        .get(..5)
-        .is_some_and(|s| s.eq_ignore_ascii_case("data:"))
-    {
-        return None;
-    }
-    let path = target.split(['?', '#']).next().unwrap_or(target);
-    path.rsplit(['/', '\\'])
-        .next()
-        .filter(|s| !s.is_empty() && !s.chars().any(char::is_control))
-}
-
-/// Messages for APIs whose roles must alternate (Anthropic, Bedrock):
-/// content pushed for the role of the last message joins it.
-pub(crate) struct Alternating<B> {
-    messages: Vec<(&'static str, Vec<B>)>,
-}
-
-impl<B> Alternating<B> {
-    pub(crate) fn new() -> Self {
-        Alternating {
-            messages: Vec::new(),
-        }
-    }
-
-    pub(crate) fn push(&mut self, role: &'static str, blocks: Vec<B>) {
-        if blocks.is_empty() {
-            return;
-        }
-        match self.messages.last_mut() {
-            Some((last, content)) if *last == role => content.extend(blocks),
-            _ => self.messages.push((role, blocks)),
-        }
-    }
-
-    /// The messages, a `user` one holding `opening` put first when the
-    /// history starts with the assistant (both APIs require a user turn
-    /// first).
-    pub(crate) fn finish(mut self, opening: B) -> Vec<(&'static str, Vec<B>)> {
-        if self
-            .messages
-            .first()
-            .is_some_and(|(role, _)| *role != "user")
-        {
-            self.messages.insert(0, ("user", vec![opening]));
-        }
-        self.messages
-    }
-}
-
-/// Text of the user turn put first when a history opens with the assistant.
-pub(crate) const OPENING_TEXT: &str = "(conversation continues)";
 
 #[cfg(test)]
 mod tests {

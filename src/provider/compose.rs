@@ -1,0 +1,140 @@
+//! Text every builder writes the same way: a result's body with its notes,
+//! the label of an attachment moved out of its result, targets as shown to
+//! a model, and messages of APIs whose roles alternate.
+
+use super::walk::{Media, Slot};
+
+/// Where a builder puts the media of a tool result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Placement {
+    /// Inside the result (or the carrier) itself.
+    Inside,
+    /// In a `user` message after the batch of results.
+    NextMessage,
+    /// In the same `user` message, after the batch's result blocks.
+    AfterResults,
+}
+
+/// The text of a tool result or carrier: the body, then one line per
+/// attachment that became a note, then (for builders that move media out
+/// of the tool result) one line per attachment sent elsewhere.
+pub(crate) fn text_with_notes(body: &str, slots: &[Slot<'_>], placement: Placement) -> String {
+    let mut text = String::from(body);
+    for slot in slots {
+        let line = match (&slot.media, placement) {
+            (Media::Note(_, note), _) => note.clone(),
+            (Media::Inline(_) | Media::Url(_), Placement::NextMessage) => format!(
+                "[{} {} follows in the next user message]",
+                slot.kind.as_str(),
+                display_target(&slot.target)
+            ),
+            (Media::Inline(_) | Media::Url(_), Placement::AfterResults) => format!(
+                "[{} {} follows after the tool results]",
+                slot.kind.as_str(),
+                display_target(&slot.target)
+            ),
+            _ => continue,
+        };
+        if !text.is_empty() && !text.ends_with('\n') {
+            text.push('\n');
+        }
+        text.push_str(&line);
+    }
+    text
+}
+
+/// The label put before an attachment moved out of its tool result (into
+/// a following user message), so the model knows where it came from.
+pub(crate) fn attachment_label(name: &str, call_id: &str, slot: &Slot<'_>) -> String {
+    format!(
+        "Attachment of the {name} result (call {call_id}): {} {}",
+        slot.kind.as_str(),
+        display_target(&slot.target)
+    )
+}
+
+/// Whether any slot will be sent as media (inline or by URL).
+pub(crate) fn has_media(slots: &[Slot<'_>]) -> bool {
+    slots
+        .iter()
+        .any(|s| matches!(s.media, Media::Inline(_) | Media::Url(_)))
+}
+
+/// A target as shown in notes and labels: a `data:` URI by its type and
+/// length, anything long cut short, control characters replaced.
+pub(crate) fn display_target(target: &str) -> String {
+    const MAX: usize = 160;
+    if target
+        .get(..5)
+        .is_some_and(|s| s.eq_ignore_ascii_case("data:"))
+    {
+        let head = target[5..].split([';', ',']).next().unwrap_or("");
+        let head: String = head.chars().take(40).collect();
+        return format!("data:{head}… ({} characters)", target.len());
+    }
+    let mut out: String = target
+        .chars()
+        .take(MAX)
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    if target.chars().nth(MAX).is_some() {
+        out.push('…');
+    }
+    out
+}
+
+/// The last path segment of a target (for file names): `a.pdf` for
+/// `docs/a.pdf` or `https://x/a.pdf?v=1`; `None` for a `data:` URI.
+pub(crate) fn file_name(target: &str) -> Option<&str> {
+    if target
+        .get(..5)
+        .is_some_and(|s| s.eq_ignore_ascii_case("data:"))
+    {
+        return None;
+    }
+    let path = target.split(['?', '#']).next().unwrap_or(target);
+    path.rsplit(['/', '\\'])
+        .next()
+        .filter(|s| !s.is_empty() && !s.chars().any(char::is_control))
+}
+
+/// Messages for APIs whose roles must alternate (Anthropic, Bedrock):
+/// content pushed for the role of the last message joins it.
+pub(crate) struct Alternating<B> {
+    messages: Vec<(&'static str, Vec<B>)>,
+}
+
+impl<B> Alternating<B> {
+    pub(crate) fn new() -> Self {
+        Alternating {
+            messages: Vec::new(),
+        }
+    }
+
+    pub(crate) fn push(&mut self, role: &'static str, blocks: Vec<B>) {
+        if blocks.is_empty() {
+            return;
+        }
+        match self.messages.last_mut() {
+            Some((last, content)) if *last == role => content.extend(blocks),
+            _ => self.messages.push((role, blocks)),
+        }
+    }
+
+    /// The messages, a `user` one holding `opening` put first when the
+    /// history starts with the assistant (both APIs require a user turn
+    /// first).
+    pub(crate) fn finish(mut self, opening: B) -> Vec<(&'static str, Vec<B>)> {
+        if self
+            .messages
+            .first()
+            .is_some_and(|(role, _)| *role != "user")
+        {
+            self.messages.insert(0, ("user", vec![opening]));
+        }
+        self.messages
+    }
+}
+
+/// Text of the user turn put first when a history opens with the assistant.
+pub(crate) const OPENING_TEXT: &str = "(conversation continues)";

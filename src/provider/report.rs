@@ -1,0 +1,85 @@
+//! What became of a history's attachments and tools in one request.
+
+use std::fmt;
+
+/// One attachment that was not sent as media, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Note {
+    /// Index of the history message that declared it (0-based, as in
+    /// `inspect`).
+    pub index: usize,
+    /// The target, as declared.
+    pub target: String,
+    /// Why it was not sent, for a program to act on.
+    pub reason: NoteReason,
+    /// The note written into the request in its place (what a model
+    /// reads).
+    pub text: String,
+}
+
+/// Why an attachment became a note.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum NoteReason {
+    /// Vision is off ([`Options::with_vision`](super::Options::with_vision)).
+    VisionOff,
+    /// Audio and video attachments are not sent anywhere.
+    KindNotSent,
+    /// The provider takes no attachment of this kind or source here (no
+    /// documents, no URLs).
+    NotTaken,
+    /// The declared kind and the bytes disagree (a PDF declared as an
+    /// image, an image declared as a document).
+    WrongKind,
+    /// The request already holds as many images or documents as the
+    /// provider takes; the oldest are left out.
+    OverCount,
+    /// The request size limit is reached; the oldest are left out.
+    OverTotal,
+    /// The target could not be resolved or prepared (the text says why).
+    Media,
+}
+
+/// What became of the declared attachments.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Report {
+    /// Images sent inline (base64).
+    pub images: usize,
+    /// Documents (PDFs) sent inline (base64).
+    pub documents: usize,
+    /// Attachments sent as URL references.
+    pub urls: usize,
+    /// Attachments replaced by a note, in history order.
+    pub notes: Vec<Note>,
+    /// How many tools the request declares.
+    pub declared: usize,
+    /// Tools the history calls that got a minimal declaration (no
+    /// definition was given for them), in order of first call.
+    pub stubbed: Vec<String>,
+    /// Whether the request tells the model not to call any tool
+    /// (`tool_choice` none or its equivalent; only when every tool is a
+    /// minimal declaration).
+    pub choice_none: bool,
+    /// What was done to tool definitions to declare them: keywords left
+    /// out of a schema, typed tools declared as functions, a beta header
+    /// the request needs, and the like.
+    pub tool_notes: Vec<String>,
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let plural = |n: usize| if n == 1 { "" } else { "s" };
+        write!(
+            f,
+            "{} image{}, {} document{}, {} URL{} sent; {} note{}",
+            self.images,
+            plural(self.images),
+            self.documents,
+            plural(self.documents),
+            self.urls,
+            plural(self.urls),
+            self.notes.len(),
+            plural(self.notes.len()),
+        )
+    }
+}

@@ -1,0 +1,97 @@
+//! A built request: the provider, the model, the typed body, the headers
+//! and the report.
+
+use std::io::{self, Write};
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::{anthropic, bedrock, gemini, ollama, openai_chat, openai_responses};
+use super::{Endpoint, Provider, Report};
+
+/// A request body for one provider, and what happened to the attachments.
+#[derive(Clone, Debug)]
+pub struct Request {
+    /// The provider it is for.
+    pub provider: Provider,
+    /// The model it names (in the body, or in the URL for Gemini and
+    /// Bedrock).
+    pub model: String,
+    /// The request body: serialize it (it implements [`Serialize`]), or
+    /// see it as a [`Value`] with [`Body::to_value`].
+    pub body: Body,
+    /// HTTP headers the request needs besides authentication and the
+    /// content type: `anthropic-beta` for the typed tools that need one.
+    pub headers: Vec<(&'static str, String)>,
+    /// What became of the declared attachments.
+    pub report: Report,
+}
+
+impl Request {
+    /// Where to send it: see [`Provider::endpoint`].
+    pub fn endpoint(&self) -> Endpoint {
+        self.provider.endpoint(&self.model)
+    }
+
+    /// Write the body as pretty-printed JSON and a final line feed.
+    ///
+    /// # Errors
+    /// The writer's I/O errors.
+    pub fn write_pretty<W: Write>(&self, mut w: W) -> io::Result<()> {
+        serde_json::to_writer_pretty(&mut w, &self.body)?;
+        w.write_all(b"\n")
+    }
+
+    /// The body as compact JSON text.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(&self.body).expect("a body always serializes")
+    }
+
+    /// Write the body as compact JSON (one line, no final line feed).
+    ///
+    /// # Errors
+    /// The writer's I/O errors.
+    pub fn write_compact<W: Write>(&self, w: W) -> io::Result<()> {
+        serde_json::to_writer(w, &self.body).map_err(io::Error::from)
+    }
+}
+
+/// A request body, held as typed structs and written when serialized:
+/// media payloads are encoded to base64 as they are written, so a body
+/// holds each payload's bytes once and never its base64 text.
+///
+/// Serialize it with serde_json (`to_writer`, `to_writer_pretty`, …), or
+/// see it as a [`Value`] with [`Body::to_value`].
+#[derive(Clone, Debug)]
+pub struct Body(pub(super) Api);
+
+#[derive(Clone, Debug)]
+pub(super) enum Api {
+    Anthropic(anthropic::Body),
+    OpenAiChat(openai_chat::Body),
+    OpenAiResponses(openai_responses::Body),
+    Gemini(gemini::Body),
+    Bedrock(bedrock::Body),
+    Ollama(ollama::Body),
+}
+
+impl Body {
+    /// The body as a [`Value`] (every payload's base64 text written out,
+    /// so this holds a copy of it).
+    pub fn to_value(&self) -> Value {
+        serde_json::to_value(self).expect("a body always serializes")
+    }
+}
+
+impl Serialize for Body {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match &self.0 {
+            Api::Anthropic(body) => body.serialize(s),
+            Api::OpenAiChat(body) => body.serialize(s),
+            Api::OpenAiResponses(body) => body.serialize(s),
+            Api::Gemini(body) => body.serialize(s),
+            Api::Bedrock(body) => body.serialize(s),
+            Api::Ollama(body) => body.serialize(s),
+        }
+    }
+}
