@@ -26,7 +26,7 @@ use serde::Serialize;
 
 use super::declare::Declarations;
 use super::walk::{AssistantTurn, Media, Slot, ToolResult, Turn, UserCarrier};
-use super::wire::{DataUrl, Sorted, UrlOrData};
+use super::wire::{DataUrl, Sorted, TextOr, UrlOrData};
 use super::{attachment_label, file_name, has_media, text_with_notes, Context, Placement};
 
 /// A Chat Completions request body.
@@ -80,12 +80,7 @@ enum Message {
     },
 }
 
-#[derive(Clone, Debug, Serialize)]
-#[serde(untagged)]
-enum Content {
-    Text(String),
-    Parts(Vec<Part>),
-}
+type Content = TextOr<Part>;
 
 #[derive(Clone, Debug, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -130,7 +125,7 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body {
                 content: text.to_owned(),
             }),
             Turn::User(text) => messages.push(Message::User {
-                content: Content::Text(text.into_owned()),
+                content: TextOr::Text(text.into_owned()),
             }),
             Turn::Assistant(a) => messages.push(assistant(a)),
             Turn::Results(results) => results_batch(results, &mut messages),
@@ -220,7 +215,7 @@ fn results_batch(results: Vec<ToolResult<'_>>, messages: &mut Vec<Message>) {
     }
     if !parts.is_empty() {
         messages.push(Message::User {
-            content: Content::Parts(parts),
+            content: TextOr::Parts(parts),
         });
     }
 }
@@ -229,7 +224,7 @@ fn carrier(c: UserCarrier<'_>) -> Message {
     let text = text_with_notes(&c.text, &c.slots, Placement::Inside);
     if !has_media(&c.slots) {
         return Message::User {
-            content: Content::Text(text),
+            content: TextOr::Text(text),
         };
     }
     let mut parts = Vec::new();
@@ -238,7 +233,7 @@ fn carrier(c: UserCarrier<'_>) -> Message {
     }
     parts.extend(c.slots.into_iter().filter_map(media_part));
     Message::User {
-        content: Content::Parts(parts),
+        content: TextOr::Parts(parts),
     }
 }
 

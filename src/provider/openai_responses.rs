@@ -20,7 +20,7 @@ use serde::Serialize;
 use super::declare::Declarations;
 use super::openai_chat::{functions, Function};
 use super::walk::{AssistantTurn, Media, Slot, ToolResult, Turn, UserCarrier};
-use super::wire::{DataUrl, UrlOrData};
+use super::wire::{DataUrl, TextOr, UrlOrData};
 use super::{file_name, has_media, text_with_notes, Context, Placement};
 
 /// A Responses request body.
@@ -62,12 +62,7 @@ enum Item {
     },
 }
 
-#[derive(Clone, Debug, Serialize)]
-#[serde(untagged)]
-enum Content {
-    Text(String),
-    Parts(Vec<Part>),
-}
+type Content = TextOr<Part>;
 
 #[derive(Clone, Debug, Serialize)]
 #[serde(tag = "type")]
@@ -129,7 +124,7 @@ fn declare(declarations: &Declarations) -> (Vec<Tool>, Option<&'static str>) {
 fn message(role: &'static str, text: String) -> Item {
     Item::Message {
         role,
-        content: Content::Text(text),
+        content: TextOr::Text(text),
     }
 }
 
@@ -151,14 +146,14 @@ fn assistant(turn: AssistantTurn<'_>, input: &mut Vec<Item>) {
 /// The text, then the media; a plain string when there are no media.
 fn content(text: String, slots: Vec<Slot<'_>>) -> Content {
     if !has_media(&slots) {
-        return Content::Text(text);
+        return TextOr::Text(text);
     }
     let mut parts = Vec::new();
     if !text.is_empty() {
         parts.push(Part::Text { text });
     }
     parts.extend(slots.into_iter().filter_map(media_part));
-    Content::Parts(parts)
+    TextOr::Parts(parts)
 }
 
 fn output(result: ToolResult<'_>) -> Item {

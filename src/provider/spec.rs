@@ -55,6 +55,22 @@ impl fmt::Display for Endpoint {
     }
 }
 
+/// Gemini's entry, which `gemini-2` shares but for its name and model.
+const GEMINI_SPEC: Spec = Spec {
+    provider: Provider::Gemini,
+    name: "gemini",
+    display_name: "Gemini",
+    default_model: "gemini-3.8-flash",
+    method: "POST",
+    url: "https://generativelanguage.googleapis.com/v1beta/models/{model}:generateContent",
+    model_in_body: false,
+    needs_declared_calls: true,
+    choice_none: true,
+    names: Pattern::GEMINI_NAME,
+    ids: Pattern::ANY_ID,
+    limits: |_| &GEMINI,
+};
+
 /// The table, in the order of [`Provider::ALL`].
 pub(crate) const SPECS: [Spec; 7] = [
     Spec {
@@ -111,33 +127,13 @@ pub(crate) const SPECS: [Spec; 7] = [
     // gemini-2.5-flash on 2026-12-01; gemini-3.8-flash is a stable Gemini 3
     // model (media in function responses), gemini-2.5-flash-lite the 2.x
     // model still served.
-    Spec {
-        provider: Provider::Gemini,
-        name: "gemini",
-        display_name: "Gemini",
-        default_model: "gemini-3.8-flash",
-        method: "POST",
-        url: "https://generativelanguage.googleapis.com/v1beta/models/{model}:generateContent",
-        model_in_body: false,
-        needs_declared_calls: true,
-        choice_none: true,
-        names: Pattern::GEMINI_NAME,
-        ids: Pattern::ANY_ID,
-        limits: |_| &GEMINI,
-    },
+    GEMINI_SPEC,
+    // The same API; the name keeps Gemini 2.x defaults and placement.
     Spec {
         provider: Provider::Gemini2,
         name: "gemini-2",
-        display_name: "Gemini",
         default_model: "gemini-2.5-flash-lite",
-        method: "POST",
-        url: "https://generativelanguage.googleapis.com/v1beta/models/{model}:generateContent",
-        model_in_body: false,
-        needs_declared_calls: true,
-        choice_none: true,
-        names: Pattern::GEMINI_NAME,
-        ids: Pattern::ANY_ID,
-        limits: |_| &GEMINI,
+        ..GEMINI_SPEC
     },
     Spec {
         provider: Provider::Bedrock,

@@ -45,6 +45,15 @@ pub(crate) enum UrlOrData {
     Data(DataUrl),
 }
 
+/// Content that is a plain string, or a list of parts (OpenAI Chat and
+/// Responses both take either).
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub(crate) enum TextOr<P> {
+    Text(String),
+    Parts(Vec<P>),
+}
+
 /// A JSON object given by the caller, written with its keys sorted at
 /// every level: the same bytes whichever serde_json features the crates of
 /// a build switch on.
