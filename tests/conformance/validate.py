@@ -409,7 +409,8 @@ def mutations(provider, body):
         ],
         "gemini": [
             ("snake_case member", rename(has("inlineData"), "inlineData", "inline_data")),
-            ("bad role", set_in(has("parts"), "role", "tool")),
+            # A content's role (the system instruction has parts and no role).
+            ("bad role", set_in(lambda o: "parts" in o and "role" in o, "role", "tool")),
             ("a GIF", set_in(has("mimeType"), "mimeType", "image/gif")),
             ("args not an object", set_in(has("args"), "args", "x")),
             ("declaration member misspelt", rename(has("parametersJsonSchema"), "parametersJsonSchema", "parameters_json_schemas")),
