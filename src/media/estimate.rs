@@ -69,6 +69,29 @@ pub fn openai_tokens(width: u32, height: u32) -> u64 {
     85 + 170 * w.div_ceil(512) * h.div_ceil(512)
 }
 
+/// Gemini 2.x's image token count: 258 for an image whose sides are both
+/// at most 384 px, else 258 for each 768 × 768 tile it is cut into.
+/// (<https://ai.google.dev/gemini-api/docs/tokens>, read 2026-12-01.)
+///
+/// ```
+/// use tool_carrier::media::gemini_2_tokens;
+/// assert_eq!(gemini_2_tokens(384, 200), 258);
+/// assert_eq!(gemini_2_tokens(1000, 700), 516); // 2 × 1 tiles
+/// assert_eq!(gemini_2_tokens(2880, 1800), 258 * 4 * 3);
+/// ```
+pub fn gemini_2_tokens(width: u32, height: u32) -> u64 {
+    if width <= 384 && height <= 384 {
+        return 258;
+    }
+    258 * u64::from(width.div_ceil(768)) * u64::from(height.div_ceil(768))
+}
+
+/// Gemini 3's image token count at its default media resolution for
+/// images (high), whatever the pixel size: the most an image is given.
+/// (<https://ai.google.dev/gemini-api/docs/media-resolution>, read
+/// 2026-12-01.)
+pub const GEMINI_3_IMAGE_TOKENS: u64 = 1120;
+
 /// `x × num / den`, rounded to nearest, at least 1.
 fn scale(x: u64, num: u64, den: u64) -> u64 {
     ((x * num + den / 2) / den).max(1)

@@ -91,7 +91,10 @@ mod sniff;
 
 pub use budget::{Budget, Measure};
 pub use error::{ErrorReason, MediaError};
-pub use estimate::{anthropic_tokens, openai_tokens, Estimates, CHARS_PER_ATTACHMENT};
+pub use estimate::{
+    anthropic_tokens, gemini_2_tokens, openai_tokens, Estimates, CHARS_PER_ATTACHMENT,
+    GEMINI_3_IMAGE_TOKENS,
+};
 pub use policy::Policy;
 pub use prepare::{prepare, prepare_for, FitStep, MediaFacts, Prepared};
 pub use read::read_regular_file;

@@ -248,6 +248,22 @@ impl Provider {
         self.limits_for(model).max_images
     }
 
+    /// The provider's own count of the input tokens an image of `width` ×
+    /// `height` (as sent) costs with `model`; `None` where the provider
+    /// documents no formula (Bedrock models other than Claude, Ollama).
+    ///
+    /// ```
+    /// use tool_carrier::provider::Provider;
+    /// assert_eq!(Provider::Anthropic.image_tokens("claude-sonnet-5", 1092, 1092), Some(1590));
+    /// assert_eq!(Provider::OpenAiChat.image_tokens("gpt-5", 1024, 1024), Some(765));
+    /// assert_eq!(Provider::Gemini2.image_tokens("gemini-2.5-flash", 1000, 700), Some(516));
+    /// assert_eq!(Provider::Gemini.image_tokens("gemini-3.8-flash", 1000, 700), Some(1120));
+    /// assert_eq!(Provider::Ollama.image_tokens("qwen3-vl", 1000, 700), None);
+    /// ```
+    pub fn image_tokens(self, model: &str, width: u32, height: u32) -> Option<u64> {
+        (self.spec().image_tokens)(model, width, height)
+    }
+
     /// Name used in notes: `Anthropic`, `OpenAI`, `Gemini`, …
     fn display_name(self) -> &'static str {
         self.spec().display_name

@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use crate::media::{Budget, Measure, MediaType};
+use crate::media::{self, Budget, Measure, MediaType};
 
 use super::attach::Limits;
 use super::names::Pattern;
@@ -38,6 +38,10 @@ pub struct Spec {
     pub(crate) names: Pattern,
     pub(crate) ids: Pattern,
     pub(crate) limits: fn(&str) -> &'static Limits,
+    /// The provider's own count of an image's input tokens for a model,
+    /// from its pixel size as sent; `None` where the provider documents
+    /// none.
+    pub(crate) image_tokens: fn(&str, u32, u32) -> Option<u64>,
 }
 
 /// Where a request is sent.
@@ -69,6 +73,13 @@ const GEMINI_SPEC: Spec = Spec {
     names: Pattern::GEMINI_NAME,
     ids: Pattern::ANY_ID,
     limits: |_| &GEMINI,
+    image_tokens: |model, w, h| {
+        Some(if super::model::gemini_3_or_later(model) {
+            media::GEMINI_3_IMAGE_TOKENS
+        } else {
+            media::gemini_2_tokens(w, h)
+        })
+    },
 };
 
 /// The table, in the order of [`Provider::ALL`].
@@ -93,6 +104,8 @@ pub(crate) const SPECS: [Spec; 7] = [
                 &ANTHROPIC
             }
         },
+        // https://platform.claude.com/docs/en/build-with-claude/vision (read 2026-12-01)
+        image_tokens: |_, w, h| Some(media::anthropic_tokens(w, h)),
     },
     Spec {
         provider: Provider::OpenAiChat,
@@ -107,6 +120,8 @@ pub(crate) const SPECS: [Spec; 7] = [
         names: Pattern::TOOL_NAME,
         ids: Pattern::OPENAI_ID,
         limits: |_| &OPENAI_CHAT,
+        // https://platform.openai.com/docs/guides/images-vision (read 2026-12-01)
+        image_tokens: |_, w, h| Some(media::openai_tokens(w, h)),
     },
     Spec {
         provider: Provider::OpenAiResponses,
@@ -121,6 +136,7 @@ pub(crate) const SPECS: [Spec; 7] = [
         names: Pattern::TOOL_NAME,
         ids: Pattern::RESPONSES_ID,
         limits: |_| &OPENAI_RESPONSES,
+        image_tokens: |_, w, h| Some(media::openai_tokens(w, h)),
     },
     // https://ai.google.dev/gemini-api/docs/models and /deprecations (read
     // 2026-12-01): gemini-3-pro-preview was shut down on 2026-03-09 and
@@ -149,6 +165,12 @@ pub(crate) const SPECS: [Spec; 7] = [
         names: Pattern::TOOL_NAME,
         ids: Pattern::BEDROCK_ID,
         limits: |_| &BEDROCK,
+        // Claude counts as on Anthropic's API; AWS documents no formula for
+        // the other families.
+        image_tokens: |model, w, h| {
+            (super::model::bedrock_family(model) == Some(super::Family::Claude))
+                .then(|| media::anthropic_tokens(w, h))
+        },
     },
     Spec {
         provider: Provider::Ollama,
@@ -163,6 +185,8 @@ pub(crate) const SPECS: [Spec; 7] = [
         names: Pattern::ANY,
         ids: Pattern::ANY_ID,
         limits: |_| &OLLAMA,
+        // Each vision model counts its own way.
+        image_tokens: |_, _, _| None,
     },
 ];
 
@@ -303,6 +327,33 @@ mod tests {
             assert_eq!(SPECS[i].provider, p);
             assert_eq!(p.spec().name, Provider::NAMES[i]);
         }
+    }
+
+    #[test]
+    fn image_tokens_follow_each_providers_formula() {
+        let shot = (2880, 1800);
+        let tokens = |p: Provider, model: &str| p.image_tokens(model, shot.0, shot.1);
+        assert_eq!(tokens(Provider::Anthropic, "claude-sonnet-5"), Some(6912));
+        assert_eq!(
+            tokens(Provider::OpenAiChat, "gpt-5"),
+            tokens(Provider::OpenAiResponses, "gpt-5")
+        );
+        assert_eq!(
+            tokens(Provider::Gemini2, "gemini-2.5-flash"),
+            Some(258 * 12)
+        );
+        assert_eq!(tokens(Provider::Gemini, "gemini-3.8-flash"), Some(1120));
+        // Gemini's own table decides by the model, whichever name was used.
+        assert_eq!(tokens(Provider::Gemini, "gemini-2.0-flash"), Some(258 * 12));
+        assert_eq!(
+            tokens(
+                Provider::Bedrock,
+                "us.anthropic.claude-sonnet-4-5-20250929-v1:0"
+            ),
+            tokens(Provider::Anthropic, "claude-sonnet-5")
+        );
+        assert_eq!(tokens(Provider::Bedrock, "amazon.nova-pro-v1:0"), None);
+        assert_eq!(tokens(Provider::Ollama, "qwen3-vl"), None);
     }
 
     #[test]
