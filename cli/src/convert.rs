@@ -1,4 +1,4 @@
-//! `tool-carrier convert --provider NAME [--model M] [--family F] [--root DIR]… [--no-vision] [--tools FILE] [FILE|-]`
+//! `tool-carrier convert --provider NAME [--model M] [--family F] [--root DIR]… [--no-vision] [--keep-images N] [--keep-documents N] [--image-tokens T] [--evict-step K] [--tools FILE] [FILE|-]`
 
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
@@ -52,6 +52,21 @@ pub struct Args {
     /// Send no attachments: each becomes a text note naming its target.
     #[arg(long)]
     no_vision: bool,
+    /// Send only the N most recent images; older ones become notes.
+    #[arg(long, value_name = "N")]
+    keep_images: Option<usize>,
+    /// Send only the N most recent documents (counted apart from images).
+    #[arg(long, value_name = "N")]
+    keep_documents: Option<usize>,
+    /// Keep the images within T input tokens, by the provider's own count
+    /// of each image as sent; the oldest go first.
+    #[arg(long, value_name = "T")]
+    image_tokens: Option<u64>,
+    /// Once a limit leaves images out, leave them out K at a time: the
+    /// request then changes before its last message only every K turns,
+    /// which keeps a provider's prompt cache (see the README).
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    evict_step: u64,
     /// A JSON Lines file or a JSON array of messages; `-` or nothing for
     /// standard input.
     file: Option<PathBuf>,
@@ -68,6 +83,17 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
     if let Some(family) = args.family {
         options = options.with_family(family);
     }
+    if let Some(n) = args.keep_images {
+        options = options.with_keep_images(n);
+    }
+    if let Some(n) = args.keep_documents {
+        options = options.with_keep_documents(n);
+    }
+    if let Some(t) = args.image_tokens {
+        options = options.with_image_tokens(t);
+    }
+    let step = usize::try_from(args.evict_step).unwrap_or(usize::MAX);
+    options = options.with_evict_step(step);
     if let Some(path) = &args.tools {
         let text = std::fs::read_to_string(path)
             .map_err(|e| Failure::new(format!("--tools {}: {e}", path.display())))?;
@@ -114,6 +140,12 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
         request.model,
         request.report
     );
+    if let Some(tokens) = request.report.image_tokens {
+        let _ = writeln!(
+            err,
+            "  image input tokens: {tokens} (the provider's own count)"
+        );
+    }
     for note in &request.report.notes {
         let _ = writeln!(err, "  message {}: {}", note.index, note.text);
     }

@@ -301,3 +301,49 @@ fn a_family_can_be_given_for_an_unrecognised_bedrock_model() {
     );
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn keep_images_and_evict_step_reach_the_library() {
+    let fixture = Fixture::new();
+    let root = fixture.root.to_str().unwrap();
+    let args = |extra: &[&'static str]| {
+        let mut a = vec![
+            "convert",
+            "--provider",
+            "anthropic",
+            "--root",
+            root,
+            "examples/screenshot-round.jsonl",
+        ];
+        a.extend_from_slice(extra);
+        tool_carrier(&a, b"")
+    };
+    let out = args(&["--keep-images", "1"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("1 image, 0 documents, 0 URLs sent; 1 note"),
+        "{err}"
+    );
+    assert!(
+        err.contains("only the 1 most recent images are kept"),
+        "{err}"
+    );
+    assert!(err.contains("image input tokens: "), "{err}");
+    let want = support::build(
+        Provider::Anthropic,
+        &history("examples/screenshot-round.jsonl"),
+        &fixture.options().with_keep_images(1),
+    );
+    let body: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(body, want.body.to_value());
+    // A step of 0 is refused by the command (the library takes it as 1).
+    assert_eq!(args(&["--evict-step", "0"]).status.code(), Some(2));
+    let out = args(&["--image-tokens", "0"]);
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("0 images"), "{err}");
+}

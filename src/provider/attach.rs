@@ -9,6 +9,7 @@ use crate::carrier::AttachmentKind;
 use crate::media::{sniff, Budget, DefaultResolver, MediaType, Policy, Resolver, Sniffed, Source};
 
 use super::model::Facts;
+use super::options::Eviction;
 use super::walk::{Media, Slot, Turn};
 use super::{display_target, Note, NoteReason, Options, Provider, Report};
 
@@ -44,17 +45,36 @@ struct Tally {
     images: usize,
     documents: usize,
     total: usize,
+    tokens: u64,
     images_full: bool,
     documents_full: bool,
     total_full: bool,
+    tokens_full: bool,
 }
 
 struct Step<'o> {
     provider: Provider,
+    model: &'o str,
     limits: &'static Limits,
     vision: bool,
     policy: &'o Policy,
     resolver: &'o dyn Resolver,
+    eviction: Eviction,
+}
+
+/// Whether a note says the attachment was left out for the request's
+/// limits (the oldest go first), rather than for what it is.
+fn evicted(media: &Media) -> bool {
+    matches!(
+        media,
+        Media::Note(
+            NoteReason::OverCount
+                | NoteReason::OverTotal
+                | NoteReason::OverKeep
+                | NoteReason::OverTokens,
+            _
+        )
+    )
 }
 
 /// Resolve every slot of `turns` for `provider`, and list what became of
@@ -62,6 +82,7 @@ struct Step<'o> {
 pub(crate) fn attach<'a>(
     turns: Vec<Turn<'a, ()>>,
     provider: Provider,
+    model: &str,
     facts: &Facts,
     options: &Options,
     report: &mut Report,
@@ -78,10 +99,14 @@ pub(crate) fn attach<'a>(
     // The largest side an image may have here: the provider's limit, and
     // a smaller one when the request holds many images.
     let limits = facts.limits;
-    let images = slots
+    let declared = slots
         .iter()
         .filter(|s| s.kind == AttachmentKind::Image)
         .count();
+    let images = options
+        .eviction
+        .keep_images
+        .map_or(declared, |n| n.min(declared));
     let edge = match limits.many_images {
         Some((n, edge)) if images > n => edge.min(limits.max_dim),
         _ => limits.max_dim,
@@ -95,10 +120,12 @@ pub(crate) fn attach<'a>(
     };
     let step = Step {
         provider,
+        model,
         limits,
         vision: options.vision,
         policy,
         resolver,
+        eviction: options.eviction,
     };
     let mut tally = Tally::default();
     let mut media: Vec<Media> = slots
@@ -107,6 +134,17 @@ pub(crate) fn attach<'a>(
         .map(|slot| step.decide(slot, &mut tally))
         .collect();
     media.reverse();
+    for kind in [AttachmentKind::Image, AttachmentKind::Document] {
+        step.round_eviction(&slots, &mut media, kind);
+    }
+    report.image_tokens = media
+        .iter()
+        .filter_map(|m| match m {
+            Media::Inline(p) if !p.is_document() => p.width.zip(p.height),
+            _ => None,
+        })
+        .map(|(w, h)| provider.image_tokens(model, w, h))
+        .sum();
     for (slot, media) in slots.iter().zip(&media) {
         match media {
             Media::Inline(p) if p.is_document() => report.documents += 1,
@@ -159,6 +197,22 @@ impl Step<'_> {
         }
         if tally.total_full {
             return self.over_total(what, &shown);
+        }
+        let keep = if is_document {
+            self.eviction.keep_documents
+        } else {
+            self.eviction.keep_images
+        };
+        let kept = if is_document {
+            tally.documents
+        } else {
+            tally.images
+        };
+        if let Some(n) = keep.filter(|&n| kept >= n) {
+            return self.over_keep(what, &shown, n);
+        }
+        if !is_document && tally.tokens_full {
+            return self.over_tokens(what, &shown);
         }
         if is_document && (tally.documents_full || tally.documents >= self.limits.max_documents) {
             tally.documents_full = true;
@@ -218,9 +272,97 @@ impl Step<'_> {
             tally.total_full = true;
             return self.over_total(what, &shown);
         }
+        if let (Some(budget), Some(w), Some(h)) = (
+            self.eviction.image_tokens.filter(|_| !is_document),
+            prepared.width,
+            prepared.height,
+        ) {
+            let tokens = self.image_tokens(w, h);
+            if tally.tokens.saturating_add(tokens) > budget {
+                tally.tokens_full = true;
+                return self.over_tokens(what, &shown);
+            }
+            tally.tokens += tokens;
+        }
         tally.total += size;
         tally.count(is_document);
         Media::Inline(prepared)
+    }
+
+    /// An image's input tokens for this provider and model; Anthropic's
+    /// formula where the provider documents none.
+    fn image_tokens(&self, width: u32, height: u32) -> u64 {
+        self.provider
+            .image_tokens(self.model, width, height)
+            .unwrap_or_else(|| crate::media::anthropic_tokens(width, height))
+    }
+
+    fn over_keep(&self, what: &str, shown: &str, n: usize) -> Media {
+        let step = match self.eviction.step {
+            1 => String::new(),
+            k => format!(", the oldest left out {k} at a time"),
+        };
+        Media::Note(
+            NoteReason::OverKeep,
+            format!("[{what} {shown} omitted: only the {n} most recent {what}s are kept{step}]"),
+        )
+    }
+
+    fn over_tokens(&self, what: &str, shown: &str) -> Media {
+        let budget = self.eviction.image_tokens.unwrap_or(0);
+        Media::Note(
+            NoteReason::OverTokens,
+            format!(
+                "[{what} {shown} omitted: the images of this request are kept within {budget} input tokens; the oldest are left out]"
+            ),
+        )
+    }
+
+    /// With an eviction step K > 1: once attachments of `kind` are left out
+    /// for the request's limits, leave out a multiple of K of them, taking
+    /// the oldest of those that would be sent. The newest-first pass has
+    /// already left out the oldest; this only moves the boundary, so the
+    /// request before it changes only when the multiple does.
+    fn round_eviction(&self, slots: &[&Slot<'_, ()>], media: &mut [Media], kind: AttachmentKind) {
+        let k = self.eviction.step;
+        let of_kind = |i: &usize| slots[*i].kind == kind;
+        let indices: Vec<usize> = (0..slots.len()).filter(of_kind).collect();
+        let out = indices.iter().filter(|&&i| evicted(&media[i])).count();
+        if k <= 1 || out == 0 {
+            return;
+        }
+        let Some(newest_out) = indices.iter().rev().copied().find(|&i| evicted(&media[i])) else {
+            return;
+        };
+        let Media::Note(reason, _) = media[newest_out] else {
+            return;
+        };
+        let more = out.div_ceil(k) * k - out;
+        let sent = indices
+            .iter()
+            .copied()
+            .filter(|&i| matches!(media[i], Media::Inline(_) | Media::Url(_)));
+        for i in sent.take(more).collect::<Vec<_>>() {
+            let (what, shown) = (slots[i].kind.as_str(), display_target(&slots[i].target));
+            media[i] = match reason {
+                NoteReason::OverKeep => {
+                    let n = match kind {
+                        AttachmentKind::Document => self.eviction.keep_documents,
+                        _ => self.eviction.keep_images,
+                    };
+                    self.over_keep(what, &shown, n.unwrap_or(0))
+                }
+                NoteReason::OverTokens => self.over_tokens(what, &shown),
+                NoteReason::OverTotal => self.over_total(what, &shown),
+                _ => Media::Note(
+                    NoteReason::OverCount,
+                    format!(
+                        "[{what} {shown} omitted: a {} request takes at most so many {what}s; the oldest are left out {k} at a time]",
+                        self.provider.display_name()
+                    ),
+                ),
+            };
+        }
     }
 
     fn over_total(&self, what: &str, shown: &str) -> Media {

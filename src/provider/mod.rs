@@ -332,7 +332,14 @@ where
     let model = options.model_for(provider).to_owned();
     let facts = model::Facts::of(provider, &model, options.family);
     let mut report = Report::default();
-    let mut turns = attach::attach(walk::walk(messages), provider, &facts, options, &mut report);
+    let mut turns = attach::attach(
+        walk::walk(messages),
+        provider,
+        &model,
+        &facts,
+        options,
+        &mut report,
+    );
     let called = called_names(&turns);
     let called: Vec<&str> = called.iter().map(String::as_str).collect();
     let spec = provider.spec();

@@ -34,6 +34,18 @@ pub struct Options {
     pub(super) resolver: Option<Box<dyn Resolver + Send + Sync>>,
     pub(super) tools: Option<Tools>,
     pub(super) family: Option<Family>,
+    pub(super) eviction: Eviction,
+}
+
+/// How many attachments a request keeps, and how the oldest go: see
+/// [`Options::with_keep_images`], [`Options::with_keep_documents`],
+/// [`Options::with_image_tokens`] and [`Options::with_evict_step`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Eviction {
+    pub keep_images: Option<usize>,
+    pub keep_documents: Option<usize>,
+    pub image_tokens: Option<u64>,
+    pub step: usize,
 }
 
 impl fmt::Debug for Options {
@@ -45,6 +57,7 @@ impl fmt::Debug for Options {
             .field("policy", &self.policy)
             .field("tools", &self.tools)
             .field("family", &self.family)
+            .field("eviction", &self.eviction)
             .field(
                 "resolver",
                 &self.resolver.as_ref().map_or("default", |_| "custom"),
@@ -70,7 +83,47 @@ impl Options {
             resolver: None,
             tools: None,
             family: None,
+            eviction: Eviction {
+                keep_images: None,
+                keep_documents: None,
+                image_tokens: None,
+                step: 1,
+            },
         }
+    }
+
+    /// Send at most the `n` most recent images; older ones become notes
+    /// ("only the n most recent images are kept"). Documents are counted
+    /// apart ([`Options::with_keep_documents`]).
+    pub fn with_keep_images(mut self, n: usize) -> Options {
+        self.eviction.keep_images = Some(n);
+        self
+    }
+
+    /// Send at most the `n` most recent documents.
+    pub fn with_keep_documents(mut self, n: usize) -> Options {
+        self.eviction.keep_documents = Some(n);
+        self
+    }
+
+    /// Send images whose estimated input tokens, for the provider and
+    /// model ([`Provider::image_tokens`] of each image as fitted), add up
+    /// to at most `tokens`; the oldest go first. Where the provider
+    /// documents no formula, Anthropic's (width × height / 750) stands in.
+    pub fn with_image_tokens(mut self, tokens: u64) -> Options {
+        self.eviction.image_tokens = Some(tokens);
+        self
+    }
+
+    /// Once any limit leaves images (or documents) out, leave them out `k`
+    /// at a time, oldest first: between N − k + 1 and N are sent, and as a
+    /// conversation grows a turn at a time the request changes before its
+    /// last message only at the turns where a step is taken, which keeps
+    /// a provider's prompt cache. `k` = 1 (the default) keeps exactly the
+    /// N newest; 0 counts as 1.
+    pub fn with_evict_step(mut self, k: usize) -> Options {
+        self.eviction.step = k.max(1);
+        self
     }
 
     /// Declare these tools in the request, each the way the provider

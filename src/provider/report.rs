@@ -36,6 +36,14 @@ pub enum NoteReason {
     OverCount,
     /// The request size limit is reached; the oldest are left out.
     OverTotal,
+    /// More images or documents than the caller keeps
+    /// ([`Options::with_keep_images`](super::Options::with_keep_images));
+    /// the oldest are left out.
+    OverKeep,
+    /// The caller's image-token budget is reached
+    /// ([`Options::with_image_tokens`](super::Options::with_image_tokens));
+    /// the oldest are left out.
+    OverTokens,
     /// The target could not be resolved or prepared (the text says why).
     Media,
 }
@@ -51,6 +59,13 @@ pub struct Report {
     pub urls: usize,
     /// Attachments replaced by a note, in history order.
     pub notes: Vec<Note>,
+    /// The input tokens of the images sent inline, by the provider's own
+    /// count of each as sent ([`Provider::image_tokens`](super::Provider::image_tokens));
+    /// `None` where the provider documents no count and an image was
+    /// sent. What a compactor can
+    /// set against its context budget, in place of a fixed figure per
+    /// image ([`CHARS_PER_ATTACHMENT`](crate::media::CHARS_PER_ATTACHMENT)).
+    pub image_tokens: Option<u64>,
     /// How many tools the request declares.
     pub declared: usize,
     /// Tools the history calls that got a minimal declaration (no
