@@ -235,3 +235,115 @@ proptest::proptest! {
         proptest::prop_assert_eq!(sent(Provider::Anthropic, &history, &options), (m - got..m).collect::<Vec<_>>());
     }
 }
+
+/// The JSON Pointers of every `key` member in `value`.
+fn marks(value: &Value, key: &str, at: String, out: &mut Vec<String>) {
+    match value {
+        Value::Object(map) => {
+            for (k, v) in map {
+                if k == key {
+                    out.push(format!("{at}/{k}"));
+                }
+                marks(v, key, format!("{at}/{k}"), out);
+            }
+        }
+        Value::Array(items) => {
+            for (i, v) in items.iter().enumerate() {
+                marks(v, key, format!("{at}/{i}"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn marks_of(provider: Provider, history: &str, options: &Options, key: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    marks(
+        &build_lines(provider, history, options).body.to_value(),
+        key,
+        String::new(),
+        &mut out,
+    );
+    out
+}
+
+#[test]
+fn anthropic_gets_cache_breakpoints_where_the_prefix_is_stable() {
+    let (fixture, turns) = rounds(6);
+    let history = line("system", "You operate a desktop.") + &turns.concat();
+    let options = fixture.options().with_keep_images(3);
+    let mut got = marks_of(Provider::Anthropic, &history, &options, "cache_control");
+    got.sort();
+    // The system text (covering the tools before it), the last message
+    // before the first that sends an image (round 3's call), and the last
+    // message.
+    let body = build_lines(Provider::Anthropic, &history, &options)
+        .body
+        .to_value();
+    let messages = body["messages"].as_array().unwrap();
+    let last = messages.len() - 1;
+    let content_last = |m: usize| messages[m]["content"].as_array().unwrap().len() - 1;
+    let first_media = messages
+        .iter()
+        .position(|m| m.to_string().contains("\"type\":\"image\""))
+        .unwrap();
+    let mut want = vec![
+        "/system/0/cache_control".to_owned(),
+        format!(
+            "/messages/{}/content/{}/cache_control",
+            first_media - 1,
+            content_last(first_media - 1)
+        ),
+        format!(
+            "/messages/{last}/content/{}/cache_control",
+            content_last(last)
+        ),
+    ];
+    want.sort();
+    assert_eq!(got, want);
+    // Without system text, the last tool carries the first mark.
+    let got = marks_of(
+        Provider::Anthropic,
+        &turns.concat(),
+        &options,
+        "cache_control",
+    );
+    assert!(
+        got.contains(&"/tools/0/cache_control".to_owned()),
+        "{got:?}"
+    );
+    // Off on request, and never for the APIs that cache on their own.
+    let off = fixture
+        .options()
+        .with_keep_images(3)
+        .with_cache_breakpoints(false);
+    assert!(marks_of(Provider::Anthropic, &history, &off, "cache_control").is_empty());
+    for provider in [
+        Provider::OpenAiChat,
+        Provider::OpenAiResponses,
+        Provider::Gemini,
+        Provider::Ollama,
+    ] {
+        let text = build_lines(provider, &history, &options).to_json();
+        assert!(
+            !text.contains("cache_control") && !text.contains("cachePoint"),
+            "{provider}"
+        );
+    }
+}
+
+#[test]
+fn claude_on_bedrock_gets_cache_points_and_other_models_none() {
+    let (fixture, turns) = rounds(4);
+    let history = line("system", "You operate a desktop.") + &turns.concat();
+    let claude = fixture
+        .options()
+        .with_model("us.anthropic.claude-sonnet-4-5-20250929-v1:0");
+    let got = marks_of(Provider::Bedrock, &history, &claude, "cachePoint");
+    assert_eq!(got.len(), 3, "{got:?}");
+    assert!(got.contains(&"/system/1/cachePoint".to_owned()), "{got:?}");
+    let llama = fixture
+        .options()
+        .with_model("meta.llama3-2-90b-instruct-v1:0");
+    assert!(marks_of(Provider::Bedrock, &history, &llama, "cachePoint").is_empty());
+}

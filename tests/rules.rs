@@ -185,6 +185,7 @@ fn cases() -> Vec<Case> {
     vec![
         // Anthropic
         (Anthropic, CLAUDE, without(a(), "tools"), "anthropic/tools-declared"),
+        (Anthropic, CLAUDE, with(a(), "/system", Value::Array(vec![json!({"type": "text", "text": "s", "cache_control": {"type": "ephemeral"}}); 5])), "anthropic/cache-breakpoints"),
         (Anthropic, CLAUDE, with(a(), "/messages/2/content/0/tool_use_id", "t2".into()), "anthropic/results-follow-calls"),
         (Anthropic, CLAUDE, with(a(), "/messages/2/content", json!([{"type": "text", "text": "x"}, {"type": "tool_result", "tool_use_id": "t1"}])), "anthropic/results-follow-calls"),
         (Anthropic, CLAUDE, with(a(), "/messages/2/content/0/tool_use_id", "t2".into()), "anthropic/result-answers-call"),
@@ -238,6 +239,8 @@ fn cases() -> Vec<Case> {
         (Gemini, G3, with(g(), "/contents/0/parts", json!([{"inlineData": {"mimeType": "application/pdf", "data": B64.encode(vec![b'%'; 50_000_001])}}])), "gemini/inline-size"),
         // Bedrock
         (Bedrock, NOVA, without(b(), "toolConfig"), "bedrock/tool-config"),
+        (Bedrock, "meta.llama3-2-90b-instruct-v1:0", with(b(), "/system", json!([{"text": "s"}, {"cachePoint": {"type": "default"}}])), "bedrock/cache-points"),
+        (Bedrock, CLAUDE_BEDROCK, with(b(), "/system", Value::Array(vec![json!({"cachePoint": {"type": "default"}}); 5])), "bedrock/cache-points"),
         (Bedrock, NOVA, with(b(), "/toolConfig/tools/0/toolSpec/name", "other".into()), "bedrock/calls-declared"),
         (Bedrock, CLAUDE_BEDROCK, with(b(), "/additionalModelRequestFields", json!({"tools": [{"type": "bash_20250124", "name": "shot"}]})), "bedrock/tool-names-unique"),
         (Bedrock, NOVA, with(with(b(), "/messages/1/content/0/toolUse/toolUseId", "c 1".into()), "/messages/2/content/0/toolResult/toolUseId", "c 1".into()), "bedrock/names-and-ids"),

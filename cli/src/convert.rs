@@ -1,4 +1,4 @@
-//! `tool-carrier convert --provider NAME [--model M] [--family F] [--root DIR]… [--no-vision] [--keep-images N] [--keep-documents N] [--image-tokens T] [--evict-step K] [--tools FILE] [FILE|-]`
+//! `tool-carrier convert --provider NAME [--model M] [--family F] [--root DIR]… [--no-vision] [--keep-images N] [--keep-documents N] [--image-tokens T] [--evict-step K] [--no-cache-breakpoints] [--tools FILE] [FILE|-]`
 
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
@@ -67,6 +67,10 @@ pub struct Args {
     /// which keeps a provider's prompt cache (see the README).
     #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
     evict_step: u64,
+    /// Write no prompt-cache breakpoints (Anthropic's cache_control,
+    /// Bedrock's cachePoint for Claude), which are written by default.
+    #[arg(long)]
+    no_cache_breakpoints: bool,
     /// A JSON Lines file or a JSON array of messages; `-` or nothing for
     /// standard input.
     file: Option<PathBuf>,
@@ -94,6 +98,7 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
     }
     let step = usize::try_from(args.evict_step).unwrap_or(usize::MAX);
     options = options.with_evict_step(step);
+    options = options.with_cache_breakpoints(!args.no_cache_breakpoints);
     if let Some(path) = &args.tools {
         let text = std::fs::read_to_string(path)
             .map_err(|e| Failure::new(format!("--tools {}: {e}", path.display())))?;

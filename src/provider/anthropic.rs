@@ -27,8 +27,10 @@ use serde::Serialize;
 
 use super::declare::{Declarations, Input};
 use super::walk::{AssistantTurn, Media, Slot, ToolResult, Turn, UserCarrier};
-use super::wire::{AsObject, Base64, Sorted};
-use super::{has_media, text_with_notes, Alternating, Context, Placement, OPENING_TEXT};
+use super::wire::{AsObject, Base64, Sorted, TextOr};
+use super::{
+    cache_breakpoints, has_media, text_with_notes, Alternating, Context, Placement, OPENING_TEXT,
+};
 
 /// A Messages request body.
 #[derive(Clone, Debug, Serialize)]
@@ -36,9 +38,9 @@ pub(crate) struct Body {
     model: String,
     max_tokens: u32,
     #[serde(skip_serializing_if = "Option::is_none")]
-    system: Option<String>,
+    system: Option<TextOr<Marked<Block>>>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    tools: Vec<Tool>,
+    tools: Vec<Marked<Tool>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     tool_choice: Option<ToolChoice>,
     messages: Vec<Message>,
@@ -66,25 +68,85 @@ struct ToolChoice {
 #[derive(Clone, Debug, Serialize)]
 struct Message {
     role: &'static str,
-    content: Content,
+    content: TextOr<Marked<Block>>,
 }
 
-/// A lone text block is sent as a plain string.
+/// A tool result's content.
+type Content = TextOr<Block>;
+
+/// A block or a tool, maybe marked as a prompt-cache breakpoint.
 #[derive(Clone, Debug, Serialize)]
-#[serde(untagged)]
-enum Content {
-    Text(String),
-    Blocks(Vec<Block>),
+struct Marked<T> {
+    #[serde(flatten)]
+    inner: T,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cache_control: Option<CacheControl>,
 }
 
-impl Content {
-    fn of(mut blocks: Vec<Block>) -> Content {
+impl<T> Marked<T> {
+    fn plain(inner: T) -> Marked<T> {
+        Marked {
+            inner,
+            cache_control: None,
+        }
+    }
+
+    fn breakpoint(inner: T) -> Marked<T> {
+        Marked {
+            inner,
+            cache_control: Some(CacheControl::EPHEMERAL),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Serialize)]
+struct CacheControl {
+    #[serde(rename = "type")]
+    kind: &'static str,
+}
+
+impl CacheControl {
+    /// The default (five-minute) cache.
+    const EPHEMERAL: CacheControl = CacheControl { kind: "ephemeral" };
+}
+
+/// A lone text block as a plain string, unless it is a breakpoint.
+fn content(mut blocks: Vec<Block>, breakpoint: bool) -> TextOr<Marked<Block>> {
+    if !breakpoint {
         if let [Block::Text { .. }] = blocks.as_slice() {
             if let Some(Block::Text { text }) = blocks.pop() {
-                return Content::Text(text);
+                return TextOr::Text(text);
             }
         }
-        Content::Blocks(blocks)
+    }
+    let last = blocks.len().saturating_sub(1);
+    TextOr::Parts(
+        blocks
+            .into_iter()
+            .enumerate()
+            .map(|(i, b)| {
+                if breakpoint && i == last {
+                    Marked::breakpoint(b)
+                } else {
+                    Marked::plain(b)
+                }
+            })
+            .collect(),
+    )
+}
+
+impl Block {
+    /// Whether the block sends an image or a document (itself, or inside
+    /// a tool result).
+    fn sends_media(&self) -> bool {
+        match self {
+            Block::Image { .. } | Block::Document { .. } => true,
+            Block::ToolResult {
+                content: Some(TextOr::Parts(blocks)),
+                ..
+            } => blocks.iter().any(Block::sends_media),
+            _ => false,
+        }
     }
 }
 
@@ -142,23 +204,50 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body {
     let opening = Block::Text {
         text: OPENING_TEXT.to_owned(),
     };
+    let messages = messages.finish(opening);
+    // Caching: <https://platform.claude.com/docs/en/build-with-claude/prompt-caching>
+    // (read 2026-12-01): everything up to a marked block is cached; at
+    // most 4 marks a request.
+    let media: Vec<bool> = messages
+        .iter()
+        .map(|(_, blocks)| blocks.iter().any(Block::sends_media))
+        .collect();
+    let marks = match cx.cache_breakpoints {
+        true => cache_breakpoints(&media),
+        false => Vec::new(),
+    };
     let messages = messages
-        .finish(opening)
         .into_iter()
-        .map(|(role, blocks)| Message {
+        .enumerate()
+        .map(|(i, (role, blocks))| Message {
             role,
-            content: Content::of(blocks),
+            content: content(blocks, marks.contains(&i)),
         })
         .collect();
     let system: Vec<&str> = system
         .into_iter()
         .filter(|s| !s.trim().is_empty())
         .collect();
-    let (tools, tool_choice) = declare(cx.declarations);
+    let system = (!system.is_empty()).then(|| {
+        let text = system.join("\n\n");
+        if cx.cache_breakpoints {
+            TextOr::Parts(vec![Marked::breakpoint(Block::Text { text })])
+        } else {
+            TextOr::Text(text)
+        }
+    });
+    let (mut tools, tool_choice) = declare(cx.declarations);
+    // Tools come before the system text in the cached prefix: the system
+    // text's breakpoint covers both; without system text, the last tool.
+    if cx.cache_breakpoints && system.is_none() {
+        if let Some(last) = tools.last_mut() {
+            last.cache_control = Some(CacheControl::EPHEMERAL);
+        }
+    }
     Body {
         model: cx.model.to_owned(),
         max_tokens: cx.max_tokens,
-        system: (!system.is_empty()).then(|| system.join("\n\n")),
+        system,
         tools,
         tool_choice,
         messages,
@@ -166,7 +255,7 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body {
 }
 
 /// `tools`, and `tool_choice` none when every tool is a stand-in.
-fn declare(declarations: &Declarations) -> (Vec<Tool>, Option<ToolChoice>) {
+fn declare(declarations: &Declarations) -> (Vec<Marked<Tool>>, Option<ToolChoice>) {
     let tools = declarations
         .tools
         .iter()
@@ -178,6 +267,7 @@ fn declare(declarations: &Declarations) -> (Vec<Tool>, Option<ToolChoice>) {
                 input_schema: Sorted(schema.clone()),
             },
         })
+        .map(Marked::plain)
         .collect();
     let choice = (!declarations.is_empty() && declarations.choice_none)
         .then_some(ToolChoice { kind: "none" });
@@ -212,9 +302,9 @@ fn tool_result(result: ToolResult<'_>) -> Block {
     let content = if has_media(&result.slots) {
         let mut content: Vec<Block> = text_block(&text).into_iter().collect();
         content.extend(media_blocks(result.slots));
-        Some(Content::Blocks(content))
+        Some(TextOr::Parts(content))
     } else {
-        (!text.trim().is_empty()).then_some(Content::Text(text))
+        (!text.trim().is_empty()).then_some(TextOr::Text(text))
     };
     Block::ToolResult {
         tool_use_id: result.call_id,

@@ -38,8 +38,8 @@ use super::declare::Declarations;
 use super::walk::{AssistantTurn, Media, Slot, ToolResult, Turn, UserCarrier};
 use super::wire::{AsObject, Base64, Sorted};
 use super::{
-    attachment_label, file_name, has_media, text_with_notes, Alternating, Context, Placement,
-    OPENING_TEXT,
+    attachment_label, cache_breakpoints, file_name, has_media, text_with_notes, Alternating,
+    Context, Placement, OPENING_TEXT,
 };
 
 /// A Converse request body.
@@ -62,8 +62,20 @@ struct ToolConfig {
 
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-struct Tool {
-    tool_spec: ToolSpec,
+enum Tool {
+    ToolSpec(ToolSpec),
+    CachePoint(CachePoint),
+}
+
+/// A prompt-cache checkpoint: everything before it is cached.
+#[derive(Clone, Copy, Debug, Serialize)]
+struct CachePoint {
+    #[serde(rename = "type")]
+    kind: &'static str,
+}
+
+impl CachePoint {
+    const DEFAULT: CachePoint = CachePoint { kind: "default" };
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -102,6 +114,7 @@ enum Block {
     Document(Document),
     ToolUse(ToolUse),
     ToolResult(ToolResultBlock),
+    CachePoint(CachePoint),
     /// `{"text": …}` (untagged variants come last).
     #[serde(untagged)]
     Text {
@@ -150,6 +163,16 @@ impl Block {
     fn is_document(&self) -> bool {
         matches!(self, Block::Document(_))
     }
+
+    /// Whether the block sends an image or a document (itself, or inside
+    /// a tool result).
+    fn sends_media(&self) -> bool {
+        match self {
+            Block::Image(_) | Block::Document(_) => true,
+            Block::ToolResult(r) => r.content.iter().any(Block::sends_media),
+            _ => false,
+        }
+    }
 }
 
 /// Text of a tool result that has neither text nor media.
@@ -175,12 +198,39 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body {
     let opening = Block::Text {
         text: OPENING_TEXT.to_owned(),
     };
-    let messages = messages
-        .finish(opening)
-        .into_iter()
-        .map(|(role, content)| Message { role, content })
+    let messages = messages.finish(opening);
+    // Caching: <https://docs.aws.amazon.com/bedrock/latest/userguide/prompt-caching.html>
+    // (read 2026-12-01): a cachePoint block caches everything before it;
+    // Claude takes them in system, messages and tools, at most 4.
+    let media: Vec<bool> = messages
+        .iter()
+        .map(|(_, blocks)| blocks.iter().any(Block::sends_media))
         .collect();
-    let (tool_config, additional_model_request_fields) = declare(cx.declarations);
+    let marks = match cx.cache_breakpoints {
+        true => cache_breakpoints(&media),
+        false => Vec::new(),
+    };
+    let messages = messages
+        .into_iter()
+        .enumerate()
+        .map(|(i, (role, mut content))| {
+            if marks.contains(&i) {
+                content.push(Block::CachePoint(CachePoint::DEFAULT));
+            }
+            Message { role, content }
+        })
+        .collect();
+    let (mut tool_config, additional_model_request_fields) = declare(cx.declarations);
+    if cx.cache_breakpoints {
+        // Tools come before the system text in the cached prefix.
+        match tool_config.as_mut() {
+            Some(config) if system.is_empty() => {
+                config.tools.push(Tool::CachePoint(CachePoint::DEFAULT))
+            }
+            _ if !system.is_empty() => system.push(Block::CachePoint(CachePoint::DEFAULT)),
+            _ => {}
+        }
+    }
     Body {
         system,
         tool_config,
@@ -199,8 +249,8 @@ fn declare(declarations: &Declarations) -> (Option<ToolConfig>, Option<Extra>) {
     if declarations.is_empty() {
         return (None, None);
     }
-    let spec = |name: &str, description: Option<&str>, schema: Map<_, _>| Tool {
-        tool_spec: ToolSpec {
+    let spec = |name: &str, description: Option<&str>, schema: Map<_, _>| {
+        Tool::ToolSpec(ToolSpec {
             name: name.to_owned(),
             description: description
                 .filter(|s| !s.trim().is_empty())
@@ -208,7 +258,7 @@ fn declare(declarations: &Declarations) -> (Option<ToolConfig>, Option<Extra>) {
             input_schema: Schema {
                 json: Sorted(schema),
             },
-        },
+        })
     };
     let mut tools: Vec<Tool> = declarations
         .functions()

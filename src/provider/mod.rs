@@ -107,8 +107,8 @@ mod wire;
 pub use crate::history::{read_history, ReadError};
 use attach::Limits;
 pub(crate) use compose::{
-    attachment_label, display_target, file_name, has_media, text_with_notes, Alternating,
-    Placement, OPENING_TEXT,
+    attachment_label, cache_breakpoints, display_target, file_name, has_media, text_with_notes,
+    Alternating, Placement, OPENING_TEXT,
 };
 use declare::Declarations;
 pub use model::Family;
@@ -314,8 +314,10 @@ impl FromStr for Provider {
 /// ];
 /// let request = build_request(Provider::Anthropic, &history, &Options::new())?;
 /// let body = request.body.to_value();
-/// assert_eq!(body["system"], "Be brief.");
-/// let text = body["messages"][0]["content"].as_str().unwrap();
+/// // The system text is a prompt-cache breakpoint (Options::with_cache_breakpoints).
+/// assert_eq!(body["system"][0]["text"], "Be brief.");
+/// assert_eq!(body["system"][0]["cache_control"]["type"], "ephemeral");
+/// let text = body["messages"][0]["content"][0]["text"].as_str().unwrap();
 /// assert!(text.ends_with("[image /no/roots/a.png not attached: local files are not allowed (no roots configured)]"));
 /// assert_eq!(request.report.notes.len(), 1);
 /// # Ok::<(), tool_carrier::provider::BuildError>(())
@@ -360,6 +362,7 @@ where
         max_tokens: options.max_tokens,
         declarations: &declarations,
         facts: &facts,
+        cache_breakpoints: options.cache_breakpoints && facts.cache_marks,
     };
     let body = Body(match provider {
         Provider::Anthropic => Api::Anthropic(anthropic::build(turns, &cx)),
@@ -485,6 +488,9 @@ pub(crate) struct Context<'a> {
     pub declarations: &'a Declarations,
     /// What the model takes.
     pub facts: &'a model::Facts,
+    /// Whether to mark prompt-cache breakpoints, where the model caches at
+    /// marks ([`model::Facts::cache_marks`]).
+    pub cache_breakpoints: bool,
 }
 
 #[cfg(test)]

@@ -196,12 +196,19 @@ pub(crate) struct Facts {
     pub typed_tools: TypedTools,
     /// What one request may carry.
     pub limits: &'static Limits,
+    /// Whether the model caches prompts only at marks the request places:
+    /// Anthropic (`cache_control`) and Claude on Bedrock (`cachePoint`;
+    /// <https://docs.aws.amazon.com/bedrock/latest/userguide/prompt-caching.html>,
+    /// read 2026-12-01). OpenAI and Gemini cache prefixes on their own.
+    pub cache_marks: bool,
 }
 
 impl Facts {
     /// The facts for `model` at `provider`; `family` overrides what the
     /// model id says.
     pub fn of(provider: Provider, model: &str, family: Option<Family>) -> Facts {
+        let bedrock_claude = provider == Provider::Bedrock
+            && family.or_else(|| bedrock_family(model)) == Some(Family::Claude);
         let (media_in_tool_result, typed_tools) = match provider {
             Provider::Bedrock => {
                 let family = family.or_else(|| bedrock_family(model));
@@ -228,6 +235,7 @@ impl Facts {
             media_in_tool_result,
             typed_tools,
             limits: provider.limits_for(model),
+            cache_marks: provider == Provider::Anthropic || bedrock_claude,
         }
     }
 }

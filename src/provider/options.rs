@@ -35,6 +35,7 @@ pub struct Options {
     pub(super) tools: Option<Tools>,
     pub(super) family: Option<Family>,
     pub(super) eviction: Eviction,
+    pub(super) cache_breakpoints: bool,
 }
 
 /// How many attachments a request keeps, and how the oldest go: see
@@ -58,6 +59,7 @@ impl fmt::Debug for Options {
             .field("tools", &self.tools)
             .field("family", &self.family)
             .field("eviction", &self.eviction)
+            .field("cache_breakpoints", &self.cache_breakpoints)
             .field(
                 "resolver",
                 &self.resolver.as_ref().map_or("default", |_| "custom"),
@@ -89,6 +91,18 @@ impl Options {
                 image_tokens: None,
                 step: 1,
             },
+            cache_breakpoints: true,
+        }
+    }
+
+    /// Whether to mark prompt-cache breakpoints where the API caches only
+    /// at marks (Anthropic's `cache_control`, Bedrock's `cachePoint` for
+    /// Claude models): on by default. OpenAI and Gemini cache prefixes on
+    /// their own and get no marks.
+    pub fn with_cache_breakpoints(self, on: bool) -> Options {
+        Options {
+            cache_breakpoints: on,
+            ..self
         }
     }
 

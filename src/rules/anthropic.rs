@@ -106,6 +106,14 @@ pub(super) static REQUEST_SIZE: Rule = Rule {
     basis: Basis::Documented,
 };
 
+pub(super) static CACHE_MARKS: Rule = Rule {
+    id: "anthropic/cache-breakpoints",
+    says: "A maximum of 4 blocks with cache_control may be provided.",
+    source: "https://platform.claude.com/docs/en/build-with-claude/prompt-caching",
+    read: READ,
+    basis: Basis::Documented,
+};
+
 pub(super) static RULES: &[&Rule] = &[
     &TOOLS_DECLARED,
     &RESULTS_FOLLOW,
@@ -120,6 +128,7 @@ pub(super) static RULES: &[&Rule] = &[
     &IMAGE_BYTES,
     &EMPTY_TEXT,
     &REQUEST_SIZE,
+    &CACHE_MARKS,
 ];
 
 /// The most images one request may hold for `model`.
@@ -137,6 +146,15 @@ fn blocks(message: &Value) -> &[Value] {
 }
 
 pub(super) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
+    let mut marks = Vec::new();
+    super::members_named(body, "cache_control", "$".into(), &mut marks);
+    if marks.len() > 4 {
+        out.push(
+            &CACHE_MARKS,
+            marks[4].0.clone(),
+            format!("{} breakpoints", marks.len()),
+        );
+    }
     let messages = array(body, "messages");
     let tools = array(body, "tools");
     let mut declared = HashSet::new();

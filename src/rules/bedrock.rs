@@ -115,6 +115,14 @@ pub(super) static REQUEST_SIZE: Rule = Rule {
     basis: Basis::Documented,
 };
 
+pub(super) static CACHE_POINTS: Rule = Rule {
+    id: "bedrock/cache-points",
+    says: "cachePoint blocks only for models with prompt caching (the crate marks them for Claude), at most 4",
+    source: "https://docs.aws.amazon.com/bedrock/latest/userguide/prompt-caching.html",
+    read: READ,
+    basis: Basis::Documented,
+};
+
 pub(super) static RULES: &[&Rule] = &[
     &TOOL_CONFIG,
     &CALLS_DECLARED,
@@ -130,6 +138,7 @@ pub(super) static RULES: &[&Rule] = &[
     &DOCUMENT_TEXT,
     &BLANK_TEXT,
     &REQUEST_SIZE,
+    &CACHE_POINTS,
 ];
 
 fn id_char(c: char) -> bool {
@@ -150,6 +159,24 @@ struct Tally<'b> {
 
 pub(super) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
     let family = target.family.or_else(|| bedrock_family(target.model));
+    let mut points = Vec::new();
+    super::members_named(body, "cachePoint", "$".into(), &mut points);
+    if let Some((path, _)) = points.first() {
+        if !matches!(family, Some(Family::Claude | Family::Nova)) {
+            out.push(
+                &CACHE_POINTS,
+                path.clone(),
+                "a model without prompt caching",
+            );
+        }
+    }
+    if points.len() > 4 {
+        out.push(
+            &CACHE_POINTS,
+            points[4].0.clone(),
+            format!("{} cache points", points.len()),
+        );
+    }
     let config = body.get("toolConfig");
     let mut declared = HashSet::new();
     for (t, tool) in config

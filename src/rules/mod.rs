@@ -303,6 +303,33 @@ fn idx(base: &str, i: usize) -> String {
     format!("{base}[{i}]")
 }
 
+/// The paths of every object in `value` that has a member `key`, depth
+/// first (for marks that may sit at any level, such as cache breakpoints).
+pub(crate) fn members_named<'v>(
+    value: &'v Value,
+    key: &str,
+    path: String,
+    out: &mut Vec<(String, &'v Value)>,
+) {
+    match value {
+        Value::Object(map) => {
+            for (k, v) in map {
+                let here = at(&path, k);
+                if k == key {
+                    out.push((here.clone(), v));
+                }
+                members_named(v, key, here, out);
+            }
+        }
+        Value::Array(items) => {
+            for (i, v) in items.iter().enumerate() {
+                members_named(v, key, idx(&path, i), out);
+            }
+        }
+        _ => {}
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
