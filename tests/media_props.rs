@@ -122,3 +122,33 @@ fn resizing_gives_the_same_bytes_on_every_cpu_path() {
         );
     }
 }
+
+proptest! {
+    /// The long edge chosen for a model's view is the largest at which the
+    /// fitted image keeps every cap, and never more than the image or the
+    /// policy allows.
+    #[test]
+    fn the_view_edge_is_the_largest_that_fits(
+        w in 1u32..6000,
+        h in 1u32..6000,
+        long in 64u32..3000,
+        short in prop::option::of(64u32..1000),
+        pixels in prop::option::of(10_000u64..4_000_000),
+    ) {
+        let mut view = tool_carrier::media::View::new(long);
+        if let Some(s) = short { view = view.with_max_short_edge(s); }
+        if let Some(p) = pixels { view = view.with_max_pixels(p); }
+        let policy = Policy::default().with_view(view);
+        let edge = policy.long_edge_for(w, h);
+        let fits = |e: u32| {
+            let (fw, fh) = fit_within(w, h, e);
+            fw.max(fh) <= long.min(Policy::DEFAULT_MAX_DIM)
+                && short.is_none_or(|s| fw.min(fh) <= s)
+                && pixels.is_none_or(|p| u64::from(fw) * u64::from(fh) <= p)
+        };
+        prop_assert!(edge >= 1 && edge <= w.max(h));
+        prop_assert!(fits(edge) || edge == 1, "{}×{} at {}", w, h, edge);
+        let upper = w.max(h).min(long).min(Policy::DEFAULT_MAX_DIM);
+        prop_assert!(edge == upper || !fits(edge + 1), "{}×{}: {} is not the largest", w, h, edge);
+    }
+}

@@ -197,7 +197,8 @@ fn more_than_20_images_at_anthropic_are_fitted_to_2000_pixels() {
     let policy = Policy::default()
         .with_roots(Roots::new([&fixture.root]).unwrap())
         .with_max_dim(4000);
-    let options = Options::new().with_policy(policy);
+    // (Not fitted to what the model sees, which is not the point here.)
+    let options = Options::new().with_policy(policy).with_fit_to_model(false);
     let rounds = |n: usize| {
         let mut history = line("user", "Wide shots.");
         for k in 0..n {
@@ -232,4 +233,71 @@ fn more_than_20_images_at_anthropic_are_fitted_to_2000_pixels() {
     let w = widths(&many);
     assert_eq!(w.len(), 21);
     assert!(w.iter().all(|&w| w == 2000), "{w:?}");
+}
+
+/// The pixel size of every PNG a body sends (base64 or data URL).
+fn png_sizes(request: &tool_carrier::provider::Request) -> Vec<(u32, u32)> {
+    use base64::Engine;
+    support::strings(&request.body.to_value())
+        .into_iter()
+        .filter_map(|s| {
+            let b64 = s.strip_prefix("data:image/png;base64,").unwrap_or(&s);
+            b64.starts_with("iVBORw0KGgo").then(|| {
+                let bytes = base64::engine::general_purpose::STANDARD
+                    .decode(b64)
+                    .unwrap();
+                let be = |at: usize| u32::from_be_bytes(bytes[at..at + 4].try_into().unwrap());
+                (be(16), be(20))
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn images_are_sent_at_the_size_the_model_sees() {
+    let fixture = Fixture::new();
+    fixture.add("wide.png", &png(1700, 60, 1));
+    fixture.add("big.png", &png(1200, 1100, 2));
+    let history = [
+        line("user", "Look."),
+        calls(&[("c1", "shot")]),
+        result("c1", "ok", &["wide.png", "big.png"]),
+    ]
+    .concat();
+    let sizes = |provider: Provider, options: &Options| {
+        png_sizes(&build_lines(provider, &history, options))
+    };
+    // Claude: 1568 px on the long side and 1.2 MP at most.
+    let claude = sizes(Provider::Anthropic, &fixture.options());
+    assert_eq!(claude[0], (1568, 55));
+    let (w, h) = claude[1];
+    assert!(
+        w * h <= 1_200_000 && w * h > 1_190_000 && w <= 1568,
+        "{w}×{h}"
+    );
+    let view = Provider::Anthropic.view("claude-sonnet-5").unwrap();
+    for (w, h) in &claude {
+        assert!(w.max(h) <= &view.long_edge);
+        assert!(u64::from(w * h) <= view.max_pixels.unwrap());
+    }
+    // Claude on Bedrock is fitted the same way.
+    let bedrock = fixture
+        .options()
+        .with_model("us.anthropic.claude-sonnet-4-5-20250929-v1:0");
+    assert_eq!(sizes(Provider::Bedrock, &bedrock), claude);
+    // OpenAI: 768 px on the short side.
+    let openai = sizes(Provider::OpenAiChat, &fixture.options());
+    assert_eq!(openai, [(1700, 60), (838, 768)]);
+    // Gemini documents no such size: only the 2000 px ceiling applies.
+    assert_eq!(
+        sizes(Provider::Gemini, &fixture.options()),
+        [(1700, 60), (1200, 1100)]
+    );
+    // Turned off, Claude gets what fits the ceiling.
+    let off = fixture.options().with_fit_to_model(false);
+    assert_eq!(sizes(Provider::Anthropic, &off), [(1700, 60), (1200, 1100)]);
+    // The token estimate follows the size sent: ~1600 for the big one.
+    let request = build_lines(Provider::Anthropic, &history, &fixture.options());
+    let tokens = request.report.image_tokens.unwrap();
+    assert!((1600..=1730).contains(&tokens), "{tokens}");
 }

@@ -1,4 +1,4 @@
-//! `tool-carrier convert --provider NAME [--model M] [--family F] [--root DIR]… [--no-vision] [--keep-images N] [--keep-documents N] [--image-tokens T] [--evict-step K] [--no-cache-breakpoints] [--tools FILE] [FILE|-]`
+//! `tool-carrier convert --provider NAME [--model M] [--family F] [--root DIR]… [--no-vision] [--keep-images N] [--keep-documents N] [--image-tokens T] [--evict-step K] [--max-dim N] [--no-cache-breakpoints] [--tools FILE] [FILE|-]`
 
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
@@ -67,6 +67,10 @@ pub struct Args {
     /// which keeps a provider's prompt cache (see the README).
     #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
     evict_step: u64,
+    /// Fit images to N × N instead of to the size the model processes
+    /// images at (by default, what the provider documents, within 2000 px).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(16..=16384))]
+    max_dim: Option<u32>,
     /// Write no prompt-cache breakpoints (Anthropic's cache_control,
     /// Bedrock's cachePoint for Claude), which are written by default.
     #[arg(long)]
@@ -78,9 +82,14 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<ExitCode, Failure> {
     let roots = Roots::new(&args.root).context(|| "--root".into())?;
+    let mut policy = Policy::default().with_roots(roots);
+    if let Some(n) = args.max_dim {
+        policy = policy.with_max_dim(n);
+    }
     let mut options = Options::new()
         .with_vision(!args.no_vision)
-        .with_policy(Policy::default().with_roots(roots));
+        .with_policy(policy)
+        .with_fit_to_model(args.max_dim.is_none());
     if let Some(model) = args.model {
         options = options.with_model(model);
     }

@@ -1,4 +1,4 @@
-//! `tool-carrier media FILE… [--json] [--max-dim N] [--budget PROVIDER]`
+//! `tool-carrier media FILE… [--json] [--max-dim N] [--budget PROVIDER] [--provider P [--model M]]`
 
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -24,20 +24,45 @@ pub struct Args {
     /// Rasters larger than this on either side are resized to fit.
     #[arg(long, value_name = "N", default_value_t = 2000, value_parser = clap::value_parser!(u32).range(16..=16384))]
     max_dim: u32,
-    /// The provider whose per-attachment byte cap the result must fit.
+    /// The provider whose per-attachment byte cap the result must fit
+    /// (by default that of --provider, else anthropic).
     #[arg(
         long,
         value_name = "NAME",
-        default_value = "anthropic",
         value_parser = PossibleValuesParser::new(Provider::NAMES)
             .map(|name| name.parse::<Provider>().expect("a listed provider name")),
     )]
-    budget: Provider,
+    budget: Option<Provider>,
+    /// Show what this provider's model would get: its byte cap (unless
+    /// --budget says otherwise) and the size it processes images at.
+    #[arg(
+        long,
+        value_name = "NAME",
+        value_parser = PossibleValuesParser::new(Provider::NAMES)
+            .map(|name| name.parse::<Provider>().expect("a listed provider name")),
+    )]
+    provider: Option<Provider>,
+    /// With --provider: the model (each provider has a default).
+    #[arg(long, value_name = "M", requires = "provider")]
+    model: Option<String>,
 }
 
 pub fn run(args: Args) -> Result<ExitCode, Failure> {
-    let policy = Policy::default().with_max_dim(args.max_dim);
-    let budget = args.budget.budget();
+    let mut policy = Policy::default().with_max_dim(args.max_dim);
+    if let Some(provider) = args.provider {
+        let model = args
+            .model
+            .as_deref()
+            .unwrap_or_else(|| provider.default_model());
+        if let Some(view) = provider.view(model) {
+            policy = policy.with_view(view);
+        }
+    }
+    let budget = args
+        .budget
+        .or(args.provider)
+        .unwrap_or(Provider::Anthropic)
+        .budget();
     let mut out = io::stdout().lock();
     let mut refused = false;
     for path in &args.files {

@@ -92,3 +92,46 @@ fn budgets_are_named_by_provider() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("openai-chat"));
 }
+
+#[test]
+fn a_provider_shows_what_its_model_would_get() {
+    let dir = tempfile::tempdir().unwrap();
+    let wide = dir.path().join("wide.png");
+    image::RgbImage::from_fn(1700, 60, |x, y| {
+        image::Rgb([(x % 251) as u8, (y * 4) as u8, 90])
+    })
+    .save(&wide)
+    .unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec!["media", "--json"];
+        args.extend_from_slice(extra);
+        args.push(wide.to_str().unwrap());
+        let out = Command::new(env!("CARGO_BIN_EXE_tool-carrier"))
+            .args(&args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    // Without a provider: the 2000 px ceiling, which this image is within.
+    assert_eq!(run(&[])["final"]["width"], 1700);
+    // Claude processes at most 1568 px on the long side.
+    let claude = run(&["--provider", "anthropic"]);
+    assert_eq!(
+        (
+            claude["final"]["width"].as_u64(),
+            claude["final"]["height"].as_u64()
+        ),
+        (Some(1568), Some(55))
+    );
+    // OpenAI caps the short side only; Gemini documents no size.
+    assert_eq!(run(&["--provider", "openai-chat"])["final"]["width"], 1700);
+    assert_eq!(
+        run(&["--provider", "gemini", "--model", "gemini-3.8-flash"])["final"]["width"],
+        1700
+    );
+}

@@ -95,7 +95,7 @@ pub use estimate::{
     anthropic_tokens, gemini_2_tokens, openai_tokens, Estimates, CHARS_PER_ATTACHMENT,
     GEMINI_3_IMAGE_TOKENS,
 };
-pub use policy::Policy;
+pub use policy::{Policy, View};
 pub use prepare::{prepare, prepare_for, FitStep, MediaFacts, Prepared};
 pub use read::read_regular_file;
 pub use resize::fit_within;

@@ -18,6 +18,7 @@ use crate::roots::Roots;
 #[derive(Clone, Debug)]
 pub struct Policy {
     max_dim: u32,
+    view: Option<View>,
     max_file_bytes: u64,
     max_data_uri_len: usize,
     max_pixels: u64,
@@ -29,6 +30,7 @@ impl Default for Policy {
     fn default() -> Policy {
         Policy {
             max_dim: Policy::DEFAULT_MAX_DIM,
+            view: None,
             max_file_bytes: 64 * 1024 * 1024,
             max_data_uri_len: 64 * 1024 * 1024,
             max_pixels: 50_000_000,
@@ -54,6 +56,65 @@ impl Policy {
             max_dim: max_dim.clamp(1, u32::from(u16::MAX)),
             ..self
         }
+    }
+
+    /// Also fit each image to the size a model processes images at
+    /// ([`View`]): an image larger than that is scaled down by the
+    /// provider before the model sees it (and billed at that size), so
+    /// sending more pixels only costs bytes. [`Policy::max_dim`] still
+    /// caps the long side.
+    pub fn with_view(self, view: View) -> Policy {
+        Policy {
+            view: Some(view),
+            ..self
+        }
+    }
+
+    /// The model's processing size, when one was given.
+    pub fn view(&self) -> Option<View> {
+        self.view
+    }
+
+    /// The longest side an image of `width` × `height` is sent at: within
+    /// [`Policy::max_dim`] and the [`View`], aspect kept; never more than
+    /// the image's own.
+    ///
+    /// ```
+    /// use tool_carrier::media::{Policy, View};
+    /// let anthropic = Policy::default().with_view(View::new(1568).with_max_pixels(1_200_000));
+    /// // 2880×1800: 1568 on the long side would be 1.54 MP; 1385×866 is 1.2 MP.
+    /// assert_eq!(anthropic.long_edge_for(2880, 1800), 1385);
+    /// assert_eq!(anthropic.long_edge_for(800, 600), 800);
+    /// let openai = Policy::default().with_view(View::new(2048).with_max_short_edge(768));
+    /// assert_eq!(openai.long_edge_for(2880, 1800), 1229); // 1229×768
+    /// ```
+    pub fn long_edge_for(&self, width: u32, height: u32) -> u32 {
+        let (long, short) = (width.max(height).max(1), width.min(height).max(1));
+        let mut edge = long.min(self.max_dim);
+        if let Some(view) = self.view {
+            edge = edge.min(view.long_edge);
+            if let Some(max_short) = view.max_short_edge {
+                // short × edge / long ≤ max_short
+                let cap = u64::from(max_short) * u64::from(long) / u64::from(short);
+                edge = edge.min(u32::try_from(cap).unwrap_or(u32::MAX));
+            }
+            if let Some(max_pixels) = view.max_pixels {
+                // long² × short / long ... ≤ max_pixels, so edge² ≤ max_pixels × long / short
+                let area = u128::from(max_pixels) * u128::from(long) / u128::from(short);
+                let cap = u32::try_from(isqrt(area)).unwrap_or(u32::MAX);
+                edge = edge.min(cap);
+            }
+            // The caps above are estimates within a pixel or two of where
+            // the resizer's rounding lands: settle on the largest that holds.
+            let upper = long.min(self.max_dim).min(view.long_edge);
+            while edge > 1 && !view.holds(edge, short, long) {
+                edge -= 1;
+            }
+            while edge < upper && view.holds(edge + 1, short, long) {
+                edge += 1;
+            }
+        }
+        edge.max(1)
     }
 
     /// Local files larger than this are refused before they are read.
@@ -113,4 +174,68 @@ impl Policy {
     pub fn roots(&self) -> &Roots {
         &self.roots
     }
+}
+
+/// The size a model processes images at: larger images are scaled down
+/// (aspect kept) by the provider until they fit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct View {
+    /// The longest side.
+    pub long_edge: u32,
+    /// The shortest side, when the provider caps it (OpenAI).
+    pub max_short_edge: Option<u32>,
+    /// The most pixels, when the provider caps them (Anthropic).
+    pub max_pixels: Option<u64>,
+}
+
+impl View {
+    /// A view capped on the long side.
+    pub const fn new(long_edge: u32) -> View {
+        View {
+            long_edge,
+            max_short_edge: None,
+            max_pixels: None,
+        }
+    }
+
+    /// Also capped on the short side.
+    pub const fn with_max_short_edge(self, edge: u32) -> View {
+        View {
+            max_short_edge: Some(edge),
+            ..self
+        }
+    }
+
+    /// Also capped in pixels.
+    pub const fn with_max_pixels(self, pixels: u64) -> View {
+        View {
+            max_pixels: Some(pixels),
+            ..self
+        }
+    }
+
+    /// Whether an image whose long side is fitted to `edge` (its short
+    /// side scaled from `short` / `long` as the resizer rounds it) fits.
+    fn holds(&self, edge: u32, short: u32, long: u32) -> bool {
+        let (w, h) = crate::media::resize::fit_within(long, short, edge);
+        self.max_short_edge.is_none_or(|s| h <= s)
+            && self
+                .max_pixels
+                .is_none_or(|p| u64::from(w) * u64::from(h) <= p)
+    }
+}
+
+/// ⌊√n⌋.
+fn isqrt(n: u128) -> u128 {
+    if n < 2 {
+        return n;
+    }
+    let mut x = (n as f64).sqrt() as u128;
+    while x * x > n {
+        x -= 1;
+    }
+    while (x + 1) * (x + 1) <= n {
+        x += 1;
+    }
+    x
 }

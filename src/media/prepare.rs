@@ -281,7 +281,8 @@ pub fn prepare_for(
     }
     let header = read_header(&bytes, media_type)?;
     let size = Some((header.width, header.height));
-    let within = header.width <= policy.max_dim() && header.height <= policy.max_dim();
+    let max_dim = policy.long_edge_for(header.width, header.height);
+    let within = header.width <= max_dim && header.height <= max_dim;
     if within && accepts.contains(&media_type) && budget.fits_image(bytes.len()) {
         return Ok(untouched(media_type, bytes, size));
     }
@@ -311,7 +312,7 @@ pub fn prepare_for(
         decoded: &decoded,
         transparent,
     };
-    let fitted = fit(&pixels, output, quality, policy.max_dim(), budget)?;
+    let fitted = fit(&pixels, output, quality, max_dim, budget)?;
     let full = (decoded.image.width(), decoded.image.height());
     Ok(Prepared {
         media_type: output,

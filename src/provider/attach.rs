@@ -111,13 +111,17 @@ pub(crate) fn attach<'a>(
         Some((n, edge)) if images > n => edge.min(limits.max_dim),
         _ => limits.max_dim,
     };
-    let clamped;
-    let policy = if options.policy.max_dim() > edge {
-        clamped = options.policy.clone().with_max_dim(edge);
-        &clamped
-    } else {
-        &options.policy
-    };
+    let mut policy = options.policy.clone();
+    if policy.max_dim() > edge {
+        policy = policy.with_max_dim(edge);
+    }
+    // Send what the model sees: no more pixels than it processes.
+    if options.fit_to_model && policy.view().is_none() {
+        if let Some(view) = provider.view(model) {
+            policy = policy.with_view(view);
+        }
+    }
+    let policy = &policy;
     let step = Step {
         provider,
         model,

@@ -264,6 +264,21 @@ impl Provider {
         (self.spec().image_tokens)(model, width, height)
     }
 
+    /// The size `model` processes images at, where the provider documents
+    /// one: larger images are scaled down by the provider before the model
+    /// sees them (and billed at that size).
+    ///
+    /// ```
+    /// use tool_carrier::media::View;
+    /// use tool_carrier::provider::Provider;
+    /// assert_eq!(Provider::Anthropic.view("claude-sonnet-5"), Some(View::new(1568).with_max_pixels(1_200_000)));
+    /// assert_eq!(Provider::OpenAiChat.view("gpt-5"), Some(View::new(2048).with_max_short_edge(768)));
+    /// assert_eq!(Provider::Gemini.view("gemini-3.8-flash"), None);
+    /// ```
+    pub fn view(self, model: &str) -> Option<crate::media::View> {
+        (self.spec().view)(model)
+    }
+
     /// Name used in notes: `Anthropic`, `OpenAI`, `Gemini`, …
     fn display_name(self) -> &'static str {
         self.spec().display_name

@@ -36,6 +36,7 @@ pub struct Options {
     pub(super) family: Option<Family>,
     pub(super) eviction: Eviction,
     pub(super) cache_breakpoints: bool,
+    pub(super) fit_to_model: bool,
 }
 
 /// How many attachments a request keeps, and how the oldest go: see
@@ -60,6 +61,7 @@ impl fmt::Debug for Options {
             .field("family", &self.family)
             .field("eviction", &self.eviction)
             .field("cache_breakpoints", &self.cache_breakpoints)
+            .field("fit_to_model", &self.fit_to_model)
             .field(
                 "resolver",
                 &self.resolver.as_ref().map_or("default", |_| "custom"),
@@ -92,6 +94,20 @@ impl Options {
                 step: 1,
             },
             cache_breakpoints: true,
+            fit_to_model: true,
+        }
+    }
+
+    /// Whether to fit each image to the size the provider documents its
+    /// model processes images at ([`Provider::view`]): on by default, so
+    /// no image is sent larger than the model sees it. A policy that
+    /// carries its own [`View`](crate::media::View) keeps it; with `false`
+    /// only the policy's [`max_dim`](crate::media::Policy::max_dim) and the
+    /// provider's hard limits apply.
+    pub fn with_fit_to_model(self, on: bool) -> Options {
+        Options {
+            fit_to_model: on,
+            ..self
         }
     }
 

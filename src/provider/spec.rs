@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use crate::media::{self, Budget, Measure, MediaType};
+use crate::media::{self, Budget, Measure, MediaType, View};
 
 use super::attach::Limits;
 use super::names::Pattern;
@@ -42,7 +42,29 @@ pub struct Spec {
     /// from its pixel size as sent; `None` where the provider documents
     /// none.
     pub(crate) image_tokens: fn(&str, u32, u32) -> Option<u64>,
+    /// The size the model processes images at (larger ones are scaled
+    /// down by the provider first); `None` where none is documented.
+    pub(crate) view: fn(&str) -> Option<View>,
 }
+
+/// Claude: "If your image's long edge is more than 1568 pixels, or your
+/// image is more than ~1,600 tokens, it will first be scaled down"
+/// (<https://platform.claude.com/docs/en/build-with-claude/vision>, read
+/// 2026-12-01); 1600 tokens at width × height / 750 is 1.2 MP. Opus 4.7
+/// reads images at up to 3.75 MP, 2576 px on the long side (its release
+/// notes, 2026-04-16).
+pub(crate) fn claude_view(model: &str) -> View {
+    if model.contains("claude-opus-4-7") {
+        View::new(2576).with_max_pixels(3_750_000)
+    } else {
+        View::new(1568).with_max_pixels(1_200_000)
+    }
+}
+
+/// OpenAI at high detail: the image is fitted to 2048 × 2048, then its
+/// short side to 768 (<https://platform.openai.com/docs/guides/images-vision>,
+/// "Calculating costs", read 2026-12-01).
+const OPENAI_VIEW: View = View::new(2048).with_max_short_edge(768);
 
 /// Where a request is sent.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -80,6 +102,9 @@ const GEMINI_SPEC: Spec = Spec {
             media::gemini_2_tokens(w, h)
         })
     },
+    // Gemini tiles large images (2.x) or gives each a fixed budget (3):
+    // no pixel size it scales down to is documented.
+    view: |_| None,
 };
 
 /// The table, in the order of [`Provider::ALL`].
@@ -106,6 +131,7 @@ pub(crate) const SPECS: [Spec; 7] = [
         },
         // https://platform.claude.com/docs/en/build-with-claude/vision (read 2026-12-01)
         image_tokens: |_, w, h| Some(media::anthropic_tokens(w, h)),
+        view: |model| Some(claude_view(model)),
     },
     Spec {
         provider: Provider::OpenAiChat,
@@ -122,6 +148,7 @@ pub(crate) const SPECS: [Spec; 7] = [
         limits: |_| &OPENAI_CHAT,
         // https://platform.openai.com/docs/guides/images-vision (read 2026-12-01)
         image_tokens: |_, w, h| Some(media::openai_tokens(w, h)),
+        view: |_| Some(OPENAI_VIEW),
     },
     Spec {
         provider: Provider::OpenAiResponses,
@@ -137,6 +164,7 @@ pub(crate) const SPECS: [Spec; 7] = [
         ids: Pattern::RESPONSES_ID,
         limits: |_| &OPENAI_RESPONSES,
         image_tokens: |_, w, h| Some(media::openai_tokens(w, h)),
+        view: |_| Some(OPENAI_VIEW),
     },
     // https://ai.google.dev/gemini-api/docs/models and /deprecations (read
     // 2026-12-01): gemini-3-pro-preview was shut down on 2026-03-09 and
@@ -171,6 +199,10 @@ pub(crate) const SPECS: [Spec; 7] = [
             (super::model::bedrock_family(model) == Some(super::Family::Claude))
                 .then(|| media::anthropic_tokens(w, h))
         },
+        view: |model| {
+            (super::model::bedrock_family(model) == Some(super::Family::Claude))
+                .then(|| claude_view(model))
+        },
     },
     Spec {
         provider: Provider::Ollama,
@@ -187,6 +219,7 @@ pub(crate) const SPECS: [Spec; 7] = [
         limits: |_| &OLLAMA,
         // Each vision model counts its own way.
         image_tokens: |_, _, _| None,
+        view: |_| None,
     },
 ];
 
