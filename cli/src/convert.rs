@@ -1,4 +1,4 @@
-//! `tool-carrier convert --provider NAME [--model M] [--family F] [--root DIR]… [--no-vision] [--keep-images N] [--keep-documents N] [--image-tokens T] [--evict-step K] [--max-dim N] [--no-cache-breakpoints] [--tools FILE] [FILE|-]`
+//! `tool-carrier convert --provider NAME [--model M] [--family F] [--root DIR]… [--no-vision] [--keep-images N] [--keep-documents N] [--image-tokens T] [--evict-step K] [--max-dim N] [--cache-dir DIR [--cache-max-mb MB]] [--no-cache-breakpoints] [--tools FILE] [FILE|-]`
 
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
@@ -71,6 +71,19 @@ pub struct Args {
     /// images at (by default, what the provider documents, within 2000 px).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(16..=16384))]
     max_dim: Option<u32>,
+    /// Keep prepared images in DIR and take them from it: a history
+    /// converted again prepares each image once. Safe for conversions
+    /// running at once.
+    #[arg(long, value_name = "DIR")]
+    cache_dir: Option<PathBuf>,
+    /// With --cache-dir: the most the folder may hold, in MB.
+    #[arg(
+        long,
+        value_name = "MB",
+        default_value_t = 1024,
+        requires = "cache_dir"
+    )]
+    cache_max_mb: u64,
     /// Write no prompt-cache breakpoints (Anthropic's cache_control,
     /// Bedrock's cachePoint for Claude), which are written by default.
     #[arg(long)]
@@ -108,6 +121,11 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
     let step = usize::try_from(args.evict_step).unwrap_or(usize::MAX);
     options = options.with_evict_step(step);
     options = options.with_cache_breakpoints(!args.no_cache_breakpoints);
+    if let Some(dir) = &args.cache_dir {
+        let cache = crate::cache::DiskCache::new(dir, args.cache_max_mb.saturating_mul(1_000_000))
+            .map_err(|e| Failure::new(format!("--cache-dir {}: {e}", dir.display())))?;
+        options = options.with_cache(std::sync::Arc::new(cache));
+    }
     if let Some(path) = &args.tools {
         let text = std::fs::read_to_string(path)
             .map_err(|e| Failure::new(format!("--tools {}: {e}", path.display())))?;

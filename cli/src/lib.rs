@@ -8,6 +8,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+pub mod cache;
 mod convert;
 mod input;
 mod inspect;

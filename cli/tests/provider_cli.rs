@@ -347,3 +347,58 @@ fn keep_images_and_evict_step_reach_the_library() {
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("0 images"), "{err}");
 }
+
+#[test]
+fn a_cache_dir_is_reused_and_changes_no_byte() {
+    let fixture = Fixture::new();
+    fixture.add("wide.png", &support::png(1700, 40, 7));
+    let history = [
+        support::line("user", "Shot."),
+        support::calls(&[("c1", "shot")]),
+        support::result("c1", "ok", &["wide.png"]),
+    ]
+    .concat();
+    let cache = tempfile::tempdir().unwrap();
+    let run = |cache_args: &[&str]| {
+        let mut args = vec![
+            "convert",
+            "--provider",
+            "anthropic",
+            "--root",
+            fixture.root.to_str().unwrap(),
+        ];
+        args.extend_from_slice(cache_args);
+        let out = tool_carrier(&args, history.as_bytes());
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out.stdout
+    };
+    let dir = cache.path().to_str().unwrap();
+    let plain = run(&[]);
+    let cold = run(&["--cache-dir", dir]);
+    let entries = || walk(cache.path());
+    assert_eq!(entries().len(), 1);
+    let warm = run(&["--cache-dir", dir]);
+    assert_eq!(cold, plain);
+    assert_eq!(warm, plain);
+    // A damaged entry is a miss, and is written again.
+    std::fs::write(&entries()[0], b"damaged").unwrap();
+    assert_eq!(run(&["--cache-dir", dir]), plain);
+    assert_ne!(std::fs::read(&entries()[0]).unwrap(), b"damaged");
+}
+
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(walk(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
+}

@@ -76,6 +76,7 @@
 //!   re-encoded.
 
 mod budget;
+mod cache;
 mod data_uri;
 mod decode;
 mod encode;
@@ -90,6 +91,7 @@ mod resolve;
 mod sniff;
 
 pub use budget::{Budget, Measure};
+pub use cache::{decode_entry, encode_entry, CacheKey, MemoryCache, PreparedCache};
 pub use error::{ErrorReason, MediaError};
 pub use estimate::{
     anthropic_tokens, gemini_2_tokens, openai_tokens, Estimates, CHARS_PER_ATTACHMENT,

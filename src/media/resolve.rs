@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use crate::roots::RootError;
 
 use super::budget::Budget;
+use super::cache::{CacheKey, PreparedCache};
 use super::data_uri::{decode_data_uri, is_data_uri};
 use super::error::MediaError;
 use super::policy::Policy;
@@ -126,6 +127,31 @@ impl Loaded {
     ) -> Result<Prepared, MediaError> {
         check_declared(self.declared, &self.bytes)?;
         prepare_for(self.bytes, policy, budget, accepts)
+    }
+}
+
+impl Loaded {
+    /// [`Loaded::prepare_for`], through `cache`: the payload kept for the
+    /// same bytes and parameters when there is one (byte for byte what
+    /// preparing them again gives), else prepared now and kept.
+    ///
+    /// # Errors
+    /// As [`Loaded::prepare`]; failures are not cached.
+    pub fn prepare_cached(
+        self,
+        policy: &Policy,
+        budget: Budget,
+        accepts: &[MediaType],
+        cache: &dyn PreparedCache,
+    ) -> Result<Prepared, MediaError> {
+        check_declared(self.declared, &self.bytes)?;
+        let key = CacheKey::new(&self.bytes, self.declared, policy, budget, accepts);
+        if let Some(hit) = cache.get(&key) {
+            return Ok(hit);
+        }
+        let prepared = prepare_for(self.bytes, policy, budget, accepts)?;
+        cache.put(&key, &prepared);
+        Ok(prepared)
     }
 }
 

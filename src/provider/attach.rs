@@ -6,7 +6,9 @@
 //! oldest ones that are left out — and they are never loaded at all.
 
 use crate::carrier::AttachmentKind;
-use crate::media::{sniff, Budget, DefaultResolver, MediaType, Policy, Resolver, Sniffed, Source};
+use crate::media::{
+    sniff, Budget, DefaultResolver, MediaType, Policy, PreparedCache, Resolver, Sniffed, Source,
+};
 
 use super::model::Facts;
 use super::options::Eviction;
@@ -60,6 +62,7 @@ struct Step<'o> {
     policy: &'o Policy,
     resolver: &'o dyn Resolver,
     eviction: Eviction,
+    cache: Option<&'o dyn PreparedCache>,
 }
 
 /// Whether a note says the attachment was left out for the request's
@@ -130,6 +133,7 @@ pub(crate) fn attach<'a>(
         policy,
         resolver,
         eviction: options.eviction,
+        cache: options.cache.as_deref(),
     };
     let mut tally = Tally::default();
     let mut media: Vec<Media> = slots
@@ -266,11 +270,15 @@ impl Step<'_> {
             }
             _ => {}
         }
-        let prepared =
-            match loaded.prepare_for(self.policy, self.limits.budget, self.limits.image_types) {
-                Ok(p) => p,
-                Err(e) => return not_attached(NoteReason::Media, &e.reason()),
-            };
+        let (budget, types) = (self.limits.budget, self.limits.image_types);
+        let prepared = match self.cache {
+            Some(cache) => loaded.prepare_cached(self.policy, budget, types, cache),
+            None => loaded.prepare_for(self.policy, budget, types),
+        };
+        let prepared = match prepared {
+            Ok(p) => p,
+            Err(e) => return not_attached(NoteReason::Media, &e.reason()),
+        };
         let size = prepared.base64_len();
         if tally.total.saturating_add(size) > self.limits.max_total {
             tally.total_full = true;

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::media::{Policy, Resolver};
+use crate::media::{Policy, PreparedCache, Resolver};
 
 use super::tools::Tools;
 use super::{Family, Provider};
@@ -37,6 +37,7 @@ pub struct Options {
     pub(super) eviction: Eviction,
     pub(super) cache_breakpoints: bool,
     pub(super) fit_to_model: bool,
+    pub(super) cache: Option<std::sync::Arc<dyn PreparedCache>>,
 }
 
 /// How many attachments a request keeps, and how the oldest go: see
@@ -62,6 +63,7 @@ impl fmt::Debug for Options {
             .field("eviction", &self.eviction)
             .field("cache_breakpoints", &self.cache_breakpoints)
             .field("fit_to_model", &self.fit_to_model)
+            .field("cache", &self.cache.as_ref().map(|_| "given"))
             .field(
                 "resolver",
                 &self.resolver.as_ref().map_or("default", |_| "custom"),
@@ -95,6 +97,19 @@ impl Options {
             },
             cache_breakpoints: true,
             fit_to_model: true,
+            cache: None,
+        }
+    }
+
+    /// Keep prepared images in `cache` and take them from it: an agent
+    /// that converts its history before every call prepares each
+    /// screenshot once ([`MemoryCache`](crate::media::MemoryCache) for one
+    /// process; a cache of the caller's for more). What comes from the
+    /// cache is byte for byte what preparing again would give.
+    pub fn with_cache(self, cache: std::sync::Arc<dyn PreparedCache>) -> Options {
+        Options {
+            cache: Some(cache),
+            ..self
         }
     }
 
