@@ -109,6 +109,12 @@ fn an_image_token_budget_keeps_the_newest_that_fit() {
         .iter()
         .all(|n| n.reason == NoteReason::OverTokens));
     assert_eq!(request.report.image_tokens, Some(5));
+    let history_lines = support::history_lines(&history);
+    assert_eq!(
+        tool_carrier::provider::image_tokens(Provider::Anthropic, &history_lines, &options)
+            .unwrap(),
+        Some(5)
+    );
     assert_eq!(
         sent(Provider::Anthropic, &history, &options),
         (7..12).collect::<Vec<_>>()

@@ -402,6 +402,38 @@ where
     })
 }
 
+/// The input tokens the images of a history cost when converted for
+/// `provider` with `options`, by the provider's own count of each image as
+/// it would be sent (what [`Report::image_tokens`] says of the request):
+/// the figure a compactor can set against its context budget instead of a
+/// fixed size per image. `None` where the provider documents no count.
+/// With [`Options::with_cache`] the images prepared for it are reused by
+/// the conversion that follows.
+///
+/// # Errors
+/// As [`build_request`].
+///
+/// ```
+/// use tool_carrier::provider::{image_tokens, Options, Provider};
+/// let history = [("user", "no images here")];
+/// assert_eq!(image_tokens(Provider::Anthropic, &history, &Options::new())?, Some(0));
+/// assert_eq!(image_tokens(Provider::Ollama, &history, &Options::new())?, Some(0));
+/// # Ok::<(), tool_carrier::provider::BuildError>(())
+/// ```
+pub fn image_tokens<R, C>(
+    provider: Provider,
+    messages: &[(R, C)],
+    options: &Options,
+) -> Result<Option<u64>, BuildError>
+where
+    R: AsRef<str>,
+    C: AsRef<str>,
+{
+    Ok(build_request(provider, messages, options)?
+        .report
+        .image_tokens)
+}
+
 /// The tool names the history calls, in order of first call.
 fn called_names(turns: &[Turn<'_>]) -> Vec<String> {
     let mut seen = HashSet::new();
