@@ -66,7 +66,17 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
     let mut out = io::stdout().lock();
     let mut refused = false;
     for path in &args.files {
-        let line = match describe_file(path, &policy, budget) {
+        let report = describe_file(path, &policy, budget).map(|report| match args.provider {
+            Some(provider) => {
+                let model = args
+                    .model
+                    .as_deref()
+                    .unwrap_or_else(|| provider.default_model());
+                report.for_provider(provider, model)
+            }
+            None => report,
+        });
+        let line = match report {
             Ok(report) if args.json => serde_json::to_string(&report).expect("serialisable"),
             Ok(report) => report.to_string(),
             Err(e) => {

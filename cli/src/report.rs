@@ -8,6 +8,7 @@ use serde::Serialize;
 use tool_carrier::media::{
     prepare, read_regular_file, Budget, Estimates, MediaError, MediaFacts, Policy, Prepared,
 };
+use tool_carrier::provider::Provider;
 
 /// The report for one file, shaped for `media --json`:
 ///
@@ -39,6 +40,10 @@ pub struct MediaReport {
     pub base64_len: usize,
     /// Cost estimates.
     pub estimates: Estimates,
+    /// With `--provider`: that provider's own count of the image's input
+    /// tokens at the size sent, for its model.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub provider: Option<ProviderCost>,
     /// Whether an animation was cut to its first frame (not in the JSON).
     #[serde(skip)]
     pub first_frame_only: bool,
@@ -64,8 +69,38 @@ impl MediaReport {
             first_frame_only: prepared.first_frame_only,
             quality: prepared.quality,
             over_budget_attempts: prepared.fitting.len(),
+            provider: None,
         }
     }
+
+    /// The same report with `provider`'s count for `model`.
+    pub fn for_provider(self, provider: Provider, model: &str) -> MediaReport {
+        let tokens = self
+            .final_
+            .width
+            .zip(self.final_.height)
+            .and_then(|(w, h)| provider.image_tokens(model, w, h));
+        MediaReport {
+            provider: Some(ProviderCost {
+                name: provider.name(),
+                model: model.to_owned(),
+                tokens,
+            }),
+            ..self
+        }
+    }
+}
+
+/// What an image costs one provider's model: `{"name","model","tokens"}`
+/// (`tokens` null where the provider documents no count, or for a PDF).
+#[derive(Clone, Debug, Serialize)]
+pub struct ProviderCost {
+    /// The provider's name.
+    pub name: &'static str,
+    /// The model.
+    pub model: String,
+    /// Its input tokens for the image as sent.
+    pub tokens: Option<u64>,
 }
 
 /// Read the file at `path` as given (not confined to roots, but regular

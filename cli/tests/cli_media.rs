@@ -128,6 +128,13 @@ fn a_provider_shows_what_its_model_would_get() {
         ),
         (Some(1568), Some(55))
     );
+    // With its own count of the image as sent: 1568 × 55 / 750, rounded up.
+    let cost = &run(&["--provider", "anthropic"])["provider"];
+    assert_eq!(cost["name"], "anthropic");
+    assert_eq!(cost["model"], "claude-sonnet-5");
+    assert_eq!(cost["tokens"], 115);
+    assert!(run(&["--provider", "ollama"])["provider"]["tokens"].is_null());
+    assert!(run(&[]).get("provider").is_none());
     // OpenAI caps the short side only; Gemini documents no size.
     assert_eq!(run(&["--provider", "openai-chat"])["final"]["width"], 1700);
     assert_eq!(
