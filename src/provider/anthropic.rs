@@ -208,14 +208,7 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body {
     // Caching: <https://platform.claude.com/docs/en/build-with-claude/prompt-caching>
     // (read 2026-12-01): everything up to a marked block is cached; at
     // most 4 marks a request.
-    let media: Vec<bool> = messages
-        .iter()
-        .map(|(_, blocks)| blocks.iter().any(Block::sends_media))
-        .collect();
-    let marks = match cx.cache_breakpoints {
-        true => cache_breakpoints(&media),
-        false => Vec::new(),
-    };
+    let marks = cache_breakpoints(&messages, Block::sends_media, cx.cache_breakpoints);
     let messages = messages
         .into_iter()
         .enumerate()

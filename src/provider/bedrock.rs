@@ -202,14 +202,7 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body {
     // Caching: <https://docs.aws.amazon.com/bedrock/latest/userguide/prompt-caching.html>
     // (read 2026-12-01): a cachePoint block caches everything before it;
     // Claude takes them in system, messages and tools, at most 4.
-    let media: Vec<bool> = messages
-        .iter()
-        .map(|(_, blocks)| blocks.iter().any(Block::sends_media))
-        .collect();
-    let marks = match cx.cache_breakpoints {
-        true => cache_breakpoints(&media),
-        false => Vec::new(),
-    };
+    let marks = cache_breakpoints(&messages, Block::sends_media, cx.cache_breakpoints);
     let messages = messages
         .into_iter()
         .enumerate()

@@ -139,20 +139,24 @@ impl<B> Alternating<B> {
 /// Text of the user turn put first when a history opens with the assistant.
 pub(crate) const OPENING_TEXT: &str = "(conversation continues)";
 
-/// The messages that end in a prompt-cache breakpoint, given which
-/// messages send media: the last message, so the next turn reads the
-/// whole conversation from the cache; and the last message before the
-/// first one that sends media, the prefix no eviction ever changes
+/// The messages that end in a prompt-cache breakpoint (none when `on` is
+/// false): the last message, so the next turn reads the whole
+/// conversation from the cache; and the last message before the first one
+/// with a block that `sends_media`, the prefix no eviction ever changes
 /// (evicting turns only the oldest media into notes, after it). At most
 /// two, so with one for the tools or system text at most three: the APIs
 /// that cache at marks take four.
-pub(crate) fn cache_breakpoints(sends_media: &[bool]) -> Vec<usize> {
-    let Some(last) = sends_media.len().checked_sub(1) else {
+pub(crate) fn cache_breakpoints<B>(
+    messages: &[(&'static str, Vec<B>)],
+    sends_media: fn(&B) -> bool,
+    on: bool,
+) -> Vec<usize> {
+    let Some(last) = messages.len().checked_sub(1).filter(|_| on) else {
         return Vec::new();
     };
-    let stable = sends_media
+    let stable = messages
         .iter()
-        .position(|&media| media)
+        .position(|(_, blocks)| blocks.iter().any(sends_media))
         .and_then(|i| i.checked_sub(1))
         .filter(|&i| i != last);
     stable.into_iter().chain([last]).collect()
