@@ -134,10 +134,12 @@ proptest! {
         long in 64u32..3000,
         short in prop::option::of(64u32..1000),
         pixels in prop::option::of(10_000u64..4_000_000),
+        patches in prop::option::of(16u64..12_000),
     ) {
         let mut view = tool_carrier::media::View::new(long);
         if let Some(s) = short { view = view.with_max_short_edge(s); }
         if let Some(p) = pixels { view = view.with_max_pixels(p); }
+        if let Some(p) = patches { view = view.with_max_patches(p); }
         let policy = Policy::default().with_view(view);
         let edge = policy.long_edge_for(w, h);
         let fits = |e: u32| {
@@ -145,6 +147,7 @@ proptest! {
             fw.max(fh) <= long.min(Policy::DEFAULT_MAX_DIM)
                 && short.is_none_or(|s| fw.min(fh) <= s)
                 && pixels.is_none_or(|p| u64::from(fw) * u64::from(fh) <= p)
+                && patches.is_none_or(|p| u64::from(fw.div_ceil(32)) * u64::from(fh.div_ceil(32)) <= p)
         };
         prop_assert!(edge >= 1 && edge <= w.max(h));
         prop_assert!(fits(edge) || edge == 1, "{}×{} at {}", w, h, edge);

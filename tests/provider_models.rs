@@ -288,6 +288,33 @@ fn images_are_sent_at_the_size_the_model_sees() {
     // OpenAI: 768 px on the short side.
     let openai = sizes(Provider::OpenAiChat, &fixture.options());
     assert_eq!(openai, [(1700, 60), (838, 768)]);
+    // A patch-based model: as large as 1,536 patches of 32 px allow,
+    // counted independently of the crate's own fitting.
+    let patches = |(w, h): (u32, u32)| w.div_ceil(32) * h.div_ceil(32);
+    fixture.add("tall.png", &png(1000, 1800, 3)); // 32 × 57 patches
+    let tall = [
+        line("user", "Look."),
+        calls(&[("c1", "shot")]),
+        result("c1", "ok", &["tall.png"]),
+    ]
+    .concat();
+    let mini = png_sizes(&build_lines(
+        Provider::OpenAiResponses,
+        &tall,
+        &fixture.options().with_model("gpt-5-mini"),
+    ));
+    let (w, h) = mini[0];
+    assert!(patches((w, h)) <= 1536, "{w}×{h}");
+    assert!(
+        patches((w + 1, h + 1)) > 1536 && h > 1600,
+        "{w}×{h} is not the largest"
+    );
+    // GPT-5.6 keeps images as sent: only the ceiling applies.
+    let kept = sizes(
+        Provider::OpenAiChat,
+        &fixture.options().with_model("gpt-5.6"),
+    );
+    assert_eq!(kept, [(1700, 60), (1200, 1100)]);
     // Gemini documents no such size: only the 2000 px ceiling applies.
     assert_eq!(
         sizes(Provider::Gemini, &fixture.options()),

@@ -50,7 +50,8 @@ impl CacheKey {
             Some(v) => {
                 word(1 + u64::from(v.long_edge));
                 word(v.max_short_edge.map_or(0, |s| 1 + u64::from(s)));
-                word(v.max_pixels.map_or(0, |p| 1 + p));
+                word(v.max_pixels.map_or(0, |p| p.saturating_add(1)));
+                word(v.max_patches.map_or(0, |p| p.saturating_add(1)));
             }
         }
         word(budget.image_cap() as u64);

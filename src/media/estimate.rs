@@ -57,6 +57,20 @@ pub fn anthropic_tokens(width: u32, height: u32) -> u64 {
 /// assert_eq!(openai_tokens(100, 100), 255); // 1 tile; never scaled up
 /// ```
 pub fn openai_tokens(width: u32, height: u32) -> u64 {
+    openai_tile_tokens(width, height, 85, 170)
+}
+
+/// OpenAI's tile-based count with a model's own figures: fitted as in
+/// [`openai_tokens`], then `base + tile ×` the 512-px tiles it covers
+/// (GPT-5: 70 and 140; GPT-4o, GPT-4.1: 85 and 170; o1, o3: 75 and 150;
+/// <https://developers.openai.com/api/docs/guides/images-vision#tile-based-image-tokenization>,
+/// read 2026-12-01).
+///
+/// ```
+/// use tool_carrier::media::openai_tile_tokens;
+/// assert_eq!(openai_tile_tokens(1024, 1024, 70, 140), 70 + 140 * 4);
+/// ```
+pub fn openai_tile_tokens(width: u32, height: u32, base: u64, tile: u64) -> u64 {
     let (mut w, mut h) = (u64::from(width.max(1)), u64::from(height.max(1)));
     if w > 2048 || h > 2048 {
         let long = w.max(h);
@@ -66,7 +80,39 @@ pub fn openai_tokens(width: u32, height: u32) -> u64 {
     if short > 768 {
         (w, h) = (scale(w, 768, short), scale(h, 768, short));
     }
-    85 + 170 * w.div_ceil(512) * h.div_ceil(512)
+    base + tile * w.div_ceil(512) * h.div_ceil(512)
+}
+
+/// The 32 × 32-px patches OpenAI's patch-based models count for an image
+/// under a patch budget: an image that covers more is first shrunk, its
+/// aspect kept, the way the API documents (shrink factor √(32² × budget
+/// / area), lowered until whole patches fit), and the count is capped at
+/// the budget. Multiply by the model's multiplier for billed tokens
+/// (<https://developers.openai.com/api/docs/guides/images-vision#patch-based-image-tokenization>,
+/// read 2026-12-01).
+///
+/// ```
+/// use tool_carrier::media::openai_patches;
+/// assert_eq!(openai_patches(1024, 1024, 1536), 1024);
+/// assert_eq!(openai_patches(1800, 2400, 1536), 1452); // shrunk to 1056×1408
+/// ```
+pub fn openai_patches(width: u32, height: u32, budget: u64) -> u64 {
+    let (w, h) = (u64::from(width.max(1)), u64::from(height.max(1)));
+    let patches = w.div_ceil(32) * h.div_ceil(32);
+    if patches <= budget {
+        return patches;
+    }
+    let (wf, hf) = (w as f64, h as f64);
+    let shrink = (1024.0 * budget as f64 / (wf * hf)).sqrt();
+    let fit = |side: f64| {
+        let whole = side * shrink / 32.0;
+        whole.floor() / whole
+    };
+    let adjusted = shrink * fit(wf).min(fit(hf));
+    // A hair below the whole patch the arithmetic lands on is the same
+    // patch; a hair above it is not, so the product is rounded down.
+    let side = |x: f64| ((x * adjusted + 1e-6).floor() as u64).max(1);
+    (side(wf).div_ceil(32) * side(hf).div_ceil(32)).min(budget)
 }
 
 /// Gemini 2.x's image token count: 258 for an image whose sides are both
@@ -116,5 +162,23 @@ mod tests {
         assert_eq!(openai_tokens(512, 512), 85 + 170);
         assert_eq!(openai_tokens(513, 512), 85 + 170 * 2);
         assert_eq!(openai_tokens(u32::MAX, 1), 85 + 170 * 4); // 2048×1
+    }
+
+    #[test]
+    fn openai_patches_follow_the_documented_example() {
+        // The 1,536-patch example of the guide.
+        assert_eq!(openai_patches(1800, 2400, 1536), 33 * 44);
+        assert_eq!(openai_patches(1024, 1024, 1536), 1024);
+        // A patch may reach past the edge.
+        assert_eq!(openai_patches(33, 1, 1536), 2);
+        for (w, h, budget) in [
+            (2880, 1800, 2500),
+            (6000, 10, 100),
+            (7, 9000, 1536),
+            (u32::MAX, u32::MAX, 10_000),
+        ] {
+            let p = openai_patches(w, h, budget);
+            assert!(p <= budget && p > 0, "{w}×{h} under {budget}: {p}");
+        }
     }
 }

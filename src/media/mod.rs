@@ -94,8 +94,8 @@ pub use budget::{Budget, Measure};
 pub use cache::{decode_entry, encode_entry, CacheKey, MemoryCache, PreparedCache};
 pub use error::{ErrorReason, MediaError};
 pub use estimate::{
-    anthropic_tokens, gemini_2_tokens, openai_tokens, Estimates, CHARS_PER_ATTACHMENT,
-    GEMINI_3_IMAGE_TOKENS,
+    anthropic_tokens, gemini_2_tokens, openai_patches, openai_tile_tokens, openai_tokens,
+    Estimates, CHARS_PER_ATTACHMENT, GEMINI_3_IMAGE_TOKENS,
 };
 pub use policy::{Policy, View};
 pub use prepare::{prepare, prepare_for, FitStep, MediaFacts, Prepared};

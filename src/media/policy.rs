@@ -104,6 +104,12 @@ impl Policy {
                 let cap = u32::try_from(isqrt(area)).unwrap_or(u32::MAX);
                 edge = edge.min(cap);
             }
+            if let Some(max_patches) = view.max_patches {
+                // (edge / 32) × (edge × short / long / 32) ≤ max_patches
+                let area = u128::from(max_patches) * 1024 * u128::from(long) / u128::from(short);
+                let cap = u32::try_from(isqrt(area)).unwrap_or(u32::MAX);
+                edge = edge.min(cap);
+            }
             // The caps above are estimates within a pixel or two of where
             // the resizer's rounding lands: settle on the largest that holds.
             let upper = long.min(self.max_dim).min(view.long_edge);
@@ -186,6 +192,9 @@ pub struct View {
     pub max_short_edge: Option<u32>,
     /// The most pixels, when the provider caps them (Anthropic).
     pub max_pixels: Option<u64>,
+    /// The most 32 × 32-px patches (a patch may reach past the edge),
+    /// when the provider caps them (OpenAI's patch-based models).
+    pub max_patches: Option<u64>,
 }
 
 impl View {
@@ -195,6 +204,7 @@ impl View {
             long_edge,
             max_short_edge: None,
             max_pixels: None,
+            max_patches: None,
         }
     }
 
@@ -214,6 +224,14 @@ impl View {
         }
     }
 
+    /// Also capped in 32 × 32-px patches.
+    pub const fn with_max_patches(self, patches: u64) -> View {
+        View {
+            max_patches: Some(patches),
+            ..self
+        }
+    }
+
     /// Whether an image whose long side is fitted to `edge` (its short
     /// side scaled from `short` / `long` as the resizer rounds it) fits.
     fn holds(&self, edge: u32, short: u32, long: u32) -> bool {
@@ -222,6 +240,9 @@ impl View {
             && self
                 .max_pixels
                 .is_none_or(|p| u64::from(w) * u64::from(h) <= p)
+            && self
+                .max_patches
+                .is_none_or(|p| u64::from(w.div_ceil(32)) * u64::from(h.div_ceil(32)) <= p)
     }
 }
 

@@ -10,6 +10,7 @@ use crate::media::{self, Budget, Measure, MediaType, View};
 
 use super::attach::Limits;
 use super::names::Pattern;
+use super::openai_images;
 use super::Provider;
 
 /// What the crate knows of one provider.
@@ -60,11 +61,6 @@ pub(crate) fn claude_view(model: &str) -> View {
         View::new(1568).with_max_pixels(1_200_000)
     }
 }
-
-/// OpenAI at high detail: the image is fitted to 2048 × 2048, then its
-/// short side to 768 (<https://platform.openai.com/docs/guides/images-vision>,
-/// "Calculating costs", read 2026-12-01).
-const OPENAI_VIEW: View = View::new(2048).with_max_short_edge(768);
 
 /// Where a request is sent.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -146,9 +142,9 @@ pub(crate) const SPECS: [Spec; 7] = [
         names: Pattern::TOOL_NAME,
         ids: Pattern::OPENAI_ID,
         limits: |_| &OPENAI_CHAT,
-        // https://platform.openai.com/docs/guides/images-vision (read 2026-12-01)
-        image_tokens: |_, w, h| Some(media::openai_tokens(w, h)),
-        view: |_| Some(OPENAI_VIEW),
+        // Per model: see openai_images.rs.
+        image_tokens: |model, w, h| Some(openai_images::sizing(model).tokens(w, h)),
+        view: |model| openai_images::sizing(model).view(),
     },
     Spec {
         provider: Provider::OpenAiResponses,
@@ -163,8 +159,8 @@ pub(crate) const SPECS: [Spec; 7] = [
         names: Pattern::TOOL_NAME,
         ids: Pattern::RESPONSES_ID,
         limits: |_| &OPENAI_RESPONSES,
-        image_tokens: |_, w, h| Some(media::openai_tokens(w, h)),
-        view: |_| Some(OPENAI_VIEW),
+        image_tokens: |model, w, h| Some(openai_images::sizing(model).tokens(w, h)),
+        view: |model| openai_images::sizing(model).view(),
     },
     // https://ai.google.dev/gemini-api/docs/models and /deprecations (read
     // 2026-12-01): gemini-3-pro-preview was shut down on 2026-03-09 and
