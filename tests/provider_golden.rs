@@ -40,6 +40,14 @@ const CASES: &[(&str, &str, bool, Option<&str>)] = &[
         None,
     ),
     ("edge-cases", "tests/golden/edge-cases.jsonl", true, None),
+    // A full-size screenshot (a Retina laptop's 2880×1800), sent at the
+    // size each provider's default model processes.
+    (
+        "retina-screenshot",
+        "tests/golden/retina-screenshot.jsonl",
+        true,
+        None,
+    ),
 ];
 
 /// The JSON Pointer of the first place where `a` and `b` differ.
@@ -73,6 +81,9 @@ fn golden(provider: Provider) {
     let mut failures = Vec::new();
     for &(case, path, vision, tools) in CASES {
         let fixture = Fixture::new();
+        if case == "retina-screenshot" {
+            fixture.add("shots/retina.png", &support::png(2880, 1800, 7));
+        }
         let mut options = fixture.options().with_vision(vision);
         if let Some(tools) = tools {
             let text = fs::read_to_string(manifest_dir().join(tools)).unwrap();
