@@ -23,12 +23,16 @@ fn main() {
 }
 
 #[cfg(feature = "media")]
+#[path = "../tests/media_support/mod.rs"]
+mod support;
+
+#[cfg(feature = "media")]
 mod draw {
+    use super::support;
     use std::fs::{self, File};
     use std::io::{BufWriter, Write};
     use std::path::PathBuf;
 
-    use image::{Rgb, RgbImage};
     use serde_json::json;
     use tool_carrier::{render_native_tool_carrier, Attachment};
 
@@ -52,7 +56,7 @@ mod draw {
         writeln!(history, "{system}")?;
         for n in 0..count {
             let name = format!("shot-{n:02}.png");
-            screen(width, height, n).save(out.join(&name))?;
+            support::screenshot(width, height, n as u64).save(out.join(&name))?;
             let call = json!({
                 "role": "assistant",
                 "content": json!({
@@ -74,47 +78,5 @@ mod draw {
             out.display()
         );
         Ok(())
-    }
-
-    /// A desktop-like picture, different for each `n`.
-    fn screen(width: u32, height: u32, n: usize) -> RgbImage {
-        let mut rng = 0x9e37_79b9_7f4a_7c15_u64 ^ (n as u64).wrapping_mul(0x2545_f491_4f6c_dd1d);
-        let mut next = move || {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            rng
-        };
-        let title = 56.min(height);
-        let sidebar = width / 5;
-        let mut img = RgbImage::from_fn(width, height, |x, y| {
-            if y < title {
-                Rgb([40, 44, 52])
-            } else if x < sidebar {
-                Rgb([33, 37, 43])
-            } else {
-                Rgb([250, 250, 250])
-            }
-        });
-        // Lines of "text": short runs of dark pixels, 14 px high, 28 px apart.
-        let mut y = title + 20;
-        while y + 14 < height {
-            let mut x = sidebar + 24;
-            let end = width.saturating_sub(40);
-            while x < end {
-                let word = 12 + (next() % 90) as u32;
-                let ink = Rgb([(next() % 80) as u8, 40, 60]);
-                for dy in 0..14 {
-                    for dx in 0..word.min(end - x) {
-                        if next() % 3 != 0 {
-                            img.put_pixel(x + dx, y + dy, ink);
-                        }
-                    }
-                }
-                x += word + 10;
-            }
-            y += 28;
-        }
-        img
     }
 }

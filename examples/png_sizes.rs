@@ -18,18 +18,26 @@ fn main() {
 }
 
 #[cfg(feature = "media")]
+#[path = "../tests/media_support/mod.rs"]
+mod support;
+
+#[cfg(feature = "media")]
 mod run {
+    use super::support;
     use std::path::PathBuf;
     use std::time::Instant;
 
     use image::codecs::png::{CompressionType, FilterType, PngEncoder};
-    use image::{ImageEncoder, Rgb, RgbImage};
+    use image::ImageEncoder;
     use tool_carrier::media::{prepare, Budget, Policy};
 
     pub fn main() -> Result<(), Box<dyn std::error::Error>> {
         let dir = PathBuf::from(std::env::args().nth(1).ok_or("usage: png_sizes DIR")?);
         std::fs::create_dir_all(&dir)?;
-        for (name, image) in [("screenshot", screenshot()), ("photo", photo())] {
+        for (name, image) in [
+            ("screenshot", support::screenshot(2880, 1800, 0)),
+            ("photo", support::photo(4000, 3000, 42)),
+        ] {
             let mut source = Vec::new();
             PngEncoder::new_with_quality(&mut source, CompressionType::Fast, FilterType::Adaptive)
                 .write_image(
@@ -60,61 +68,5 @@ mod run {
             );
         }
         Ok(())
-    }
-
-    /// 2880×1800, drawn like a desktop: flat panels and rows of "text".
-    fn screenshot() -> RgbImage {
-        let (w, h) = (2880, 1800);
-        let mut img = RgbImage::from_fn(w, h, |x, y| match (x, y) {
-            (_, 0..56) => Rgb([40, 44, 52]),
-            (0..576, _) => Rgb([33, 37, 43]),
-            _ => Rgb([250, 250, 250]),
-        });
-        let mut seed = 0x9e37_79b9_u32;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 17;
-            seed ^= seed << 5;
-            seed
-        };
-        for row in (76..h - 20).step_by(28) {
-            let mut x = 600;
-            while x + 120 < w {
-                let word = 12 + next() % 90;
-                for y in row..row + 14 {
-                    for dx in 0..word {
-                        if next() % 3 != 0 {
-                            img.put_pixel(x + dx, y, Rgb([20, 40, 60]));
-                        }
-                    }
-                }
-                x += word + 10;
-            }
-        }
-        img
-    }
-
-    /// 4000×3000 (12 MP): gradients, edges and grain, like a photo.
-    fn photo() -> RgbImage {
-        let (w, h) = (4000i64, 3000i64);
-        let mut seed = 42u64;
-        RgbImage::from_fn(w as u32, h as u32, |x, y| {
-            let (x, y) = (i64::from(x), i64::from(y));
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let grain = ((seed >> 33) & 15) as i64 - 8;
-            let edge = if ((x / 97) + (y / 131)) % 5 == 0 {
-                40
-            } else {
-                0
-            };
-            let c = |v: i64| (v + edge + grain).clamp(0, 255) as u8;
-            Rgb([
-                c(40 + 160 * x / w + ((x * 7 + y * 3) % 29)),
-                c(30 + 180 * y / h + ((x * 5) % 23)),
-                c(200 - 150 * (x + y) / (w + h) + ((y * 11) % 31)),
-            ])
-        })
     }
 }

@@ -1,6 +1,5 @@
-//! Images made in code for the media tests and the resize benchmark: no
-//! binary fixtures. Included by the `media_*` tests and the resize
-//! benchmark with `#[path]`.
+//! Images made in code for the media tests, the benchmarks and the
+//! measuring examples: no binary fixtures. Included with `#[path]`.
 #![allow(dead_code)]
 
 use std::io::Cursor;
@@ -47,6 +46,43 @@ pub fn photo(width: u32, height: u32, seed: u64) -> RgbImage {
         let grain = (noise.next_u64() & 15) as i64 - 8;
         let c = |v: i64| (v + edge + grain).clamp(0, 255) as u8;
         *px = Rgb([c(r), c(g), c(b)]);
+    }
+    img
+}
+
+/// Something like a screenshot of a desktop: a title bar, a sidebar and
+/// rows of "text" (short runs of dark pixels, 14 px high, 28 px apart)
+/// that differ with `n`, so it compresses as screenshots do rather than as
+/// noise or as one flat colour.
+pub fn screenshot(width: u32, height: u32, n: u64) -> RgbImage {
+    let mut noise = Noise::new(n ^ 0x5eed);
+    let title = 56.min(height);
+    let sidebar = width / 5;
+    let mut img = RgbImage::from_fn(width, height, |x, y| {
+        if y < title {
+            Rgb([40, 44, 52])
+        } else if x < sidebar {
+            Rgb([33, 37, 43])
+        } else {
+            Rgb([250, 250, 250])
+        }
+    });
+    let ink = Rgb([(n * 7 % 80) as u8, 40, 60]);
+    let mut row = title + 20;
+    while row + 34 < height {
+        let mut x = sidebar + 24;
+        while x + 120 < width {
+            let word = 12 + (noise.next_u64() % 90) as u32;
+            for y in row..row + 14 {
+                for dx in 0..word {
+                    if !noise.next_u64().is_multiple_of(3) {
+                        img.put_pixel(x + dx, y, ink);
+                    }
+                }
+            }
+            x += word + 10;
+        }
+        row += 28;
     }
     img
 }
