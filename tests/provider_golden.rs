@@ -16,7 +16,7 @@ use std::fs;
 use serde_json::Value;
 
 use support::{history, manifest_dir, Fixture};
-use tool_carrier::provider::{Provider, Tools};
+use tool_carrier::provider::{Profile, Provider, Tools};
 
 /// (case name, history file, vision on, tool definitions)
 const CASES: &[(&str, &str, bool, Option<&str>)] = &[
@@ -76,8 +76,28 @@ fn shown(v: Option<&Value>) -> String {
     text.chars().take(200).collect()
 }
 
+/// `got` against `tests/golden/FILE` as JSON values: the first place they
+/// differ, labelled; with `UPDATE_GOLDEN` set, `got` is written instead.
+fn compare(file: &str, got: &[u8], label: &str) -> Option<String> {
+    let file = manifest_dir().join("tests/golden").join(file);
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        fs::write(&file, got).unwrap();
+        return None;
+    }
+    let want = fs::read(&file)
+        .unwrap_or_else(|e| panic!("{}: {e} (run with UPDATE_GOLDEN=1)", file.display()));
+    let got: Value = serde_json::from_slice(got).unwrap();
+    let want: Value = serde_json::from_slice(&want).unwrap();
+    let at = first_difference(&got, &want, String::new())?;
+    Some(format!(
+        "{label}: differs from {} at {at}:\n  got:  {}\n  want: {}",
+        file.display(),
+        shown(got.pointer(&at)),
+        shown(want.pointer(&at)),
+    ))
+}
+
 fn golden(provider: Provider) {
-    let update = std::env::var_os("UPDATE_GOLDEN").is_some();
     let mut failures = Vec::new();
     for &(case, path, vision, tools) in CASES {
         let fixture = Fixture::new();
@@ -98,23 +118,8 @@ fn golden(provider: Provider) {
             .write_pretty(&mut again)
             .unwrap();
         assert!(got == again, "{case}: two builds differ");
-        let file = manifest_dir().join(format!("tests/golden/{}__{case}.json", provider.name()));
-        if update {
-            fs::write(&file, &got).unwrap();
-            continue;
-        }
-        let want = fs::read(&file)
-            .unwrap_or_else(|e| panic!("{}: {e} (run with UPDATE_GOLDEN=1)", file.display()));
-        let got: Value = serde_json::from_slice(&got).unwrap();
-        let want: Value = serde_json::from_slice(&want).unwrap();
-        if let Some(at) = first_difference(&got, &want, String::new()) {
-            failures.push(format!(
-                "{case}: differs from {} at {at}:\n  got:  {}\n  want: {}",
-                file.display(),
-                shown(got.pointer(&at)),
-                shown(want.pointer(&at)),
-            ));
-        }
+        let file = format!("{}__{case}.json", provider.name());
+        failures.extend(compare(&file, &got, case));
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
@@ -155,6 +160,34 @@ fn ollama_bodies_match_the_golden_files() {
 }
 
 #[test]
+fn openai_compatible_bodies_match_the_golden_files() {
+    golden(Provider::OpenAiCompatible);
+}
+
+/// `openai-compatible-NAME__screenshot-round.json` for each built-in
+/// profile (the generic one is `openai-compatible__…` above).
+fn profile_golden_name(profile: &str) -> String {
+    format!("openai-compatible-{profile}__screenshot-round.json")
+}
+
+#[test]
+fn each_builtin_profile_matches_its_golden_file() {
+    let mut failures = Vec::new();
+    for name in Profile::BUILTIN.into_iter().filter(|n| *n != "generic") {
+        let fixture = Fixture::new();
+        let options = fixture
+            .options()
+            .with_profile(Profile::builtin(name).unwrap());
+        let path = "examples/screenshot-round.jsonl";
+        let request = support::build(Provider::OpenAiCompatible, &history(path), &options);
+        let mut got = Vec::new();
+        request.write_pretty(&mut got).unwrap();
+        failures.extend(compare(&profile_golden_name(name), &got, name));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
 fn every_golden_file_belongs_to_a_case() {
     let mut expected: Vec<String> = Provider::ALL
         .iter()
@@ -163,6 +196,12 @@ fn every_golden_file_belongs_to_a_case() {
                 .iter()
                 .map(move |(case, ..)| format!("{}__{case}.json", p.name()))
         })
+        .chain(
+            Profile::BUILTIN
+                .into_iter()
+                .filter(|n| *n != "generic")
+                .map(profile_golden_name),
+        )
         .collect();
     expected.sort();
     let mut found: Vec<String> = fs::read_dir(manifest_dir().join("tests/golden"))

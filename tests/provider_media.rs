@@ -576,6 +576,14 @@ fn pdfs_are_documents_where_the_provider_takes_them_and_notes_elsewhere() {
                 request.report.notes[0].text,
                 "[document reports/incident-42.pdf not attached: Ollama takes no documents here]"
             );
+        } else if provider == Provider::OpenAiCompatible {
+            // The generic profile takes no PDFs (no server but OpenRouter
+            // documents OpenAI's `file` parts).
+            assert_eq!(request.report.documents, 0);
+            assert_eq!(
+                request.report.notes[0].text,
+                "[document reports/incident-42.pdf not attached: OpenAI-compatible takes no documents here]"
+            );
         } else {
             assert_eq!(request.report.documents, 1, "{provider}");
         }

@@ -7,7 +7,7 @@
 mod support;
 
 use serde_json::Value;
-use support::{build_lines, calls, history, line, png, result, Fixture};
+use support::{build_lines, calls, history, line, png, png_sizes, result, Fixture};
 use tool_carrier::media::Policy;
 use tool_carrier::provider::{Family, Options, Provider};
 use tool_carrier::roots::Roots;
@@ -233,24 +233,6 @@ fn more_than_20_images_at_anthropic_are_fitted_to_2000_pixels() {
     let w = widths(&many);
     assert_eq!(w.len(), 21);
     assert!(w.iter().all(|&w| w == 2000), "{w:?}");
-}
-
-/// The pixel size of every PNG a body sends (base64 or data URL).
-fn png_sizes(request: &tool_carrier::provider::Request) -> Vec<(u32, u32)> {
-    use base64::Engine;
-    support::strings(&request.body.to_value())
-        .into_iter()
-        .filter_map(|s| {
-            let b64 = s.strip_prefix("data:image/png;base64,").unwrap_or(&s);
-            b64.starts_with("iVBORw0KGgo").then(|| {
-                let bytes = base64::engine::general_purpose::STANDARD
-                    .decode(b64)
-                    .unwrap();
-                let be = |at: usize| u32::from_be_bytes(bytes[at..at + 4].try_into().unwrap());
-                (be(16), be(20))
-            })
-        })
-        .collect()
 }
 
 #[test]

@@ -38,7 +38,9 @@ fn declared(provider: Provider, body: &Value) -> Vec<String> {
     };
     match provider {
         Provider::Anthropic | Provider::OpenAiResponses => names(&body["tools"], "/name"),
-        Provider::OpenAiChat | Provider::Ollama => names(&body["tools"], "/function/name"),
+        Provider::OpenAiChat | Provider::Ollama | Provider::OpenAiCompatible => {
+            names(&body["tools"], "/function/name")
+        }
         Provider::Gemini | Provider::Gemini2 => {
             names(&body["tools"][0]["functionDeclarations"], "/name")
         }
@@ -112,7 +114,9 @@ fn without_definitions_every_called_tool_gets_a_minimal_declaration() {
         );
         let told = match provider {
             Provider::Anthropic => body["tool_choice"] == json!({"type": "none"}),
-            Provider::OpenAiChat | Provider::OpenAiResponses => body["tool_choice"] == "none",
+            Provider::OpenAiChat | Provider::OpenAiResponses | Provider::OpenAiCompatible => {
+                body["tool_choice"] == "none"
+            }
             Provider::Gemini | Provider::Gemini2 => {
                 body["toolConfig"]["functionCallingConfig"]["mode"] == "NONE"
             }

@@ -10,7 +10,8 @@ use std::collections::HashSet;
 use base64::Engine;
 use serde_json::{json, Value};
 use support::png;
-use tool_carrier::provider::{Family, Provider};
+use tool_carrier::media::MediaType;
+use tool_carrier::provider::{Family, IdRule, Profile, Provider};
 use tool_carrier::rules::{check, check_json, rules, Basis, Target};
 
 const B64: base64::engine::GeneralPurpose = base64::engine::general_purpose::STANDARD;
@@ -281,9 +282,182 @@ fn each_broken_body_breaks_its_rule() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// A Chat Completions body every profile below accepts: images inline,
+/// the bridge message before the user message after the results.
+fn compatible_ok() -> Value {
+    json!({
+        "model": "m",
+        "tools": [{"type": "function", "function": {"name": "shot", "parameters": {"type": "object", "properties": {"tags": {"type": "array", "items": {}}}}}}],
+        "tool_choice": "none",
+        "messages": [
+            {"role": "user", "content": "Go."},
+            {"role": "assistant", "content": null, "tool_calls": [{"id": "aB3dE6gH9", "type": "function", "function": {"name": "shot", "arguments": "{}"}}]},
+            {"role": "tool", "tool_call_id": "aB3dE6gH9", "content": "ok"},
+            {"role": "assistant", "content": "(tool results received)"},
+            {"role": "user", "content": [
+                {"type": "image_url", "image_url": {"url": format!("data:image/png;base64,{}", png_b64(4, 3))}}]}
+        ]
+    })
+}
+
+/// (profile, body, the rule it breaks) for OpenAI-compatible servers.
+fn compatible_cases() -> Vec<(Profile, Value, &'static str)> {
+    let k = compatible_ok;
+    let generic = Profile::generic;
+    let with_profile = |edit: fn(&mut Profile)| {
+        let mut p = Profile::generic();
+        edit(&mut p);
+        p
+    };
+    let image = || json!({"type": "image_url", "image_url": {"url": format!("data:image/png;base64,{}", png_b64(4, 3))}});
+    vec![
+        (
+            generic(),
+            with(k(), "/messages/2/role", "user".into()),
+            "openai-compatible/results-follow-calls",
+        ),
+        (
+            generic(),
+            with(k(), "/messages/2/tool_call_id", "zZ3dE6gH9".into()),
+            "openai-compatible/tool-answers-call",
+        ),
+        (
+            generic(),
+            without(k(), "tools"),
+            "openai-compatible/tool-choice-needs-tools",
+        ),
+        (
+            generic(),
+            with(k(), "/tools/0/function/name", "a.b".into()),
+            "openai-compatible/function-name",
+        ),
+        (
+            generic(),
+            with(
+                k(),
+                "/tools/0/function/parameters/properties/tags",
+                json!({"type": "array"}),
+            ),
+            "openai-compatible/array-items",
+        ),
+        (
+            generic(),
+            with(
+                k(),
+                "/tools/0/function/parameters",
+                json!({"type": "string"}),
+            ),
+            "openai-compatible/parameters-object",
+        ),
+        (
+            with_profile(|p| p.tools = false),
+            k(),
+            "openai-compatible/no-tools",
+        ),
+        (
+            with_profile(|p| p.vision = false),
+            k(),
+            "openai-compatible/no-vision",
+        ),
+        (
+            generic(),
+            with(k(), "/messages/2/content", json!([image()])),
+            "openai-compatible/media-placement",
+        ),
+        (
+            generic(),
+            with(k(), "/messages/3/role", "user".into()),
+            "openai-compatible/user-after-tool",
+        ),
+        (
+            generic(),
+            with(
+                k(),
+                "/messages/4/content/0/image_url/url",
+                "https://x/a.png".into(),
+            ),
+            "openai-compatible/image-types",
+        ),
+        (
+            with_profile(|p| p.image_types = vec![MediaType::Jpeg]),
+            k(),
+            "openai-compatible/image-types",
+        ),
+        (
+            with_profile(|p| p.max_images = Some(1)),
+            with(k(), "/messages/4/content", json!([image(), image()])),
+            "openai-compatible/image-caps",
+        ),
+        (
+            with_profile(|p| p.max_image_bytes = Some(10)),
+            k(),
+            "openai-compatible/image-caps",
+        ),
+        (
+            with_profile(|p| p.max_request_image_bytes = Some(100)),
+            with(k(), "/messages/4/content", json!([image(), image()])),
+            "openai-compatible/image-caps",
+        ),
+        (
+            with_profile(|p| p.max_dim = Some(3)),
+            k(),
+            "openai-compatible/image-caps",
+        ),
+        (
+            generic(),
+            with(
+                k(),
+                "/messages/4/content/0",
+                json!({"type": "file", "file": {"filename": "a.pdf", "file_data": "data:application/pdf;base64,AAAA"}}),
+            ),
+            "openai-compatible/files",
+        ),
+        (
+            with_profile(|p| p.tool_call_ids = IdRule::Alphanumeric9),
+            with(
+                with(k(), "/messages/1/tool_calls/0/id", "call_1".into()),
+                "/messages/2/tool_call_id",
+                "call_1".into(),
+            ),
+            "openai-compatible/tool-call-id",
+        ),
+        (
+            generic(),
+            with(
+                with(k(), "/messages/1/tool_calls/0/id", "c".repeat(41).into()),
+                "/messages/2/tool_call_id",
+                "c".repeat(41).into(),
+            ),
+            "openai-compatible/tool-call-id",
+        ),
+    ]
+}
+
+#[test]
+fn each_broken_compatible_body_breaks_its_rule_and_the_valid_one_none() {
+    let found = |p: &Profile, body: &Value| -> Vec<&'static str> {
+        let target = Target::new(Provider::OpenAiCompatible, "m").with_profile(p);
+        check(&target, body).iter().map(|v| v.rule.id).collect()
+    };
+    assert_eq!(
+        found(&Profile::generic(), &compatible_ok()),
+        Vec::<&str>::new()
+    );
+    // Generic is also what a target without a profile is checked for.
+    assert!(ids(Provider::OpenAiCompatible, "m", &compatible_ok()).is_empty());
+    let mut mistral = Profile::builtin("mistral").unwrap();
+    mistral.max_images = None;
+    assert_eq!(found(&mistral, &compatible_ok()), Vec::<&str>::new());
+    for (profile, body, rule) in compatible_cases() {
+        let ids = found(&profile, &body);
+        assert!(ids.contains(&rule), "{rule}: found {ids:?}");
+    }
+}
+
 #[test]
 fn every_rule_has_a_case_that_breaks_it() {
-    let tested: HashSet<&str> = cases().iter().map(|c| c.3).collect();
+    let mut tested: HashSet<&str> = cases().iter().map(|c| c.3).collect();
+    tested.extend(compatible_cases().iter().map(|c| c.2));
     // The size rules are checked on the serialized text: see below.
     let on_text = [
         "anthropic/request-size",

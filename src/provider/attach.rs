@@ -5,6 +5,8 @@
 //! caps (image count, document count, total size) are reached it is the
 //! oldest ones that are left out — and they are never loaded at all.
 
+use std::borrow::Cow;
+
 use crate::carrier::AttachmentKind;
 use crate::media::{
     sniff, Budget, DefaultResolver, MediaType, Policy, PreparedCache, Resolver, Sniffed, Source,
@@ -16,12 +18,12 @@ use super::walk::{Media, Slot, Turn};
 use super::{display_target, Note, NoteReason, Options, Provider, Report};
 
 /// What a provider accepts in one request.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct Limits {
     /// Each attachment is prepared for this budget.
     pub budget: Budget,
     /// Image types sent as they are; any other image is sent as PNG.
-    pub image_types: &'static [MediaType],
+    pub image_types: Cow<'static, [MediaType]>,
     /// Whether PDFs can be sent.
     pub documents: bool,
     /// Whether images can be sent as `http(s)` URLs.
@@ -57,7 +59,7 @@ struct Tally {
 struct Step<'o> {
     provider: Provider,
     model: &'o str,
-    limits: &'static Limits,
+    limits: &'o Limits,
     vision: bool,
     policy: &'o Policy,
     resolver: &'o dyn Resolver,
@@ -101,7 +103,7 @@ pub(crate) fn attach<'a>(
     let slots: Vec<&Slot<'_, ()>> = turns.iter().flat_map(Turn::slots).collect();
     // The largest side an image may have here: the provider's limit, and
     // a smaller one when the request holds many images.
-    let limits = facts.limits;
+    let limits = &*facts.limits;
     let declared = slots
         .iter()
         .filter(|s| s.kind == AttachmentKind::Image)
@@ -129,7 +131,7 @@ pub(crate) fn attach<'a>(
         provider,
         model,
         limits,
-        vision: options.vision,
+        vision: options.vision && facts.vision,
         policy,
         resolver,
         eviction: options.eviction,
@@ -270,7 +272,7 @@ impl Step<'_> {
             }
             _ => {}
         }
-        let (budget, types) = (self.limits.budget, self.limits.image_types);
+        let (budget, types) = (self.limits.budget, &*self.limits.image_types);
         let prepared = match self.cache {
             Some(cache) => loaded.prepare_cached(self.policy, budget, types, cache),
             None => loaded.prepare_for(self.policy, budget, types),

@@ -19,6 +19,7 @@
 //! | [`Provider::Gemini2`] | a `user` content with `inlineData` parts after the responses |
 //! | [`Provider::Bedrock`] | Converse `toolResult` content with `image` and `document` blocks |
 //! | [`Provider::Ollama`] | `tool` messages with text; raw base64 `images` on a following `user` message |
+//! | [`Provider::OpenAiCompatible`] | as its [`Profile`] says: Chat Completions with the media in the `tool` messages or after them |
 //!
 //! No attachment aborts a conversion (only a tool definition the provider
 //! cannot be given does, [`BuildError`]): an attachment that cannot be sent (refused
@@ -98,6 +99,8 @@ mod openai_chat;
 mod openai_images;
 mod openai_responses;
 mod options;
+mod profile;
+mod profiles;
 mod report;
 mod request;
 mod spec;
@@ -115,6 +118,8 @@ use declare::Declarations;
 pub use model::Family;
 use names::Rename;
 pub use options::Options;
+pub use profile::{IdRule, Profile, ProfileError, BRIDGE};
+pub use profiles::UnknownProfile;
 pub use report::{Note, NoteReason, Report};
 use request::Api;
 pub use request::{Body, Request};
@@ -141,6 +146,10 @@ pub enum Provider {
     Bedrock,
     /// Ollama chat (`POST /api/chat`).
     Ollama,
+    /// A server that speaks Chat Completions (vLLM, llama.cpp, LM Studio,
+    /// Mistral, Groq, …), as its [`Profile`] says it takes it
+    /// ([`Options::with_profile`]; [`Profile::generic`] by default).
+    OpenAiCompatible,
 }
 
 /// A provider name that is not one of [`Provider::NAMES`].
@@ -162,7 +171,7 @@ impl std::error::Error for UnknownProvider {}
 
 impl Provider {
     /// Every provider, in the order of [`Provider::NAMES`].
-    pub const ALL: [Provider; 7] = [
+    pub const ALL: [Provider; 8] = [
         Provider::Anthropic,
         Provider::OpenAiChat,
         Provider::OpenAiResponses,
@@ -170,11 +179,12 @@ impl Provider {
         Provider::Gemini2,
         Provider::Bedrock,
         Provider::Ollama,
+        Provider::OpenAiCompatible,
     ];
 
     /// The command-line names, in the order of [`Provider::ALL`] (read off
     /// the table of [`Spec`]s).
-    pub const NAMES: [&'static str; 7] = spec::names();
+    pub const NAMES: [&'static str; 8] = spec::names();
 
     /// Everything the crate knows of this provider that does not depend on
     /// the model: see [`Spec`].
@@ -351,7 +361,11 @@ where
     C: AsRef<str>,
 {
     let model = options.model_for(provider).to_owned();
-    let facts = model::Facts::of(provider, &model, options.family);
+    let profile = (provider == Provider::OpenAiCompatible).then(|| options.profile().clone());
+    let facts = match &profile {
+        Some(p) => model::Facts::compatible(p),
+        None => model::Facts::of(provider, &model, options.family),
+    };
     let mut report = Report::default();
     let mut turns = attach::attach(
         walk::walk(messages),
@@ -373,7 +387,10 @@ where
         &mut names,
         &mut report,
     )?;
-    names::rewrite(&mut turns, &mut Rename::new(spec.ids), &mut names);
+    let ids = profile
+        .as_ref()
+        .map_or(spec.ids, |p| p.tool_call_ids.pattern());
+    names::rewrite(&mut turns, &mut Rename::new(ids), &mut names);
     report.declared = declarations.tools.len();
     report.choice_none = declarations.choice_none && spec.choice_none;
     let cx = Context {
@@ -382,10 +399,13 @@ where
         declarations: &declarations,
         facts: &facts,
         cache_breakpoints: options.cache_breakpoints && facts.cache_marks,
+        profile: profile.as_ref(),
     };
     let body = Body(match provider {
         Provider::Anthropic => Api::Anthropic(anthropic::build(turns, &cx)),
-        Provider::OpenAiChat => Api::OpenAiChat(openai_chat::build(turns, &cx)),
+        Provider::OpenAiChat | Provider::OpenAiCompatible => {
+            Api::OpenAiChat(openai_chat::build(turns, &cx))
+        }
         Provider::OpenAiResponses => Api::OpenAiResponses(openai_responses::build(turns, &cx)),
         Provider::Gemini | Provider::Gemini2 => Api::Gemini(gemini::build(turns, &cx)),
         Provider::Bedrock => Api::Bedrock(bedrock::build(turns, &cx)),
@@ -403,6 +423,7 @@ where
         body,
         headers,
         report,
+        profile,
     })
 }
 
@@ -542,6 +563,8 @@ pub(crate) struct Context<'a> {
     /// Whether to mark prompt-cache breakpoints, where the model caches at
     /// marks ([`model::Facts::cache_marks`]).
     pub cache_breakpoints: bool,
+    /// The server's profile, for [`Provider::OpenAiCompatible`].
+    pub profile: Option<&'a Profile>,
 }
 
 #[cfg(test)]

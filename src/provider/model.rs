@@ -31,6 +31,7 @@
 //! [`Options::with_family`](super::Options::with_family) (`convert
 //! --family`) says which family it is.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::str::FromStr;
 
@@ -195,12 +196,15 @@ pub(crate) struct Facts {
     /// How Anthropic's typed tools are declared.
     pub typed_tools: TypedTools,
     /// What one request may carry.
-    pub limits: &'static Limits,
+    pub limits: Cow<'static, Limits>,
     /// Whether the model caches prompts only at marks the request places:
     /// Anthropic (`cache_control`) and Claude on Bedrock (`cachePoint`;
     /// <https://docs.aws.amazon.com/bedrock/latest/userguide/prompt-caching.html>,
     /// read 2026-12-01). OpenAI and Gemini cache prefixes on their own.
     pub cache_marks: bool,
+    /// Whether the model takes images at all (an OpenAI-compatible
+    /// server's profile may say not).
+    pub vision: bool,
 }
 
 impl Facts {
@@ -227,15 +231,28 @@ impl Facts {
             // An id that names no generation (an alias such as
             // `gemini-flash-latest`, a tuned model) is taken as current.
             Provider::Gemini => (gemini_3_or_later(model), TypedTools::AsFunctions),
-            Provider::OpenAiChat | Provider::Gemini2 | Provider::Ollama => {
-                (false, TypedTools::AsFunctions)
-            }
+            Provider::OpenAiChat
+            | Provider::Gemini2
+            | Provider::Ollama
+            | Provider::OpenAiCompatible => (false, TypedTools::AsFunctions),
         };
         Facts {
             media_in_tool_result,
             typed_tools,
-            limits: provider.limits_for(model),
+            limits: Cow::Borrowed(provider.limits_for(model)),
             cache_marks: provider == Provider::Anthropic || bedrock_claude,
+            vision: true,
+        }
+    }
+
+    /// The facts an OpenAI-compatible server's profile states.
+    pub fn compatible(profile: &super::Profile) -> Facts {
+        Facts {
+            media_in_tool_result: profile.images_in_tool_messages,
+            typed_tools: TypedTools::AsFunctions,
+            limits: Cow::Owned(profile.limits()),
+            cache_marks: false,
+            vision: profile.vision,
         }
     }
 }

@@ -18,6 +18,10 @@ pub(crate) struct Pattern {
     pub max_len: usize,
     /// Used for an empty original.
     pub fallback: &'static str,
+    /// Whether an id must be exactly `max_len` characters of `allowed`
+    /// ASCII letters and digits: one that is not is replaced by a hash of
+    /// itself spelled in those characters.
+    pub exact: bool,
 }
 
 /// `[A-Za-z0-9_-]`.
@@ -55,6 +59,16 @@ impl Pattern {
         first: |c| c.is_ascii_alphabetic() || c == '_',
         max_len: 64,
         fallback: "tool",
+        exact: false,
+    };
+    /// Mistral tool-call ids: exactly 9 of `a-z`, `A-Z`, `0-9` ("Tool call
+    /// id was … but must be a-z, A-Z, 0-9, with a length of 9").
+    pub const ALPHANUMERIC_9: Pattern = Pattern {
+        allowed: |c| c.is_ascii_alphanumeric(),
+        first: |c| c.is_ascii_alphanumeric(),
+        max_len: 9,
+        fallback: "call",
+        exact: true,
     };
 
     const fn new(allowed: fn(char) -> bool, max_len: usize, fallback: &'static str) -> Pattern {
@@ -63,11 +77,20 @@ impl Pattern {
             first: allowed,
             max_len,
             fallback,
+            exact: false,
         }
     }
 
     /// `s` made to fit, on its own (no uniqueness).
     pub fn fit(&self, s: &str) -> String {
+        if self.exact {
+            let fits = s.chars().count() == self.max_len && s.chars().all(self.allowed);
+            return if fits {
+                s.to_owned()
+            } else {
+                hashed(s, 0, self.max_len)
+            };
+        }
         let mut out: String = s
             .chars()
             .map(|c| if (self.allowed)(c) { c } else { '_' })
@@ -82,6 +105,23 @@ impl Pattern {
             out
         }
     }
+}
+
+/// `len` letters and digits from a 64-bit FNV-1a hash of `s` and `round`
+/// (the same on every machine; a later round for a taken one).
+fn hashed(s: &str, round: u64, len: usize) -> String {
+    const DIGITS: &[u8; 62] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in s.bytes().chain(round.to_le_bytes()) {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+    }
+    (0..len)
+        .map(|_| {
+            let d = DIGITS[(h % 62) as usize];
+            h /= 62;
+            char::from(d)
+        })
+        .collect()
 }
 
 /// One provider's rewriting of ids or names over a request.
@@ -124,6 +164,12 @@ impl Rename {
     fn unique(&self, fitted: String) -> String {
         if !self.used.contains(&fitted) {
             return fitted;
+        }
+        if self.pattern.exact {
+            return (1..)
+                .map(|n| hashed(&fitted, n, self.pattern.max_len))
+                .find(|c| !self.used.contains(c))
+                .expect("some hash is free");
         }
         let mut n = 2usize;
         loop {
@@ -212,6 +258,26 @@ mod tests {
         assert_ne!(a, b);
         assert_eq!(ids.get(&long), a);
         assert_eq!(ids.get("call.1 é"), "call.1 é");
+    }
+
+    #[test]
+    fn mistral_ids_are_nine_letters_or_digits_and_never_merge() {
+        let mut ids = Rename::new(Pattern::ALPHANUMERIC_9);
+        let a = ids.fresh("call_0");
+        let b = ids.fresh("call_0");
+        let kept = ids.fresh("aB3dE6gH9");
+        assert_eq!(kept, "aB3dE6gH9");
+        for id in [&a, &b] {
+            assert!(
+                id.len() == 9 && id.bytes().all(|c| c.is_ascii_alphanumeric()),
+                "{id}"
+            );
+        }
+        assert_ne!(a, b);
+        assert_eq!(Pattern::ALPHANUMERIC_9.fit("call_0"), a);
+        // A fitting id already taken gets a hash of its own.
+        let again = ids.fresh("aB3dE6gH9");
+        assert!(again != kept && again.len() == 9);
     }
 
     #[test]

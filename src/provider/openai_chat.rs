@@ -21,13 +21,22 @@
 //! Tool-call ids longer than the 40 characters the API takes are cut
 //! (consistently, never merging two). `tools` declares every tool; with
 //! only minimal declarations, `tool_choice` is `"none"`.
+//!
+//! The same builder writes for OpenAI-compatible servers
+//! ([`Provider::OpenAiCompatible`](super::Provider::OpenAiCompatible)), as
+//! their [`Profile`](super::Profile) says: the media inside the `tool` messages where the
+//! server takes them there; the [`BRIDGE`](super::BRIDGE) assistant message between a
+//! `tool` message and a `user` message where the server refuses the one
+//! right after the other; and, for a server without tools, each call as a
+//! line of the assistant's text and each batch of results as one `user`
+//! message (`[result of NAME (call ID)]` and the body, then the media).
 
 use serde::Serialize;
 
 use super::declare::Declarations;
 use super::walk::{AssistantTurn, Media, Slot, ToolResult, Turn, UserCarrier};
 use super::wire::{DataUrl, Sorted, TextOr, UrlOrData};
-use super::{attachment_label, file_name, has_media, text_with_notes, Context, Placement};
+use super::{attachment_label, file_name, has_media, text_with_notes, Context, Placement, BRIDGE};
 
 /// A Chat Completions request body.
 #[derive(Clone, Debug, Serialize)]
@@ -76,7 +85,7 @@ enum Message {
     },
     Tool {
         tool_call_id: String,
-        content: String,
+        content: Content,
     },
 }
 
@@ -116,8 +125,32 @@ struct CallFunction {
     arguments: String,
 }
 
+/// How the body is shaped: OpenAI's own, or as a compatible server's
+/// profile says.
+#[derive(Clone, Copy)]
+struct Shape {
+    /// Media inside the `tool` messages.
+    media_in_tool: bool,
+    /// The bridge message between a `tool` and a `user` message.
+    bridge: bool,
+    /// `tools`, `tool_calls` and `tool` messages at all.
+    tools: bool,
+}
+
 /// Build the body.
 pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body {
+    let shape = match cx.profile {
+        Some(p) => Shape {
+            media_in_tool: cx.facts.media_in_tool_result,
+            bridge: !p.user_after_tool,
+            tools: p.tools,
+        },
+        None => Shape {
+            media_in_tool: false,
+            bridge: false,
+            tools: true,
+        },
+    };
     let mut messages = Vec::new();
     for turn in turns {
         match turn {
@@ -127,17 +160,84 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body {
             Turn::User(text) => messages.push(Message::User {
                 content: TextOr::Text(text.into_owned()),
             }),
-            Turn::Assistant(a) => messages.push(assistant(a)),
-            Turn::Results(results) => results_batch(results, &mut messages),
+            Turn::Assistant(a) if shape.tools => messages.push(assistant(a)),
+            Turn::Assistant(a) => messages.push(assistant_as_text(a)),
+            Turn::Results(results) if !shape.tools => messages.push(results_as_user(results)),
+            Turn::Results(results) => results_batch(results, shape, &mut messages),
             Turn::Carrier(c) => messages.push(carrier(c)),
         }
     }
-    let (tools, tool_choice) = declare(cx.declarations);
+    if shape.bridge {
+        messages = bridged(messages);
+    }
+    let (tools, tool_choice) = if shape.tools {
+        declare(cx.declarations)
+    } else {
+        (Vec::new(), None)
+    };
     Body {
         model: cx.model.to_owned(),
         tools,
         tool_choice,
         messages,
+    }
+}
+
+/// `messages` with the [`BRIDGE`] assistant message put between every
+/// `tool` message and a `user` message right after it.
+fn bridged(messages: Vec<Message>) -> Vec<Message> {
+    let mut out = Vec::with_capacity(messages.len());
+    for message in messages {
+        if matches!(message, Message::User { .. })
+            && matches!(out.last(), Some(Message::Tool { .. }))
+        {
+            out.push(Message::Assistant {
+                content: Some(BRIDGE.to_owned()),
+                tool_calls: Vec::new(),
+            });
+        }
+        out.push(message);
+    }
+    out
+}
+
+/// An assistant turn for a server without tools: its text, then one line
+/// per call.
+fn assistant_as_text(turn: AssistantTurn<'_>) -> Message {
+    let mut text = turn.text.map(|t| t.into_owned()).unwrap_or_default();
+    for call in turn.calls {
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        text.push_str(&format!(
+            "[called {} (call {}) with {}]",
+            call.name,
+            call.id,
+            call.arguments.as_text()
+        ));
+    }
+    Message::Assistant {
+        content: Some(text),
+        tool_calls: Vec::new(),
+    }
+}
+
+/// A batch of results for a server without tools: one `user` message,
+/// each result labelled, its media right after it.
+fn results_as_user(results: Vec<ToolResult<'_>>) -> Message {
+    let mut parts = Vec::new();
+    for result in results {
+        let body = text_with_notes(&result.body, &result.slots, Placement::Inside);
+        parts.push(Part::Text {
+            text: format!(
+                "[result of {} (call {})]\n{body}",
+                result.name, result.call_id
+            ),
+        });
+        parts.extend(result.slots.into_iter().filter_map(media_part));
+    }
+    Message::User {
+        content: TextOr::Parts(parts),
     }
 }
 
@@ -188,14 +288,27 @@ fn assistant(turn: AssistantTurn<'_>) -> Message {
     }
 }
 
-fn results_batch(results: Vec<ToolResult<'_>>, messages: &mut Vec<Message>) {
+fn results_batch(results: Vec<ToolResult<'_>>, shape: Shape, messages: &mut Vec<Message>) {
     let mut parts = Vec::new();
     let mut held = Vec::new();
     for result in results {
+        if shape.media_in_tool && has_media(&result.slots) {
+            let text = text_with_notes(&result.body, &result.slots, Placement::Inside);
+            let mut content = Vec::new();
+            if !text.is_empty() {
+                content.push(Part::Text { text });
+            }
+            content.extend(result.slots.into_iter().filter_map(media_part));
+            messages.push(Message::Tool {
+                tool_call_id: result.call_id,
+                content: TextOr::Parts(content),
+            });
+            continue;
+        }
         let text = text_with_notes(&result.body, &result.slots, Placement::NextMessage);
         messages.push(Message::Tool {
             tool_call_id: result.call_id.clone(),
-            content: text,
+            content: TextOr::Text(text),
         });
         if has_media(&result.slots) {
             held.push(result);

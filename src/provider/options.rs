@@ -6,7 +6,7 @@ use std::fmt;
 use crate::media::{Policy, PreparedCache, Resolver};
 
 use super::tools::Tools;
-use super::{Family, Provider};
+use super::{Family, Profile, Provider};
 
 /// How a history is converted: the model, whether images are sent, and
 /// how attachment targets are loaded.
@@ -38,6 +38,7 @@ pub struct Options {
     pub(super) cache_breakpoints: bool,
     pub(super) fit_to_model: bool,
     pub(super) cache: Option<std::sync::Arc<dyn PreparedCache>>,
+    pub(super) profile: Option<Profile>,
 }
 
 /// How many attachments a request keeps, and how the oldest go: see
@@ -64,6 +65,7 @@ impl fmt::Debug for Options {
             .field("cache_breakpoints", &self.cache_breakpoints)
             .field("fit_to_model", &self.fit_to_model)
             .field("cache", &self.cache.as_ref().map(|_| "given"))
+            .field("profile", &self.profile.as_ref().map(|p| &p.name))
             .field(
                 "resolver",
                 &self.resolver.as_ref().map_or("default", |_| "custom"),
@@ -98,6 +100,7 @@ impl Options {
             cache_breakpoints: true,
             fit_to_model: true,
             cache: None,
+            profile: None,
         }
     }
 
@@ -236,9 +239,40 @@ impl Options {
 
     /// The model for `provider`: the one given, or its default.
     pub fn model_for(&self, provider: Provider) -> &str {
-        self.model
-            .as_deref()
-            .unwrap_or_else(|| provider.default_model())
+        if let Some(model) = &self.model {
+            return model;
+        }
+        match (provider, &self.profile) {
+            (Provider::OpenAiCompatible, Some(p)) => &p.default_model,
+            _ => provider.default_model(),
+        }
+    }
+
+    /// The OpenAI-compatible server's profile
+    /// ([`Provider::OpenAiCompatible`]; other providers ignore it). By
+    /// default [`Profile::generic`].
+    ///
+    /// ```
+    /// use tool_carrier::provider::{Options, Profile, Provider};
+    /// let options = Options::new().with_profile(Profile::builtin("deepseek")?);
+    /// assert_eq!(options.profile().name, "deepseek");
+    /// assert!(!options.profile().vision);
+    /// assert_eq!(options.model_for(Provider::OpenAiCompatible), "deepseek-chat");
+    /// # Ok::<(), tool_carrier::provider::UnknownProfile>(())
+    /// ```
+    pub fn with_profile(self, profile: Profile) -> Options {
+        Options {
+            profile: Some(profile),
+            ..self
+        }
+    }
+
+    /// The profile [`Options::with_profile`] set, or the generic one.
+    pub fn profile(&self) -> &Profile {
+        static GENERIC: std::sync::OnceLock<Profile> = std::sync::OnceLock::new();
+        self.profile
+            .as_ref()
+            .unwrap_or_else(|| GENERIC.get_or_init(Profile::generic))
     }
 
     /// Whether attachments are sent at all.

@@ -7,7 +7,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::{anthropic, bedrock, gemini, ollama, openai_chat, openai_responses};
-use super::{Endpoint, Provider, Report};
+use super::{Endpoint, Profile, Provider, Report};
 
 /// A request body for one provider, and what happened to the attachments.
 #[derive(Clone, Debug)]
@@ -25,12 +25,21 @@ pub struct Request {
     pub headers: Vec<(&'static str, String)>,
     /// What became of the declared attachments.
     pub report: Report,
+    /// The server's profile, for [`Provider::OpenAiCompatible`].
+    pub profile: Option<Profile>,
 }
 
 impl Request {
-    /// Where to send it: see [`Provider::endpoint`].
+    /// Where to send it: see [`Provider::endpoint`]; for an
+    /// OpenAI-compatible server, its profile's [`Profile::url`].
     pub fn endpoint(&self) -> Endpoint {
-        self.provider.endpoint(&self.model)
+        match &self.profile {
+            Some(p) => Endpoint {
+                method: "POST",
+                url: p.url(),
+            },
+            None => self.provider.endpoint(&self.model),
+        }
     }
 
     /// Write the body as pretty-printed JSON and a final line feed.

@@ -4,6 +4,7 @@
 //! fact about a provider that is not its body's shape lives here, each
 //! limit with its source and the date it was read.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use crate::media::{self, Budget, Measure, MediaType, View};
@@ -104,7 +105,7 @@ const GEMINI_SPEC: Spec = Spec {
 };
 
 /// The table, in the order of [`Provider::ALL`].
-pub(crate) const SPECS: [Spec; 7] = [
+pub(crate) const SPECS: [Spec; 8] = [
     Spec {
         provider: Provider::Anthropic,
         name: "anthropic",
@@ -217,11 +218,30 @@ pub(crate) const SPECS: [Spec; 7] = [
         image_tokens: |_, _, _| None,
         view: |_| None,
     },
+    // What depends on the server is its profile's (profile.rs,
+    // profiles.rs); this entry holds the generic profile's facts.
+    Spec {
+        provider: Provider::OpenAiCompatible,
+        name: "openai-compatible",
+        display_name: "OpenAI-compatible",
+        default_model: "default",
+        method: "POST",
+        url: "http://localhost:8000/v1/chat/completions",
+        model_in_body: true,
+        needs_declared_calls: true,
+        choice_none: true,
+        names: Pattern::TOOL_NAME,
+        ids: Pattern::OPENAI_ID,
+        limits: |_| &COMPATIBLE,
+        // The served model counts its own way.
+        image_tokens: |_, _, _| None,
+        view: |_| None,
+    },
 ];
 
 /// The command-line names, in table order.
-pub(crate) const fn names() -> [&'static str; 7] {
-    let mut out = [""; 7];
+pub(crate) const fn names() -> [&'static str; 8] {
+    let mut out = [""; 8];
     let mut i = 0;
     while i < SPECS.len() {
         out[i] = SPECS[i].name;
@@ -253,9 +273,10 @@ const ALL_RASTERS: &[MediaType] = &[
 // ANTHROPIC), so one body is accepted on every Claude platform.
 // https://platform.claude.com/docs/en/api/overview: 32 MB per
 // Messages request, 20 MB on Bedrock.
-pub(crate) static ANTHROPIC: Limits = Limits {
+pub(crate) static ANTHROPIC: Limits = ANTHROPIC_LIMITS;
+const ANTHROPIC_LIMITS: Limits = Limits {
     budget: Budget::ANTHROPIC,
-    image_types: ALL_RASTERS,
+    image_types: Cow::Borrowed(ALL_RASTERS),
     documents: true,
     image_urls: true,
     document_urls: true,
@@ -268,7 +289,7 @@ pub(crate) static ANTHROPIC: Limits = Limits {
 };
 pub(crate) static ANTHROPIC_1M: Limits = Limits {
     max_images: 600,
-    ..ANTHROPIC
+    ..ANTHROPIC_LIMITS
 };
 // https://platform.openai.com/docs/guides/images-vision (read
 // 2026-12-01): PNG, JPEG, WEBP, non-animated GIF; up to 1500
@@ -276,10 +297,11 @@ pub(crate) static ANTHROPIC_1M: Limits = Limits {
 // 50 MB). Requests over ~50 MB of images are still reported
 // refused, so 45 MB is kept. PDFs: each file and all together
 // under 50 MB (https://platform.openai.com/docs/guides/pdf-files).
-pub(crate) static OPENAI_CHAT: Limits = Limits {
+pub(crate) static OPENAI_CHAT: Limits = OPENAI_CHAT_LIMITS;
+const OPENAI_CHAT_LIMITS: Limits = Limits {
     budget: Budget::OPENAI,
     // A GIF is sent as PNG, so an animation cannot slip through.
-    image_types: &[MediaType::Png, MediaType::Jpeg, MediaType::Webp],
+    image_types: Cow::Borrowed(&[MediaType::Png, MediaType::Jpeg, MediaType::Webp]),
     documents: true,
     image_urls: true,
     // Chat `file` parts take `file_data` or `file_id`, not URLs.
@@ -293,14 +315,14 @@ pub(crate) static OPENAI_CHAT: Limits = Limits {
 pub(crate) static OPENAI_RESPONSES: Limits = Limits {
     // `input_file` takes a `file_url`.
     document_urls: true,
-    ..OPENAI_CHAT
+    ..OPENAI_CHAT_LIMITS
 };
 // https://ai.google.dev/gemini-api/docs/image-understanding (read
 // 2026-12-01): PNG, JPEG, WEBP, HEIC, HEIF (no GIF, so a GIF is
 // sent as PNG); up to 3,600 images per request.
 pub(crate) static GEMINI: Limits = Limits {
     budget: GEMINI_BUDGET,
-    image_types: &[MediaType::Png, MediaType::Jpeg, MediaType::Webp],
+    image_types: Cow::Borrowed(&[MediaType::Png, MediaType::Jpeg, MediaType::Webp]),
     documents: true,
     // `fileData` takes Files API URIs, not arbitrary URLs.
     image_urls: false,
@@ -319,7 +341,7 @@ pub(crate) static GEMINI: Limits = Limits {
 // (https://platform.claude.com/docs/en/api/overview).
 pub(crate) static BEDROCK: Limits = Limits {
     budget: Budget::BEDROCK,
-    image_types: ALL_RASTERS,
+    image_types: Cow::Borrowed(ALL_RASTERS),
     documents: true,
     // Converse sources are bytes or S3 locations only.
     image_urls: false,
@@ -335,7 +357,22 @@ pub(crate) static OLLAMA: Limits = Limits {
     budget: OLLAMA_BUDGET,
     // Vision models in Ollama are documented with PNG and JPEG;
     // anything else is sent as PNG.
-    image_types: &[MediaType::Png, MediaType::Jpeg],
+    image_types: Cow::Borrowed(&[MediaType::Png, MediaType::Jpeg]),
+    documents: false,
+    image_urls: false,
+    document_urls: false,
+    max_images: usize::MAX,
+    max_documents: 0,
+    max_total: usize::MAX,
+    max_dim: u32::MAX,
+    many_images: None,
+};
+
+/// [`Profile::generic`](super::Profile::generic)'s limits (a test keeps
+/// them equal).
+pub(crate) static COMPATIBLE: Limits = Limits {
+    budget: Budget::new(20_000_000, Measure::Raw),
+    image_types: Cow::Borrowed(&[MediaType::Png, MediaType::Jpeg]),
     documents: false,
     image_urls: false,
     document_urls: false,
@@ -349,6 +386,18 @@ pub(crate) static OLLAMA: Limits = Limits {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_compatible_entry_holds_the_generic_profile() {
+        let generic = super::super::Profile::generic().limits();
+        assert_eq!(format!("{generic:?}"), format!("{COMPATIBLE:?}"));
+        let spec = Provider::OpenAiCompatible.spec();
+        assert_eq!(spec.url, super::super::Profile::generic().url());
+        assert_eq!(
+            spec.default_model,
+            super::super::Profile::generic().default_model
+        );
+    }
 
     #[test]
     fn the_table_is_in_the_order_of_all() {

@@ -47,13 +47,14 @@ use base64::Engine;
 use serde_json::Value;
 
 use crate::media::{sniff, MediaType, Sniffed};
-use crate::provider::{Family, Provider};
+use crate::provider::{Family, Profile, Provider};
 
 mod anthropic;
 mod bedrock;
 mod gemini;
 mod ollama;
 mod openai_chat;
+mod openai_compatible;
 mod openai_responses;
 
 /// How a rule is known.
@@ -118,6 +119,9 @@ pub struct Target<'a> {
     pub model: &'a str,
     /// The model's family, when given.
     pub family: Option<Family>,
+    /// The server's profile, for [`Provider::OpenAiCompatible`] (the
+    /// generic one when not given).
+    pub profile: Option<&'a Profile>,
 }
 
 impl<'a> Target<'a> {
@@ -127,6 +131,27 @@ impl<'a> Target<'a> {
             provider,
             model,
             family: None,
+            profile: None,
+        }
+    }
+
+    /// What `request` is checked for: its provider, model and profile
+    /// (not a family given to the conversion; add it with
+    /// [`Target::with_family`]).
+    pub fn of(request: &'a crate::provider::Request) -> Target<'a> {
+        Target {
+            provider: request.provider,
+            model: &request.model,
+            family: None,
+            profile: request.profile.as_ref(),
+        }
+    }
+
+    /// With the OpenAI-compatible server's profile given.
+    pub fn with_profile(self, profile: &'a Profile) -> Target<'a> {
+        Target {
+            profile: Some(profile),
+            ..self
         }
     }
 
@@ -148,6 +173,7 @@ pub fn rules(provider: Provider) -> &'static [&'static Rule] {
         Provider::Gemini | Provider::Gemini2 => gemini::RULES,
         Provider::Bedrock => bedrock::RULES,
         Provider::Ollama => ollama::RULES,
+        Provider::OpenAiCompatible => openai_compatible::RULES,
     }
 }
 
@@ -162,6 +188,10 @@ pub fn check(target: &Target<'_>, body: &Value) -> Vec<Violation> {
         Provider::Gemini | Provider::Gemini2 => gemini::check(target, body, &mut out),
         Provider::Bedrock => bedrock::check(target, body, &mut out),
         Provider::Ollama => ollama::check(body, &mut out),
+        Provider::OpenAiCompatible => match target.profile {
+            Some(p) => openai_compatible::check(p, body, &mut out),
+            None => openai_compatible::check(&Profile::generic(), body, &mut out),
+        },
     }
     out.0
 }
@@ -202,7 +232,8 @@ fn request_size_limit(target: &Target<'_>) -> Option<(&'static Rule, usize)> {
         Provider::Gemini | Provider::Gemini2 => Some((&gemini::REQUEST_SIZE, 100_000_000)),
         Provider::OpenAiChat => Some((&openai_chat::REQUEST_SIZE, 512_000_000)),
         Provider::OpenAiResponses => Some((&openai_responses::REQUEST_SIZE, 512_000_000)),
-        Provider::Ollama => None,
+        // Servers state no body size of their own.
+        Provider::Ollama | Provider::OpenAiCompatible => None,
     }
 }
 

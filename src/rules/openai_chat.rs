@@ -140,33 +140,7 @@ pub(super) fn check(body: &Value, out: &mut Out) {
                 );
             }
         }
-        if !calls.is_empty() {
-            // The very next messages must be tool messages answering each id.
-            let answered: Vec<&str> = messages[m + 1..]
-                .iter()
-                .take_while(|n| string(n, "role") == Some("tool"))
-                .filter_map(|n| string(n, "tool_call_id"))
-                .collect();
-            for call in calls {
-                let id = string(call, "id").unwrap_or("");
-                if !answered.contains(&id) {
-                    out.push(
-                        &RESULTS_FOLLOW,
-                        path.clone(),
-                        format!("tool call {id:?} is not answered right after"),
-                    );
-                }
-            }
-        }
-        if role == "tool" {
-            let id = string(message, "tool_call_id").unwrap_or("");
-            let called = calls_answered_at(messages, m)
-                .iter()
-                .any(|c| string(c, "id") == Some(id));
-            if !called {
-                out.push(&TOOL_ANSWERS, path.clone(), format!("tool_call_id {id:?}"));
-            }
-        }
+        pairing(messages, m, &PAIRING, out);
         for (p, part) in array(message, "content").iter().enumerate() {
             let ppath = idx(&at(&path, "content"), p);
             match string(part, "type") {
@@ -219,6 +193,53 @@ pub(super) fn check(body: &Value, out: &mut Out) {
     }
     if file_bytes >= 50_000_000 {
         out.push(&FILES, "$.messages", format!("{file_bytes} bytes of files"));
+    }
+}
+
+/// The rules of call/result pairing in the Chat Completions shape.
+pub(super) struct Pairing {
+    pub results_follow: &'static Rule,
+    pub tool_answers: &'static Rule,
+}
+
+const PAIRING: Pairing = Pairing {
+    results_follow: &RESULTS_FOLLOW,
+    tool_answers: &TOOL_ANSWERS,
+};
+
+/// Check the message at `m` for pairing: an assistant's calls are each
+/// answered by the `tool` messages right after it, and a `tool` message
+/// answers a call of the assistant message before its batch.
+pub(super) fn pairing(messages: &[Value], m: usize, rules: &Pairing, out: &mut Out) {
+    let message = &messages[m];
+    let path = idx("$.messages", m);
+    let calls = array(message, "tool_calls");
+    if !calls.is_empty() {
+        // The very next messages must be tool messages answering each id.
+        let answered: Vec<&str> = messages[m + 1..]
+            .iter()
+            .take_while(|n| string(n, "role") == Some("tool"))
+            .filter_map(|n| string(n, "tool_call_id"))
+            .collect();
+        for call in calls {
+            let id = string(call, "id").unwrap_or("");
+            if !answered.contains(&id) {
+                out.push(
+                    rules.results_follow,
+                    path.clone(),
+                    format!("tool call {id:?} is not answered right after"),
+                );
+            }
+        }
+    }
+    if string(message, "role") == Some("tool") {
+        let id = string(message, "tool_call_id").unwrap_or("");
+        let called = calls_answered_at(messages, m)
+            .iter()
+            .any(|c| string(c, "id") == Some(id));
+        if !called {
+            out.push(rules.tool_answers, path, format!("tool_call_id {id:?}"));
+        }
     }
 }
 

@@ -14,7 +14,9 @@ refuses (an unknown member, a wrong enum, a GIF for Gemini…) and every
 broken copy must fail validation: proof the checks have teeth.
 
   anthropic         anthropic   MessageCreateParamsNonStreaming (pydantic)
-  openai-chat       openai      CompletionCreateParamsNonStreaming (pydantic)
+  openai-chat       openai      CompletionCreateParamsNonStreaming (pydantic);
+                                also openai-compatible and
+                                openai-compatible-PROFILE bodies
   openai-responses  openai      ResponseCreateParamsNonStreaming (pydantic)
   gemini, gemini-2  google-genai  types.Content for contents and
                                   systemInstruction, types.Tool for tools,
@@ -341,6 +343,15 @@ VALIDATORS = {
 }
 
 
+def api(provider):
+    """The API a body was written for: an OpenAI-compatible server's body
+    (`openai-compatible` or `openai-compatible-PROFILE`) is Chat
+    Completions."""
+    if provider == "openai-compatible" or provider.startswith("openai-compatible-"):
+        return "openai-chat"
+    return provider
+
+
 def find(value, predicate):
     """The first object (depth first) that `predicate` accepts."""
     if isinstance(value, dict):
@@ -440,7 +451,7 @@ def self_test(folder):
     """Every mutation of every body must be refused."""
     caught = missed = 0
     for path in sorted(folder.glob("*__*.json")):
-        provider = path.stem.split("__", 1)[0]
+        provider = api(path.stem.split("__", 1)[0])
         body = json.loads(path.read_text())
         for name, broken in mutations(provider, body):
             try:
@@ -466,10 +477,10 @@ def main():
     seen = set()
     for path in files:
         provider, case = path.stem.split("__", 1)
-        seen.add(provider)
+        seen.add(api(provider))
         body = json.loads(path.read_text())
         try:
-            against = VALIDATORS[provider](body)
+            against = VALIDATORS[api(provider)](body)
             print(f"pass  {provider:16} {case:28} {against}")
         except Invalid as e:
             failed += 1

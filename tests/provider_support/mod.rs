@@ -15,13 +15,35 @@ use tool_carrier::rules::{check_json, Target};
 /// A `width`×`height` RGB PNG: a gradient tinted by `seed`, with stored
 /// (uncompressed) deflate blocks.
 pub fn png(width: u32, height: u32, seed: u8) -> Vec<u8> {
+    rgb_png(width, height, |x, y| {
+        [
+            ((x * 255) / width.max(1)) as u8 ^ seed,
+            ((y * 255) / height.max(1)) as u8,
+            seed.wrapping_mul(37),
+        ]
+    })
+}
+
+/// A `width`×`height` RGB PNG of pseudo-random pixels: it compresses to
+/// nothing, so re-encoding cannot make it small without scaling it.
+pub fn noise_png(width: u32, height: u32) -> Vec<u8> {
+    let mut state = 0x2545_f491_4f6c_dd1d_u64;
+    rgb_png(width, height, |_, _| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let [a, b, c, ..] = state.to_le_bytes();
+        [a, b, c]
+    })
+}
+
+/// An RGB PNG with stored deflate blocks, each pixel from `pixel(x, y)`.
+fn rgb_png(width: u32, height: u32, mut pixel: impl FnMut(u32, u32) -> [u8; 3]) -> Vec<u8> {
     let mut raw = Vec::with_capacity(((width * 3 + 1) * height) as usize);
     for y in 0..height {
         raw.push(0); // filter: none
         for x in 0..width {
-            raw.push(((x * 255) / width.max(1)) as u8 ^ seed);
-            raw.push(((y * 255) / height.max(1)) as u8);
-            raw.push(seed.wrapping_mul(37));
+            raw.extend_from_slice(&pixel(x, y));
         }
     }
     let mut zlib = vec![0x78, 0x01];
@@ -185,7 +207,7 @@ pub fn build<R: AsRef<str>, C: AsRef<str>>(
 pub fn assert_follows_rules(request: &Request) {
     let mut text = Vec::new();
     request.write_compact(&mut text).unwrap();
-    let target = Target::new(request.provider, &request.model);
+    let target = Target::of(request);
     let broken = check_json(&target, std::str::from_utf8(&text).unwrap()).unwrap();
     assert!(
         broken.is_empty(),
@@ -260,4 +282,22 @@ pub fn strings(value: &serde_json::Value) -> Vec<String> {
     }
     walk(value, &mut out);
     out
+}
+
+/// The pixel size of every PNG a body sends (base64 or data URL).
+pub fn png_sizes(request: &tool_carrier::provider::Request) -> Vec<(u32, u32)> {
+    use base64::Engine;
+    strings(&request.body.to_value())
+        .into_iter()
+        .filter_map(|s| {
+            let b64 = s.strip_prefix("data:image/png;base64,").unwrap_or(&s);
+            b64.starts_with("iVBORw0KGgo").then(|| {
+                let bytes = base64::engine::general_purpose::STANDARD
+                    .decode(b64)
+                    .unwrap();
+                let be = |at: usize| u32::from_be_bytes(bytes[at..at + 4].try_into().unwrap());
+                (be(16), be(20))
+            })
+        })
+        .collect()
 }

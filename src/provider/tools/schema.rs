@@ -90,7 +90,9 @@ impl Dialect {
         match provider {
             Provider::Gemini | Provider::Gemini2 => Dialect::Gemini,
             Provider::Ollama => Dialect::Ollama,
-            Provider::OpenAiChat | Provider::OpenAiResponses => Dialect::OpenAi,
+            Provider::OpenAiChat | Provider::OpenAiResponses | Provider::OpenAiCompatible => {
+                Dialect::OpenAi
+            }
             Provider::Anthropic | Provider::Bedrock => Dialect::JsonSchema,
         }
     }
