@@ -1,4 +1,4 @@
-//! `tool-carrier convert --provider NAME [--model M] [--family F] [--root DIR]… [--no-vision] [--keep-images N] [--keep-documents N] [--image-tokens T] [--evict-step K] [--max-dim N] [--cache-dir DIR [--cache-max-mb MB]] [--no-cache-breakpoints] [--tools FILE] [FILE|-]`
+//! `tool-carrier convert --provider NAME [--model M] [--family F] [--root DIR]… [--no-vision] [--keep-images N] [--keep-documents N] [--image-tokens T] [--evict-step K] [--max-dim N] [--cache-dir DIR [--cache-max-mb MB]] [--no-cache-breakpoints] [--tools FILE] [--profile NAME|FILE] [--base-url URL] [--vision on|off] [--tool-images on|off] [FILE|-]`
 
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use tool_carrier::media::Policy;
 use tool_carrier::provider::{
-    build_request, read_history, Family, Options, Provider, ReadError, Tools,
+    build_request, read_history, Family, Options, Profile, Provider, ReadError, Tools,
 };
 use tool_carrier::roots::Roots;
 
@@ -88,9 +88,59 @@ pub struct Args {
     /// Bedrock's cachePoint for Claude), which are written by default.
     #[arg(long)]
     no_cache_breakpoints: bool,
+    /// With --provider openai-compatible: the server's profile, a built-in
+    /// name (generic, vllm, llama-cpp, lm-studio, ollama-openai, mistral,
+    /// deepseek, groq, xai, openrouter, azure-openai) or a profile file (a
+    /// value with a path separator or a .toml or .json extension).
+    #[arg(long, value_name = "NAME|FILE")]
+    profile: Option<String>,
+    /// With --provider openai-compatible: the server's base URL (the
+    /// request goes to BASE/chat/completions).
+    #[arg(long, value_name = "URL")]
+    base_url: Option<String>,
+    /// With --provider openai-compatible: whether the served model takes
+    /// images, over what the profile says (off works for every provider,
+    /// as --no-vision).
+    #[arg(long, value_name = "on|off", value_parser = on_off, conflicts_with = "no_vision")]
+    vision: Option<bool>,
+    /// With --provider openai-compatible: whether images go inside the
+    /// tool messages (on) or in a user message after them (off), over what
+    /// the profile says.
+    #[arg(long, value_name = "on|off", value_parser = on_off)]
+    tool_images: Option<bool>,
     /// A JSON Lines file or a JSON array of messages; `-` or nothing for
     /// standard input.
     file: Option<PathBuf>,
+}
+
+fn on_off(s: &str) -> Result<bool, String> {
+    match s {
+        "on" => Ok(true),
+        "off" => Ok(false),
+        _ => Err(format!("expected on or off, found {s:?}")),
+    }
+}
+
+/// The profile `--profile` names: a file when the value has a path
+/// separator or a `.toml`/`.json` extension, else a built-in name.
+fn read_profile(value: &str) -> Result<Profile, Failure> {
+    let path = std::path::Path::new(value);
+    let ext = path.extension().and_then(|e| e.to_str());
+    let is_file = value.contains(std::path::MAIN_SEPARATOR)
+        || value.contains('/')
+        || matches!(ext, Some("toml" | "json"));
+    if !is_file {
+        return Profile::builtin(value).map_err(|e| Failure::new(format!("--profile: {e}")));
+    }
+    let fail = |e: &dyn std::fmt::Display| Failure::new(format!("--profile {value}: {e}"));
+    let text = std::fs::read_to_string(path).map_err(|e| fail(&e))?;
+    if ext == Some("toml") {
+        let table: toml::Table = toml::from_str(&text).map_err(|e| fail(&e))?;
+        let value = serde_json::to_value(table).map_err(|e| fail(&e))?;
+        Profile::from_value(&value).map_err(|e| fail(&e))
+    } else {
+        Profile::from_json(&text).map_err(|e| fail(&e))
+    }
 }
 
 pub fn run(args: Args) -> Result<ExitCode, Failure> {
@@ -99,8 +149,22 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
     if let Some(n) = args.max_dim {
         policy = policy.with_max_dim(n);
     }
+    let compatible = args.provider == Provider::OpenAiCompatible;
+    for (given, flag) in [
+        (args.profile.is_some(), "--profile"),
+        (args.base_url.is_some(), "--base-url"),
+        (args.tool_images.is_some(), "--tool-images"),
+        (args.vision == Some(true), "--vision on"),
+    ] {
+        if given && !compatible {
+            return Err(Failure::new(format!(
+                "{flag} is for --provider openai-compatible, not {}",
+                args.provider
+            )));
+        }
+    }
     let mut options = Options::new()
-        .with_vision(!args.no_vision)
+        .with_vision(!args.no_vision && args.vision != Some(false))
         .with_policy(policy)
         .with_fit_to_model(args.max_dim.is_none());
     if let Some(model) = args.model {
@@ -125,6 +189,22 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
         let cache = crate::cache::DiskCache::new(dir, args.cache_max_mb.saturating_mul(1_000_000))
             .map_err(|e| Failure::new(format!("--cache-dir {}: {e}", dir.display())))?;
         options = options.with_cache(std::sync::Arc::new(cache));
+    }
+    if compatible {
+        let mut profile = match &args.profile {
+            Some(value) => read_profile(value)?,
+            None => Profile::generic(),
+        };
+        if let Some(url) = &args.base_url {
+            profile.base_url = url.trim_end_matches('/').to_owned();
+        }
+        if let Some(on) = args.vision {
+            profile.vision = on;
+        }
+        if let Some(on) = args.tool_images {
+            profile.images_in_tool_messages = on;
+        }
+        options = options.with_profile(profile);
     }
     if let Some(path) = &args.tools {
         let text = std::fs::read_to_string(path)
@@ -165,9 +245,14 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
         .and_then(|()| out.flush())
         .context(|| "writing the request".into())?;
     let mut err = io::stderr().lock();
+    let profile = request
+        .profile
+        .as_ref()
+        .map(|p| format!(", profile {}", p.name))
+        .unwrap_or_default();
     let _ = writeln!(
         err,
-        "convert: {} ({}): {}",
+        "convert: {} ({}{profile}): {}",
         request.endpoint(),
         request.model,
         request.report

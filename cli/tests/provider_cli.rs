@@ -402,3 +402,124 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     }
     out
 }
+
+#[test]
+fn profiles_by_name_and_from_files_with_overrides() {
+    let fixture = Fixture::new();
+    let root = fixture.root.to_str().unwrap();
+    let convert = |extra: &[&str]| {
+        let mut args = vec!["convert", "--provider", "openai-compatible", "--root", root];
+        args.extend_from_slice(extra);
+        args.push("examples/screenshot-round.jsonl");
+        tool_carrier(&args, b"")
+    };
+    // A built-in name, and the library's body for it.
+    let out = convert(&["--profile", "mistral"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let body: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let options = fixture
+        .options()
+        .with_profile(tool_carrier::provider::Profile::builtin("mistral").unwrap());
+    let want = support::build(
+        Provider::OpenAiCompatible,
+        &history("examples/screenshot-round.jsonl"),
+        &options,
+    );
+    assert_eq!(body, want.body.to_value());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.starts_with("convert: POST https://api.mistral.ai/v1/chat/completions (mistral-medium-latest, profile mistral)"),
+        "{err}"
+    );
+
+    // A TOML file, then overrides.
+    let dir = tempfile::tempdir().unwrap();
+    let toml = dir.path().join("box.toml");
+    std::fs::write(
+        &toml,
+        "name = \"box\"\nbase_url = \"http://box:9000/v1\"\nuser_after_tool = true\nimage_types = [\"png\"]\n",
+    )
+    .unwrap();
+    let toml = toml.to_str().unwrap();
+    let out = convert(&["--profile", toml]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.starts_with("convert: POST http://box:9000/v1/chat/completions (default, profile box)"),
+        "{err}"
+    );
+    let out = convert(&[
+        "--profile",
+        toml,
+        "--base-url",
+        "http://other:1/v1/",
+        "--vision",
+        "off",
+    ]);
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.starts_with("convert: POST http://other:1/v1/chat/completions"),
+        "{err}"
+    );
+    let body: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(!body.to_string().contains("image_url"));
+    let out = convert(&["--profile", toml, "--tool-images", "on"]);
+    let body: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let messages = body["messages"].as_array().unwrap();
+    assert!(messages
+        .iter()
+        .filter(|m| m["role"] == "tool")
+        .all(|m| m["content"].to_string().contains("image_url")));
+
+    // The example profile shipped with the crate, every key set.
+    let out = convert(&["--profile", "examples/profile.toml"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.starts_with("convert: POST http://gpu-box:8000/v1/chat/completions (Qwen/Qwen2.5-VL-72B-Instruct, profile gpu-box)"), "{err}");
+
+    // A bad key, in TOML and in JSON: the key is named.
+    let bad = dir.path().join("bad.toml");
+    std::fs::write(&bad, "vision = \"yes\"\n").unwrap();
+    let out = convert(&["--profile", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("profile key `vision`: expected true or false, found the string \"yes\""),
+        "{err}"
+    );
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, r#"{"max_images": "8"}"#).unwrap();
+    let err = String::from_utf8(convert(&["--profile", bad.to_str().unwrap()]).stderr).unwrap();
+    assert!(err.contains("profile key `max_images`"), "{err}");
+    let err = String::from_utf8(convert(&["--profile", "nope"]).stderr).unwrap();
+    assert!(err.contains("unknown profile \"nope\""), "{err}");
+
+    // The profile flags belong to openai-compatible.
+    let out = tool_carrier(
+        &[
+            "convert",
+            "--provider",
+            "openai-chat",
+            "--vision",
+            "on",
+            "examples/history.jsonl",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8(out.stderr)
+        .unwrap()
+        .contains("--vision on is for --provider openai-compatible, not openai-chat"));
+}
