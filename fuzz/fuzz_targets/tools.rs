@@ -39,7 +39,7 @@ fuzz_target!(|text: &str| {
         let mut body = Vec::new();
         request.write_compact(&mut body).unwrap();
         let broken = check_json(
-            &Target::new(provider, &request.model),
+            &Target::of(&request),
             std::str::from_utf8(&body).unwrap(),
         )
         .unwrap();
