@@ -196,7 +196,9 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
             None => Profile::generic(),
         };
         if let Some(url) = &args.base_url {
-            profile.base_url = url.trim_end_matches('/').to_owned();
+            profile
+                .set_base_url(url)
+                .map_err(|e| Failure::new(format!("--base-url: {e}")))?;
         }
         if let Some(on) = args.vision {
             profile.vision = on;

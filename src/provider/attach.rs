@@ -61,6 +61,8 @@ struct Step<'o> {
     model: &'o str,
     limits: &'o Limits,
     vision: bool,
+    /// Whether the model takes images (documents apart).
+    images: bool,
     policy: &'o Policy,
     resolver: &'o dyn Resolver,
     eviction: Eviction,
@@ -131,7 +133,8 @@ pub(crate) fn attach<'a>(
         provider,
         model,
         limits,
-        vision: options.vision && facts.vision,
+        vision: options.vision,
+        images: facts.vision,
         policy,
         resolver,
         eviction: options.eviction,
@@ -197,6 +200,12 @@ impl Step<'_> {
             return Media::Note(
                 NoteReason::VisionOff,
                 format!("[{what} {shown} omitted: this model cannot view attachments]"),
+            );
+        }
+        if !self.images && !is_document {
+            return Media::Note(
+                NoteReason::VisionOff,
+                format!("[{what} {shown} omitted: this model cannot view images]"),
             );
         }
         if is_document && !self.limits.documents {

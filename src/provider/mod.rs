@@ -379,14 +379,19 @@ where
     let called: Vec<&str> = called.iter().map(String::as_str).collect();
     let spec = provider.spec();
     let mut names = Rename::new(spec.names);
-    let declarations = declare::declare(
-        options.tools.as_ref(),
-        &called,
-        provider,
-        facts.typed_tools,
-        &mut names,
-        &mut report,
-    )?;
+    // A server without tools is sent the calls as text: nothing to declare.
+    let declarations = if profile.as_ref().is_some_and(|p| !p.tools) {
+        Declarations::default()
+    } else {
+        declare::declare(
+            options.tools.as_ref(),
+            &called,
+            provider,
+            facts.typed_tools,
+            &mut names,
+            &mut report,
+        )?
+    };
     let ids = profile
         .as_ref()
         .map_or(spec.ids, |p| p.tool_call_ids.pattern());

@@ -203,7 +203,7 @@ pub(crate) struct Facts {
     /// read 2026-12-01). OpenAI and Gemini cache prefixes on their own.
     pub cache_marks: bool,
     /// Whether the model takes images at all (an OpenAI-compatible
-    /// server's profile may say not).
+    /// server's profile may say not; documents are apart).
     pub vision: bool,
 }
 
@@ -252,7 +252,7 @@ impl Facts {
             typed_tools: TypedTools::AsFunctions,
             limits: Cow::Owned(profile.limits()),
             cache_marks: false,
-            vision: profile.vision,
+            vision: profile.vision && profile.writes_images(),
         }
     }
 }

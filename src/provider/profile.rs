@@ -55,16 +55,18 @@ pub struct Profile {
     /// does not, tool calls are written as the assistant's text and tool
     /// results as user messages.
     pub tools: bool,
-    /// Whether the server takes images (`image_url` parts) at all.
+    /// Whether the server takes images (`image_url` parts) at all; PDFs
+    /// are [`Profile::pdf`]'s.
     pub vision: bool,
-    /// Whether images may sit inside `tool` messages; else they go in one
-    /// `user` message after the batch.
+    /// Whether images (and PDFs) may sit inside `tool` messages; else they
+    /// go in one `user` message after the batch.
     pub images_in_tool_messages: bool,
     /// Whether a `user` message may follow a `tool` message directly; else
     /// a short assistant message ([`BRIDGE`]) goes between them.
     pub user_after_tool: bool,
     /// The image types sent as they are; any other image is sent as PNG
-    /// (or JPEG, when PNG is not listed).
+    /// (or JPEG, when PNG is not listed). A profile file must list PNG or
+    /// JPEG; a list with neither sends no images.
     pub image_types: Vec<MediaType>,
     /// Whether images may be sent as `http(s)` URLs; else only inline.
     pub image_urls: bool,
@@ -72,11 +74,11 @@ pub struct Profile {
     pub pdf: bool,
     /// The largest image, in bytes as [`Profile::measure`] counts them.
     pub max_image_bytes: Option<u64>,
-    /// The most image bytes in one request, counted the same way.
+    /// The most image (and PDF) bytes in one request, counted the same way.
     pub max_request_image_bytes: Option<u64>,
     /// The most images in one request.
     pub max_images: Option<u64>,
-    /// The largest width or height of an image.
+    /// The largest width or height of an image (at least 16).
     pub max_dim: Option<u32>,
     /// How the byte caps are measured: on the base64 text or the raw bytes.
     pub measure: Measure,
@@ -264,7 +266,7 @@ impl Profile {
             let k = key.as_str();
             match k {
                 "name" => self.name = text(k, v)?,
-                "base_url" => self.base_url = text(k, v)?.trim_end_matches('/').to_owned(),
+                "base_url" => self.set_base_url(&text(k, v)?)?,
                 "default_model" => self.default_model = text(k, v)?,
                 "tools" => self.tools = flag(k, v)?,
                 "vision" => self.vision = flag(k, v)?,
@@ -279,7 +281,15 @@ impl Profile {
                 "max_dim" => {
                     self.max_dim = cap(k, v)?
                         .map(|n| {
-                            u32::try_from(n).map_err(|_| ProfileError::at(k, "over 4294967295"))
+                            u32::try_from(n)
+                                .ok()
+                                .filter(|n| (16..=65_535).contains(n))
+                                .ok_or_else(|| {
+                                    ProfileError::at(
+                                        k,
+                                        format!("expected 16 to 65535 pixels (or null or false for none), found {n}"),
+                                    )
+                                })
                         })
                         .transpose()?
                 }
@@ -347,6 +357,34 @@ impl Profile {
         })
     }
 
+    /// Set [`Profile::base_url`] (a final `/` dropped).
+    ///
+    /// # Errors
+    /// `url` is not `http://` or `https://` and a host.
+    pub fn set_base_url(&mut self, url: &str) -> Result<(), ProfileError> {
+        let trimmed = url.trim_end_matches('/');
+        let host = trimmed
+            .strip_prefix("http://")
+            .or_else(|| trimmed.strip_prefix("https://"));
+        if host.is_none_or(|h| h.is_empty() || h.starts_with('/')) {
+            return Err(ProfileError::at(
+                "base_url",
+                format!("expected an http:// or https:// URL with a host, found {url:?}"),
+            ));
+        }
+        self.base_url = trimmed.to_owned();
+        Ok(())
+    }
+
+    /// Whether an image can be written in a listed type: images the
+    /// pipeline re-encodes come out as PNG or JPEG, so a list with neither
+    /// sends no images.
+    pub fn writes_images(&self) -> bool {
+        self.image_types
+            .iter()
+            .any(|t| matches!(t, MediaType::Png | MediaType::Jpeg))
+    }
+
     /// The endpoint requests go to.
     pub fn url(&self) -> String {
         format!("{}/chat/completions", self.base_url.trim_end_matches('/'))
@@ -359,7 +397,9 @@ impl Profile {
         // The request cap is kept in base64 characters, as the tally counts.
         let total = self.max_request_image_bytes.map(|n| match self.measure {
             Measure::Base64 => n,
-            Measure::Raw => n.div_ceil(3).saturating_mul(4),
+            // Whole groups of 3 bytes: a payload within that many base64
+            // characters is within `n` bytes.
+            Measure::Raw => (n / 3).saturating_mul(4),
         });
         Limits {
             budget: Budget::new(at_most(self.max_image_bytes), self.measure),
@@ -370,7 +410,8 @@ impl Profile {
             max_images: at_most(self.max_images),
             max_documents: if self.pdf { usize::MAX } else { 0 },
             max_total: at_most(total),
-            max_dim: self.max_dim.unwrap_or(u32::MAX),
+            // The pipeline's smallest box.
+            max_dim: self.max_dim.map_or(u32::MAX, |d| d.max(16)),
             many_images: None,
         }
     }
@@ -410,12 +451,13 @@ fn flag(key: &str, v: &Value) -> Result<bool, ProfileError> {
 
 fn cap(key: &str, v: &Value) -> Result<Option<u64>, ProfileError> {
     match v {
-        Value::Null => Ok(None),
+        // `false` for TOML, which has no null.
+        Value::Null | Value::Bool(false) => Ok(None),
         _ => v.as_u64().map(Some).ok_or_else(|| {
             ProfileError::at(
                 key,
                 format!(
-                    "expected a whole number of at least 0 (or null for none), found {}",
+                    "expected a whole number of at least 0 (or null or false for none), found {}",
                     kind(v)
                 ),
             )
@@ -447,6 +489,15 @@ fn image_types(key: &str, v: &Value) -> Result<Vec<MediaType>, ProfileError> {
             out.push(t);
         }
     }
+    if !out
+        .iter()
+        .any(|t| matches!(t, MediaType::Png | MediaType::Jpeg))
+    {
+        return Err(ProfileError::at(
+            key,
+            "expected \"png\" or \"jpeg\" among the types: re-encoded images are written as one of them (for no images, vision = false)",
+        ));
+    }
     Ok(out)
 }
 
@@ -459,7 +510,7 @@ mod tests {
         let mut p = Profile::generic();
         p.name = "x".into();
         p.tools = false;
-        p.image_types = vec![MediaType::Webp, MediaType::Gif];
+        p.image_types = vec![MediaType::Webp, MediaType::Jpeg];
         p.max_images = Some(3);
         p.max_dim = Some(4096);
         p.measure = Measure::Base64;
@@ -480,7 +531,7 @@ mod tests {
         );
         assert_eq!(
             err(r#"{"max_images": -1}"#),
-            "profile key `max_images`: expected a whole number of at least 0 (or null for none), found -1"
+            "profile key `max_images`: expected a whole number of at least 0 (or null or false for none), found -1"
         );
         assert_eq!(
             err(r#"{"image_types": ["png", "tiff"]}"#),
@@ -499,6 +550,21 @@ mod tests {
             "profile: expected a table of keys, found an array"
         );
         assert!(err("{").starts_with("profile: not JSON: "));
+        assert_eq!(
+            err(r#"{"base_url": "localhost:8000"}"#),
+            "profile key `base_url`: expected an http:// or https:// URL with a host, found \"localhost:8000\""
+        );
+        assert_eq!(
+            err(r#"{"max_dim": 0}"#),
+            "profile key `max_dim`: expected 16 to 65535 pixels (or null or false for none), found 0"
+        );
+        assert!(err(r#"{"image_types": []}"#)
+            .starts_with("profile key `image_types`: expected \"png\" or \"jpeg\""));
+        assert!(err(r#"{"image_types": ["webp"]}"#)
+            .starts_with("profile key `image_types`: expected \"png\" or \"jpeg\""));
+        assert!(err(r#"{"base_url": "http://"}"#).starts_with(
+            "profile key `base_url`: expected an http:// or https:// URL with a host"
+        ));
     }
 
     #[test]
