@@ -47,6 +47,8 @@
 
 pub mod carrier;
 pub mod history;
+#[cfg(feature = "media")]
+pub mod import;
 pub mod inspect;
 mod json;
 #[cfg(feature = "media")]

@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 
 pub mod cache;
 mod convert;
+mod import;
 mod input;
 mod inspect;
 mod media;
@@ -43,6 +44,9 @@ enum Command {
     Convert(convert::Args),
     /// Show what a model would receive for image or PDF files.
     Media(media::Args),
+    /// Read tool results stored in another format (MCP) into a carrier
+    /// history.
+    Import(import::Args),
 }
 
 /// Exit status for a finished run that found bad records or pending changes.
@@ -58,6 +62,7 @@ pub fn main() -> ExitCode {
         Command::Migrate(args) => migrate::run(args),
         Command::Convert(args) => convert::run(args),
         Command::Media(args) => media::run(args),
+        Command::Import(args) => import::run(args),
     };
     match result {
         Ok(code) => code,

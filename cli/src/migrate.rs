@@ -1,11 +1,12 @@
-//! `tool-carrier migrate [FILE|-] [-o OUT | --in-place] [--check] [--lift-markers --root DIR…]`
+//! `tool-carrier migrate [FILE|-] [-o OUT | --in-place] [--check] [--lift-markers --root DIR…] [--externalize DIR]`
 
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use tool_carrier::media::store::DirStore;
 use tool_carrier::migrate::{
-    migrate_history, LiftMarkers, Liftable, MigrateOptions, MigrationReport,
+    externalize_history, migrate_history, LiftMarkers, Liftable, MigrateOptions, MigrationReport,
 };
 use tool_carrier::roots::Roots;
 
@@ -34,9 +35,52 @@ pub struct Args {
     /// resolve against the first).
     #[arg(long, value_name = "DIR", requires = "lift_markers")]
     root: Vec<PathBuf>,
+    /// Instead of upgrading: move every declared data: target into DIR as
+    /// a file named by the SHA-256 of its bytes, declared by that name
+    /// (convert --root DIR resolves it). Identical images are stored once.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["check", "lift_markers"])]
+    externalize: Option<PathBuf>,
+}
+
+/// `--externalize DIR`: the history written where migrate writes it.
+fn externalize(args: &Args, dir: &std::path::Path) -> Result<ExitCode, Failure> {
+    let mut store = DirStore::new(dir)
+        .map_err(|e| Failure::new(format!("--externalize {}: {e}", dir.display())))?;
+    let input = input::open(args.file.as_deref())?;
+    let name = input.name.clone();
+    let progress = &input.progress;
+    let tick = |n| progress.set(n);
+    let report = if args.in_place {
+        let path = input
+            .path
+            .clone()
+            .ok_or_else(|| Failure::new("--in-place needs a FILE, not standard input"))?;
+        let path = path
+            .canonicalize()
+            .context(|| format!("resolving {name}"))?;
+        replace_atomically(&path, |w| {
+            externalize_history(input.reader, w, &mut store, tick)
+        })
+        .context(|| format!("externalizing {name} in place"))?
+    } else if let Some(out) = &args.output {
+        replace_atomically(out, |w| {
+            externalize_history(input.reader, w, &mut store, tick)
+        })
+        .context(|| format!("externalizing {name} to {}", out.display()))?
+    } else {
+        let out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
+        externalize_history(input.reader, out, &mut store, tick)
+            .context(|| format!("externalizing {name}"))?
+    };
+    progress.finish();
+    let _ = write!(io::stderr().lock(), "migrate --externalize: {report}");
+    Ok(ExitCode::SUCCESS)
 }
 
 pub fn run(args: Args) -> Result<ExitCode, Failure> {
+    if let Some(dir) = &args.externalize {
+        return externalize(&args, dir);
+    }
     let lift_markers = if args.lift_markers {
         Some(LiftMarkers {
             roots: Roots::new(&args.root).context(|| "--root".into())?,

@@ -77,7 +77,7 @@
 
 mod budget;
 mod cache;
-mod data_uri;
+pub(crate) mod data_uri;
 mod decode;
 mod encode;
 mod error;
@@ -89,6 +89,7 @@ mod read;
 mod resize;
 mod resolve;
 mod sniff;
+pub mod store;
 
 pub use budget::{Budget, Measure};
 pub use cache::{decode_entry, encode_entry, CacheKey, MemoryCache, PreparedCache};

@@ -22,6 +22,11 @@
 use std::fmt;
 use std::io::{self, BufRead, Write};
 
+#[cfg(feature = "media")]
+mod externalize;
+#[cfg(feature = "media")]
+pub use externalize::{externalize_history, ExternalizeReport};
+
 use crate::carrier::{marker_line, Carrier, Declaration, Legacy};
 use crate::history::{Chunk, HistoryReader, Message};
 use crate::roots::Roots;
@@ -227,7 +232,7 @@ impl Notes {
     /// How many notes of a kind are kept; the rest are only counted.
     pub const KEPT: usize = 1000;
 
-    fn push(&mut self, note: Note) {
+    pub(crate) fn push(&mut self, note: Note) {
         self.total += 1;
         if self.kept.len() < Notes::KEPT {
             self.kept.push(note);

@@ -1,0 +1,104 @@
+//! `tool-carrier import --from mcp [--media-dir DIR] [--call-id ID] [FILE|-]`
+
+use std::io::{self, BufWriter, Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use serde_json::Value;
+use tool_carrier::import::from_mcp;
+use tool_carrier::media::store::{DirStore, InlineStore, MediaStore};
+
+use super::{input, Context, Failure};
+
+/// The formats `--from` takes.
+const FROM: [&str; 1] = ["mcp"];
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// What the input is: `mcp`, one MCP CallToolResult or JSON Lines of
+    /// {"tool_call_id", "result"}.
+    #[arg(long, value_name = "FORMAT", value_parser = clap::builder::PossibleValuesParser::new(FROM))]
+    from: String,
+    /// Write inline images and files here, each named by the SHA-256 of
+    /// its bytes and declared by that name (convert --root DIR reads
+    /// them); without it they stay as data: targets.
+    #[arg(long, value_name = "DIR")]
+    media_dir: Option<PathBuf>,
+    /// With one MCP result: the call it answers.
+    #[arg(long, value_name = "ID")]
+    call_id: Option<String>,
+    /// The input; `-` or nothing for standard input.
+    file: Option<PathBuf>,
+}
+
+pub fn run(args: Args) -> Result<ExitCode, Failure> {
+    let mut dir_store;
+    let mut inline = InlineStore;
+    let store: &mut dyn MediaStore = match &args.media_dir {
+        Some(dir) => {
+            dir_store = DirStore::new(dir)
+                .map_err(|e| Failure::new(format!("--media-dir {}: {e}", dir.display())))?;
+            &mut dir_store
+        }
+        None => &mut inline,
+    };
+    let mut input = input::open(args.file.as_deref())?;
+    let name = input.name.clone();
+    let mut text = String::new();
+    input
+        .reader
+        .read_to_string(&mut text)
+        .context(|| format!("reading {name}"))?;
+    let results = mcp_results(&text, args.call_id.as_deref())
+        .map_err(|e| Failure::new(format!("{name}: {e}")))?;
+    let mut out = BufWriter::new(io::stdout().lock());
+    let mut notes = 0;
+    for (n, (call_id, result)) in results.iter().enumerate() {
+        let imported = from_mcp(call_id.as_deref(), result, store)
+            .map_err(|e| Failure::new(format!("{name}: result {}: {e}", n + 1)))?;
+        let record = serde_json::json!({"role": "tool", "content": imported.content});
+        writeln!(out, "{record}").context(|| "writing the history".into())?;
+        for note in &imported.notes {
+            eprintln!("  result {}: {note}", n + 1);
+            notes += 1;
+        }
+    }
+    out.flush().context(|| "writing the history".into())?;
+    eprintln!("import: {} MCP results, {notes} notes", results.len());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One `CallToolResult` (an object without `result`), or JSON Lines of
+/// `{"tool_call_id", "result"}`.
+fn mcp_results(text: &str, call_id: Option<&str>) -> Result<Vec<(Option<String>, Value)>, String> {
+    let line = |v: Value, at: usize| -> Result<(Option<String>, Value), String> {
+        match v {
+            Value::Object(mut m) if m.contains_key("result") => {
+                let id = match m.remove("tool_call_id") {
+                    None => None,
+                    Some(Value::String(s)) => Some(s),
+                    Some(_) => return Err(format!("line {at}: tool_call_id is not a string")),
+                };
+                Ok((id, m.remove("result").unwrap_or(Value::Null)))
+            }
+            other => Err(format!(
+                "line {at}: expected {{\"tool_call_id\", \"result\"}}, found {other}"
+            )),
+        }
+    };
+    if let Ok(v) = serde_json::from_str::<Value>(text) {
+        if v.get("result").is_none() {
+            return Ok(vec![(call_id.map(str::to_owned), v)]);
+        }
+        return Ok(vec![line(v, 1)?]);
+    }
+    let mut out = Vec::new();
+    for (i, l) in text.lines().enumerate() {
+        if l.trim().is_empty() {
+            continue;
+        }
+        let v = serde_json::from_str(l).map_err(|e| format!("line {}: {e}", i + 1))?;
+        out.push(line(v, i + 1)?);
+    }
+    Ok(out)
+}

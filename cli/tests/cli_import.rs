@@ -1,0 +1,145 @@
+//! `tool-carrier import --from mcp` and `migrate --externalize`: inline
+//! media to content-addressed files, and back through `convert`.
+
+mod common;
+
+use std::fs;
+
+use serde_json::{json, Value};
+
+/// A 1×1 GIF, base64.
+const GIF: &str = "R0lGODlhAQABAIAAAP///wAAACwAAAAAAQABAAACAkQBADs=";
+
+fn run(dir: &std::path::Path, args: &[&str], stdin: &[u8]) -> std::process::Output {
+    common::run_in(dir, args, stdin)
+}
+
+#[test]
+fn mcp_results_become_carriers_with_their_images_as_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let lines = [
+        json!({"tool_call_id": "c1", "result": {"content": [{"type": "text", "text": "one"}, {"type": "image", "data": GIF, "mimeType": "image/gif"}]}}),
+        json!({"tool_call_id": "c2", "result": {"content": [{"type": "image", "data": GIF, "mimeType": "image/gif"}], "isError": true}}),
+    ]
+    .map(|v| v.to_string())
+    .join("\n");
+    let out = run(
+        dir.path(),
+        &["import", "--from", "mcp", "--media-dir", "media"],
+        lines.as_bytes(),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let history = String::from_utf8(out.stdout).unwrap();
+    let records: Vec<Value> = history
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(records.len(), 2);
+    let envelopes: Vec<Value> = records
+        .iter()
+        .map(|r| serde_json::from_str(r["content"].as_str().unwrap()).unwrap())
+        .collect();
+    assert_eq!(envelopes[0]["tool_call_id"], "c1");
+    assert_eq!(envelopes[1]["is_error"], true);
+    let target = envelopes[0]["attachments"][0]["target"].as_str().unwrap();
+    assert_eq!(target, envelopes[1]["attachments"][0]["target"]);
+    assert!(target.ends_with(".gif") && target.len() == 64 + 4);
+    let files: Vec<_> = fs::read_dir(dir.path().join("media")).unwrap().collect();
+    assert_eq!(files.len(), 1, "the same image is stored once");
+
+    // One result on its own, with --call-id; no folder: a data: target.
+    let one =
+        json!({"content": [{"type": "image", "data": GIF, "mimeType": "image/gif"}]}).to_string();
+    let out = run(
+        dir.path(),
+        &["import", "--from", "mcp", "--call-id", "x"],
+        one.as_bytes(),
+    );
+    let record: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let envelope: Value = serde_json::from_str(record["content"].as_str().unwrap()).unwrap();
+    assert_eq!(envelope["tool_call_id"], "x");
+    assert_eq!(
+        envelope["attachments"][0]["target"],
+        format!("data:image/gif;base64,{GIF}")
+    );
+
+    // A bad result is an error naming where.
+    let bad = json!({"content": [{"type": "image", "mimeType": "image/png"}]}).to_string();
+    let out = run(dir.path(), &["import", "--from", "mcp"], bad.as_bytes());
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("result 1: $.content[0]: a \"image\" block needs a string \"data\""),
+        "{err}"
+    );
+}
+
+#[test]
+fn externalize_moves_data_targets_out_and_convert_reads_them_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = format!("data:image/gif;base64,{GIF}");
+    let mut history = String::new();
+    for n in 0..4 {
+        let call = json!({"content": null, "tool_calls": [{"id": format!("c{n}"), "name": "shot", "arguments": "{}"}]});
+        let result = json!({"tool_call_id": format!("c{n}"), "content": "ok", "attachments": [{"kind": "image", "target": data}]});
+        history += &format!(
+            "{}\n{}\n",
+            json!({"role": "assistant", "content": call.to_string()}),
+            json!({"role": "tool", "content": result.to_string()})
+        );
+    }
+    fs::write(dir.path().join("h.jsonl"), &history).unwrap();
+    let out = run(
+        dir.path(),
+        &["migrate", "h.jsonl", "--in-place", "--externalize", "media"],
+        b"",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains(
+            "4 data: targets in 4 carriers moved out, 1 files written, 3 duplicates folded"
+        ),
+        "{err}"
+    );
+    let after = fs::read_to_string(dir.path().join("h.jsonl")).unwrap();
+    assert!(after.len() < history.len() && !after.contains("base64"));
+    // Converting from the files gives the body converting the inline data
+    // gave.
+    let convert = |file: &str, root: &str| {
+        let out = run(
+            dir.path(),
+            &["convert", "--provider", "anthropic", "--root", root, file],
+            b"",
+        );
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice::<Value>(&out.stdout).unwrap()
+    };
+    fs::write(dir.path().join("inline.jsonl"), &history).unwrap();
+    assert_eq!(convert("h.jsonl", "media"), convert("inline.jsonl", "."));
+    // A second run changes nothing.
+    let out = run(
+        dir.path(),
+        &["migrate", "h.jsonl", "--in-place", "--externalize", "media"],
+        b"",
+    );
+    assert!(String::from_utf8(out.stderr)
+        .unwrap()
+        .contains("0 data: targets"));
+    assert_eq!(
+        fs::read_to_string(dir.path().join("h.jsonl")).unwrap(),
+        after
+    );
+}

@@ -1,0 +1,191 @@
+//! Content-addressed media: where bytes that arrive inline (a `data:`
+//! target, a base64 block of a provider's message, an MCP image) are put
+//! so a history declares them by a short target instead of carrying them.
+//!
+//! Every file the crate writes is named the same way: the lowercase hex
+//! SHA-256 of its bytes, a dot, and the extension of the type its bytes
+//! sniff as (`png`, `jpg`, `gif`, `webp`, `bmp`, `pdf`; `bin` for anything
+//! else). Identical bytes get one name, so they are stored once.
+//!
+//! ```
+//! use tool_carrier::media::store::{file_name, InlineStore, MediaStore};
+//!
+//! let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
+//! assert!(file_name(png).ends_with(".png"));
+//! assert_eq!(file_name(png).len(), 64 + 4);
+//! let mut inline = InlineStore;
+//! assert_eq!(inline.put(b"%PDF-1.4\n")?.target, "data:application/pdf;base64,JVBERi0xLjQK");
+//! # Ok::<(), std::io::Error>(())
+//! ```
+
+use std::collections::HashSet;
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+use super::data_uri::BASE64;
+use super::sniff::{sniff, MediaType, Sniffed};
+
+/// The extension of the type `bytes` sniff as; `bin` for none.
+pub fn extension(bytes: &[u8]) -> &'static str {
+    match sniff(bytes) {
+        Sniffed::Media(MediaType::Png) => "png",
+        Sniffed::Media(MediaType::Jpeg) => "jpg",
+        Sniffed::Media(MediaType::Gif) => "gif",
+        Sniffed::Media(MediaType::Webp) => "webp",
+        Sniffed::Media(MediaType::Bmp) => "bmp",
+        Sniffed::Media(MediaType::Pdf) => "pdf",
+        _ => "bin",
+    }
+}
+
+/// The MIME type `bytes` sniff as; `application/octet-stream` for none.
+pub fn mime(bytes: &[u8]) -> &'static str {
+    match sniff(bytes) {
+        Sniffed::Media(t) => t.as_str(),
+        _ => "application/octet-stream",
+    }
+}
+
+/// The SHA-256 of `bytes`.
+fn digest(bytes: &[u8]) -> [u8; 32] {
+    Sha256::digest(bytes).into()
+}
+
+fn hex(digest: &[u8; 32]) -> String {
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// `HEX.EXT`: the name every file of these bytes gets.
+pub fn file_name(bytes: &[u8]) -> String {
+    format!("{}.{}", hex(&digest(bytes)), extension(bytes))
+}
+
+/// Where some bytes went.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stored {
+    /// The target to declare them by.
+    pub target: String,
+    /// Whether this call wrote them (else the same bytes were there).
+    pub written: bool,
+}
+
+/// Somewhere to put media that arrived inline.
+pub trait MediaStore {
+    /// Store `bytes`, and say by which target to declare them.
+    ///
+    /// # Errors
+    /// The store's I/O errors.
+    fn put(&mut self, bytes: &[u8]) -> io::Result<Stored>;
+}
+
+/// Files under one folder, declared by their name (a target relative to
+/// the folder, so `convert --root DIR` resolves them). A file is written
+/// to a temporary name in the folder and renamed into place, so a reader
+/// never sees part of one, and conversions running at once may share the
+/// folder.
+#[derive(Debug)]
+pub struct DirStore {
+    dir: PathBuf,
+    seen: HashSet<[u8; 32]>,
+}
+
+impl DirStore {
+    /// A store in `dir`, which is created if it is missing.
+    ///
+    /// # Errors
+    /// `dir` cannot be created.
+    pub fn new(dir: impl Into<PathBuf>) -> io::Result<DirStore> {
+        let dir = dir.into();
+        fs::create_dir_all(&dir)?;
+        Ok(DirStore {
+            dir,
+            seen: HashSet::new(),
+        })
+    }
+
+    /// The folder.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+}
+
+impl MediaStore for DirStore {
+    fn put(&mut self, bytes: &[u8]) -> io::Result<Stored> {
+        let d = digest(bytes);
+        let name = format!("{}.{}", hex(&d), extension(bytes));
+        let path = self.dir.join(&name);
+        let there = self.seen.contains(&d)
+            || fs::metadata(&path).is_ok_and(|m| m.is_file() && m.len() == bytes.len() as u64);
+        if !there {
+            let tmp = self.dir.join(format!(".{name}.{}.tmp", std::process::id()));
+            let write = || -> io::Result<()> {
+                let mut f = fs::File::create(&tmp)?;
+                f.write_all(bytes)?;
+                f.sync_all()?;
+                fs::rename(&tmp, &path)
+            };
+            if let Err(e) = write() {
+                let _ = fs::remove_file(&tmp);
+                return Err(e);
+            }
+        }
+        self.seen.insert(d);
+        Ok(Stored {
+            target: name,
+            written: !there,
+        })
+    }
+}
+
+/// No files: each payload is declared as a `data:` URL of its sniffed
+/// type (what a history holds without a media folder).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct InlineStore;
+
+impl MediaStore for InlineStore {
+    fn put(&mut self, bytes: &[u8]) -> io::Result<Stored> {
+        use base64::Engine;
+        Ok(Stored {
+            target: format!("data:{};base64,{}", mime(bytes), BASE64.encode(bytes)),
+            written: false,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_the_sha256_and_the_sniffed_extension() {
+        // SHA-256("abc")
+        assert_eq!(
+            file_name(b"abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad.bin"
+        );
+        assert!(file_name(b"%PDF-1.7\n").ends_with(".pdf"));
+        assert!(file_name(b"GIF89a\x01\x00\x01\x00").ends_with(".gif"));
+    }
+
+    #[test]
+    fn the_same_bytes_are_written_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = DirStore::new(dir.path().join("media")).unwrap();
+        let a = store.put(b"%PDF-1.4\nA").unwrap();
+        let b = store.put(b"%PDF-1.4\nA").unwrap();
+        assert!(a.written && !b.written);
+        assert_eq!(a.target, b.target);
+        assert_eq!(
+            fs::read(store.dir().join(&a.target)).unwrap(),
+            b"%PDF-1.4\nA"
+        );
+        // Another store on the same folder finds the file there.
+        let mut again = DirStore::new(store.dir()).unwrap();
+        assert!(!again.put(b"%PDF-1.4\nA").unwrap().written);
+        let names: Vec<_> = fs::read_dir(store.dir()).unwrap().collect();
+        assert_eq!(names.len(), 1, "no temporary file is left");
+    }
+}

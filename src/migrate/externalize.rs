@@ -1,0 +1,248 @@
+//! Moving inline media out of a history: every declared `data:` target
+//! becomes a content-addressed file, declared by its name
+//! ([`media::store`](crate::media::store)).
+//!
+//! Histories that keep every screenshot inline grow to gigabytes holding
+//! the same image many times. [`externalize_history`] streams the history
+//! (one record in memory at a time), decodes each declared `data:` target,
+//! hands the bytes to a [`MediaStore`] (identical bytes are stored once)
+//! and declares the file's name instead. Only the `attachments` member (or
+//! a prompt carrier's marker lines) changes; the body, the other members
+//! and every byte outside the record's `content` string stay as they were.
+//! A `data:` target that is not canonical base64 of a known type is left
+//! as it is, with a note. Externalizing twice changes nothing.
+//!
+//! ```
+//! use tool_carrier::media::store::InlineStore;
+//! use tool_carrier::migrate::externalize_history;
+//!
+//! // With no data: targets, nothing changes.
+//! let input = "{\"role\":\"tool\",\"content\":\"{\\\"content\\\":\\\"ok\\\",\\\"attachments\\\":[]}\"}\n";
+//! let mut out = Vec::new();
+//! let report = externalize_history(input.as_bytes(), &mut out, &mut InlineStore, |_| {})?;
+//! assert_eq!(out, input.as_bytes());
+//! assert_eq!(report.files_written, 0);
+//! # Ok::<(), std::io::Error>(())
+//! ```
+
+use std::fmt;
+use std::io::{self, BufRead, Write};
+
+use crate::carrier::{rebuild_carrier, Carrier, CarrierParts};
+use crate::history::{Chunk, HistoryReader};
+use crate::media::data_uri::{decode_data_uri, is_data_uri};
+use crate::media::store::MediaStore;
+use crate::{Attachment, Role};
+
+use super::{Note, Notes};
+
+/// What [`externalize_history`] did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ExternalizeReport {
+    /// Records read.
+    pub records: usize,
+    /// Carriers whose declaration changed.
+    pub carriers: usize,
+    /// `data:` targets replaced by a file's name.
+    pub targets: usize,
+    /// Files written.
+    pub files_written: usize,
+    /// Targets whose bytes were already stored (this run or before).
+    pub duplicates_folded: usize,
+    /// Bytes read and bytes written: the history's size before and after.
+    pub bytes_in: u64,
+    /// See [`ExternalizeReport::bytes_in`].
+    pub bytes_out: u64,
+    /// `data:` targets left inline, with the reason.
+    pub left: Notes,
+    /// Records that are not messages, copied through verbatim.
+    pub bad_records: Notes,
+}
+
+impl ExternalizeReport {
+    /// How much smaller the history got.
+    pub fn bytes_saved(&self) -> u64 {
+        self.bytes_in.saturating_sub(self.bytes_out)
+    }
+}
+
+impl fmt::Display for ExternalizeReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "{} records read: {} data: targets in {} carriers moved out, {} files written, {} duplicates folded, {} bytes saved ({} → {}), {} left inline, {} not messages",
+            self.records,
+            self.targets,
+            self.carriers,
+            self.files_written,
+            self.duplicates_folded,
+            self.bytes_saved(),
+            self.bytes_in,
+            self.bytes_out,
+            self.left.len(),
+            self.bad_records.len()
+        )?;
+        for (label, notes) in [
+            ("left inline", &self.left),
+            ("not a message", &self.bad_records),
+        ] {
+            for n in notes.iter() {
+                writeln!(
+                    f,
+                    "  record {} (line {}): {label}: {}",
+                    n.index, n.line, n.what
+                )?;
+            }
+            if notes.omitted() > 0 {
+                writeln!(f, "  … and {} more {label}", notes.omitted())?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Copy the history in `input` to `output` with every declared `data:`
+/// target moved into `store`. `progress` is called with the input bytes
+/// consumed so far.
+///
+/// # Errors
+/// I/O errors of `input`, `output` or `store`. Bad records and undecodable
+/// targets are reported, not errors.
+pub fn externalize_history<R: BufRead, W: Write>(
+    input: R,
+    output: W,
+    store: &mut dyn MediaStore,
+    mut progress: impl FnMut(u64),
+) -> io::Result<ExternalizeReport> {
+    let mut report = ExternalizeReport::default();
+    let mut output = Counting {
+        inner: output,
+        n: 0,
+    };
+    let mut reader = HistoryReader::new(input)?;
+    let mut last_report = 0;
+    while let Some(chunk) = reader.next_chunk()? {
+        match chunk {
+            Chunk::Verbatim(bytes) => output.write_all(bytes)?,
+            Chunk::Record(record) => {
+                report.records += 1;
+                let note = |what: String| Note {
+                    index: record.index,
+                    line: record.line,
+                    what,
+                };
+                let message = match &record.message {
+                    Ok(m) => m,
+                    Err(e) => {
+                        report.bad_records.push(note(e.error.to_string()));
+                        output.write_all(record.raw)?;
+                        continue;
+                    }
+                };
+                let new = externalized(&message.role, &message.content, store, &mut report, &note)?;
+                match new {
+                    Some(content) => {
+                        let span = message.content_span.clone();
+                        let mut literal = String::with_capacity(content.len() + 16);
+                        crate::json::push_json_str(&mut literal, &content);
+                        output.write_all(&record.raw[..span.start])?;
+                        output.write_all(literal.as_bytes())?;
+                        output.write_all(&record.raw[span.end..])?;
+                    }
+                    None => output.write_all(record.raw)?,
+                }
+            }
+        }
+        let consumed = reader.consumed();
+        if consumed - last_report >= 1 << 20 {
+            last_report = consumed;
+            progress(consumed);
+        }
+    }
+    report.bytes_in = reader.consumed();
+    report.bytes_out = output.n;
+    progress(reader.consumed());
+    output.flush()?;
+    Ok(report)
+}
+
+/// The carrier's content with its `data:` targets stored, or `None` when
+/// nothing changes.
+fn externalized(
+    role: &str,
+    content: &str,
+    store: &mut dyn MediaStore,
+    report: &mut ExternalizeReport,
+    note: &dyn Fn(String) -> Note,
+) -> io::Result<Option<String>> {
+    let Some(carrier) = Carrier::read(Role::parse(role), content) else {
+        return Ok(None);
+    };
+    if !carrier.attachments().iter().any(|a| is_data_uri(&a.target)) {
+        return Ok(None);
+    }
+    let mut changed = 0;
+    let mut attachments: Vec<Attachment<'_>> = Vec::with_capacity(carrier.attachments().len());
+    for a in carrier.attachments() {
+        if !is_data_uri(&a.target) {
+            attachments.push(a.clone());
+            continue;
+        }
+        match decode_data_uri(&a.target, usize::MAX) {
+            Ok((_, bytes)) => {
+                let stored = store.put(&bytes)?;
+                if stored.written {
+                    report.files_written += 1;
+                } else {
+                    report.duplicates_folded += 1;
+                }
+                changed += 1;
+                attachments.push(Attachment::new(a.kind, stored.target));
+            }
+            Err(e) => {
+                report
+                    .left
+                    .push(note(format!("{} target: {e}", a.kind.as_str())));
+                attachments.push(a.clone());
+            }
+        }
+    }
+    if changed == 0 {
+        return Ok(None);
+    }
+    let parts = CarrierParts {
+        kind: carrier.kind,
+        declared: true,
+        attachments: carrier.attachments().to_vec(),
+        body: carrier.body.clone(),
+    };
+    match rebuild_carrier(role, content, &parts, &attachments) {
+        Ok(new) => {
+            report.carriers += 1;
+            report.targets += changed;
+            Ok(Some(new))
+        }
+        Err(e) => {
+            report.left.push(note(format!("carrier not rebuilt: {e}")));
+            Ok(None)
+        }
+    }
+}
+
+/// A writer that counts what it writes.
+struct Counting<W> {
+    inner: W,
+    n: u64,
+}
+
+impl<W: Write> Write for Counting<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.n += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
