@@ -15,6 +15,9 @@ use crate::Attachment;
 /// The member that says a tool result is an error.
 pub const IS_ERROR: &str = "is_error";
 
+/// The members the envelope writes itself.
+const RESERVED: [&str; 4] = ["tool_call_id", "content", IS_ERROR, "attachments"];
+
 /// A tool result on its way to being a native carrier.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Envelope {
@@ -33,6 +36,17 @@ impl Envelope {
             self.body.push('\n');
         }
         self.body.push_str(text);
+    }
+
+    /// Keep a member of the source as `name` (JSON text): a name the
+    /// envelope uses itself, or one already kept, gets `_` in front until
+    /// it is free, so no member is written twice.
+    pub fn keep(&mut self, name: &str, json: String) {
+        let mut name = name.to_owned();
+        while RESERVED.contains(&name.as_str()) || self.extra.iter().any(|(n, _)| *n == name) {
+            name.insert(0, '_');
+        }
+        self.extra.push((name, json));
     }
 
     /// The envelope's JSON text.
@@ -100,5 +114,18 @@ mod tests {
         let v: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(v["is_error"], true);
         assert_eq!(v["structuredContent"]["a"], 1);
+    }
+
+    #[test]
+    fn a_kept_member_never_takes_a_name_twice() {
+        let mut e = Envelope::default();
+        e.keep("attachments", "1".into());
+        e.keep("_attachments", "2".into());
+        e.keep("is_error", "3".into());
+        let v: serde_json::Value = serde_json::from_str(&e.render()).unwrap();
+        assert_eq!(v["_attachments"], 1);
+        assert_eq!(v["__attachments"], 2);
+        assert_eq!(v["_is_error"], 3);
+        assert_eq!(v["attachments"], serde_json::json!([]));
     }
 }

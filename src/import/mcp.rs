@@ -10,7 +10,7 @@
 //! | `resource` with `blob` | the bytes stored, declared by their MIME type's kind |
 //! | `resource_link` | declared by its URI when its `mimeType` names an image, audio, video or PDF; else `[resource link NAME: URI]` in the body |
 //! | `isError: true` | `"is_error": true` ([`IS_ERROR`](super::IS_ERROR)) |
-//! | `structuredContent`, `_meta`, other members | kept as members of the envelope; a string in `structuredContent` that repeats a payload of `content` becomes that payload's target |
+//! | `structuredContent`, `_meta`, other members | kept as members of the envelope (a name the envelope uses itself gets `_` in front); a string in `structuredContent` that repeats a payload of `content` becomes that payload's target |
 //! | a block of another type | its JSON as a line of the body, with a note |
 //!
 //! ```
@@ -153,9 +153,9 @@ pub fn from_mcp(
                         "$.structuredContent: {folded} payload(s) repeated from content declared by their target"
                     ));
                 }
-                env.extra.push((name.clone(), value.to_string()));
+                env.keep(name, value.to_string());
             }
-            _ => env.extra.push((name.clone(), value.to_string())),
+            _ => env.keep(name, value.to_string()),
         }
     }
     Ok(Imported {
