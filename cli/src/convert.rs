@@ -108,6 +108,12 @@ pub struct Args {
     /// the profile says.
     #[arg(long, value_name = "on|off", value_parser = on_off)]
     tool_images: Option<bool>,
+    /// Read the input as a request body written for this provider
+    /// (anthropic, openai-chat, openai-responses, openai-compatible) and
+    /// convert it for --provider, its tool definitions included (unless
+    /// --tools is given).
+    #[arg(long, value_name = "P")]
+    from: Option<Provider>,
     /// A JSON Lines file or a JSON array of messages; `-` or nothing for
     /// standard input.
     file: Option<PathBuf>,
@@ -215,8 +221,42 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
             .map_err(|e| Failure::new(format!("--tools {}: {e}", path.display())))?;
         options = options.with_tools(tools);
     }
-    let input = input::open(args.file.as_deref())?;
+    let mut input = input::open(args.file.as_deref())?;
     let name = input.name.clone();
+    if let Some(from) = args.from {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut input.reader, &mut text)
+            .context(|| format!("reading {name}"))?;
+        let body = crate::import::json_or_lines(&text)
+            .map_err(|e| Failure::new(format!("{name}: {e}")))?;
+        let history = tool_carrier::import::from_provider(
+            from,
+            &body,
+            &mut tool_carrier::media::store::InlineStore,
+        )
+        .map_err(|e| Failure::new(format!("--from {from}: {name}: {e}")))?;
+        for note in &history.notes {
+            eprintln!("  --from {from}: message {}: {}", note.message, note.text);
+        }
+        if args.tools.is_none() {
+            if let Some(tools) = body
+                .get("tools")
+                .filter(|t| t.as_array().is_some_and(|a| !a.is_empty()))
+            {
+                let tools = Tools::from_json(&tools.to_string())
+                    .map_err(|e| Failure::new(format!("--from {from}: the body's tools: {e}")))?;
+                options = options.with_tools(tools);
+            }
+        }
+        let tools_given = options.tools().is_some();
+        return finish(
+            args.provider,
+            tools_given,
+            &name,
+            &history.messages,
+            &options,
+        );
+    }
     let messages = match read_history(input.reader) {
         Ok(messages) => messages,
         Err(ReadError::Records(errors)) => {
@@ -239,8 +279,25 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
         Err(e) => return Err(Failure::new(format!("reading {name}: {e}"))),
     };
     input.progress.finish();
-    let request = build_request(args.provider, &messages, &options)
-        .map_err(|e| Failure::new(format!("cannot convert {name} for {}: {e}", args.provider)))?;
+    finish(
+        args.provider,
+        args.tools.is_some(),
+        &name,
+        &messages,
+        &options,
+    )
+}
+
+/// Build the request from `messages`, write it, and report.
+fn finish(
+    provider: Provider,
+    tools_given: bool,
+    name: &str,
+    messages: &[(String, String)],
+    options: &Options,
+) -> Result<ExitCode, Failure> {
+    let request = build_request(provider, messages, options)
+        .map_err(|e| Failure::new(format!("cannot convert {name} for {provider}: {e}")))?;
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
     request
         .write_pretty(&mut out)
@@ -272,7 +329,7 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
         let _ = writeln!(err, "  header {name}: {value}");
     }
     let report = &request.report;
-    if !report.stubbed.is_empty() && args.tools.is_none() {
+    if !report.stubbed.is_empty() && !tools_given {
         let told = if report.choice_none {
             "the model is told not to call them"
         } else {

@@ -1,23 +1,45 @@
-//! `tool-carrier import --from mcp [--media-dir DIR] [--call-id ID] [FILE|-]`
+//! `tool-carrier import --from FORMAT [--media-dir DIR] [--call-id ID] [FILE|-]`
 
 use std::io::{self, BufWriter, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use serde_json::Value;
-use tool_carrier::import::from_mcp;
+use tool_carrier::import::{from_mcp, from_provider, PROVIDERS};
 use tool_carrier::media::store::{DirStore, InlineStore, MediaStore};
+use tool_carrier::provider::Provider;
 
 use super::{input, Context, Failure};
 
-/// The formats `--from` takes.
-const FROM: [&str; 1] = ["mcp"];
+/// The formats `--from` takes: MCP results and the providers' bodies.
+fn formats() -> Vec<&'static str> {
+    std::iter::once("mcp")
+        .chain(PROVIDERS.iter().map(|p| p.name()))
+        .collect()
+}
+
+/// Read JSON text: one value, or JSON Lines of values (as a list).
+pub fn json_or_lines(text: &str) -> Result<Value, String> {
+    if let Ok(v) = serde_json::from_str::<Value>(text) {
+        return Ok(v);
+    }
+    let mut items = Vec::new();
+    for (i, l) in text.lines().enumerate() {
+        if l.trim().is_empty() {
+            continue;
+        }
+        items.push(serde_json::from_str(l).map_err(|e| format!("line {}: {e}", i + 1))?);
+    }
+    Ok(Value::Array(items))
+}
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// What the input is: `mcp`, one MCP CallToolResult or JSON Lines of
-    /// {"tool_call_id", "result"}.
-    #[arg(long, value_name = "FORMAT", value_parser = clap::builder::PossibleValuesParser::new(FROM))]
+    /// What the input is: `mcp` (one MCP CallToolResult, or JSON Lines of
+    /// {"tool_call_id", "result"}), or a provider's request body, a bare
+    /// list of its messages, or JSON Lines of them (anthropic,
+    /// openai-chat, openai-responses, openai-compatible).
+    #[arg(long, value_name = "FORMAT", value_parser = clap::builder::PossibleValuesParser::new(formats()))]
     from: String,
     /// Write inline images and files here, each named by the SHA-256 of
     /// its bytes and declared by that name (convert --root DIR reads
@@ -49,6 +71,25 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
         .reader
         .read_to_string(&mut text)
         .context(|| format!("reading {name}"))?;
+    if args.from != "mcp" {
+        let provider: Provider = args.from.parse().expect("a listed format");
+        let value = json_or_lines(&text).map_err(|e| Failure::new(format!("{name}: {e}")))?;
+        let history = from_provider(provider, &value, store)
+            .map_err(|e| Failure::new(format!("{name}: {e}")))?;
+        let mut out = BufWriter::new(io::stdout().lock());
+        out.write_all(history.to_json_lines().as_bytes())
+            .and_then(|()| out.flush())
+            .context(|| "writing the history".into())?;
+        for note in &history.notes {
+            eprintln!("  message {}: {}", note.message, note.text);
+        }
+        eprintln!(
+            "import: {} messages from {provider} format, {} notes",
+            history.messages.len(),
+            history.notes.len()
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
     let results = mcp_results(&text, args.call_id.as_deref())
         .map_err(|e| Failure::new(format!("{name}: {e}")))?;
     let mut out = BufWriter::new(io::stdout().lock());

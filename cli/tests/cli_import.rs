@@ -143,3 +143,100 @@ fn externalize_moves_data_targets_out_and_convert_reads_them_back() {
         after
     );
 }
+
+fn repo() -> &'static std::path::Path {
+    common::repo()
+}
+
+#[test]
+fn provider_bodies_are_imported_and_converted_for_another_provider() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = repo().join("tests/data/import/openai-chat-images-after-tools.json");
+    let fixture = fixture.to_str().unwrap();
+    let out = run(
+        dir.path(),
+        &[
+            "import",
+            "--from",
+            "openai-chat",
+            "--media-dir",
+            "media",
+            fixture,
+        ],
+        b"",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let history = String::from_utf8(out.stdout).unwrap();
+    let roles: Vec<String> = history
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["role"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    // The images message after the tool messages is folded back into them.
+    assert_eq!(
+        roles,
+        ["system", "user", "assistant", "tool", "tool", "user"]
+    );
+    assert_eq!(fs::read_dir(dir.path().join("media")).unwrap().count(), 2);
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("import: 6 messages from openai-chat format, 0 notes"),
+        "{err}"
+    );
+
+    // The same body converted for Anthropic in one step: the images sit in
+    // the tool_result blocks, the body's tools are declared.
+    let out = run(
+        dir.path(),
+        &[
+            "convert",
+            "--from",
+            "openai-chat",
+            "--provider",
+            "anthropic",
+            fixture,
+        ],
+        b"",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let body: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(body["tools"][0]["name"], "screenshot");
+    assert_eq!(body["tools"][0]["input_schema"]["required"][0], "page");
+    let results = &body["messages"][2]["content"];
+    assert_eq!(results[0]["type"], "tool_result");
+    assert_eq!(results[0]["content"][1]["type"], "image");
+    assert_eq!(results[1]["content"][1]["type"], "image");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("2 images"), "{err}");
+    assert!(err.contains("tools: 1 declared"), "{err}");
+
+    // A format not read yet is a clear error.
+    let out = run(
+        dir.path(),
+        &[
+            "convert",
+            "--from",
+            "gemini",
+            "--provider",
+            "anthropic",
+            fixture,
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8(out.stderr)
+        .unwrap()
+        .contains("gemini bodies are not read yet"));
+}

@@ -1,6 +1,8 @@
 //! Reading what agents already store into carrier histories.
 //!
 //! * [`from_mcp`]: an MCP `CallToolResult` as a native carrier.
+//! * [`from_anthropic`], [`from_openai_chat`], [`from_openai_responses`]: a request body (or its
+//!   messages) as a carrier history ([`ImportedHistory`]).
 //!
 //! Inline payloads (base64 images, blobs) go to a
 //! [`MediaStore`](crate::media::store::MediaStore): files named by the
@@ -12,13 +14,22 @@
 use std::fmt;
 use std::io;
 
+use crate::provider::Provider;
 use crate::AttachmentKind;
 
+mod anthropic;
 mod envelope;
+mod history;
 mod mcp;
+mod openai_chat;
+mod openai_responses;
 
+pub use anthropic::{from_anthropic, BLOCKS as ANTHROPIC_BLOCKS, THINKING as ANTHROPIC_THINKING};
 pub use envelope::IS_ERROR;
+pub use history::{ImportNote, ImportedHistory};
 pub use mcp::from_mcp;
+pub use openai_chat::from_openai_chat;
+pub use openai_responses::{from_openai_responses, ITEMS as OPENAI_ITEMS};
 
 /// A carrier's content made by an import, and what was noticed on the way.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,6 +54,8 @@ pub enum ImportError {
     },
     /// The media store failed.
     Store(io::Error),
+    /// The provider's format is not read (see [`PROVIDERS`]).
+    Unsupported(Provider),
 }
 
 impl ImportError {
@@ -59,6 +72,11 @@ impl fmt::Display for ImportError {
         match self {
             ImportError::Invalid { at, what } => write!(f, "{at}: {what}"),
             ImportError::Store(e) => write!(f, "storing media: {e}"),
+            ImportError::Unsupported(p) => write!(
+                f,
+                "{p} bodies are not read yet (import reads: {})",
+                PROVIDERS.map(Provider::name).join(", ")
+            ),
         }
     }
 }
@@ -67,8 +85,37 @@ impl std::error::Error for ImportError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             ImportError::Store(e) => Some(e),
-            ImportError::Invalid { .. } => None,
+            ImportError::Invalid { .. } | ImportError::Unsupported(_) => None,
         }
+    }
+}
+
+/// The providers whose bodies can be read back ([`from_provider`]).
+pub const PROVIDERS: [Provider; 4] = [
+    Provider::Anthropic,
+    Provider::OpenAiChat,
+    Provider::OpenAiResponses,
+    Provider::OpenAiCompatible,
+];
+
+/// Read a request body written for `provider` (or its bare list of
+/// messages or items) as a carrier history: [`from_anthropic`],
+/// [`from_openai_chat`] (also for OpenAI-compatible servers) or
+/// [`from_openai_responses`].
+///
+/// # Errors
+/// [`ImportError::Unsupported`] for a provider whose format is not read
+/// yet; else as the reader.
+pub fn from_provider(
+    provider: Provider,
+    input: &serde_json::Value,
+    store: &mut dyn crate::media::store::MediaStore,
+) -> Result<ImportedHistory, ImportError> {
+    match provider {
+        Provider::Anthropic => from_anthropic(input, store),
+        Provider::OpenAiChat | Provider::OpenAiCompatible => from_openai_chat(input, store),
+        Provider::OpenAiResponses => from_openai_responses(input, store),
+        other => Err(ImportError::Unsupported(other)),
     }
 }
 

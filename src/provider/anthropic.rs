@@ -171,6 +171,8 @@ enum Block {
         tool_use_id: String,
         #[serde(skip_serializing_if = "Option::is_none")]
         content: Option<Content>,
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        is_error: bool,
     },
 }
 
@@ -302,6 +304,7 @@ fn tool_result(result: ToolResult<'_>) -> Block {
     Block::ToolResult {
         tool_use_id: result.call_id,
         content,
+        is_error: result.is_error,
     }
 }
 

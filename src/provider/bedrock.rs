@@ -153,6 +153,9 @@ struct ToolUse {
 struct ToolResultBlock {
     tool_use_id: String,
     content: Vec<Block>,
+    /// `"error"` for a failed tool (Converse's `status`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    status: Option<&'static str>,
 }
 
 impl Block {
@@ -349,6 +352,7 @@ impl Builder {
             blocks.push(Block::ToolResult(ToolResultBlock {
                 tool_use_id: id,
                 content,
+                status: result.is_error.then_some("error"),
             }));
         }
         for (name, id, slots) in held {

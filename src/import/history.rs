@@ -1,0 +1,186 @@
+//! What the provider-format imports share: the history they build, the
+//! assistant envelope, media payloads and the input's shapes.
+
+use std::borrow::Cow;
+
+use serde_json::Value;
+
+use crate::json::push_json_str;
+use crate::media::data_uri::{is_data_uri, BASE64};
+use crate::media::store::MediaStore;
+use crate::AttachmentKind;
+
+use super::envelope::Envelope;
+use super::ImportError;
+
+/// A carrier history read from another format, and what did not come
+/// across as it was.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ImportedHistory {
+    /// `(role, content)` messages: tool calls as assistant envelopes, tool
+    /// results as declared native carriers.
+    pub messages: Vec<(String, String)>,
+    /// One note per thing kept in another form, with the input message it
+    /// concerns.
+    pub notes: Vec<ImportNote>,
+}
+
+/// Something an import kept in another form than it came.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImportNote {
+    /// The input message, from 0.
+    pub message: usize,
+    /// What happened.
+    pub text: String,
+}
+
+impl ImportedHistory {
+    /// The history as JSON Lines: `{"role", "content"}` a line.
+    pub fn to_json_lines(&self) -> String {
+        let mut out = String::new();
+        for (role, content) in &self.messages {
+            out.push_str("{\"role\":");
+            push_json_str(&mut out, role);
+            out.push_str(",\"content\":");
+            push_json_str(&mut out, content);
+            out.push_str("}\n");
+        }
+        out
+    }
+
+    pub(crate) fn push(&mut self, role: &str, content: String) {
+        self.messages.push((role.to_owned(), content));
+    }
+
+    pub(crate) fn note(&mut self, message: usize, text: impl Into<String>) {
+        self.notes.push(ImportNote {
+            message,
+            text: text.into(),
+        });
+    }
+}
+
+/// One tool call of an assistant envelope.
+pub(crate) struct Call {
+    pub id: String,
+    pub name: String,
+    /// The arguments as JSON text (an object, or the string the source
+    /// held).
+    pub arguments: String,
+}
+
+/// `{"content": text|null, "tool_calls": [...], extra…}`.
+pub(crate) fn assistant_envelope(text: &str, calls: &[Call], extra: &[(String, String)]) -> String {
+    let mut out = String::from("{\"content\":");
+    if text.is_empty() {
+        out.push_str("null");
+    } else {
+        push_json_str(&mut out, text);
+    }
+    out.push_str(",\"tool_calls\":[");
+    for (i, c) in calls.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str("{\"id\":");
+        push_json_str(&mut out, &c.id);
+        out.push_str(",\"name\":");
+        push_json_str(&mut out, &c.name);
+        out.push_str(",\"arguments\":");
+        out.push_str(&c.arguments);
+        out.push('}');
+    }
+    out.push(']');
+    for (name, json) in extra {
+        out.push(',');
+        push_json_str(&mut out, name);
+        out.push(':');
+        out.push_str(json);
+    }
+    out.push('}');
+    out
+}
+
+/// The messages of a body: its `key` array, the value itself when it is
+/// an array, and `None` for anything else.
+pub(crate) fn messages_of<'v>(input: &'v Value, key: &str) -> Option<&'v [Value]> {
+    match input {
+        Value::Array(items) => Some(items),
+        Value::Object(m) => m.get(key)?.as_array().map(Vec::as_slice),
+        _ => None,
+    }
+}
+
+/// Where a payload comes from.
+pub(crate) enum Payload<'v> {
+    /// Base64 text of the bytes.
+    Base64(&'v str),
+    /// A `data:` URL.
+    DataUrl(&'v str),
+    /// An `http(s)` (or other) URL, declared as it is.
+    Url(&'v str),
+}
+
+/// The target to declare a payload by: its bytes stored, or the URL.
+pub(crate) fn target(
+    payload: Payload<'_>,
+    at: &str,
+    store: &mut dyn MediaStore,
+) -> Result<String, ImportError> {
+    use base64::Engine;
+    let b64 = match payload {
+        Payload::Url(url) => return Ok(url.to_owned()),
+        Payload::Base64(b64) => b64,
+        Payload::DataUrl(url) => url
+            .split_once(',')
+            .filter(|(head, _)| is_data_uri(head) && head.ends_with(";base64"))
+            .map(|(_, data)| data)
+            .ok_or_else(|| ImportError::at(at, "a data: URL that is not base64"))?,
+    };
+    let bytes = BASE64
+        .decode(b64)
+        .map_err(|e| ImportError::at(at, format!("the payload is not base64: {e}")))?;
+    Ok(store.put(&bytes).map_err(ImportError::Store)?.target)
+}
+
+/// An image URL or data URL as a payload.
+pub(crate) fn url_payload(url: &str) -> Payload<'_> {
+    if is_data_uri(url) {
+        Payload::DataUrl(url)
+    } else {
+        Payload::Url(url)
+    }
+}
+
+/// A string member.
+pub(crate) fn str_of<'v>(v: &'v Value, key: &str) -> Option<&'v str> {
+    v.get(key).and_then(Value::as_str)
+}
+
+/// The text of a content that is a string or a list of text parts of
+/// `text_type` (other parts are the caller's).
+pub(crate) fn text_of(content: &Value) -> Cow<'_, str> {
+    match content {
+        Value::String(s) => Cow::Borrowed(s),
+        Value::Array(parts) => Cow::Owned(
+            parts
+                .iter()
+                .filter_map(|p| str_of(p, "text"))
+                .collect::<Vec<_>>()
+                .join("\n"),
+        ),
+        _ => Cow::Borrowed(""),
+    }
+}
+
+/// A user's own media cannot be declared (a carrier history declares
+/// attachments in tool results only): it is stored, and the user's text
+/// names it.
+pub(crate) fn user_media_line(kind: AttachmentKind, target: &str) -> String {
+    format!("[{} {target} sent by the user]", kind.as_str())
+}
+
+/// Add a tool result's attachment to an envelope.
+pub(crate) fn attach(env: &mut Envelope, kind: AttachmentKind, target: String) {
+    env.attachments.push(crate::Attachment::new(kind, target));
+}
