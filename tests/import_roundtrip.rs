@@ -375,3 +375,36 @@ fn a_tools_error_flag_goes_back_out_as_each_providers_own() {
         .collect();
     assert_eq!(flags, [false, true]);
 }
+
+#[test]
+fn thinking_blocks_go_back_to_anthropic_only() {
+    let body = json!({"messages": [
+        {"role": "user", "content": "Go."},
+        {"role": "assistant", "content": [
+            {"type": "thinking", "thinking": "Let me look.", "signature": "EqQBCgIYAhIM"},
+            {"type": "redacted_thinking", "data": "EmwKAhgB"},
+            {"type": "tool_use", "id": "toolu_1", "name": "shot", "input": {}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "done"}]}
+    ]});
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = DirStore::new(dir.path()).unwrap();
+    let history = from_provider(Provider::Anthropic, &body, &mut store).unwrap();
+    let request = build(Provider::Anthropic, &history.messages, &options(dir.path()));
+    let out = request.body.to_value();
+    let blocks = &out["messages"][1]["content"];
+    assert_eq!(blocks[0], body["messages"][1]["content"][0]);
+    assert_eq!(blocks[1], body["messages"][1]["content"][1]);
+    assert_eq!(blocks[2]["type"], "tool_use");
+    assert_eq!(request.report.thinking_left_out, 0);
+    for provider in Provider::ALL
+        .into_iter()
+        .filter(|p| *p != Provider::Anthropic)
+    {
+        let request = build(provider, &history.messages, &options(dir.path()));
+        assert_eq!(request.report.thinking_left_out, 1, "{provider}");
+        assert!(
+            !request.body.to_value().to_string().contains("EqQBCgIYAhIM"),
+            "{provider}"
+        );
+    }
+}

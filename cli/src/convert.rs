@@ -322,6 +322,13 @@ fn finish(
             "  image input tokens: {tokens} (the provider's own count)"
         );
     }
+    if request.report.thinking_left_out > 0 {
+        let _ = writeln!(
+            err,
+            "  thinking: the Anthropic thinking blocks of {} assistant messages left out (only anthropic takes them back)",
+            request.report.thinking_left_out
+        );
+    }
     for note in &request.report.notes {
         let _ = writeln!(err, "  message {}: {}", note.index, note.text);
     }

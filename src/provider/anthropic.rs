@@ -174,6 +174,10 @@ enum Block {
         #[serde(skip_serializing_if = "std::ops::Not::not")]
         is_error: bool,
     },
+    /// A block the history kept as Anthropic wrote it (a thinking block
+    /// and its signature), given back unchanged.
+    #[serde(untagged)]
+    Replayed(serde_json::Map<String, serde_json::Value>),
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -278,12 +282,11 @@ fn text_block(text: &str) -> Option<Block> {
 }
 
 fn assistant(turn: AssistantTurn<'_>) -> Vec<Block> {
-    let mut blocks: Vec<Block> = turn
-        .text
-        .as_deref()
-        .and_then(text_block)
-        .into_iter()
-        .collect();
+    // Thinking blocks come first, as the model wrote them (signatures
+    // included): https://platform.claude.com/docs/en/build-with-claude/extended-thinking
+    // (read 2026-12-01), "Preserving thinking blocks".
+    let mut blocks: Vec<Block> = turn.thinking.into_iter().map(Block::Replayed).collect();
+    blocks.extend(turn.text.as_deref().and_then(text_block));
     blocks.extend(turn.calls.into_iter().map(|call| Block::ToolUse {
         id: call.id,
         name: call.name,

@@ -375,6 +375,12 @@ where
         options,
         &mut report,
     );
+    if provider != Provider::Anthropic {
+        report.thinking_left_out = turns
+            .iter()
+            .filter(|t| matches!(t, Turn::Assistant(a) if !a.thinking.is_empty()))
+            .count();
+    }
     let called = called_names(&turns);
     let called: Vec<&str> = called.iter().map(String::as_str).collect();
     let spec = provider.spec();

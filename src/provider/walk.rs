@@ -52,6 +52,10 @@ pub(crate) struct AssistantTurn<'a> {
     pub text: Option<Cow<'a, str>>,
     /// Its tool calls, in order.
     pub calls: Vec<Call>,
+    /// Anthropic thinking blocks the envelope kept
+    /// ([`import::ANTHROPIC_THINKING`](crate::import::ANTHROPIC_THINKING)),
+    /// for Anthropic to be given back.
+    pub thinking: Vec<serde_json::Map<String, serde_json::Value>>,
 }
 
 /// One tool call.
@@ -272,6 +276,7 @@ fn single<'a>(index: usize, role: Role<'_>, content: &'a str) -> Turn<'a, ()> {
         Role::Assistant => Turn::Assistant(AssistantTurn {
             text: (!content.is_empty()).then_some(Cow::Borrowed(content)),
             calls: Vec::new(),
+            thinking: Vec::new(),
         }),
     }
 }
@@ -321,6 +326,7 @@ fn assistant(index: usize, content: &str) -> AssistantTurn<'_> {
     envelope(index, content).unwrap_or(AssistantTurn {
         text: (!content.is_empty()).then_some(Cow::Borrowed(content)),
         calls: Vec::new(),
+        thinking: Vec::new(),
     })
 }
 
@@ -332,11 +338,19 @@ fn envelope(index: usize, content: &str) -> Option<AssistantTurn<'static>> {
     if !content.trim_start().starts_with('{') {
         return None;
     }
-    let object = scan::pick(content, ["content", "tool_calls"])?;
-    if object.first_repeat(&[0, 1]).is_some() {
+    let object = scan::pick(
+        content,
+        ["content", "tool_calls", crate::import::ANTHROPIC_THINKING],
+    )?;
+    if object.first_repeat(&[0, 1, 2]).is_some() {
         return None;
     }
-    let [text, calls] = object.picks;
+    let [text, calls, thinking] = object.picks;
+    // Blocks that are not a list of objects are not Anthropic's: left out.
+    let thinking: Vec<serde_json::Map<String, serde_json::Value>> = thinking
+        .one()
+        .and_then(|m| serde_json::from_str(&content[m.value]).ok())
+        .unwrap_or_default();
     let calls = &content[calls.one()?.value];
     let items = calls.starts_with('[').then(|| scan::array(calls))??;
     let text = match text.one() {
@@ -355,6 +369,7 @@ fn envelope(index: usize, content: &str) -> Option<AssistantTurn<'static>> {
     Some(AssistantTurn {
         text: text.map(|t| Cow::Owned(t.into_owned())),
         calls,
+        thinking,
     })
 }
 
