@@ -108,10 +108,9 @@ pub struct Args {
     /// the profile says.
     #[arg(long, value_name = "on|off", value_parser = on_off)]
     tool_images: Option<bool>,
-    /// Read the input as a request body written for this provider
-    /// (anthropic, openai-chat, openai-responses, openai-compatible) and
-    /// convert it for --provider, its tool definitions included (unless
-    /// --tools is given).
+    /// Read the input as a request body written for this provider (any
+    /// --provider name) and convert it for --provider, its tool
+    /// definitions included (unless --tools is given).
     #[arg(long, value_name = "P")]
     from: Option<Provider>,
     /// A JSON Lines file or a JSON array of messages; `-` or nothing for

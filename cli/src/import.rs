@@ -37,8 +37,7 @@ pub fn json_or_lines(text: &str) -> Result<Value, String> {
 pub struct Args {
     /// What the input is: `mcp` (one MCP CallToolResult, or JSON Lines of
     /// {"tool_call_id", "result"}), or a provider's request body, a bare
-    /// list of its messages, or JSON Lines of them (anthropic,
-    /// openai-chat, openai-responses, openai-compatible).
+    /// list of its messages, or JSON Lines of them (any --provider name).
     #[arg(long, value_name = "FORMAT", value_parser = clap::builder::PossibleValuesParser::new(formats()))]
     from: String,
     /// Write inline images and files here, each named by the SHA-256 of

@@ -222,7 +222,7 @@ fn provider_bodies_are_imported_and_converted_for_another_provider() {
     assert!(err.contains("2 images"), "{err}");
     assert!(err.contains("tools: 1 declared"), "{err}");
 
-    // A format not read yet is a clear error.
+    // A body of another shape is a clear error naming where.
     let out = run(
         dir.path(),
         &[
@@ -236,7 +236,9 @@ fn provider_bodies_are_imported_and_converted_for_another_provider() {
         b"",
     );
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8(out.stderr)
-        .unwrap()
-        .contains("gemini bodies are not read yet"));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("--from gemini") && err.contains("expected a generateContent body"),
+        "{err}"
+    );
 }

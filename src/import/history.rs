@@ -184,3 +184,93 @@ pub(crate) fn user_media_line(kind: AttachmentKind, target: &str) -> String {
 pub(crate) fn attach(env: &mut Envelope, kind: AttachmentKind, target: String) {
     env.attachments.push(crate::Attachment::new(kind, target));
 }
+
+/// `Attachment of the NAME result (call ID): KIND TARGET`, read as
+/// `convert` writes it: `(name, id, kind, shown target)`.
+pub(crate) fn label(text: &str) -> Option<(&str, &str, AttachmentKind, &str)> {
+    let rest = text.strip_prefix("Attachment of the ")?;
+    let (name, rest) = rest.split_once(" result (call ")?;
+    let (id, rest) = rest.split_once("): ")?;
+    let (kind, shown) = rest.split_once(' ')?;
+    Some((name, id, AttachmentKind::from_name(kind)?, shown))
+}
+
+/// The results of one assistant turn's calls, held until the batch ends
+/// so that the media message `convert` writes after it can be folded back.
+#[derive(Default)]
+pub(crate) struct Batch {
+    /// The turn's calls: `(id, name)`.
+    pub calls: Vec<(String, String)>,
+    /// Each result: its call id and its envelope.
+    pub results: Vec<(String, Envelope)>,
+}
+
+impl Batch {
+    /// Declare each `(label, kind of the media part, payload)` on the
+    /// result its label names, taking the result's line `[KIND TARGET
+    /// {follows}]` out of its body — all of them, or nothing when any
+    /// label does not name a call of this batch and its tool, or its kind
+    /// is not the media part's.
+    pub fn fold(
+        &mut self,
+        pairs: Vec<(&str, AttachmentKind, Payload<'_>, String)>,
+        follows: &str,
+        store: &mut dyn MediaStore,
+    ) -> Result<bool, ImportError> {
+        if pairs.is_empty() {
+            return Ok(false);
+        }
+        let mut plan = Vec::new();
+        for (text, kind, payload, at) in pairs {
+            let Some((name, id, labelled, shown)) = label(text) else {
+                return Ok(false);
+            };
+            if labelled != kind || !self.calls.iter().any(|(c, n)| c == id && n == name) {
+                return Ok(false);
+            }
+            let Some(r) = self.results.iter().position(|(rid, _)| rid == id) else {
+                return Ok(false);
+            };
+            plan.push((r, kind, shown.to_owned(), payload, at));
+        }
+        for (r, kind, shown, payload, at) in plan {
+            let target = target(payload, &at, store)?;
+            let env = &mut self.results[r].1;
+            remove_line(
+                &mut env.body,
+                &format!("[{} {shown} {follows}]", kind.as_str()),
+            );
+            env.attachments.push(crate::Attachment::new(kind, target));
+        }
+        Ok(true)
+    }
+
+    /// Write the results, and start a new batch.
+    pub fn flush(&mut self, out: &mut ImportedHistory) {
+        for (_, env) in self.results.drain(..) {
+            out.push("tool", env.render());
+        }
+    }
+}
+
+/// Take the last occurrence of `line` (a whole line among the body's last
+/// lines, which are `convert`'s notes) out of `body`.
+fn remove_line(body: &mut String, line: &str) {
+    let Some(cut) = body.rfind(line) else { return };
+    let after = &body[cut + line.len()..];
+    let whole =
+        (cut == 0 || body[..cut].ends_with('\n')) && (after.is_empty() || after.starts_with('\n'));
+    let notes_after = after
+        .split('\n')
+        .all(|l| l.is_empty() || (l.starts_with('[') && l.ends_with(']')));
+    if whole && notes_after {
+        let start = cut.saturating_sub(usize::from(cut > 0));
+        body.replace_range(start..cut + line.len(), "");
+    }
+}
+
+/// The kind of inline data by its MIME type: an image, audio or video by
+/// theirs, anything else a document.
+pub(crate) fn kind_of_inline(mime: &str) -> AttachmentKind {
+    super::kind_of_mime(mime).unwrap_or(AttachmentKind::Document)
+}

@@ -1,7 +1,9 @@
 //! Reading what agents already store into carrier histories.
 //!
 //! * [`from_mcp`]: an MCP `CallToolResult` as a native carrier.
-//! * [`from_anthropic`], [`from_openai_chat`], [`from_openai_responses`]: a request body (or its
+//! * [`from_provider`] ([`from_anthropic`], [`from_openai_chat`],
+//!   [`from_openai_responses`], [`from_gemini`], [`from_bedrock`],
+//!   [`from_ollama`]): a request body (or its
 //!   messages) as a carrier history ([`ImportedHistory`]).
 //!
 //! Inline payloads (base64 images, blobs) go to a
@@ -18,16 +20,22 @@ use crate::provider::Provider;
 use crate::AttachmentKind;
 
 mod anthropic;
+mod bedrock;
 mod envelope;
+mod gemini;
 mod history;
 mod mcp;
+mod ollama;
 mod openai_chat;
 mod openai_responses;
 
 pub use anthropic::{from_anthropic, BLOCKS as ANTHROPIC_BLOCKS, THINKING as ANTHROPIC_THINKING};
+pub use bedrock::{from_bedrock, BLOCKS as BEDROCK_BLOCKS};
 pub use envelope::IS_ERROR;
+pub use gemini::from_gemini;
 pub use history::{ImportNote, ImportedHistory};
 pub use mcp::from_mcp;
+pub use ollama::from_ollama;
 pub use openai_chat::from_openai_chat;
 pub use openai_responses::{from_openai_responses, ITEMS as OPENAI_ITEMS};
 
@@ -54,8 +62,6 @@ pub enum ImportError {
     },
     /// The media store failed.
     Store(io::Error),
-    /// The provider's format is not read (see [`PROVIDERS`]).
-    Unsupported(Provider),
 }
 
 impl ImportError {
@@ -72,11 +78,6 @@ impl fmt::Display for ImportError {
         match self {
             ImportError::Invalid { at, what } => write!(f, "{at}: {what}"),
             ImportError::Store(e) => write!(f, "storing media: {e}"),
-            ImportError::Unsupported(p) => write!(
-                f,
-                "{p} bodies are not read yet (import reads: {})",
-                PROVIDERS.map(Provider::name).join(", ")
-            ),
         }
     }
 }
@@ -85,27 +86,22 @@ impl std::error::Error for ImportError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             ImportError::Store(e) => Some(e),
-            ImportError::Invalid { .. } | ImportError::Unsupported(_) => None,
+            ImportError::Invalid { .. } => None,
         }
     }
 }
 
 /// The providers whose bodies can be read back ([`from_provider`]).
-pub const PROVIDERS: [Provider; 4] = [
-    Provider::Anthropic,
-    Provider::OpenAiChat,
-    Provider::OpenAiResponses,
-    Provider::OpenAiCompatible,
-];
+pub const PROVIDERS: [Provider; 8] = Provider::ALL;
 
 /// Read a request body written for `provider` (or its bare list of
-/// messages or items) as a carrier history: [`from_anthropic`],
-/// [`from_openai_chat`] (also for OpenAI-compatible servers) or
-/// [`from_openai_responses`].
+/// messages, items or contents) as a carrier history: [`from_anthropic`],
+/// [`from_openai_chat`] (also for OpenAI-compatible servers),
+/// [`from_openai_responses`], [`from_gemini`] (both names),
+/// [`from_bedrock`] or [`from_ollama`].
 ///
 /// # Errors
-/// [`ImportError::Unsupported`] for a provider whose format is not read
-/// yet; else as the reader.
+/// As the reader.
 pub fn from_provider(
     provider: Provider,
     input: &serde_json::Value,
@@ -115,7 +111,9 @@ pub fn from_provider(
         Provider::Anthropic => from_anthropic(input, store),
         Provider::OpenAiChat | Provider::OpenAiCompatible => from_openai_chat(input, store),
         Provider::OpenAiResponses => from_openai_responses(input, store),
-        other => Err(ImportError::Unsupported(other)),
+        Provider::Gemini | Provider::Gemini2 => from_gemini(input, store),
+        Provider::Bedrock => from_bedrock(input, store),
+        Provider::Ollama => from_ollama(input, store),
     }
 }
 

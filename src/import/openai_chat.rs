@@ -28,8 +28,8 @@ use crate::AttachmentKind;
 
 use super::envelope::Envelope;
 use super::history::{
-    assistant_envelope, messages_of, str_of, target, text_of, url_payload, user_media_line, Call,
-    ImportedHistory, Payload,
+    assistant_envelope, messages_of, str_of, target, text_of, url_payload, user_media_line, Batch,
+    Call, ImportedHistory, Payload,
 };
 use super::ImportError;
 
@@ -48,10 +48,7 @@ pub fn from_openai_chat(
         )
     })?;
     let mut out = ImportedHistory::default();
-    // The current batch: the calls `(id, name)` and the index in `out` of
-    // each result pushed for them.
-    let mut calls: Vec<(String, String)> = Vec::new();
-    let mut results: Vec<(String, Envelope)> = Vec::new();
+    let mut batch = Batch::default();
     let mut m = 0;
     while m < messages.len() {
         let message = &messages[m];
@@ -59,7 +56,7 @@ pub fn from_openai_chat(
         let role = str_of(message, "role")
             .ok_or_else(|| ImportError::at(&at, "a message needs a role"))?;
         let content = message.get("content").unwrap_or(&Value::Null);
-        if role != "tool" && !results.is_empty() {
+        if role != "tool" && !batch.results.is_empty() {
             // The batch ends here: its media message, if this is one.
             let mut next = m;
             if role == "assistant"
@@ -74,11 +71,10 @@ pub fn from_openai_chat(
                 && fold(
                     &messages[next],
                     &format!("$.messages[{next}]"),
-                    &calls,
-                    &mut results,
+                    &mut batch,
                     store,
                 )?;
-            flush(&mut results, &mut out);
+            batch.flush(&mut out);
             if folded {
                 m = next + 1;
                 continue;
@@ -93,7 +89,7 @@ pub fn from_openai_chat(
             "system" | "developer" => out.push("system", text_of(content).into_owned()),
             "user" => user(m, &at, content, store, &mut out)?,
             "assistant" => {
-                calls.clear();
+                batch.calls.clear();
                 let text = text_of(content).into_owned();
                 let tool_calls = message.get("tool_calls").and_then(Value::as_array);
                 match tool_calls {
@@ -112,7 +108,7 @@ pub fn from_openai_chat(
                                 Some(v) => v.to_string(),
                                 None => "{}".into(),
                             };
-                            calls.push((id.to_owned(), name.to_owned()));
+                            batch.calls.push((id.to_owned(), name.to_owned()));
                             parsed.push(Call {
                                 id: id.to_owned(),
                                 name: name.to_owned(),
@@ -131,13 +127,13 @@ pub fn from_openai_chat(
                     ..Envelope::default()
                 };
                 env.line(&text_of(content));
-                results.push((id.to_owned(), env));
+                batch.results.push((id.to_owned(), env));
             }
             other => return Err(ImportError::at(&at, format!("unknown role {other:?}"))),
         }
         m += 1;
     }
-    flush(&mut results, &mut out);
+    batch.flush(&mut out);
     Ok(out)
 }
 
@@ -148,95 +144,45 @@ fn is_bridge(message: &Value) -> bool {
             .is_none_or(|c| c.as_array().is_some_and(Vec::is_empty))
 }
 
-fn flush(results: &mut Vec<(String, Envelope)>, out: &mut ImportedHistory) {
-    for (_, env) in results.drain(..) {
-        out.push("tool", env.render());
-    }
-}
-
-/// `Attachment of the NAME result (call ID): KIND TARGET`, read as `convert`
-/// writes it: `(name, id, kind, shown target)`.
-fn label(text: &str) -> Option<(&str, &str, &str, &str)> {
-    let rest = text.strip_prefix("Attachment of the ")?;
-    let (name, rest) = rest.split_once(" result (call ")?;
-    let (id, rest) = rest.split_once("): ")?;
-    let (kind, shown) = rest.split_once(' ')?;
-    AttachmentKind::from_name(kind)?;
-    Some((name, id, kind, shown))
-}
-
-/// If `message` is the media message of the batch, declare its media on
-/// the results and say so; else leave everything as it is.
+/// If `message` is the media message of the batch (its parts, throughout,
+/// a label then an `image_url` or `file` part), fold it back.
 fn fold(
     message: &Value,
     at: &str,
-    calls: &[(String, String)],
-    results: &mut [(String, Envelope)],
+    batch: &mut Batch,
     store: &mut dyn MediaStore,
 ) -> Result<bool, ImportError> {
     let Some(parts) = message.get("content").and_then(Value::as_array) else {
         return Ok(false);
     };
-    if parts.is_empty() || parts.len() % 2 != 0 {
+    if !parts.len().is_multiple_of(2) {
         return Ok(false);
     }
-    // Check the whole shape before taking anything.
-    let mut plan = Vec::new();
+    let mut pairs = Vec::new();
     for (i, pair) in parts.chunks(2).enumerate() {
-        let Some((name, id, kind, shown)) = (str_of(&pair[0], "type") == Some("text"))
+        let Some(text) = (str_of(&pair[0], "type") == Some("text"))
             .then(|| str_of(&pair[0], "text"))
             .flatten()
-            .and_then(label)
         else {
             return Ok(false);
         };
-        if !calls.iter().any(|(cid, cname)| cid == id && cname == name) {
-            return Ok(false);
-        }
-        let Some(r) = results.iter().position(|(rid, _)| rid == id) else {
-            return Ok(false);
-        };
-        let payload = match str_of(&pair[1], "type") {
-            Some("image_url") if kind == "image" => {
+        let (kind, payload) = match str_of(&pair[1], "type") {
+            Some("image_url") => {
                 let url = pair[1]["image_url"]["url"]
                     .as_str()
                     .or_else(|| pair[1]["image_url"].as_str());
                 let Some(url) = url else { return Ok(false) };
-                url_payload(url)
+                (AttachmentKind::Image, url_payload(url))
             }
-            Some("file") if kind == "document" => match str_of(&pair[1]["file"], "file_data") {
-                Some(data) => Payload::DataUrl(data),
+            Some("file") => match str_of(&pair[1]["file"], "file_data") {
+                Some(data) => (AttachmentKind::Document, Payload::DataUrl(data)),
                 None => return Ok(false),
             },
             _ => return Ok(false),
         };
-        plan.push((
-            r,
-            kind,
-            shown,
-            payload,
-            format!("{at}.content[{}]", 2 * i + 1),
-        ));
+        pairs.push((text, kind, payload, format!("{at}.content[{}]", 2 * i + 1)));
     }
-    for (r, kind, shown, payload, pat) in plan {
-        let target = target(payload, &pat, store)?;
-        let env = &mut results[r].1;
-        let line = format!("[{kind} {shown} follows in the next user message]");
-        if let Some(cut) = env.body.rfind(&line).filter(|&c| {
-            env.body[c + line.len()..]
-                .split('\n')
-                .all(|l| l.is_empty() || (l.starts_with('[') && l.ends_with(']')))
-        }) {
-            let before = env.body[..cut]
-                .strip_suffix('\n')
-                .unwrap_or(&env.body[..cut])
-                .to_owned();
-            env.body = before + &env.body[cut + line.len()..];
-        }
-        let kind = AttachmentKind::from_name(kind).expect("checked in the label");
-        env.attachments.push(crate::Attachment::new(kind, target));
-    }
-    Ok(true)
+    batch.fold(pairs, "follows in the next user message", store)
 }
 
 fn user(
