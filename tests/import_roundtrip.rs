@@ -407,16 +407,57 @@ fn thinking_blocks_go_back_to_anthropic_only() {
     assert_eq!(blocks[0], body["messages"][1]["content"][0]);
     assert_eq!(blocks[1], body["messages"][1]["content"][1]);
     assert_eq!(blocks[2]["type"], "tool_use");
-    assert_eq!(request.report.thinking_left_out, 0);
+    assert_eq!(request.report.replay_left_out, 0);
     for provider in Provider::ALL
         .into_iter()
         .filter(|p| *p != Provider::Anthropic)
     {
         let request = build(provider, &history.messages, &options(dir.path()));
-        assert_eq!(request.report.thinking_left_out, 1, "{provider}");
+        assert_eq!(request.report.replay_left_out, 1, "{provider}");
         assert!(
             !request.body.to_value().to_string().contains("EqQBCgIYAhIM"),
             "{provider}"
         );
     }
+}
+
+#[test]
+fn gemini_thought_signatures_go_back_to_gemini_only() {
+    let body = json!({"contents": [
+        {"role": "user", "parts": [{"text": "Go."}]},
+        {"role": "model", "parts": [
+            {"functionCall": {"id": "c1", "name": "shot", "args": {}}, "thoughtSignature": "CiQBmodelsown"},
+            {"functionCall": {"id": "c2", "name": "shot", "args": {}}}]},
+        {"role": "user", "parts": [
+            {"functionResponse": {"id": "c1", "name": "shot", "response": {"output": "one"}}},
+            {"functionResponse": {"id": "c2", "name": "shot", "response": {"output": "two"}}}]}
+    ]});
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = DirStore::new(dir.path()).unwrap();
+    let history = from_provider(Provider::Gemini, &body, &mut store).unwrap();
+    let request = build(Provider::Gemini, &history.messages, &options(dir.path()));
+    let parts = &request.body.to_value()["contents"][1]["parts"];
+    assert_eq!(parts[0]["thoughtSignature"], "CiQBmodelsown");
+    // The model's own signature stands for the turn: no placeholder.
+    assert!(parts[1].get("thoughtSignature").is_none());
+    assert_eq!(request.report.replay_left_out, 0);
+    let other = build(Provider::Anthropic, &history.messages, &options(dir.path()));
+    assert_eq!(other.report.replay_left_out, 1);
+    assert!(!other.body.to_value().to_string().contains("CiQBmodelsown"));
+    // A history from elsewhere still gets the placeholder on its first call.
+    let chat = fixture("openai-chat-images-after-tools.json");
+    let h = from_provider(Provider::OpenAiChat, &chat, &mut store).unwrap();
+    let g = build(Provider::Gemini, &h.messages, &options(dir.path()))
+        .body
+        .to_value();
+    let model = g["contents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["role"] == "model")
+        .unwrap();
+    assert_eq!(
+        model["parts"][0]["thoughtSignature"],
+        "skip_thought_signature_validator"
+    );
 }

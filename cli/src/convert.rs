@@ -238,11 +238,12 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
             eprintln!("  --from {from}: message {}: {}", note.message, note.text);
         }
         if args.tools.is_none() {
-            if let Some(tools) = body
-                .get("tools")
-                .filter(|t| t.as_array().is_some_and(|a| !a.is_empty()))
-            {
-                let tools = Tools::from_json(&tools.to_string())
+            let (tools, left) = tool_carrier::import::tool_definitions(from, &body);
+            for tool in &left {
+                eprintln!("  --from {from}: a tool that is no function is not declared: {tool}");
+            }
+            if !tools.is_empty() {
+                let tools = Tools::from_json(&serde_json::Value::Array(tools).to_string())
                     .map_err(|e| Failure::new(format!("--from {from}: the body's tools: {e}")))?;
                 options = options.with_tools(tools);
             }
@@ -321,11 +322,11 @@ fn finish(
             "  image input tokens: {tokens} (the provider's own count)"
         );
     }
-    if request.report.thinking_left_out > 0 {
+    if request.report.replay_left_out > 0 {
         let _ = writeln!(
             err,
-            "  thinking: the Anthropic thinking blocks of {} assistant messages left out (only anthropic takes them back)",
-            request.report.thinking_left_out
+            "  replay: the thinking blocks or thought signatures of {} assistant messages were written by another provider and are left out",
+            request.report.replay_left_out
         );
     }
     for note in &request.report.notes {

@@ -21,6 +21,10 @@ fn formats() -> Vec<&'static str> {
 /// Read JSON text: one value, or JSON Lines of values (as a list).
 pub fn json_or_lines(text: &str) -> Result<Value, String> {
     if let Ok(v) = serde_json::from_str::<Value>(text) {
+        // One line of JSON Lines: a lone message.
+        if v.get("role").is_some() {
+            return Ok(Value::Array(vec![v]));
+        }
         return Ok(v);
     }
     let mut items = Vec::new();

@@ -130,12 +130,20 @@ fn user(
     store: &mut dyn MediaStore,
     out: &mut ImportedHistory,
 ) -> Result<(), ImportError> {
+    // Blocks before the last result are the user's; only those after it
+    // may be the labelled media (its fixed position).
+    let last = blocks.iter().rposition(|b| b.get("toolResult").is_some());
+    let mut before = Vec::new();
     let mut rest = Vec::new();
     for (b, block) in blocks.iter().enumerate() {
         let bat = format!("{at}.content[{b}]");
         let Some(r) = block.get("toolResult") else {
             if block.get("cachePoint").is_none() {
-                rest.push((b, block));
+                if last.is_some_and(|l| b < l) {
+                    before.push((b, block));
+                } else {
+                    rest.push((b, block));
+                }
             }
             continue;
         };
@@ -188,11 +196,12 @@ fn user(
     let folded = !pairs.is_empty() && batch.fold(pairs, "follows after the tool results", store)?;
     batch.flush(out);
     let rest = if folded { &rest[lead..] } else { &rest[..] };
+    let rest: Vec<(usize, &Value)> = before.into_iter().chain(rest.iter().copied()).collect();
     if rest.is_empty() {
         return Ok(());
     }
     let mut text = Vec::new();
-    for &(b, block) in rest {
+    for &(b, block) in &rest {
         let bat = format!("{at}.content[{b}]");
         if let Some(t) = str_of(block, "text") {
             text.push(t.to_owned());

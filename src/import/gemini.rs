@@ -8,7 +8,9 @@
 //! | `model` text and `functionCall` | an assistant envelope; a call without an id gets `call_M_N` |
 //! | `functionResponse` | a `tool` carrier: `response.output` (or the response's JSON) the body, its `parts`' `inlineData` declared; a response without an id answers the turn's next call of that name |
 //! | the labelled `user` content right after the responses (what `convert` writes for Gemini 2) | folded back into the results |
-//! | thought signatures | left out with a note (the placeholder `convert` writes is its own); they are not written back |
+//! | other model parts (thoughts, code, `inlineData`) | kept as the envelope's `gemini_parts` member, with a note |
+//! | other parts beside the responses | a `user` message after them |
+//! | thought signatures of calls | kept as the envelope's `gemini_thought_signatures` member (`{call id: signature}`), written back when converting for Gemini; the placeholder `convert` writes is its own, and left out |
 
 use serde_json::Value;
 
@@ -21,6 +23,13 @@ use super::history::{
     ImportedHistory, Payload,
 };
 use super::ImportError;
+
+/// The member of the assistant envelope that keeps the calls' thought
+/// signatures, `{call id: signature}`.
+pub const SIGNATURES: &str = "gemini_thought_signatures";
+
+/// The member of the assistant envelope that keeps other model parts.
+pub const PARTS: &str = "gemini_parts";
 
 /// The placeholder signature `convert` writes on calls from elsewhere.
 const PLACEHOLDER: &str = "skip_thought_signature_validator";
@@ -58,7 +67,9 @@ pub fn from_gemini(
                 batch.flush(&mut out);
                 batch.calls.clear();
                 let mut text = Vec::new();
-                let mut calls = Vec::new();
+                let mut calls: Vec<Call> = Vec::new();
+                let mut signatures = serde_json::Map::new();
+                let mut others: Vec<Value> = Vec::new();
                 for (p, part) in parts.iter().enumerate() {
                     if let Some(t) = str_of(part, "text") {
                         text.push(t);
@@ -78,18 +89,42 @@ pub fn from_gemini(
                             arguments: f.get("args").map_or("{}".into(), Value::to_string),
                         });
                     }
-                    if str_of(part, "thoughtSignature").is_some_and(|s| s != PLACEHOLDER) {
+                    if str_of(part, "text").is_none() && part.get("functionCall").is_none() {
+                        out.note(m, format!("{at}.parts[{p}]: a part of another kind is kept as the envelope's {PARTS}"));
+                        others.push(part.clone());
+                    } else if part.get("thought") == Some(&Value::Bool(true)) {
+                        // A thought summary is the model's, not its answer.
+                        text.pop();
                         out.note(
                             m,
-                            format!("{at}.parts[{p}]: a thought signature is left out"),
+                            format!("{at}.parts[{p}]: a thought is kept as the envelope's {PARTS}"),
                         );
+                        others.push(part.clone());
+                    }
+                    match (str_of(part, "thoughtSignature"), calls.last()) {
+                        (Some(s), Some(call))
+                            if s != PLACEHOLDER && part.get("functionCall").is_some() =>
+                        {
+                            signatures.insert(call.id.clone(), Value::String(s.to_owned()));
+                        }
+                        (Some(s), _) if s != PLACEHOLDER => {
+                            out.note(m, format!("{at}.parts[{p}]: a thought signature on a part that is no call is left out"));
+                        }
+                        _ => {}
                     }
                 }
                 let text = text.join("\n");
-                if calls.is_empty() {
+                let mut extra = Vec::new();
+                if !signatures.is_empty() {
+                    extra.push((SIGNATURES.to_owned(), Value::Object(signatures).to_string()));
+                }
+                if !others.is_empty() {
+                    extra.push((PARTS.to_owned(), Value::Array(others).to_string()));
+                }
+                if calls.is_empty() && extra.is_empty() {
                     out.push("assistant", text);
                 } else {
-                    out.push("assistant", assistant_envelope(&text, &calls, &[]));
+                    out.push("assistant", assistant_envelope(&text, &calls, &extra));
                 }
             }
             _ => user(m, &at, parts, &mut batch, store, &mut out)?,
@@ -157,7 +192,17 @@ fn user(
             }
             batch.results.push((id.unwrap_or_default(), env));
         }
-        return Ok(());
+        // Other parts beside the responses: the user's, after them.
+        let others: Vec<(usize, &Value)> = parts
+            .iter()
+            .enumerate()
+            .filter(|(_, part)| part.get("functionResponse").is_none())
+            .collect();
+        if others.is_empty() {
+            return Ok(());
+        }
+        batch.flush(out);
+        return user_parts(m, at, &others, store, out);
     }
     // The labelled media right after the responses.
     if !batch.results.is_empty() && parts.len().is_multiple_of(2) {
@@ -179,8 +224,20 @@ fn user(
         }
     }
     batch.flush(out);
+    let all: Vec<(usize, &Value)> = parts.iter().enumerate().collect();
+    user_parts(m, at, &all, store, out)
+}
+
+/// A user's own parts as a user message: text, and media stored and named.
+fn user_parts(
+    m: usize,
+    at: &str,
+    parts: &[(usize, &Value)],
+    store: &mut dyn MediaStore,
+    out: &mut ImportedHistory,
+) -> Result<(), ImportError> {
     let mut text = Vec::new();
-    for (p, part) in parts.iter().enumerate() {
+    for &(p, part) in parts {
         let pat = format!("{at}.parts[{p}]");
         if let Some(t) = str_of(part, "text") {
             text.push(t.to_owned());

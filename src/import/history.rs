@@ -220,6 +220,8 @@ impl Batch {
         if pairs.is_empty() {
             return Ok(false);
         }
+        // Check everything on copies of the bodies before changing one.
+        let mut bodies: Vec<Option<String>> = vec![None; self.results.len()];
         let mut plan = Vec::new();
         for (text, kind, payload, at) in pairs {
             let Some((name, id, labelled, shown)) = label(text) else {
@@ -231,16 +233,24 @@ impl Batch {
             let Some(r) = self.results.iter().position(|(rid, _)| rid == id) else {
                 return Ok(false);
             };
-            plan.push((r, kind, shown.to_owned(), payload, at));
+            let body = bodies[r].get_or_insert_with(|| self.results[r].1.body.clone());
+            // The result must say that this very medium follows.
+            if !remove_line(body, &format!("[{} {shown} {follows}]", kind.as_str())) {
+                return Ok(false);
+            }
+            plan.push((r, kind, payload, at));
         }
-        for (r, kind, shown, payload, at) in plan {
+        for (r, kind, payload, at) in plan {
             let target = target(payload, &at, store)?;
-            let env = &mut self.results[r].1;
-            remove_line(
-                &mut env.body,
-                &format!("[{} {shown} {follows}]", kind.as_str()),
-            );
-            env.attachments.push(crate::Attachment::new(kind, target));
+            self.results[r]
+                .1
+                .attachments
+                .push(crate::Attachment::new(kind, target));
+        }
+        for (r, body) in bodies.into_iter().enumerate() {
+            if let Some(body) = body {
+                self.results[r].1.body = body;
+            }
         }
         Ok(true)
     }
@@ -254,19 +264,28 @@ impl Batch {
 }
 
 /// Take the last occurrence of `line` (a whole line among the body's last
-/// lines, which are `convert`'s notes) out of `body`.
-fn remove_line(body: &mut String, line: &str) {
-    let Some(cut) = body.rfind(line) else { return };
+/// lines, which are `convert`'s notes) out of `body`; whether it was there.
+pub(crate) fn remove_line(body: &mut String, line: &str) -> bool {
+    let Some(cut) = body.rfind(line) else {
+        return false;
+    };
     let after = &body[cut + line.len()..];
     let whole =
         (cut == 0 || body[..cut].ends_with('\n')) && (after.is_empty() || after.starts_with('\n'));
     let notes_after = after
         .split('\n')
         .all(|l| l.is_empty() || (l.starts_with('[') && l.ends_with(']')));
-    if whole && notes_after {
-        let start = cut.saturating_sub(usize::from(cut > 0));
-        body.replace_range(start..cut + line.len(), "");
+    if !(whole && notes_after) {
+        return false;
     }
+    // The line and the line feed before it (or, first, the one after).
+    let (start, end) = if cut > 0 {
+        (cut - 1, cut + line.len())
+    } else {
+        (0, (line.len() + 1).min(body.len()))
+    };
+    body.replace_range(start..end, "");
+    true
 }
 
 /// The kind of inline data by its MIME type: an image, audio or video by

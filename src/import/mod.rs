@@ -32,7 +32,7 @@ mod openai_responses;
 pub use anthropic::{from_anthropic, BLOCKS as ANTHROPIC_BLOCKS, THINKING as ANTHROPIC_THINKING};
 pub use bedrock::{from_bedrock, BLOCKS as BEDROCK_BLOCKS};
 pub use envelope::IS_ERROR;
-pub use gemini::from_gemini;
+pub use gemini::{from_gemini, SIGNATURES as GEMINI_SIGNATURES};
 pub use history::{ImportNote, ImportedHistory};
 pub use mcp::from_mcp;
 pub use ollama::from_ollama;
@@ -115,6 +115,82 @@ pub fn from_provider(
         Provider::Bedrock => from_bedrock(input, store),
         Provider::Ollama => from_ollama(input, store),
     }
+}
+
+/// The tool definitions of a body written for `provider`, as a list
+/// [`Tools::from_json`](crate::provider::Tools::from_json) reads: the
+/// function tools of every shape (Gemini's `functionDeclarations` and
+/// Bedrock's `toolSpec`s as function objects), and the names (or JSON) of
+/// the entries that are no function tool (a provider's built-in tools),
+/// left out.
+///
+/// ```
+/// use serde_json::json;
+/// use tool_carrier::import::tool_definitions;
+/// use tool_carrier::provider::{Provider, Tools};
+///
+/// let body = json!({"tools": [{"functionDeclarations": [{"name": "shot", "parameters": {"type": "object"}}]}]});
+/// let (tools, left) = tool_definitions(Provider::Gemini, &body);
+/// assert!(left.is_empty());
+/// assert_eq!(Tools::from_json(&serde_json::Value::Array(tools).to_string()).unwrap().len(), 1);
+/// ```
+pub fn tool_definitions(
+    provider: Provider,
+    body: &serde_json::Value,
+) -> (Vec<serde_json::Value>, Vec<String>) {
+    use serde_json::{json, Value};
+    let function = |name: &Value, description: Option<&Value>, parameters: Option<&Value>| {
+        let mut f = json!({"type": "function", "name": name, "parameters": parameters.cloned().unwrap_or(json!({"type": "object"}))});
+        if let Some(d) = description {
+            f["description"] = d.clone();
+        }
+        f
+    };
+    let mut tools = Vec::new();
+    let mut left = Vec::new();
+    let list = |v: Option<&Value>| v.and_then(Value::as_array).cloned().unwrap_or_default();
+    match provider {
+        Provider::Gemini | Provider::Gemini2 => {
+            for tool in list(body.get("tools")) {
+                match tool.get("functionDeclarations").and_then(Value::as_array) {
+                    Some(decls) => tools.extend(decls.iter().map(|d| {
+                        let parameters = d
+                            .get("parametersJsonSchema")
+                            .or_else(|| d.get("parameters"));
+                        function(&d["name"], d.get("description"), parameters)
+                    })),
+                    None => left.push(tool.to_string()),
+                }
+            }
+        }
+        Provider::Bedrock => {
+            for tool in list(body.pointer("/toolConfig/tools")) {
+                match tool.get("toolSpec") {
+                    Some(spec) => tools.push(function(
+                        &spec["name"],
+                        spec.get("description"),
+                        spec.pointer("/inputSchema/json"),
+                    )),
+                    None => left.push(tool.to_string()),
+                }
+            }
+        }
+        _ => {
+            for tool in list(body.get("tools")) {
+                let one = Value::Array(vec![tool.clone()]).to_string();
+                if crate::provider::Tools::from_json(&one).is_ok() {
+                    tools.push(tool);
+                } else {
+                    left.push(
+                        tool.get("type")
+                            .and_then(Value::as_str)
+                            .map_or_else(|| tool.to_string(), str::to_owned),
+                    );
+                }
+            }
+        }
+    }
+    (tools, left)
 }
 
 /// The attachment kind a MIME type declares: images, audio, video, PDFs.

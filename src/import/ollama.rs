@@ -62,6 +62,13 @@ pub fn from_ollama(
                 ..Envelope::default()
             };
             env.line(content);
+            // Images on a tool message itself are its own.
+            for (i, b) in images.iter().enumerate() {
+                let iat = format!("{at}.images[{i}]");
+                let target = target(Payload::Base64(b), &iat, store)?;
+                env.attachments
+                    .push(crate::Attachment::new(AttachmentKind::Image, target));
+            }
             batch.results.push((id, env));
             continue;
         }
@@ -149,29 +156,40 @@ pub fn from_ollama(
 }
 
 /// The lines of `content`, each label's call id replaced by the id of the
-/// batch's result it stands for: labels of one id go to one result, ids
-/// taken in order, each to the first result of its tool not yet taken.
-/// Lines that are no label stay as they are (and the fold then fails).
+/// batch's result it stands for: the result of that id, if there is one;
+/// else the first result of the tool it names whose body says that this
+/// medium follows, not taken by another id. Lines that are no label stay as
+/// they are (and the fold then fails).
 fn relabel(content: &str, batch: &Batch) -> Vec<String> {
     let mut map: Vec<(String, String)> = Vec::new();
     content
         .split('\n')
         .map(|line| {
-            let Some((name, id, _, _)) = label(line) else {
+            let Some((name, id, kind, shown)) = label(line) else {
                 return line.to_owned();
             };
-            let mapped = match map.iter().find(|(from, _)| from == id) {
-                Some((_, to)) => Some(to.clone()),
-                None => batch
+            let note = format!(
+                "[{} {shown} follows in the next user message]",
+                kind.as_str()
+            );
+            let mapped = if batch.results.iter().any(|(rid, _)| rid == id) {
+                Some(id.to_owned())
+            } else if let Some((_, to)) = map.iter().find(|(from, _)| from == id) {
+                Some(to.clone())
+            } else {
+                let found = batch
                     .results
                     .iter()
-                    .map(|(rid, _)| rid)
-                    .find(|rid| {
-                        batch.calls.iter().any(|(c, n)| c == *rid && n == name)
-                            && !map.iter().any(|(_, to)| to == *rid)
+                    .find(|(rid, env)| {
+                        batch.calls.iter().any(|(c, n)| c == rid && n == name)
+                            && !map.iter().any(|(_, to)| to == rid)
+                            && env.body.split('\n').any(|l| l == note)
                     })
-                    .cloned()
-                    .inspect(|to| map.push((id.to_owned(), to.clone()))),
+                    .map(|(rid, _)| rid.clone());
+                if let Some(to) = &found {
+                    map.push((id.to_owned(), to.clone()));
+                }
+                found
             };
             match mapped {
                 Some(to) => line.replacen(&format!("(call {id})"), &format!("(call {to})"), 1),

@@ -126,7 +126,23 @@ pub fn from_openai_chat(
                     call_id: (!id.is_empty()).then(|| id.to_owned()),
                     ..Envelope::default()
                 };
-                env.line(&text_of(content));
+                match content {
+                    // Media inside a tool message (what convert writes for
+                    // servers that take it there) is declared on it.
+                    Value::Array(parts) => {
+                        for (p, part) in parts.iter().enumerate() {
+                            let pat = format!("{at}.content[{p}]");
+                            match media_part(part, &pat)? {
+                                Some((kind, payload)) => {
+                                    let target = target(payload, &pat, store)?;
+                                    env.attachments.push(crate::Attachment::new(kind, target));
+                                }
+                                None => env.line(str_of(part, "text").unwrap_or(&part.to_string())),
+                            }
+                        }
+                    }
+                    other => env.line(&text_of(other)),
+                }
                 batch.results.push((id.to_owned(), env));
             }
             other => return Err(ImportError::at(&at, format!("unknown role {other:?}"))),
@@ -183,6 +199,33 @@ fn fold(
         pairs.push((text, kind, payload, format!("{at}.content[{}]", 2 * i + 1)));
     }
     batch.fold(pairs, "follows in the next user message", store)
+}
+
+/// An `image_url` or `file` part's kind and payload; `None` for another
+/// part.
+fn media_part<'v>(
+    part: &'v Value,
+    at: &str,
+) -> Result<Option<(AttachmentKind, Payload<'v>)>, ImportError> {
+    match str_of(part, "type") {
+        Some("image_url") => {
+            let url = part["image_url"]["url"]
+                .as_str()
+                .or_else(|| part["image_url"].as_str())
+                .ok_or_else(|| ImportError::at(at, "an image_url part needs a url"))?;
+            Ok(Some((AttachmentKind::Image, url_payload(url))))
+        }
+        Some("file") => {
+            let data = str_of(&part["file"], "file_data").ok_or_else(|| {
+                ImportError::at(
+                    at,
+                    "a file part needs file_data (a file_id cannot be read back)",
+                )
+            })?;
+            Ok(Some((AttachmentKind::Document, Payload::DataUrl(data))))
+        }
+        _ => Ok(None),
+    }
 }
 
 fn user(

@@ -120,7 +120,17 @@ impl MediaStore for DirStore {
         let there = self.seen.contains(&d)
             || fs::metadata(&path).is_ok_and(|m| m.is_file() && m.len() == bytes.len() as u64);
         if !there {
-            let tmp = self.dir.join(format!(".{name}.{}.tmp", std::process::id()));
+            // Unique to this writer: the process, a count in it, and the
+            // time (two processes sharing a folder may have one pid in
+            // different containers).
+            static COUNT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+            let n = COUNT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let nanos = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos());
+            let tmp = self
+                .dir
+                .join(format!(".{name}.{}.{n}.{nanos}.tmp", std::process::id()));
             let write = || -> io::Result<()> {
                 let mut f = fs::File::create(&tmp)?;
                 f.write_all(bytes)?;

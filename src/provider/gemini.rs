@@ -98,7 +98,7 @@ enum Part {
         #[serde(rename = "functionCall")]
         function_call: FunctionCall,
         #[serde(rename = "thoughtSignature", skip_serializing_if = "Option::is_none")]
-        thought_signature: Option<&'static str>,
+        thought_signature: Option<String>,
     },
     FunctionResponse {
         #[serde(rename = "functionResponse")]
@@ -248,14 +248,21 @@ fn model_parts(turn: AssistantTurn<'_>, signed: bool) -> Vec<Part> {
         .and_then(text_part)
         .into_iter()
         .collect();
+    // The model's own signatures, where an import kept them; else the
+    // placeholder on the turn's first call.
+    let own = turn.calls.iter().any(|c| c.signature.is_some());
     for (n, call) in turn.calls.into_iter().enumerate() {
+        let thought_signature = match call.signature {
+            Some(s) if signed => Some(s),
+            _ => (n == 0 && signed && !own).then(|| FOREIGN_THOUGHT_SIGNATURE.to_owned()),
+        };
         parts.push(Part::FunctionCall {
             function_call: FunctionCall {
                 id: call.id,
                 name: call.name,
                 args: AsObject(call.arguments),
             },
-            thought_signature: (n == 0 && signed).then_some(FOREIGN_THOUGHT_SIGNATURE),
+            thought_signature,
         });
     }
     parts

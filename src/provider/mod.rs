@@ -375,12 +375,17 @@ where
         options,
         &mut report,
     );
-    if provider != Provider::Anthropic {
-        report.thinking_left_out = turns
-            .iter()
-            .filter(|t| matches!(t, Turn::Assistant(a) if !a.thinking.is_empty()))
-            .count();
-    }
+    let gemini = matches!(provider, Provider::Gemini | Provider::Gemini2);
+    report.replay_left_out = turns
+        .iter()
+        .filter(|t| match t {
+            Turn::Assistant(a) => {
+                (provider != Provider::Anthropic && !a.thinking.is_empty())
+                    || (!gemini && a.calls.iter().any(|c| c.signature.is_some()))
+            }
+            _ => false,
+        })
+        .count();
     let called = called_names(&turns);
     let called: Vec<&str> = called.iter().map(String::as_str).collect();
     let spec = provider.spec();

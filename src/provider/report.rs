@@ -59,9 +59,10 @@ pub struct Report {
     pub urls: usize,
     /// Attachments replaced by a note, in history order.
     pub notes: Vec<Note>,
-    /// Assistant messages whose kept Anthropic thinking blocks were left
-    /// out, the provider not being Anthropic (which alone takes them back).
-    pub thinking_left_out: usize,
+    /// Assistant messages whose kept thinking blocks (Anthropic's) or
+    /// thought signatures (Gemini's) were left out, the request being for
+    /// another provider than the one that wrote them.
+    pub replay_left_out: usize,
     /// The input tokens of the images sent inline, by the provider's own
     /// count of each as sent ([`Provider::image_tokens`](super::Provider::image_tokens));
     /// `None` where the provider documents no count and an image was

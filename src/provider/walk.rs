@@ -67,6 +67,10 @@ pub(crate) struct Call {
     pub name: String,
     /// The arguments.
     pub arguments: Arguments,
+    /// The Gemini thought signature the envelope kept for this call
+    /// ([`import::GEMINI_SIGNATURES`](crate::import::GEMINI_SIGNATURES)),
+    /// for Gemini to be given back.
+    pub signature: Option<String>,
 }
 
 /// The result of one call.
@@ -340,12 +344,22 @@ fn envelope(index: usize, content: &str) -> Option<AssistantTurn<'static>> {
     }
     let object = scan::pick(
         content,
-        ["content", "tool_calls", crate::import::ANTHROPIC_THINKING],
+        [
+            "content",
+            "tool_calls",
+            crate::import::ANTHROPIC_THINKING,
+            crate::import::GEMINI_SIGNATURES,
+        ],
     )?;
-    if object.first_repeat(&[0, 1, 2]).is_some() {
+    if object.first_repeat(&[0, 1, 2, 3]).is_some() {
         return None;
     }
-    let [text, calls, thinking] = object.picks;
+    let [text, calls, thinking, signatures] = object.picks;
+    // `{call id: signature}`; anything else is not Gemini's: left out.
+    let signatures: std::collections::HashMap<String, String> = signatures
+        .one()
+        .and_then(|m| serde_json::from_str(&content[m.value]).ok())
+        .unwrap_or_default();
     // Blocks that are not a list of objects are not Anthropic's: left out.
     let thinking: Vec<serde_json::Map<String, serde_json::Value>> = thinking
         .one()
@@ -361,11 +375,14 @@ fn envelope(index: usize, content: &str) -> Option<AssistantTurn<'static>> {
             _ => return None,
         },
     };
-    let calls = items
+    let mut calls = items
         .into_iter()
         .enumerate()
         .map(|(n, span)| call(index, n, &calls[span]))
         .collect::<Option<Vec<Call>>>()?;
+    for call in &mut calls {
+        call.signature = signatures.get(&call.id).cloned();
+    }
     Some(AssistantTurn {
         text: text.map(|t| Cow::Owned(t.into_owned())),
         calls,
@@ -422,6 +439,7 @@ fn call(index: usize, n: usize, raw: &str) -> Option<Call> {
         id,
         name,
         arguments,
+        signature: None,
     })
 }
 
