@@ -1,6 +1,6 @@
 //! `tool-carrier migrate [FILE|-] [-o OUT | --in-place] [--check] [--lift-markers --root DIR…] [--externalize DIR]`
 
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufRead, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -42,44 +42,51 @@ pub struct Args {
     externalize: Option<PathBuf>,
 }
 
-/// `--externalize DIR`: the history written where migrate writes it.
-fn externalize(args: &Args, dir: &std::path::Path) -> Result<ExitCode, Failure> {
-    let mut store = DirStore::new(dir)
-        .map_err(|e| Failure::new(format!("--externalize {}: {e}", dir.display())))?;
+/// Run `rewrite` on the input, writing where the arguments say: nowhere
+/// (`--check`), over FILE (`--in-place`), to OUT (`-o`), or to standard
+/// output. `verb` names the work in error messages.
+fn write_out<T>(
+    args: &Args,
+    verb: &str,
+    rewrite: impl FnOnce(Box<dyn BufRead>, &mut dyn Write, &dyn Fn(u64)) -> io::Result<T>,
+) -> Result<T, Failure> {
     let input = input::open(args.file.as_deref())?;
     let name = input.name.clone();
     let progress = &input.progress;
     let tick = |n| progress.set(n);
-    let report = if args.in_place {
+    let result = if args.check {
+        rewrite(input.reader, &mut io::sink(), &tick).context(|| format!("reading {name}"))?
+    } else if args.in_place {
         let path = input
             .path
             .clone()
             .ok_or_else(|| Failure::new("--in-place needs a FILE, not standard input"))?;
+        // Through a symbolic link, replace the file it names, not the link.
         let path = path
             .canonicalize()
             .context(|| format!("resolving {name}"))?;
-        replace_atomically(&path, |w| {
-            externalize_history(input.reader, w, &mut store, tick)
-        })
-        .context(|| format!("externalizing {name} in place"))?
+        replace_atomically(&path, |w| rewrite(input.reader, w, &tick))
+            .context(|| format!("{verb} {name} in place"))?
     } else if let Some(out) = &args.output {
-        replace_atomically(out, |w| {
-            externalize_history(input.reader, w, &mut store, tick)
-        })
-        .context(|| format!("externalizing {name} to {}", out.display()))?
+        replace_atomically(out, |w| rewrite(input.reader, w, &tick))
+            .context(|| format!("{verb} {name} to {}", out.display()))?
     } else {
-        let out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
-        externalize_history(input.reader, out, &mut store, tick)
-            .context(|| format!("externalizing {name}"))?
+        let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
+        rewrite(input.reader, &mut out, &tick).context(|| format!("{verb} {name}"))?
     };
     progress.finish();
-    let _ = write!(io::stderr().lock(), "migrate --externalize: {report}");
-    Ok(ExitCode::SUCCESS)
+    Ok(result)
 }
 
 pub fn run(args: Args) -> Result<ExitCode, Failure> {
     if let Some(dir) = &args.externalize {
-        return externalize(&args, dir);
+        let mut store = DirStore::new(dir)
+            .map_err(|e| Failure::new(format!("--externalize {}: {e}", dir.display())))?;
+        let report = write_out(&args, "externalizing", |r, w, tick| {
+            externalize_history(r, w, &mut store, tick)
+        })?;
+        let _ = write!(io::stderr().lock(), "migrate --externalize: {report}");
+        return Ok(ExitCode::SUCCESS);
     }
     let lift_markers = if args.lift_markers {
         Some(LiftMarkers {
@@ -90,33 +97,9 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
         None
     };
     let options = MigrateOptions { lift_markers };
-    let input = input::open(args.file.as_deref())?;
-    let name = input.name.clone();
-    let progress = &input.progress;
-    let tick = |n| progress.set(n);
-    let report = if args.check {
-        migrate_history(input.reader, io::sink(), &options, tick)
-            .context(|| format!("reading {name}"))?
-    } else if args.in_place {
-        let path = input
-            .path
-            .clone()
-            .ok_or_else(|| Failure::new("--in-place needs a FILE, not standard input"))?;
-        // Through a symbolic link, replace the file it names, not the link.
-        let path = path
-            .canonicalize()
-            .context(|| format!("resolving {name}"))?;
-        replace_atomically(&path, |w| migrate_history(input.reader, w, &options, tick))
-            .context(|| format!("migrating {name} in place"))?
-    } else if let Some(out) = &args.output {
-        replace_atomically(out, |w| migrate_history(input.reader, w, &options, tick))
-            .context(|| format!("migrating {name} to {}", out.display()))?
-    } else {
-        let out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
-        migrate_history(input.reader, out, &options, tick)
-            .context(|| format!("migrating {name}"))?
-    };
-    progress.finish();
+    let report = write_out(&args, "migrating", |r, w, tick| {
+        migrate_history(r, w, &options, tick)
+    })?;
     summarize(&report, args.check);
     Ok(if args.check && report.changed() {
         ExitCode::from(FOUND)

@@ -52,6 +52,11 @@ pub use rebuild::rebuild_carrier;
 /// on this prefix keeps working on legacy and declared carriers alike.
 pub const TOOL_RESULTS_PREFIX: &str = "[Tool results]";
 
+/// The native envelope member that says a tool failed (`"is_error": true`):
+/// what an import writes for a provider's or an MCP server's error flag,
+/// and what `convert` writes back as the provider's own.
+pub const IS_ERROR: &str = "is_error";
+
 /// Which carrier shape a tool-result carrier uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]

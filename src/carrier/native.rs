@@ -63,19 +63,21 @@ pub(crate) fn open(content: &str) -> Carrier<'_> {
         declaration: Declaration::Legacy(Legacy::RawText),
         declaration_span: None,
         call_id: None,
+        is_error: false,
     };
-    const NAMES: [&str; 3] = ["content", "attachments", "tool_call_id"];
+    const NAMES: [&str; 4] = ["content", "attachments", "tool_call_id", super::IS_ERROR];
     let Some(object) = scan::pick(content, NAMES) else {
         carrier.declaration = Declaration::Legacy(not_an_object(content));
         return carrier;
     };
     let repeat = object.first_repeat(&[0, 1]);
     let last_end = object.last_end;
-    let [body, attachments, call_id] = object.picks;
+    let [body, attachments, call_id, is_error] = object.picks;
     carrier.call_id = call_id
         .one()
         .and_then(|m| m.decoded)
         .filter(|id| !id.is_empty());
+    carrier.is_error = is_error.one().is_some_and(|m| &content[m.value] == "true");
     if let Some(i) = repeat {
         carrier.declaration = Declaration::Legacy(Legacy::DuplicateMember(NAMES[i]));
         return carrier;

@@ -55,6 +55,12 @@ pub struct Carrier<'a> {
     /// A native envelope's `tool_call_id`: a non-empty string member that
     /// occurs once. Always `None` for a prompt carrier.
     pub call_id: Option<Cow<'a, str>>,
+    /// Whether a native envelope says the tool failed: an [`IS_ERROR`]
+    /// member that occurs once and is `true`. Always `false` for a prompt
+    /// carrier.
+    ///
+    /// [`IS_ERROR`]: super::IS_ERROR
+    pub is_error: bool,
 }
 
 /// What a carrier's fixed position holds.

@@ -108,6 +108,7 @@ pub(crate) fn open(content: &str) -> Option<Carrier<'_>> {
         declaration: Declaration::Legacy(reason),
         declaration_span: reason.upgradable().then_some(header..header),
         call_id: None,
+        is_error: false,
     };
     let Ok((rest, _)) = results_line(content) else {
         let reason = match content.strip_prefix(TOOL_RESULTS_PREFIX) {
@@ -132,6 +133,7 @@ pub(crate) fn open(content: &str) -> Option<Carrier<'_>> {
                 declaration: Declaration::Declared(attachments),
                 declaration_span: Some(header..body_start),
                 call_id: None,
+                is_error: false,
             }
         }
         Err(reason) => legacy(reason, header),

@@ -21,7 +21,7 @@ use crate::AttachmentKind;
 
 use super::envelope::Envelope;
 use super::history::{
-    assistant_envelope, attach, messages_of, str_of, target, text_of, url_payload, user_media_line,
+    assistant_envelope, attach, messages_of, str_of, target, text_of, url_payload, user_media,
     Call, ImportedHistory, Payload,
 };
 use super::ImportError;
@@ -129,14 +129,7 @@ fn user(
             Some("text") => text.push(str_of(block, "text").unwrap_or("").to_owned()),
             Some("image" | "document") => {
                 let (kind, target) = media(block, &bat, store)?;
-                out.note(
-                    m,
-                    format!(
-                        "{bat}: the user's own {} is named in the text, not declared",
-                        kind.as_str()
-                    ),
-                );
-                text.push(user_media_line(kind, &target));
+                text.push(user_media(out, m, &bat, kind, &target));
             }
             _ => {
                 out.note(

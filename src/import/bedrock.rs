@@ -19,7 +19,7 @@ use crate::AttachmentKind;
 
 use super::envelope::Envelope;
 use super::history::{
-    assistant_envelope, label, messages_of, str_of, target, user_media_line, Batch, Call,
+    assistant_envelope, label, messages_of, str_of, target, user_media, Batch, Call,
     ImportedHistory, Payload,
 };
 use super::ImportError;
@@ -207,14 +207,7 @@ fn user(
             text.push(t.to_owned());
         } else if let Some((kind, payload)) = media(block, &bat)? {
             let target = target(payload, &bat, store)?;
-            out.note(
-                m,
-                format!(
-                    "{bat}: the user's own {} is named in the text, not declared",
-                    kind.as_str()
-                ),
-            );
-            text.push(user_media_line(kind, &target));
+            text.push(user_media(out, m, &bat, kind, &target));
         } else {
             out.note(m, format!("{bat}: a block of another kind is kept as text"));
             text.push(block.to_string());

@@ -12,8 +12,7 @@
 use crate::json::push_json_str;
 use crate::Attachment;
 
-/// The member that says a tool result is an error.
-pub const IS_ERROR: &str = "is_error";
+pub use crate::carrier::IS_ERROR;
 
 /// The members the envelope writes itself.
 const RESERVED: [&str; 4] = ["tool_call_id", "content", IS_ERROR, "attachments"];

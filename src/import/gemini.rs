@@ -19,7 +19,7 @@ use crate::AttachmentKind;
 
 use super::envelope::Envelope;
 use super::history::{
-    assistant_envelope, kind_of_inline, messages_of, str_of, target, user_media_line, Batch, Call,
+    assistant_envelope, kind_of_inline, messages_of, str_of, target, user_media, Batch, Call,
     ImportedHistory, Payload,
 };
 use super::ImportError;
@@ -243,14 +243,7 @@ fn user_parts(
             text.push(t.to_owned());
         } else if let Some((kind, payload)) = inline(part) {
             let target = target(payload, &pat, store)?;
-            out.note(
-                m,
-                format!(
-                    "{pat}: the user's own {} is named in the text, not declared",
-                    kind.as_str()
-                ),
-            );
-            text.push(user_media_line(kind, &target));
+            text.push(user_media(out, m, &pat, kind, &target));
         } else {
             out.note(m, format!("{pat}: a part of another kind is kept as text"));
             text.push(part.to_string());

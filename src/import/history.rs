@@ -174,9 +174,22 @@ pub(crate) fn text_of(content: &Value) -> Cow<'_, str> {
 }
 
 /// A user's own media cannot be declared (a carrier history declares
-/// attachments in tool results only): it is stored, and the user's text
-/// names it.
-pub(crate) fn user_media_line(kind: AttachmentKind, target: &str) -> String {
+/// attachments in tool results only): stored at `target`, it is named in
+/// the user's text by the line this returns, and noted.
+pub(crate) fn user_media(
+    out: &mut ImportedHistory,
+    message: usize,
+    at: &str,
+    kind: AttachmentKind,
+    target: &str,
+) -> String {
+    out.note(
+        message,
+        format!(
+            "{at}: the user's own {} is named in the text, not declared",
+            kind.as_str()
+        ),
+    );
     format!("[{} {target} sent by the user]", kind.as_str())
 }
 

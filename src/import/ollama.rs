@@ -16,7 +16,7 @@ use crate::AttachmentKind;
 
 use super::envelope::Envelope;
 use super::history::{
-    assistant_envelope, label, messages_of, str_of, target, user_media_line, Batch, Call,
+    assistant_envelope, label, messages_of, str_of, target, user_media, Batch, Call,
     ImportedHistory, Payload,
 };
 use super::ImportError;
@@ -109,14 +109,11 @@ pub fn from_ollama(
                 for (i, b) in images.iter().enumerate() {
                     let iat = format!("{at}.images[{i}]");
                     let target = target(Payload::Base64(b), &iat, store)?;
-                    out.note(
-                        m,
-                        format!("{iat}: the user's own image is named in the text, not declared"),
-                    );
+                    let line = user_media(&mut out, m, &iat, AttachmentKind::Image, &target);
                     if !text.is_empty() {
                         text.push('\n');
                     }
-                    text.push_str(&user_media_line(AttachmentKind::Image, &target));
+                    text.push_str(&line);
                 }
                 out.push("user", text);
             }

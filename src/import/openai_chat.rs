@@ -28,8 +28,8 @@ use crate::AttachmentKind;
 
 use super::envelope::Envelope;
 use super::history::{
-    assistant_envelope, messages_of, str_of, target, text_of, url_payload, user_media_line, Batch,
-    Call, ImportedHistory, Payload,
+    assistant_envelope, messages_of, str_of, target, text_of, url_payload, user_media, Batch, Call,
+    ImportedHistory, Payload,
 };
 use super::ImportError;
 
@@ -242,29 +242,14 @@ fn user(
     let mut text = Vec::new();
     for (p, part) in parts.iter().enumerate() {
         let pat = format!("{at}.content[{p}]");
-        match str_of(part, "type") {
-            Some("text") => text.push(str_of(part, "text").unwrap_or("").to_owned()),
-            Some("image_url") => {
-                let url = part["image_url"]["url"]
-                    .as_str()
-                    .or_else(|| part["image_url"].as_str())
-                    .ok_or_else(|| ImportError::at(&pat, "an image_url part needs a url"))?;
-                let target = target(url_payload(url), &pat, store)?;
-                out.note(
-                    m,
-                    format!("{pat}: the user's own image is named in the text, not declared"),
-                );
-                text.push(user_media_line(AttachmentKind::Image, &target));
-            }
-            Some("file") => {
-                let data = str_of(&part["file"], "file_data")
-                    .ok_or_else(|| ImportError::at(&pat, "a file part needs file_data"))?;
-                let target = target(Payload::DataUrl(data), &pat, store)?;
-                out.note(
-                    m,
-                    format!("{pat}: the user's own file is named in the text, not declared"),
-                );
-                text.push(user_media_line(AttachmentKind::Document, &target));
+        if str_of(part, "type") == Some("text") {
+            text.push(str_of(part, "text").unwrap_or("").to_owned());
+            continue;
+        }
+        match media_part(part, &pat)? {
+            Some((kind, payload)) => {
+                let target = target(payload, &pat, store)?;
+                text.push(user_media(out, m, &pat, kind, &target));
             }
             _ => {
                 out.note(m, format!("{pat}: a part of another type is kept as text"));

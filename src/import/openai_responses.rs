@@ -15,7 +15,7 @@ use crate::AttachmentKind;
 
 use super::envelope::Envelope;
 use super::history::{
-    assistant_envelope, messages_of, str_of, target, url_payload, user_media_line, Call,
+    assistant_envelope, messages_of, str_of, target, url_payload, user_media, Call,
     ImportedHistory, Payload,
 };
 use super::ImportError;
@@ -195,14 +195,7 @@ fn message_text(
                 if let Some(t) = str_of(part, "text") {
                     text.push(t.to_owned());
                 } else if let Some((kind, target)) = part_target(part, &pat, store)? {
-                    out.note(
-                        i,
-                        format!(
-                            "{pat}: the {} is named in the text, not declared",
-                            kind.as_str()
-                        ),
-                    );
-                    text.push(user_media_line(kind, &target));
+                    text.push(user_media(out, i, &pat, kind, &target));
                 } else {
                     out.note(i, format!("{pat}: a part of another type is kept as text"));
                     text.push(part.to_string());

@@ -82,22 +82,13 @@ impl fmt::Display for ExternalizeReport {
             self.left.len(),
             self.bad_records.len()
         )?;
-        for (label, notes) in [
-            ("left inline", &self.left),
-            ("not a message", &self.bad_records),
-        ] {
-            for n in notes.iter() {
-                writeln!(
-                    f,
-                    "  record {} (line {}): {label}: {}",
-                    n.index, n.line, n.what
-                )?;
-            }
-            if notes.omitted() > 0 {
-                writeln!(f, "  … and {} more {label}", notes.omitted())?;
-            }
-        }
-        Ok(())
+        super::write_notes(
+            f,
+            [
+                ("left inline", &self.left),
+                ("not a message", &self.bad_records),
+            ],
+        )
     }
 }
 

@@ -320,24 +320,36 @@ impl MigrationReport {
             self.left.len(),
             self.bad_records.len()
         )?;
-        for (label, notes) in [
-            ("lifted", &self.lifted),
-            ("left", &self.left),
-            ("not a message", &self.bad_records),
-        ] {
-            for n in notes.iter() {
-                writeln!(
-                    f,
-                    "  record {} (line {}): {label}: {}",
-                    n.index, n.line, n.what
-                )?;
-            }
-            if notes.omitted() > 0 {
-                writeln!(f, "  … and {} more {label}", notes.omitted())?;
-            }
-        }
-        Ok(())
+        write_notes(
+            f,
+            [
+                ("lifted", &self.lifted),
+                ("left", &self.left),
+                ("not a message", &self.bad_records),
+            ],
+        )
     }
+}
+
+/// One line per kept note, `label` before its text, and a count of those
+/// not kept.
+pub(crate) fn write_notes<const N: usize>(
+    f: &mut fmt::Formatter<'_>,
+    lists: [(&str, &Notes); N],
+) -> fmt::Result {
+    for (label, notes) in lists {
+        for n in notes.iter() {
+            writeln!(
+                f,
+                "  record {} (line {}): {label}: {}",
+                n.index, n.line, n.what
+            )?;
+        }
+        if notes.omitted() > 0 {
+            writeln!(f, "  … and {} more {label}", notes.omitted())?;
+        }
+    }
+    Ok(())
 }
 
 /// A [`MigrationReport`] shown for a run that wrote nothing: see

@@ -225,7 +225,7 @@ pub(crate) fn walk<R: AsRef<str>, C: AsRef<str>>(messages: &[(R, C)]) -> Vec<Tur
                         name: call.name.clone(),
                         slots: slots(j, carrier.attachments()),
                         body: carrier.body,
-                        is_error: is_error(c),
+                        is_error: carrier.is_error,
                     });
                 }
                 None => after.push(unclaimed(j, carrier)),
@@ -311,21 +311,6 @@ fn slots<'a>(index: usize, attachments: &[Attachment<'a>]) -> Vec<Slot<'a, ()>> 
 }
 
 /// An assistant message: a tool-call envelope, or text.
-/// Whether a native envelope holds `"is_error": true` (the member an
-/// import writes for a tool's error flag).
-fn is_error(content: &str) -> bool {
-    if !content.trim_start().starts_with('{') {
-        return false;
-    }
-    scan::pick(content, [crate::import::IS_ERROR]).is_some_and(|o| {
-        if o.first_repeat(&[0]).is_some() {
-            return false;
-        }
-        let [pick] = o.picks;
-        pick.one().is_some_and(|m| &content[m.value] == "true")
-    })
-}
-
 fn assistant(index: usize, content: &str) -> AssistantTurn<'_> {
     envelope(index, content).unwrap_or(AssistantTurn {
         text: (!content.is_empty()).then_some(Cow::Borrowed(content)),
