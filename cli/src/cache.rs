@@ -116,6 +116,8 @@ mod tests {
             let mut bytes = b"%PDF-1.7\n".to_vec();
             bytes.extend(std::iter::repeat_n(b'x', 1000));
             bytes.push(n);
+            // A whole PDF ends so (the pipeline refuses any other).
+            bytes.extend_from_slice(b"\nstartxref\n9\n%%EOF\n");
             bytes
         };
         let policy = Policy::default();

@@ -116,7 +116,7 @@ pub struct ProviderCost {
 /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
 /// let dir = tempfile::tempdir()?;
 /// let path = dir.path().join("doc.pdf");
-/// std::fs::write(&path, b"%PDF-1.7\n%%EOF\n")?;
+/// std::fs::write(&path, b"%PDF-1.7\nxref\n0 1\n0000000000 65535 f \ntrailer<<>>\nstartxref\n9\n%%EOF\n")?;
 /// let report = describe_file(&path, &Policy::default(), Budget::ANTHROPIC)?;
 /// let json = serde_json::to_value(&report)?;
 /// assert_eq!(json["final"]["media_type"], "application/pdf");

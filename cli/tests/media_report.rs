@@ -85,13 +85,17 @@ fn a_small_png_is_reported_unchanged() {
 fn a_pdf_has_null_sizes_and_token_estimates() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("d.pdf");
-    std::fs::write(&path, b"%PDF-1.7\n%%EOF\n").unwrap();
+    std::fs::write(
+        &path,
+        b"%PDF-1.7\nxref\n0 1\n0000000000 65535 f \ntrailer<<>>\nstartxref\n9\n%%EOF\n",
+    )
+    .unwrap();
     let v =
         serde_json::to_value(describe_file(&path, &Policy::default(), Budget::ANTHROPIC).unwrap())
             .unwrap();
     assert_eq!(
         v["final"],
-        json!({"media_type": "application/pdf", "bytes": 15, "width": null, "height": null})
+        json!({"media_type": "application/pdf", "bytes": 68, "width": null, "height": null})
     );
     assert_eq!(
         v["estimates"],

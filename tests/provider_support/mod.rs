@@ -113,16 +113,27 @@ pub const GIF: &[u8] = &[
     0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 1, 0, 0x3b,
 ];
 
-/// A one-page PDF with no content.
+/// A one-page PDF with no content, whole: its cross-reference table gives
+/// each object's offset, and `startxref` the table's.
 pub fn pdf(title: &str) -> Vec<u8> {
-    format!(
-        "%PDF-1.4\n1 0 obj <</Type /Catalog /Pages 2 0 R>> endobj\n\
-         2 0 obj <</Type /Pages /Kids [3 0 R] /Count 1>> endobj\n\
-         3 0 obj <</Type /Page /Parent 2 0 R /MediaBox [0 0 200 100]>> endobj\n\
-         4 0 obj <</Title ({title})>> endobj\n\
-         trailer <</Root 1 0 R /Info 4 0 R>>\n%%EOF\n"
-    )
-    .into_bytes()
+    let objects = [
+        "<</Type /Catalog /Pages 2 0 R>>".to_owned(),
+        "<</Type /Pages /Kids [3 0 R] /Count 1>>".to_owned(),
+        "<</Type /Page /Parent 2 0 R /MediaBox [0 0 200 100]>>".to_owned(),
+        format!("<</Title ({title})>>"),
+    ];
+    let mut pdf = String::from("%PDF-1.4\n");
+    let mut xref = String::from("xref\n0 5\n0000000000 65535 f \n");
+    for (i, object) in objects.iter().enumerate() {
+        xref.push_str(&format!("{:010} 00000 n \n", pdf.len()));
+        pdf.push_str(&format!("{} 0 obj {object} endobj\n", i + 1));
+    }
+    let start = pdf.len();
+    pdf.push_str(&xref);
+    pdf.push_str(&format!(
+        "trailer <</Size 5 /Root 1 0 R /Info 4 0 R>>\nstartxref\n{start}\n%%EOF\n"
+    ));
+    pdf.into_bytes()
 }
 
 /// A folder holding every file the shipped histories and the edge cases
