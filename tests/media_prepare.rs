@@ -11,7 +11,7 @@ use base64::Engine;
 use image::{DynamicImage, GenericImageView, GrayImage, Luma};
 use support::*;
 use tool_carrier::media::{
-    prepare, sniff, Budget, Measure, MediaError, MediaType, Policy, Prepared, Sniffed,
+    prepare, sniff, Budget, Damage, Measure, MediaError, MediaType, Policy, Prepared, Sniffed,
 };
 
 /// A small box keeps decoding and resizing quick in unoptimised test
@@ -75,7 +75,7 @@ fn a_small_animated_gif_passes_through_still_animated() {
 
 #[test]
 fn a_pdf_passes_through_as_a_document() {
-    let pdf = b"%PDF-1.7\n1 0 obj<<>>endobj\n%%EOF\n".to_vec();
+    let pdf = b"%PDF-1.7\n1 0 obj<<>>endobj\nxref\n0 2\n0000000000 65535 f \n0000000009 00000 n \ntrailer<</Size 2>>\nstartxref\n27\n%%EOF\n".to_vec();
     let p = run(pdf.clone(), &Policy::default());
     assert!(p.is_document());
     assert_eq!(p.bytes, pdf);
@@ -324,20 +324,21 @@ fn the_allocation_limit_is_enforced() {
 }
 
 #[test]
-fn a_truncated_image_is_a_decode_error() {
+fn a_truncated_image_to_resize_is_corrupt_or_truncated() {
     let mut bytes = png_rgb(&photo(300, 300, 12));
     bytes.truncate(bytes.len() / 2);
     let err = prepare(bytes, &small_box(), Budget::ANTHROPIC).unwrap_err();
     assert!(
         matches!(
             err,
-            MediaError::Decode {
+            MediaError::Corrupt {
                 media_type: MediaType::Png,
-                ..
+                damage: Damage::Truncated { .. },
             }
         ),
         "{err}"
     );
+    assert!(err.to_string().starts_with("corrupt or truncated PNG: "));
 }
 
 // ---- what cannot be attached ----

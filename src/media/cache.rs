@@ -10,7 +10,9 @@
 //! used one the crate ships, and [`encode_entry`] / [`decode_entry`] give
 //! the byte form a cache on disk can store. A cached payload is the same
 //! as a fresh one, byte for byte: only successes are cached, and the key
-//! holds everything they depend on.
+//! holds everything they depend on. A source that is not whole is never a
+//! success (the check runs before anything is kept), so no entry exists for
+//! it: it is checked, and refused, on every conversion.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -19,6 +21,13 @@ use std::sync::Mutex;
 use super::budget::{Budget, Measure};
 use super::prepare::{FitStep, MediaFacts, Prepared};
 use super::{MediaType, Policy};
+
+/// What the pipeline accepts and writes, beyond the crate version: changed
+/// whenever that does, so that an entry written before (by a build of the
+/// same version, in a cache on disk) is never found. Revision 2 refuses
+/// files that are not whole ([`check_whole`](super::check_whole)); an entry
+/// of revision 1 may hold a corrupt source prepared as a success.
+const PIPELINE_REVISION: &[u8] = b"\0pipeline 2";
 
 /// What a prepared payload is looked up by.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -38,6 +47,7 @@ impl CacheKey {
         // Who wrote it: another version may encode differently.
         h.update(b"tool-carrier prepare\0");
         h.update(env!("CARGO_PKG_VERSION").as_bytes());
+        h.update(PIPELINE_REVISION);
         let mut word = |n: u64| {
             h.update(&n.to_le_bytes());
         };
@@ -96,13 +106,13 @@ pub trait PreparedCache: Send + Sync {
 /// ```
 /// use tool_carrier::media::{prepare, Budget, CacheKey, MemoryCache, Policy, PreparedCache};
 /// # fn main() -> Result<(), tool_carrier::media::MediaError> {
-/// let pdf = b"%PDF-1.7\n%%EOF\n".to_vec();
+/// let pdf = b"%PDF-1.7\nxref\n0 1\n0000000000 65535 f \ntrailer<<>>\nstartxref\n9\n%%EOF\n".to_vec();
 /// let policy = Policy::default();
 /// let key = CacheKey::new(&pdf, None, &policy, Budget::ANTHROPIC, &[]);
 /// let cache = MemoryCache::new(1 << 20);
 /// assert!(cache.get(&key).is_none());
 /// cache.put(&key, &prepare(pdf, &policy, Budget::ANTHROPIC)?);
-/// assert_eq!(cache.get(&key).unwrap().bytes, b"%PDF-1.7\n%%EOF\n");
+/// assert_eq!(cache.get(&key).unwrap().bytes, b"%PDF-1.7\nxref\n0 1\n0000000000 65535 f \ntrailer<<>>\nstartxref\n9\n%%EOF\n");
 /// # Ok(()) }
 /// ```
 pub struct MemoryCache {
@@ -274,6 +284,9 @@ pub fn decode_entry(bytes: &[u8]) -> Option<Prepared> {
 mod tests {
     use super::*;
 
+    const PDF: &[u8] =
+        b"%PDF-1.7\nxref\n0 1\n0000000000 65535 f \ntrailer<<>>\nstartxref\n9\n%%EOF\n";
+
     fn prepared(bytes: &[u8]) -> Prepared {
         super::super::prepare(bytes.to_vec(), &Policy::default(), Budget::ANTHROPIC).unwrap()
     }
@@ -337,7 +350,7 @@ mod tests {
 
     #[test]
     fn the_least_recently_used_go_first() {
-        let pdf = prepared(b"%PDF-1.7\n%%EOF\n");
+        let pdf = prepared(PDF);
         let size = pdf.bytes.len();
         let cache = MemoryCache::new(size * 2);
         cache.put(&key(1), &pdf);
@@ -353,7 +366,7 @@ mod tests {
 
     #[test]
     fn entries_read_back_as_written_and_anything_else_is_a_miss() {
-        let pdf = prepared(b"%PDF-1.7\n%%EOF\n");
+        let pdf = prepared(PDF);
         let back = decode_entry(&encode_entry(&pdf)).unwrap();
         assert_eq!(back.bytes, pdf.bytes);
         assert_eq!(back.media_type, pdf.media_type);

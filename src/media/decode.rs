@@ -10,6 +10,7 @@ use super::error::MediaError;
 use super::header::Header;
 use super::policy::Policy;
 use super::sniff::MediaType;
+use super::whole::{ensure_whole, Damage};
 
 /// A decoded raster, 8 bits per channel, in its stored orientation.
 pub(crate) struct Decoded {
@@ -27,7 +28,10 @@ pub(crate) struct Decoded {
 /// # Errors
 /// [`MediaError::TooManyPixels`] from the header, before a decoder exists;
 /// [`MediaError::MemoryLimit`] when the output buffer or the decoder's own
-/// buffers would exceed `max_alloc`; [`MediaError::Decode`] for bad data.
+/// buffers would exceed `max_alloc`; [`MediaError::Corrupt`] when the
+/// bytes are not whole ([`check_whole`](super::check_whole), before a
+/// decoder exists) or the decoder stops on them; [`MediaError::Decode`]
+/// for what the decoder does not support.
 pub(crate) fn decode(
     bytes: &[u8],
     media_type: MediaType,
@@ -35,6 +39,9 @@ pub(crate) fn decode(
     policy: &Policy,
 ) -> Result<Decoded, MediaError> {
     check_pixels(header.width, header.height, policy)?;
+    // Some decoders fill in what is missing (a JPEG cut off decodes with
+    // grey rows): the structure is checked first.
+    ensure_whole(bytes, media_type)?;
     let format = match media_type {
         MediaType::Png => ImageFormat::Png,
         MediaType::Jpeg => ImageFormat::Jpeg,
@@ -51,6 +58,10 @@ pub(crate) fn decode(
     let max_alloc = policy.max_alloc();
     let fail = |e: ImageError| match e {
         ImageError::Limits(_) => MediaError::MemoryLimit { max_alloc },
+        ImageError::Decoding(_) | ImageError::IoError(_) => MediaError::Corrupt {
+            media_type,
+            damage: Damage::Undecodable(e.to_string()),
+        },
         other => MediaError::Decode {
             media_type,
             message: other.to_string(),

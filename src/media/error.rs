@@ -6,6 +6,7 @@ use std::io;
 
 use super::budget::Measure;
 use super::sniff::MediaType;
+use super::whole::Damage;
 use crate::roots::RootError;
 
 /// Why a declared target could not be attached.
@@ -121,7 +122,17 @@ pub enum MediaError {
         /// The limit.
         max_alloc: u64,
     },
-    /// The decoder refused the data.
+    /// Bytes that are not a whole file of their type: cut off, a checksum
+    /// that does not match, a structure missing or malformed (found by
+    /// [`check_whole`](super::check_whole) before anything is sent), or
+    /// data the decoder stopped on.
+    Corrupt {
+        /// The sniffed type.
+        media_type: MediaType,
+        /// What is wrong, and where.
+        damage: Damage,
+    },
+    /// The decoder cannot read the data (a feature it does not support).
     Decode {
         /// The sniffed type.
         media_type: MediaType,
@@ -228,6 +239,7 @@ impl fmt::Display for ErrorReason<'_> {
             MediaError::BadHeader { media_type, reason, .. } => write!(f, "malformed {media_type} header: {reason}"),
             MediaError::TooManyPixels { height, max_pixels, width, .. } => write!(f, "{width}×{height} is over the {max_pixels}-pixel limit"),
             MediaError::MemoryLimit { max_alloc, .. } => write!(f, "decoding would need more than the {max_alloc}-byte memory limit"),
+            MediaError::Corrupt { media_type, damage } => write!(f, "corrupt or truncated {}: {damage}", media_type.name()),
             MediaError::Decode { media_type, message, .. } => write!(f, "cannot decode {media_type}: {message}"),
             MediaError::Encode { media_type, message, .. } => write!(f, "cannot encode {media_type}: {message}"),
             MediaError::Resize(v0) => write!(f, "cannot resize: {v0}"),

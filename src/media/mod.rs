@@ -15,7 +15,10 @@
 //! 3. **Prepare** them ([`prepare`]) for a destination's [`Budget`]:
 //!    * a raster within [`Policy::max_dim`] on both sides that already fits
 //!      the budget passes through byte for byte, its size read from the
-//!      header without decoding;
+//!      header without decoding, once [`check_whole`] has walked its
+//!      structure to the end (a PNG cut off or with a bad chunk CRC, a JPEG
+//!      without `EOI`, a GIF without its trailer, a WEBP whose RIFF form
+//!      overruns the file is refused as [`MediaError::Corrupt`]);
 //!    * anything else is decoded under pixel and allocation limits, resized
 //!      (aspect kept, Lanczos3), turned upright from its EXIF orientation
 //!      and re-encoded: PNG → PNG, JPEG → JPEG, GIF → GIF (first frame),
@@ -23,7 +26,8 @@
 //!    * an output over the budget is re-encoded smaller (JPEG quality first,
 //!      then scale), each attempt reported in [`Prepared::fitting`];
 //!    * a PDF passes through unchanged as a document, within the budget's
-//!      document cap.
+//!      document cap, when it is whole: `%PDF-` and a version, `%%EOF` in
+//!      the last 1024 bytes, `startxref` and an offset before it.
 //! 4. **Write** the result: [`Prepared::write_base64`] appends the base64
 //!    text straight into the caller's buffer (inside a JSON string, say).
 //!    [`Prepared::estimates`] gives the fixed per-attachment character
@@ -64,8 +68,12 @@
 //!
 //! # Limitations
 //!
-//! * A pass-through image is not decoded, so a file whose header is valid but
-//!   whose pixel data is corrupt is handed on as it is.
+//! * A pass-through image is not decoded: its structure is checked (every
+//!   chunk, segment or block present, PNG CRCs), not its compressed data, so
+//!   a JPEG whose Huffman data is garbled between intact markers, or a PNG
+//!   whose zlib stream is wrong under correct CRCs, is handed on as it is.
+//!   Bytes after the closing structure (`IEND`, `EOI`, the GIF trailer,
+//!   the RIFF form, the last `%%EOF`) are not looked at.
 //! * A pass-through image keeps its metadata (EXIF, including any location)
 //!   and its EXIF orientation flag, which the provider may or may not honour;
 //!   re-encoded images are turned upright and keep only their ICC profile.
@@ -90,6 +98,7 @@ mod resize;
 mod resolve;
 mod sniff;
 pub mod store;
+mod whole;
 
 pub use budget::{Budget, Measure};
 pub use cache::{decode_entry, encode_entry, CacheKey, MemoryCache, PreparedCache};
@@ -104,3 +113,4 @@ pub use read::read_regular_file;
 pub use resize::fit_within;
 pub use resolve::{DefaultResolver, Loaded, Origin, Resolver, Source};
 pub use sniff::{sniff, MediaType, Sniffed};
+pub use whole::{check_whole, Damage};

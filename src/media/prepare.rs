@@ -18,6 +18,7 @@ use super::header::read_header;
 use super::policy::Policy;
 use super::resize::{fit_within, resize};
 use super::sniff::{sniff, MediaType, Sniffed};
+use super::whole::ensure_whole;
 
 /// JPEG quality for a re-encoded JPEG.
 const JPEG_QUALITY: u8 = 85;
@@ -128,11 +129,12 @@ impl Prepared {
     /// ```
     /// use tool_carrier::media::{prepare, Budget, Policy};
     /// # fn main() -> Result<(), tool_carrier::media::MediaError> {
-    /// let pdf = b"%PDF-1.7\n%%EOF\n".to_vec();
-    /// let prepared = prepare(pdf, &Policy::default(), Budget::ANTHROPIC)?;
+    /// let pdf = b"%PDF-1.7\nxref\n0 1\n0000000000 65535 f \ntrailer<<>>\nstartxref\n9\n%%EOF\n";
+    /// let prepared = prepare(pdf.to_vec(), &Policy::default(), Budget::ANTHROPIC)?;
     /// let mut out = String::from("\"data\":\"");
     /// prepared.write_base64(&mut out);
-    /// assert_eq!(out, "\"data\":\"JVBERi0xLjcKJSVFT0YK");
+    /// assert!(out.starts_with("\"data\":\"JVBERi0xLjcK")); // %PDF-1.7\n
+    /// assert_eq!(out.len(), 8 + prepared.base64_len());
     /// # Ok(()) }
     /// ```
     pub fn write_base64(&self, out: &mut String) {
@@ -147,9 +149,11 @@ impl Prepared {
     /// ```
     /// use tool_carrier::media::{prepare, Budget, Policy};
     /// # fn main() -> Result<(), tool_carrier::media::MediaError> {
-    /// let prepared = prepare(b"%PDF-1.7\n%%EOF\n".to_vec(), &Policy::default(), Budget::ANTHROPIC)?;
-    /// assert_eq!(prepared.base64().to_string(), "JVBERi0xLjcKJSVFT0YK");
-    /// assert_eq!(prepared.data_url().to_string(), "data:application/pdf;base64,JVBERi0xLjcKJSVFT0YK");
+    /// let pdf = b"%PDF-1.7\nxref\n0 1\n0000000000 65535 f \ntrailer<<>>\nstartxref\n9\n%%EOF\n";
+    /// let prepared = prepare(pdf.to_vec(), &Policy::default(), Budget::ANTHROPIC)?;
+    /// let text = prepared.base64().to_string();
+    /// assert!(text.starts_with("JVBERi0xLjcK") && text.len() == prepared.base64_len());
+    /// assert_eq!(prepared.data_url().to_string(), format!("data:application/pdf;base64,{text}"));
     /// # Ok(()) }
     /// ```
     pub fn base64(&self) -> impl std::fmt::Display + '_ {
@@ -184,10 +188,13 @@ impl Prepared {
 /// Turn `bytes` into a payload that `budget` accepts.
 ///
 /// * The type comes from the bytes ([`sniff`]).
-/// * A PDF passes through unchanged if it fits the document cap.
+/// * A PDF passes through unchanged if it fits the document cap and is
+///   whole ([`check_whole`](super::check_whole): `%PDF-`, a version,
+///   `startxref` and `%%EOF` at the end).
 /// * A PNG, JPEG, GIF or WEBP within [`Policy::max_dim`] on both sides that
-///   fits the image cap passes through unchanged; its size is read from the
-///   header, nothing is decoded.
+///   fits the image cap passes through unchanged if it is whole (its
+///   structure walked to the end, PNG CRCs checked); its size is read from
+///   the header, nothing is decoded.
 /// * Otherwise the image is decoded within [`Policy::max_pixels`] and
 ///   [`Policy::max_alloc`], resized to fit `max_dim` (aspect kept,
 ///   Lanczos3), turned upright by its EXIF orientation, and encoded: PNG
@@ -204,7 +211,9 @@ impl Prepared {
 /// # Errors
 /// [`MediaError::Empty`], [`MediaError::UnknownFormat`],
 /// [`MediaError::UnsupportedFormat`] for what cannot be attached;
-/// [`MediaError::BadHeader`], [`MediaError::TooManyPixels`],
+/// [`MediaError::Corrupt`] for a file cut off or damaged (a PDF or a
+/// pass-through image by its structure, a decoded one by its structure or
+/// its decoder); [`MediaError::BadHeader`], [`MediaError::TooManyPixels`],
 /// [`MediaError::MemoryLimit`], [`MediaError::Decode`] for images that
 /// cannot be decoded within the policy; [`MediaError::DocumentTooLarge`] and
 /// [`MediaError::OverBudget`] when nothing fits the budget.
@@ -222,6 +231,10 @@ impl Prepared {
 ///
 /// let err = prepare(b"plain text".to_vec(), &Policy::default(), Budget::ANTHROPIC).unwrap_err();
 /// assert!(matches!(err, MediaError::UnknownFormat));
+///
+/// // Fourteen bytes that start like a PDF: refused, never sent.
+/// let err = prepare(b"%PDF-1.4 fake\n".to_vec(), &Policy::default(), Budget::ANTHROPIC).unwrap_err();
+/// assert_eq!(err.to_string(), "corrupt or truncated PDF: no %%EOF at or after byte 0");
 /// ```
 pub fn prepare(bytes: Vec<u8>, policy: &Policy, budget: Budget) -> Result<Prepared, MediaError> {
     prepare_for(bytes, policy, budget, ANY_IMAGE)
@@ -277,6 +290,7 @@ pub fn prepare_for(
                 measure: budget.measure(),
             });
         }
+        ensure_whole(&bytes, media_type)?;
         return Ok(untouched(media_type, bytes, None));
     }
     let header = read_header(&bytes, media_type)?;
@@ -284,6 +298,8 @@ pub fn prepare_for(
     let max_dim = policy.long_edge_for(header.width, header.height);
     let within = header.width <= max_dim && header.height <= max_dim;
     if within && accepts.contains(&media_type) && budget.fits_image(bytes.len()) {
+        // Never decoded: what a provider would refuse is refused here.
+        ensure_whole(&bytes, media_type)?;
         return Ok(untouched(media_type, bytes, size));
     }
     let original = MediaFacts {
