@@ -221,3 +221,125 @@ pub fn png16(width: u32, height: u32) -> Vec<u8> {
 pub fn load(bytes: &[u8]) -> DynamicImage {
     image::load_from_memory(bytes).unwrap()
 }
+
+// ---- files that are not whole (`tests/data/adversarial/`) ----
+
+/// What each file of `tests/data/adversarial/` holds, by name: written
+/// there with `UPDATE_ADVERSARIAL=1 cargo test --test media_whole`.
+pub fn adversarial() -> Vec<(&'static str, Vec<u8>)> {
+    vec![
+        ("truncated.png", truncated_png()),
+        ("fake.pdf", FAKE_PDF.to_vec()),
+        ("crc-mismatch.png", crc_mismatch_png()),
+        ("no-eoi.jpg", jpeg_without_eoi()),
+        ("no-trailer.gif", gif_without_trailer()),
+        ("short-riff.webp", webp_with_short_riff()),
+        ("no-eof.pdf", pdf_without_eof()),
+    ]
+}
+
+/// Fourteen bytes that sniff as a PDF and are none.
+pub const FAKE_PDF: &[u8] = b"%PDF-1.4 fake\n";
+
+/// An 800×600 screenshot PNG cut off at 20 000 bytes: its header is whole
+/// (so its size reads, and it fits every cap), its pixel data is not.
+pub fn truncated_png() -> Vec<u8> {
+    let mut png = png_rgb(&screenshot(800, 600, 1));
+    assert!(png.len() > 20_000, "{} bytes", png.len());
+    png.truncate(20_000);
+    png
+}
+
+/// Where the first chunk of type `kind` starts in a PNG (its length
+/// field).
+pub fn png_chunk_at(png: &[u8], kind: &[u8; 4]) -> Option<usize> {
+    let mut at = 8;
+    while at + 8 <= png.len() {
+        let len = u32::from_be_bytes(png[at..at + 4].try_into().unwrap()) as usize;
+        if &png[at + 4..at + 8] == kind {
+            return Some(at);
+        }
+        at += 12 + len;
+    }
+    None
+}
+
+/// A small PNG with one bit flipped in its first `IDAT` chunk's data: every
+/// length is right, the chunk's CRC-32 no longer is.
+pub fn crc_mismatch_png() -> Vec<u8> {
+    let mut png = png_rgb(&photo(32, 24, 5));
+    let idat = png_chunk_at(&png, b"IDAT").unwrap();
+    png[idat + 8 + 4] ^= 0x10;
+    png
+}
+
+/// A small JPEG without its final `EOI` marker (`FF D9`).
+pub fn jpeg_without_eoi() -> Vec<u8> {
+    let mut j = jpeg(&photo(32, 24, 6), 85);
+    assert!(j.ends_with(&[0xFF, 0xD9]));
+    j.truncate(j.len() - 2);
+    j
+}
+
+/// A small GIF without its trailer (`0x3B`).
+pub fn gif_without_trailer() -> Vec<u8> {
+    let mut g = gif(16, 12, 1);
+    assert_eq!(g.last(), Some(&0x3B));
+    g.pop();
+    g
+}
+
+/// A small WEBP whose RIFF length says 8 bytes less than its chunks hold.
+pub fn webp_with_short_riff() -> Vec<u8> {
+    let mut w = webp(&DynamicImage::ImageRgb8(photo(32, 24, 7)));
+    let size = u32::from_le_bytes(w[4..8].try_into().unwrap());
+    w[4..8].copy_from_slice(&(size - 8).to_le_bytes());
+    w
+}
+
+/// A one-page PDF with a cross-reference table whose offsets are right,
+/// saying `text`.
+pub fn one_page_pdf(text: &str) -> Vec<u8> {
+    let stream = format!("BT /F1 18 Tf 24 60 Td ({text}) Tj ET");
+    let objects = [
+        "<< /Type /Catalog /Pages 2 0 R >>".to_owned(),
+        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_owned(),
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 100] /Contents 4 0 R \
+         /Resources << /Font << /F1 5 0 R >> >> >>"
+            .to_owned(),
+        format!(
+            "<< /Length {} >>\nstream\n{stream}\nendstream",
+            stream.len()
+        ),
+        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>".to_owned(),
+    ];
+    let mut pdf = b"%PDF-1.4\n".to_vec();
+    let mut offsets = Vec::new();
+    for (i, body) in objects.iter().enumerate() {
+        offsets.push(pdf.len());
+        pdf.extend_from_slice(format!("{} 0 obj\n{body}\nendobj\n", i + 1).as_bytes());
+    }
+    let xref = pdf.len();
+    pdf.extend_from_slice(
+        format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes(),
+    );
+    for offset in offsets {
+        pdf.extend_from_slice(format!("{offset:010} 00000 n \n").as_bytes());
+    }
+    pdf.extend_from_slice(
+        format!(
+            "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
+            objects.len() + 1
+        )
+        .as_bytes(),
+    );
+    pdf
+}
+
+/// [`one_page_pdf`] without its final `%%EOF` line.
+pub fn pdf_without_eof() -> Vec<u8> {
+    let mut pdf = one_page_pdf("no end");
+    assert!(pdf.ends_with(b"%%EOF\n"));
+    pdf.truncate(pdf.len() - 6);
+    pdf
+}
