@@ -8,6 +8,12 @@
 //! | `user` `image_url` / `file` parts | stored, and named in the user's text, with a note |
 //! | `assistant` text and `tool_calls` | an assistant envelope (`arguments` kept as the text it was) |
 //! | `tool` | a `tool` carrier: its text the body |
+//! | legacy `function_call` of an `assistant` | one more call of its envelope, id `call_M_N` |
+//! | legacy `function` | a `tool` carrier naming no call (the first call still unanswered takes it) |
+//!
+//! [`read_message`] reads one message; [`from_openai_chat`] reads a body
+//! with it, and so does the history reader of records spelled the Chat way
+//! ([`read_records`](super::read_records)).
 //!
 //! **The media message `convert` writes after a batch** is read back into
 //! the batch's results, by its fixed shape at its fixed position: the
@@ -55,8 +61,7 @@ pub fn from_openai_chat(
         let at = format!("$.messages[{m}]");
         let role = str_of(message, "role")
             .ok_or_else(|| ImportError::at(&at, "a message needs a role"))?;
-        let content = message.get("content").unwrap_or(&Value::Null);
-        if role != "tool" && !batch.results.is_empty() {
+        if !matches!(role, "tool" | "function") && !batch.results.is_empty() {
             // The batch ends here: its media message, if this is one.
             let mut next = m;
             if role == "assistant"
@@ -85,72 +90,184 @@ pub fn from_openai_chat(
                 continue;
             }
         }
-        match role {
-            "system" | "developer" => out.push("system", text_of(content).into_owned()),
-            "user" => user(m, &at, content, store, &mut out)?,
-            "assistant" => {
-                batch.calls.clear();
-                let text = text_of(content).into_owned();
-                let tool_calls = message.get("tool_calls").and_then(Value::as_array);
-                match tool_calls {
-                    Some(list) if !list.is_empty() => {
-                        let mut parsed = Vec::new();
-                        for (c, call) in list.iter().enumerate() {
-                            let cat = format!("{at}.tool_calls[{c}]");
-                            let f = call.get("function").unwrap_or(&Value::Null);
-                            let id = str_of(call, "id")
-                                .ok_or_else(|| ImportError::at(&cat, "a tool call needs an id"))?;
-                            let name = str_of(f, "name").ok_or_else(|| {
-                                ImportError::at(&cat, "a tool call needs function.name")
-                            })?;
-                            let arguments = match f.get("arguments") {
-                                Some(Value::String(s)) => Value::String(s.clone()).to_string(),
-                                Some(v) => v.to_string(),
-                                None => "{}".into(),
-                            };
-                            batch.calls.push((id.to_owned(), name.to_owned()));
-                            parsed.push(Call {
-                                id: id.to_owned(),
-                                name: name.to_owned(),
-                                arguments,
-                            });
-                        }
-                        out.push("assistant", assistant_envelope(&text, &parsed, &[]));
-                    }
-                    _ => out.push("assistant", text),
+        match read_message(m, &at, role, message, store, &mut out)? {
+            ChatMessage::Message(role, content) => {
+                if role == "assistant" {
+                    batch.calls.clear();
                 }
+                out.push(role, content);
             }
-            "tool" => {
-                let id = str_of(message, "tool_call_id").unwrap_or("");
-                let mut env = Envelope {
-                    call_id: (!id.is_empty()).then(|| id.to_owned()),
-                    ..Envelope::default()
-                };
-                match content {
-                    // Media inside a tool message (what convert writes for
-                    // servers that take it there) is declared on it.
-                    Value::Array(parts) => {
-                        for (p, part) in parts.iter().enumerate() {
-                            let pat = format!("{at}.content[{p}]");
-                            match media_part(part, &pat)? {
-                                Some((kind, payload)) => {
-                                    let target = target(payload, &pat, store)?;
-                                    env.attachments.push(crate::Attachment::new(kind, target));
-                                }
-                                None => env.line(str_of(part, "text").unwrap_or(&part.to_string())),
-                            }
-                        }
-                    }
-                    other => env.line(&text_of(other)),
-                }
-                batch.results.push((id.to_owned(), env));
+            ChatMessage::Calls(envelope, calls) => {
+                batch.calls = calls;
+                out.push("assistant", envelope);
             }
-            other => return Err(ImportError::at(&at, format!("unknown role {other:?}"))),
+            ChatMessage::Result(id, env) => batch.results.push((id, env)),
         }
         m += 1;
     }
     batch.flush(&mut out);
     Ok(out)
+}
+
+/// What one Chat message reads as. The media message after a batch is
+/// the caller's to fold: it needs the messages around it.
+pub(super) enum ChatMessage {
+    /// A message of the history as it is: system text, a user's message,
+    /// an assistant's text without calls.
+    Message(&'static str, String),
+    /// An assistant turn with calls: its envelope, and each call's
+    /// `(id, name)`.
+    Calls(String, Vec<(String, String)>),
+    /// A tool result: the call id it names (empty for none) and its
+    /// envelope.
+    Result(String, Envelope),
+}
+
+/// Read the Chat message `message` (number `m`, at the JSON path `at`,
+/// with the role `role`), its media put in `store`. A user's own media is
+/// noted in `notes`.
+///
+/// A legacy `function_call` of an assistant is a call like the others
+/// (its id `call_M_N`: the message's number, then the call's); a legacy `function`
+/// message is a result naming no call, which the walk pairs with the
+/// first call still unanswered.
+///
+/// # Errors
+/// [`ImportError`] at the JSON path of what is not Chat's shape: a
+/// `content` that is neither text, null nor a list of parts, `tool_calls`
+/// that is not a list, a call without an id or a name, an unknown role.
+pub(super) fn read_message(
+    m: usize,
+    at: &str,
+    role: &str,
+    message: &Value,
+    store: &mut dyn MediaStore,
+    notes: &mut ImportedHistory,
+) -> Result<ChatMessage, ImportError> {
+    let content = match message.get("content") {
+        None | Some(Value::Null) => &Value::Null,
+        Some(content @ (Value::String(_) | Value::Array(_))) => content,
+        Some(_) => {
+            return Err(ImportError::at(
+                &format!("{at}.content"),
+                "content is neither text, null nor a list of parts",
+            ))
+        }
+    };
+    match role {
+        "system" | "developer" => Ok(ChatMessage::Message(
+            "system",
+            text_of(content).into_owned(),
+        )),
+        "user" => Ok(ChatMessage::Message(
+            "user",
+            user(m, at, content, store, notes)?,
+        )),
+        "assistant" => assistant(m, at, message, content),
+        "tool" | "function" => {
+            let id = match role {
+                "tool" => str_of(message, "tool_call_id").unwrap_or(""),
+                _ => "",
+            };
+            let mut env = Envelope {
+                call_id: (!id.is_empty()).then(|| id.to_owned()),
+                ..Envelope::default()
+            };
+            match content {
+                // Media inside a tool message (what convert writes for
+                // servers that take it there) is declared on it.
+                Value::Array(parts) => {
+                    for (p, part) in parts.iter().enumerate() {
+                        let pat = format!("{at}.content[{p}]");
+                        match media_part(part, &pat)? {
+                            Some((kind, payload)) => {
+                                let target = target(payload, &pat, store)?;
+                                env.attachments.push(crate::Attachment::new(kind, target));
+                            }
+                            None => env.line(str_of(part, "text").unwrap_or(&part.to_string())),
+                        }
+                    }
+                }
+                other => env.line(&text_of(other)),
+            }
+            Ok(ChatMessage::Result(id.to_owned(), env))
+        }
+        other => Err(ImportError::at(at, format!("unknown role {other:?}"))),
+    }
+}
+
+/// An assistant message: an envelope when it has calls (`tool_calls`,
+/// or the legacy `function_call`), else its text.
+fn assistant(
+    m: usize,
+    at: &str,
+    message: &Value,
+    content: &Value,
+) -> Result<ChatMessage, ImportError> {
+    let text = text_of(content).into_owned();
+    let list: &[Value] = match message.get("tool_calls") {
+        None | Some(Value::Null) => &[],
+        Some(Value::Array(list)) => list,
+        Some(_) => {
+            return Err(ImportError::at(
+                &format!("{at}.tool_calls"),
+                "tool_calls is not a list",
+            ))
+        }
+    };
+    let legacy = match message.get("function_call") {
+        None | Some(Value::Null) => None,
+        Some(f @ Value::Object(_)) => Some(f),
+        Some(_) => {
+            return Err(ImportError::at(
+                &format!("{at}.function_call"),
+                "function_call is not an object",
+            ))
+        }
+    };
+    if list.is_empty() && legacy.is_none() {
+        return Ok(ChatMessage::Message("assistant", text));
+    }
+    let arguments = |f: &Value| match f.get("arguments") {
+        Some(Value::String(s)) => Value::String(s.clone()).to_string(),
+        Some(v) => v.to_string(),
+        None => "{}".into(),
+    };
+    let mut parsed = Vec::new();
+    for (c, call) in list.iter().enumerate() {
+        let cat = format!("{at}.tool_calls[{c}]");
+        let f = call.get("function").unwrap_or(&Value::Null);
+        let id =
+            str_of(call, "id").ok_or_else(|| ImportError::at(&cat, "a tool call needs an id"))?;
+        let name = str_of(f, "name")
+            .ok_or_else(|| ImportError::at(&cat, "a tool call needs function.name"))?;
+        parsed.push(Call {
+            id: id.to_owned(),
+            name: name.to_owned(),
+            arguments: arguments(f),
+        });
+    }
+    if let Some(f) = legacy {
+        let name = str_of(f, "name").ok_or_else(|| {
+            ImportError::at(
+                &format!("{at}.function_call"),
+                "a function call needs a name",
+            )
+        })?;
+        parsed.push(Call {
+            id: format!("call_{m}_{}", list.len()),
+            name: name.to_owned(),
+            arguments: arguments(f),
+        });
+    }
+    let calls = parsed
+        .iter()
+        .map(|c| (c.id.clone(), c.name.clone()))
+        .collect();
+    Ok(ChatMessage::Calls(
+        assistant_envelope(&text, &parsed, &[]),
+        calls,
+    ))
 }
 
 fn is_bridge(message: &Value) -> bool {
@@ -228,16 +345,17 @@ fn media_part<'v>(
     }
 }
 
+/// A user's message: its text, with each of its own media stored and
+/// named in it (and noted).
 fn user(
     m: usize,
     at: &str,
     content: &Value,
     store: &mut dyn MediaStore,
-    out: &mut ImportedHistory,
-) -> Result<(), ImportError> {
+    notes: &mut ImportedHistory,
+) -> Result<String, ImportError> {
     let Value::Array(parts) = content else {
-        out.push("user", text_of(content).into_owned());
-        return Ok(());
+        return Ok(text_of(content).into_owned());
     };
     let mut text = Vec::new();
     for (p, part) in parts.iter().enumerate() {
@@ -249,16 +367,15 @@ fn user(
         match media_part(part, &pat)? {
             Some((kind, payload)) => {
                 let target = target(payload, &pat, store)?;
-                text.push(user_media(out, m, &pat, kind, &target));
+                text.push(user_media(notes, m, &pat, kind, &target));
             }
             _ => {
-                out.note(m, format!("{pat}: a part of another type is kept as text"));
+                notes.note(m, format!("{pat}: a part of another type is kept as text"));
                 text.push(part.to_string());
             }
         }
     }
-    out.push("user", text.join("\n"));
-    Ok(())
+    Ok(text.join("\n"))
 }
 
 #[cfg(test)]
