@@ -77,6 +77,18 @@ pub enum MessageError {
     /// The whole JSON array could not be read, so it has no records.
     #[error("the JSON array cannot be read: {0}")]
     Array(String),
+    /// A record spelled the OpenAI Chat way (`tool_calls`, `tool_call_id`,
+    /// content parts or null) that cannot be read as a Chat message (see
+    /// `import::read_records`, feature `media`).
+    #[error("read as an OpenAI Chat message (record {index}), {at}: {what}")]
+    OpenAiChat {
+        /// Position among the records, from 0.
+        index: usize,
+        /// Where in the record, as a JSON path (`$.tool_calls[0]`).
+        at: String,
+        /// What is wrong.
+        what: String,
+    },
 }
 
 impl<'a> Message<'a> {
@@ -432,6 +444,10 @@ fn records_message(errors: &[RecordError]) -> String {
 
 /// Read a history (JSON Lines or one JSON array of messages) into
 /// `(role, content)` pairs.
+///
+/// Only the crate's own records are messages here (`content` a string);
+/// `import::read_records` (feature `media`) also reads records spelled the
+/// OpenAI Chat way (`tool_calls`, `tool_call_id`, content parts or null).
 ///
 /// # Errors
 /// [`ReadError::Io`] from the reader; [`ReadError::Records`] listing every

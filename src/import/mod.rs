@@ -5,6 +5,10 @@
 //!   [`from_openai_responses`], [`from_gemini`], [`from_bedrock`],
 //!   [`from_ollama`]): a request body (or its
 //!   messages) as a carrier history ([`ImportedHistory`]).
+//! * [`read_records`] ([`read_record`], [`read_records_with`]): a history
+//!   whose records are `{role, content}` or spelled the OpenAI Chat way
+//!   (`tool_calls`, `tool_call_id`, content parts), each Chat record read
+//!   as [`from_openai_chat`] reads a message.
 //!
 //! Inline payloads (base64 images, blobs) go to a
 //! [`MediaStore`](crate::media::store::MediaStore): files named by the
@@ -28,6 +32,7 @@ mod mcp;
 mod ollama;
 mod openai_chat;
 mod openai_responses;
+mod record;
 
 pub use anthropic::{from_anthropic, BLOCKS as ANTHROPIC_BLOCKS, THINKING as ANTHROPIC_THINKING};
 pub use bedrock::{from_bedrock, BLOCKS as BEDROCK_BLOCKS};
@@ -38,6 +43,10 @@ pub use mcp::from_mcp;
 pub use ollama::from_ollama;
 pub use openai_chat::from_openai_chat;
 pub use openai_responses::{from_openai_responses, ITEMS as OPENAI_ITEMS};
+pub(crate) use record::{read_chat, spelling};
+pub use record::{
+    read_record, read_records, read_records_with, ReadRecordError, RecordMessage, Spelling,
+};
 
 /// A carrier's content made by an import, and what was noticed on the way.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -109,6 +109,7 @@ mod walk;
 mod wire;
 
 pub use crate::history::{read_history, ReadError};
+pub use crate::import::read_records;
 use attach::Limits;
 pub(crate) use compose::{
     attachment_label, cache_breakpoints, display_target, file_name, has_media, text_with_notes,
@@ -540,10 +541,11 @@ pub enum ConvertError {
 }
 
 /// Read a history from `reader` and build `provider`'s request body:
-/// [`read_history`], then [`build_request`].
+/// [`read_records`] (records `{role, content}` or spelled the OpenAI Chat
+/// way), then [`build_request`].
 ///
 /// # Errors
-/// As [`read_history`] and [`build_request`].
+/// As [`read_records`] and [`build_request`].
 ///
 /// # Example
 /// ```
@@ -564,7 +566,7 @@ pub fn convert<R: BufRead>(
     reader: R,
     options: &Options,
 ) -> Result<Request, ConvertError> {
-    let messages = read_history(reader)?;
+    let messages = read_records(reader)?;
     Ok(build_request(provider, &messages, options)?)
 }
 
