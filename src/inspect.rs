@@ -32,8 +32,16 @@ pub enum InspectLine<'a> {
 }
 
 impl<'a> InspectLine<'a> {
-    /// Classify one record.
+    /// Classify one record. A record spelled the OpenAI Chat way is shown
+    /// as the message it reads as (feature `media`, as
+    /// `import::read_records` reads it): an assistant's calls are an
+    /// assistant message, never a carrier; a `tool` record is the native
+    /// carrier it becomes, its media declared.
     pub fn of(record: &'a Record<'a>) -> InspectLine<'a> {
+        #[cfg(feature = "media")]
+        if let Some(line) = chat(record) {
+            return line;
+        }
         match &record.message {
             Ok(m) => InspectLine::Message {
                 index: record.index,
@@ -44,6 +52,45 @@ impl<'a> InspectLine<'a> {
                 index: record.index,
                 error: e.to_string(),
             },
+        }
+    }
+}
+
+/// A record spelled the OpenAI Chat way, read as `convert` reads it
+/// (inline media as `data:` targets); `None` for the crate's own records.
+#[cfg(feature = "media")]
+fn chat(record: &Record<'_>) -> Option<InspectLine<'static>> {
+    use crate::history::RecordError;
+    use crate::import::{read_chat, spelling, ReadRecordError, Spelling};
+
+    let error = |error| InspectLine::Error {
+        index: record.index,
+        error: RecordError {
+            line: record.line,
+            error,
+        }
+        .to_string(),
+    };
+    let raw = std::str::from_utf8(record.raw).ok()?;
+    match spelling(raw, record.message.as_ref().map_err(|e| &e.error)) {
+        Ok(Spelling::Carrier) => None,
+        Err(e) => Some(error(e)),
+        Ok(Spelling::OpenAiChat) => {
+            Some(
+                match read_chat(record.index, raw, &mut crate::media::store::InlineStore) {
+                    Ok(m) => InspectLine::Message {
+                        index: record.index,
+                        role: m.role,
+                        carrier: classify(m.role, &m.content).map(CarrierParts::into_owned),
+                    },
+                    Err(ReadRecordError::Message(e)) => error(e),
+                    // The inline store writes nothing.
+                    Err(ReadRecordError::Store(e)) => InspectLine::Error {
+                        index: record.index,
+                        error: format!("line {}: storing media: {e}", record.line),
+                    },
+                },
+            )
         }
     }
 }
@@ -198,6 +245,54 @@ mod tests {
                 r#"{"index":2,"role":"rôle","carrier":null}"#,
                 r#"{"index":3,"error":"line 4: invalid JSON at column 2: expected ident"}"#,
             ]
+        );
+    }
+
+    #[cfg(feature = "media")]
+    #[test]
+    fn records_spelled_the_chat_way_are_shown_as_convert_reads_them() {
+        let history = concat!(
+            r#"{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"shot","arguments":"{}"}}]}"#,
+            "\n",
+            r#"{"role":"tool","tool_call_id":"c1","content":[{"type":"text","text":"Saved."},{"type":"image_url","image_url":{"url":"https://example.com/a.png"}}]}"#,
+            "\n",
+            r#"{"role":"tool","tool_call_id":"c2","content":"plain"}"#,
+            "\n",
+            r#"{"role":"assistant","content":null,"tool_calls":[{"id":"c3","function":{}}]}"#,
+            "\n",
+        );
+        let mut out = Vec::new();
+        let summary = write_json(history.as_bytes(), &mut out, |_| {}).unwrap();
+        assert_eq!(
+            (
+                summary.records,
+                summary.errors,
+                summary.carriers,
+                summary.legacy
+            ),
+            (4, 1, 2, 0)
+        );
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines[..3],
+            [
+                r#"{"index":0,"role":"assistant","carrier":null}"#,
+                r#"{"index":1,"role":"tool","carrier":{"kind":"native","declared":true,"attachments":[{"kind":"image","target":"https://example.com/a.png"}],"body":"Saved."}}"#,
+                r#"{"index":2,"role":"tool","carrier":{"kind":"native","declared":true,"attachments":[],"body":"plain"}}"#,
+            ]
+        );
+        let error = crate::history::RecordError {
+            line: 4,
+            error: crate::history::MessageError::OpenAiChat {
+                index: 3,
+                at: "$.tool_calls[0]".into(),
+                what: "a tool call needs function.name".into(),
+            },
+        };
+        assert_eq!(
+            serde_json::from_str::<serde_json::Value>(lines[3]).unwrap(),
+            serde_json::json!({"index": 3, "error": error.to_string()})
         );
     }
 }
