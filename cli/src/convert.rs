@@ -5,10 +5,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
+use tool_carrier::import::read_records_with;
+use tool_carrier::media::store::InlineStore;
 use tool_carrier::media::Policy;
-use tool_carrier::provider::{
-    build_request, read_history, Family, Options, Profile, Provider, ReadError, Tools,
-};
+use tool_carrier::provider::{build_request, Family, Options, Profile, Provider, ReadError, Tools};
 use tool_carrier::roots::Roots;
 
 use super::{input, Context, Failure, FOUND};
@@ -113,8 +113,9 @@ pub struct Args {
     /// definitions included (unless --tools is given).
     #[arg(long, value_name = "P")]
     from: Option<Provider>,
-    /// A JSON Lines file or a JSON array of messages; `-` or nothing for
-    /// standard input.
+    /// A JSON Lines file or a JSON array of messages (`{role, content}`,
+    /// or spelled the OpenAI Chat way: `tool_calls`, `tool_call_id`,
+    /// content parts); `-` or nothing for standard input.
     file: Option<PathBuf>,
 }
 
@@ -257,8 +258,15 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
             &options,
         );
     }
-    let messages = match read_history(input.reader) {
-        Ok(messages) => messages,
+    // Records `{role, content}` or spelled the OpenAI Chat way; a Chat
+    // record's inline media stay inline, as with --from.
+    let messages = match read_records_with(input.reader, &mut InlineStore) {
+        Ok(history) => {
+            for note in &history.notes {
+                eprintln!("  record {}: {}", note.message, note.text);
+            }
+            history.messages
+        }
         Err(ReadError::Records(errors)) => {
             let mut err = io::stderr().lock();
             for e in &errors {
