@@ -1,11 +1,11 @@
 //! What `tool-carrier inspect` prints: every record of a history,
 //! classified and opened at its fixed position.
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, Write};
 
 use serde::Serialize;
 
-use crate::history::{Chunk, HistoryReader, Record};
+use crate::history::{Chunk, IntoHistoryReader, Record};
 use crate::{classify, CarrierParts};
 
 /// One line of `inspect --json` output.
@@ -124,12 +124,16 @@ impl InspectSummary {
     }
 }
 
-/// Write one JSON object a record (JSON Lines) for the history in `input`.
-/// `progress` is called with the input bytes consumed so far.
+/// Write one JSON object a record (JSON Lines) for the history in `input`
+/// (a `BufRead`, or a [`HistoryReader`](crate::history::HistoryReader) set
+/// up with its limits). `progress` is called with the input bytes consumed
+/// so far.
 ///
 /// # Errors
-/// I/O errors of `input` or `output`. Records that are not messages are
-/// written as `{"index","error"}` lines and counted, not returned.
+/// I/O errors of `input` or `output`, and the reader's refusals
+/// ([`InputError`](crate::history::InputError)). Records that are not
+/// messages are written as `{"index","error"}` lines and counted, not
+/// returned.
 ///
 /// # Example
 /// ```
@@ -142,8 +146,8 @@ impl InspectSummary {
 ///     "{\"index\":0,\"role\":\"user\",\"carrier\":{\"kind\":\"prompt\",\"declared\":true,\"attachments\":[],\"body\":\"ok\"}}\n",
 /// );
 /// ```
-pub fn write_json<R: BufRead, W: Write>(
-    input: R,
+pub fn write_json<W: Write>(
+    input: impl IntoHistoryReader,
     mut output: W,
     mut progress: impl FnMut(u64),
 ) -> io::Result<InspectSummary> {
@@ -161,7 +165,9 @@ pub fn write_json<R: BufRead, W: Write>(
 /// the command's table is another writer on top of it.
 ///
 /// # Errors
-/// I/O errors of `input`, and whatever `each` returns.
+/// I/O errors of `input`, the reader's refusals
+/// ([`InputError`](crate::history::InputError)), and whatever `each`
+/// returns.
 ///
 /// # Example
 /// ```
@@ -177,8 +183,8 @@ pub fn write_json<R: BufRead, W: Write>(
 /// assert_eq!((summary.records, summary.errors), (2, 1));
 /// # Ok::<(), std::io::Error>(())
 /// ```
-pub fn for_each_line<R: BufRead>(
-    input: R,
+pub fn for_each_line(
+    input: impl IntoHistoryReader,
     mut progress: impl FnMut(u64),
     mut each: impl FnMut(&InspectLine<'_>) -> io::Result<()>,
 ) -> io::Result<InspectSummary> {
@@ -191,12 +197,12 @@ pub fn for_each_line<R: BufRead>(
     Ok(summary)
 }
 
-fn for_each_record<R: BufRead>(
-    input: R,
+fn for_each_record(
+    input: impl IntoHistoryReader,
     progress: &mut impl FnMut(u64),
     mut each: impl FnMut(&Record<'_>) -> io::Result<()>,
 ) -> io::Result<()> {
-    let mut reader = HistoryReader::new(input)?;
+    let mut reader = input.into_history_reader()?;
     let mut last_report = 0;
     while let Some(chunk) = reader.next_chunk()? {
         if let Chunk::Record(record) = chunk {

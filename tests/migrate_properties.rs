@@ -2,7 +2,7 @@
 //! record reads back with the same body and attachments.
 
 use proptest::prelude::*;
-use tool_carrier::history::{Chunk, HistoryReader, Message};
+use tool_carrier::history::{Chunk, HistoryReader, InputError, Message};
 use tool_carrier::migrate::{migrate_history, MigrateOptions};
 use tool_carrier::{
     classify, render_native_tool_carrier, render_prompt_tool_carrier, Attachment, CarrierKind,
@@ -182,6 +182,25 @@ fn render(records: &[Rec], array: bool) -> Vec<u8> {
     out
 }
 
+/// Whether the reader refuses `input` as binary data, which it does when
+/// the first record is not text (here, `\xff\xfe` first): migration then
+/// fails before writing anything, and there is nothing to compare.
+fn refused(input: &[u8]) -> bool {
+    match HistoryReader::new(input) {
+        Ok(_) => false,
+        Err(e) => {
+            assert!(
+                matches!(InputError::of(&e), Some(InputError::Binary { .. })),
+                "{e}"
+            );
+            let mut out = Vec::new();
+            assert!(migrate_history(input, &mut out, &MigrateOptions::default(), |_| {}).is_err());
+            assert!(out.is_empty());
+            true
+        }
+    }
+}
+
 fn migrate(input: &[u8]) -> (Vec<u8>, tool_carrier::migrate::MigrationReport) {
     let mut out = Vec::new();
     let report = migrate_history(input, &mut out, &MigrateOptions::default(), |_| {}).unwrap();
@@ -223,6 +242,7 @@ proptest! {
     #[test]
     fn migrating_twice_changes_nothing_more(recs in prop::collection::vec(record(), 0..12), array in any::<bool>()) {
         let input = render(&recs, array);
+        prop_assume!(!refused(&input));
         let (once, _) = migrate(&input);
         let (twice, report) = migrate(&once);
         prop_assert_eq!(&twice, &once);
@@ -232,6 +252,7 @@ proptest! {
     #[test]
     fn every_record_reads_back_the_same(recs in prop::collection::vec(record(), 0..12), array in any::<bool>()) {
         let input = render(&recs, array);
+        prop_assume!(!refused(&input));
         let (output, report) = migrate(&input);
         let before = records(&input);
         let after = records(&output);

@@ -95,10 +95,7 @@ fn bad_records_are_reported_in_place_and_exit_1() {
         got[1]["error"],
         "line 2: invalid JSON at column 14: EOF while parsing an object"
     );
-    assert_eq!(
-        got[2]["error"],
-        "line 3: not a message: expected a JSON object"
-    );
+    assert_eq!(got[2]["error"], "line 3: expected a JSON object");
     assert_eq!(got[3]["error"], "line 4: invalid UTF-8 at byte 0");
     assert_eq!(got[4]["carrier"]["kind"], "native");
 }

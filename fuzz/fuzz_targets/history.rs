@@ -1,12 +1,25 @@
 //! Histories of arbitrary bytes: the chunks give back the input byte for
-//! byte, and inspect writes one valid JSON object a record.
+//! byte, and inspect writes one valid JSON object a record; or the input
+//! is refused as binary data before any record, by every reader.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tool_carrier::history::{Chunk, HistoryReader};
+use tool_carrier::history::{Chunk, HistoryReader, InputError};
 
 fuzz_target!(|data: &[u8]| {
-    let mut reader = HistoryReader::new(data).unwrap();
+    let mut reader = match HistoryReader::new(data) {
+        Ok(reader) => reader,
+        Err(e) => {
+            let Some(InputError::Binary { at }) = InputError::of(&e) else {
+                panic!("{e}");
+            };
+            assert!((*at as usize) < data.len());
+            let mut out = Vec::new();
+            assert!(tool_carrier::inspect::write_json(data, &mut out, |_| {}).is_err());
+            assert!(out.is_empty());
+            return;
+        }
+    };
     let mut copy = Vec::with_capacity(data.len());
     let mut records = 0;
     while let Some(chunk) = reader.next_chunk().unwrap() {

@@ -26,10 +26,10 @@
 //! ```
 
 use std::fmt;
-use std::io::{self, BufRead, Write};
+use std::io::{self, Write};
 
 use crate::carrier::{rebuild_carrier, Carrier, CarrierParts};
-use crate::history::{Chunk, HistoryReader};
+use crate::history::{Chunk, IntoHistoryReader};
 use crate::media::data_uri::{decode_data_uri, is_data_uri};
 use crate::media::store::MediaStore;
 use crate::{Attachment, Role};
@@ -55,7 +55,9 @@ pub struct ExternalizeReport {
     pub bytes_out: u64,
     /// `data:` targets left inline, with the reason.
     pub left: Notes,
-    /// Records that are not messages, copied through verbatim.
+    /// Records that are not messages, copied through verbatim (`Display`
+    /// names the first [`SHOWN_NOT_MESSAGES`](super::SHOWN_NOT_MESSAGES)
+    /// and counts the rest).
     pub bad_records: Notes,
 }
 
@@ -82,25 +84,22 @@ impl fmt::Display for ExternalizeReport {
             self.left.len(),
             self.bad_records.len()
         )?;
-        super::write_notes(
-            f,
-            [
-                ("left inline", &self.left),
-                ("not a message", &self.bad_records),
-            ],
-        )
+        super::write_notes(f, [("left inline", &self.left)])?;
+        super::write_not_messages(f, &self.bad_records)
     }
 }
 
-/// Copy the history in `input` to `output` with every declared `data:`
-/// target moved into `store`. `progress` is called with the input bytes
-/// consumed so far.
+/// Copy the history in `input` (a `BufRead`, or a
+/// [`HistoryReader`](crate::history::HistoryReader) set up with its
+/// limits) to `output` with every declared `data:` target moved into
+/// `store`. `progress` is called with the input bytes consumed so far.
 ///
 /// # Errors
-/// I/O errors of `input`, `output` or `store`. Bad records and undecodable
-/// targets are reported, not errors.
-pub fn externalize_history<R: BufRead, W: Write>(
-    input: R,
+/// I/O errors of `input`, `output` or `store`, and the reader's refusals
+/// ([`InputError`](crate::history::InputError)). Bad records and
+/// undecodable targets are reported, not errors.
+pub fn externalize_history<W: Write>(
+    input: impl IntoHistoryReader,
     output: W,
     store: &mut dyn MediaStore,
     mut progress: impl FnMut(u64),
@@ -110,7 +109,7 @@ pub fn externalize_history<R: BufRead, W: Write>(
         inner: output,
         n: 0,
     };
-    let mut reader = HistoryReader::new(input)?;
+    let mut reader = input.into_history_reader()?;
     let mut last_report = 0;
     while let Some(chunk) = reader.next_chunk()? {
         match chunk {

@@ -20,7 +20,7 @@
 //! on does not change what a given choice means.
 
 use std::fmt;
-use std::io::{self, BufRead, Write};
+use std::io::{self, Write};
 
 #[cfg(feature = "media")]
 mod externalize;
@@ -28,7 +28,7 @@ mod externalize;
 pub use externalize::{externalize_history, ExternalizeReport};
 
 use crate::carrier::{marker_line, Carrier, Declaration, Legacy};
-use crate::history::{Chunk, HistoryReader, Message};
+use crate::history::{Chunk, IntoHistoryReader, Message};
 use crate::roots::Roots;
 use crate::{
     parse_marker_line, render_native_attachments, Attachment, AttachmentKind, CarrierKind, Role,
@@ -275,7 +275,8 @@ pub struct MigrationReport {
     pub not_carriers: usize,
     /// Legacy carriers left as they are, with the reason.
     pub left: Notes,
-    /// Records that are not messages, copied through verbatim.
+    /// Records that are not messages, copied through verbatim (`Display`
+    /// names the first [`SHOWN_NOT_MESSAGES`] and counts the rest).
     pub bad_records: Notes,
     /// Attachments lifted from body markers, one note a target.
     pub lifted: Notes,
@@ -320,14 +321,29 @@ impl MigrationReport {
             self.left.len(),
             self.bad_records.len()
         )?;
-        write_notes(
+        write_notes(f, [("lifted", &self.lifted), ("left", &self.left)])?;
+        write_not_messages(f, &self.bad_records)
+    }
+}
+
+/// How many records that are not messages a report's `Display` names; the
+/// rest are counted in one line (all of them, not only the kept notes).
+pub const SHOWN_NOT_MESSAGES: usize = 10;
+
+/// The first [`SHOWN_NOT_MESSAGES`] records that are not messages, one line
+/// each, then one line counting the others.
+pub(crate) fn write_not_messages(f: &mut fmt::Formatter<'_>, notes: &Notes) -> fmt::Result {
+    for n in notes.iter().take(SHOWN_NOT_MESSAGES) {
+        writeln!(
             f,
-            [
-                ("lifted", &self.lifted),
-                ("left", &self.left),
-                ("not a message", &self.bad_records),
-            ],
-        )
+            "  record {} (line {}): not a message: {}",
+            n.index, n.line, n.what
+        )?;
+    }
+    match notes.len().saturating_sub(SHOWN_NOT_MESSAGES) {
+        0 => Ok(()),
+        1 => writeln!(f, "  … and 1 more record that is not a message"),
+        more => writeln!(f, "  … and {more} more records that are not messages"),
     }
 }
 
@@ -369,14 +385,20 @@ impl fmt::Display for MigrationReport {
     }
 }
 
-/// Migrate the history in `input` to `output`, same format out as in.
-/// `progress` is called with the input bytes consumed so far.
+/// Migrate the history in `input` (a `BufRead`, or a
+/// [`HistoryReader`](crate::history::HistoryReader) set up with its
+/// limits) to `output`, same format out as in. `progress` is called with
+/// the input bytes consumed so far.
 ///
 /// Every record and every byte between records is written; only the
 /// `content` string values of upgraded carriers change, by an insertion.
 ///
 /// # Errors
-/// I/O errors of `input` or `output`. Bad records are reported, not errors.
+/// I/O errors of `input` or `output`, and the reader's refusals (binary
+/// data, a record longer than the limit:
+/// [`InputError`](crate::history::InputError)), after which `output` holds
+/// part of the history only. Records that are not messages are reported,
+/// not errors.
 ///
 /// # Example
 /// ```
@@ -391,14 +413,14 @@ impl fmt::Display for MigrationReport {
 ///     "{\"role\":\"tool\",\"content\":\"{\\\"content\\\":\\\"ok\\\",\\\"attachments\\\":[]}\",\"ts\":1}\n",
 /// );
 /// ```
-pub fn migrate_history<R: BufRead, W: Write>(
-    input: R,
+pub fn migrate_history<W: Write>(
+    input: impl IntoHistoryReader,
     mut output: W,
     options: &MigrateOptions,
     mut progress: impl FnMut(u64),
 ) -> io::Result<MigrationReport> {
     let mut report = MigrationReport::default();
-    let mut reader = HistoryReader::new(input)?;
+    let mut reader = input.into_history_reader()?;
     let mut last_report = 0;
     while let Some(chunk) = reader.next_chunk()? {
         match chunk {
