@@ -4,8 +4,9 @@
 //! [`encode_entry`]'s bytes. Files are written to a temporary name in the
 //! same folder and renamed into place, so a reader sees a whole entry or
 //! none, and conversions running at once can share the folder (two that
-//! write one key write the same bytes). When the folder holds more than
-//! its bound, the entries used longest ago go.
+//! write one key write the same bytes). SIGINT or SIGTERM leaves no
+//! temporary file (the command's `interrupt` module). When the folder
+//! holds more than its bound, the entries used longest ago go.
 
 use std::fs;
 use std::io::Write;
@@ -13,6 +14,8 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use tool_carrier::media::{decode_entry, encode_entry, CacheKey, Prepared, PreparedCache};
+
+use crate::interrupt;
 
 /// A folder of prepared images, at most `max_bytes` in all.
 #[derive(Debug)]
@@ -92,13 +95,15 @@ impl PreparedCache for DiskCache {
         if fs::create_dir_all(shard).is_err() {
             return;
         }
-        let Ok(mut file) = tempfile::NamedTempFile::new_in(shard) else {
+        let Ok((mut file, registration)) =
+            interrupt::create_temp(|| tempfile::NamedTempFile::new_in(shard), |t| t.path())
+        else {
             return;
         };
         if file.write_all(&encode_entry(prepared)).is_err() || file.flush().is_err() {
             return;
         }
-        if file.persist(&path).is_ok() {
+        if interrupt::settle(registration, || file.persist(&path)).is_ok() {
             self.prune();
         }
     }

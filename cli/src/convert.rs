@@ -11,7 +11,7 @@ use tool_carrier::media::Policy;
 use tool_carrier::provider::{build_request, Family, Options, Profile, Provider, ReadError, Tools};
 use tool_carrier::roots::Roots;
 
-use super::{input, Context, Failure, FOUND};
+use super::{input, Context, Failure, FOUND, SHOWN};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -113,6 +113,8 @@ pub struct Args {
     /// definitions included (unless --tools is given).
     #[arg(long, value_name = "P")]
     from: Option<Provider>,
+    #[command(flatten)]
+    limits: input::Limits,
     /// A JSON Lines file or a JSON array of messages (`{role, content}`,
     /// or spelled the OpenAI Chat way: `tool_calls`, `tool_call_id`,
     /// content parts); `-` or nothing for standard input.
@@ -260,7 +262,9 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
     }
     // Records `{role, content}` or spelled the OpenAI Chat way; a Chat
     // record's inline media stay inline, as with --from.
-    let messages = match read_records_with(input.reader, &mut InlineStore) {
+    let history =
+        input::history(input.reader, &args.limits).context(|| format!("reading {name}"))?;
+    let messages = match read_records_with(history, &mut InlineStore) {
         Ok(history) => {
             for note in &history.notes {
                 eprintln!("  record {}: {}", note.message, note.text);
@@ -269,8 +273,27 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
         }
         Err(ReadError::Records(errors)) => {
             let mut err = io::stderr().lock();
-            for e in &errors {
-                let _ = writeln!(err, "tool-carrier: {name}: {e}");
+            for e in errors.iter().take(SHOWN) {
+                let _ = writeln!(
+                    err,
+                    "tool-carrier: {name}: line {}: not a message: {}",
+                    e.line, e.error
+                );
+            }
+            match errors.len().saturating_sub(SHOWN) {
+                0 => {}
+                1 => {
+                    let _ = writeln!(
+                        err,
+                        "tool-carrier: {name}: … and 1 more record that is not a message"
+                    );
+                }
+                more => {
+                    let _ = writeln!(
+                        err,
+                        "tool-carrier: {name}: … and {more} more records that are not messages"
+                    );
+                }
             }
             let what = if errors.len() == 1 {
                 "record is not a message"

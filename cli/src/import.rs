@@ -9,7 +9,7 @@ use tool_carrier::import::{from_mcp, from_provider, PROVIDERS};
 use tool_carrier::media::store::{DirStore, InlineStore, MediaStore};
 use tool_carrier::provider::Provider;
 
-use super::{input, Context, Failure};
+use super::{input, interrupt, Context, Failure};
 
 /// The formats `--from` takes: MCP results and the providers' bodies.
 fn formats() -> Vec<&'static str> {
@@ -59,6 +59,8 @@ pub struct Args {
 pub fn run(args: Args) -> Result<ExitCode, Failure> {
     let mut dir_store;
     let mut inline = InlineStore;
+    // Media files are written through temporary files: removed on a signal.
+    let _cleanup = args.media_dir.as_deref().map(interrupt::store_dir);
     let store: &mut dyn MediaStore = match &args.media_dir {
         Some(dir) => {
             dir_store = DirStore::new(dir)

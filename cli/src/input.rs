@@ -5,8 +5,38 @@ use std::io::{self, BufRead, BufReader, IsTerminal};
 use std::path::{Path, PathBuf};
 
 use indicatif::{ProgressBar, ProgressStyle};
+use tool_carrier::history::{HistoryReader, DEFAULT_MAX_RECORD};
 
 use super::{Context, Failure};
+
+/// How much of a history the command holds at once.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Limits {
+    /// Refuse a record (a line; a JSON array as a whole) longer than N MiB,
+    /// without reading it whole.
+    #[arg(
+        long = "max-record-mb",
+        value_name = "N",
+        default_value_t = (DEFAULT_MAX_RECORD >> 20) as u64,
+        value_parser = clap::value_parser!(u64).range(1..=1 << 24),
+    )]
+    max_record_mb: u64,
+}
+
+impl Limits {
+    /// The limit in bytes.
+    pub fn max_record(&self) -> usize {
+        usize::try_from(self.max_record_mb << 20).unwrap_or(usize::MAX)
+    }
+}
+
+/// The history in `reader`, read within `limits`.
+///
+/// # Errors
+/// As [`HistoryReader::new`]: I/O errors, and binary data.
+pub fn history<R: BufRead>(reader: R, limits: &Limits) -> io::Result<HistoryReader<R>> {
+    Ok(HistoryReader::new(reader)?.with_max_record(limits.max_record()))
+}
 
 /// Inputs at least this long get a progress bar (when stderr is a terminal).
 const PROGRESS_FROM: u64 = 32 << 20;

@@ -1,4 +1,4 @@
-//! `tool-carrier inspect [FILE|-] [--json]`
+//! `tool-carrier inspect [FILE|-] [--json] [--max-record-mb N]`
 
 use std::io::{self, BufWriter};
 use std::path::PathBuf;
@@ -10,16 +10,19 @@ use crate::table::write_table;
 
 use super::{input, Context, Failure, FOUND};
 
-pub fn run(file: Option<PathBuf>, json: bool) -> Result<ExitCode, Failure> {
+pub fn run(file: Option<PathBuf>, json: bool, limits: &input::Limits) -> Result<ExitCode, Failure> {
     let input = input::open(file.as_deref())?;
     let out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let progress = &input.progress;
-    let summary = if json {
-        write_json(input.reader, out, |n| progress.set(n))
-    } else {
-        write_table(input.reader, out, |n| progress.set(n))
-    }
-    .context(|| format!("inspecting {}", input.name))?;
+    let summary = input::history(input.reader, limits)
+        .and_then(|history| {
+            if json {
+                write_json(history, out, |n| progress.set(n))
+            } else {
+                write_table(history, out, |n| progress.set(n))
+            }
+        })
+        .context(|| format!("inspecting {}", input.name))?;
     progress.finish();
     Ok(if summary.errors > 0 {
         ExitCode::from(FOUND)

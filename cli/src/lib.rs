@@ -13,6 +13,7 @@ mod convert;
 mod import;
 mod input;
 mod inspect;
+mod interrupt;
 mod media;
 mod migrate;
 mod output;
@@ -37,6 +38,8 @@ enum Command {
         /// One JSON object a message instead of a table.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        limits: input::Limits,
     },
     /// Upgrade legacy carriers to declared ones, losing nothing.
     Migrate(migrate::Args),
@@ -51,14 +54,19 @@ enum Command {
 
 /// Exit status for a finished run that found bad records or pending changes.
 const FOUND: u8 = 1;
-/// Exit status for a run that could not finish (I/O, arguments).
+/// Exit status for a run that could not finish (I/O, arguments, input
+/// that is no history).
 const FAILED: u8 = 2;
+/// How many records that are not messages a run names on standard error;
+/// the rest are counted in one line.
+const SHOWN: usize = 10;
 
 /// Run the command on the process's arguments.
 pub fn main() -> ExitCode {
+    interrupt::install();
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Inspect { file, json } => inspect::run(file, json),
+        Command::Inspect { file, json, limits } => inspect::run(file, json, &limits),
         Command::Migrate(args) => migrate::run(args),
         Command::Convert(args) => convert::run(args),
         Command::Media(args) => media::run(args),
@@ -93,6 +101,14 @@ impl Failure {
     }
 }
 
+impl Failure {
+    /// The same failure, saying `more` after it.
+    fn and(mut self, more: &str) -> Failure {
+        self.message = format!("{}; {more}", self.message);
+        self
+    }
+}
+
 impl std::fmt::Display for Failure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.message)
@@ -106,9 +122,18 @@ trait Context<T> {
 
 impl<T> Context<T> for std::io::Result<T> {
     fn context(self, what: impl FnOnce() -> String) -> Result<T, Failure> {
-        self.map_err(|e| Failure {
-            message: format!("{}: {e}", what()),
-            broken_pipe: e.kind() == std::io::ErrorKind::BrokenPipe,
+        use tool_carrier::history::InputError;
+        self.map_err(|e| {
+            let hint = match InputError::of(&e) {
+                Some(InputError::TooLong { .. } | InputError::ArrayTooLong { .. }) => {
+                    " (--max-record-mb N sets the limit)"
+                }
+                _ => "",
+            };
+            Failure {
+                message: format!("{}: {e}{hint}", what()),
+                broken_pipe: e.kind() == std::io::ErrorKind::BrokenPipe,
+            }
         })
     }
 }

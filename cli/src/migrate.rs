@@ -1,17 +1,19 @@
-//! `tool-carrier migrate [FILE|-] [-o OUT | --in-place] [--check] [--lift-markers --root DIR…] [--externalize DIR]`
+//! `tool-carrier migrate [FILE|-] [-o OUT | --in-place] [--check] [--lift-markers --root DIR…] [--externalize DIR] [--max-record-mb N]`
 
 use std::io::{self, BufRead, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use tool_carrier::history::HistoryReader;
 use tool_carrier::media::store::DirStore;
 use tool_carrier::migrate::{
-    externalize_history, migrate_history, LiftMarkers, Liftable, MigrateOptions, MigrationReport,
+    externalize_history, migrate_history, ExternalizeReport, LiftMarkers, Liftable, MigrateOptions,
+    MigrationReport,
 };
 use tool_carrier::roots::Roots;
 
 use super::output::replace_atomically;
-use super::{input, Context, Failure, FOUND};
+use super::{input, interrupt, Context, Failure, FOUND};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -40,22 +42,71 @@ pub struct Args {
     /// (convert --root DIR resolves it). Identical images are stored once.
     #[arg(long, value_name = "DIR", conflicts_with_all = ["check", "lift_markers"])]
     externalize: Option<PathBuf>,
+    #[command(flatten)]
+    limits: input::Limits,
+}
+
+/// Records read and records that are not messages, from a run's report.
+trait Counts {
+    fn counts(&self) -> (usize, usize);
+}
+
+impl Counts for MigrationReport {
+    fn counts(&self) -> (usize, usize) {
+        (self.records, self.bad_records.len())
+    }
+}
+
+impl Counts for ExternalizeReport {
+    fn counts(&self) -> (usize, usize) {
+        (self.records, self.bad_records.len())
+    }
+}
+
+/// Why a result is not written to a file: records were read and none is a
+/// message, so the input is no history.
+fn not_a_history(report: &impl Counts) -> Option<String> {
+    match report.counts() {
+        (0, _) => None,
+        (records, bad) if bad == records => Some(format!(
+            "not a history: none of its {records} records is a message"
+        )),
+        _ => None,
+    }
+}
+
+/// FOUND when records were not messages (or, for `--check`, something
+/// would change), else success.
+fn status(bad_records: usize, would_change: bool) -> ExitCode {
+    if bad_records > 0 || would_change {
+        ExitCode::from(FOUND)
+    } else {
+        ExitCode::SUCCESS
+    }
 }
 
 /// Run `rewrite` on the input, writing where the arguments say: nowhere
 /// (`--check`), over FILE (`--in-place`), to OUT (`-o`), or to standard
 /// output. `verb` names the work in error messages.
-fn write_out<T>(
+///
+/// A file is written only from a history: binary input is refused before
+/// any temporary file is made, and a result whose records are all not
+/// messages is not put in place ([`not_a_history`]); FILE (or OUT) is then
+/// left as it was.
+fn write_out<T: Counts>(
     args: &Args,
     verb: &str,
-    rewrite: impl FnOnce(Box<dyn BufRead>, &mut dyn Write, &dyn Fn(u64)) -> io::Result<T>,
+    rewrite: impl FnOnce(History, &mut dyn Write, &dyn Fn(u64)) -> io::Result<T>,
 ) -> Result<T, Failure> {
     let input = input::open(args.file.as_deref())?;
     let name = input.name.clone();
     let progress = &input.progress;
     let tick = |n| progress.set(n);
+    let history = |reader| input::history(reader, &args.limits);
     let result = if args.check {
-        rewrite(input.reader, &mut io::sink(), &tick).context(|| format!("reading {name}"))?
+        history(input.reader)
+            .and_then(|h| rewrite(h, &mut io::sink(), &tick))
+            .context(|| format!("reading {name}"))?
     } else if args.in_place {
         let path = input
             .path
@@ -65,28 +116,47 @@ fn write_out<T>(
         let path = path
             .canonicalize()
             .context(|| format!("resolving {name}"))?;
-        replace_atomically(&path, |w| rewrite(input.reader, w, &tick))
-            .context(|| format!("{verb} {name} in place"))?
+        history(input.reader)
+            .and_then(|h| replace_atomically(&path, |w| whole(rewrite(h, w, &tick))))
+            .context(|| format!("{verb} {name} in place"))
+            .map_err(|e| e.and(&format!("{name} is left as it was")))?
     } else if let Some(out) = &args.output {
-        replace_atomically(out, |w| rewrite(input.reader, w, &tick))
-            .context(|| format!("{verb} {name} to {}", out.display()))?
+        history(input.reader)
+            .and_then(|h| replace_atomically(out, |w| whole(rewrite(h, w, &tick))))
+            .context(|| format!("{verb} {name} to {}", out.display()))
+            .map_err(|e| e.and(&format!("nothing is written to {}", out.display())))?
     } else {
         let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
-        rewrite(input.reader, &mut out, &tick).context(|| format!("{verb} {name}"))?
+        history(input.reader)
+            .and_then(|h| rewrite(h, &mut out, &tick))
+            .context(|| format!("{verb} {name}"))?
     };
     progress.finish();
     Ok(result)
 }
 
+/// A result to put in a file: refused when the input is no history.
+fn whole<T: Counts>(result: io::Result<T>) -> io::Result<T> {
+    let value = result?;
+    match not_a_history(&value) {
+        Some(why) => Err(io::Error::new(io::ErrorKind::InvalidData, why)),
+        None => Ok(value),
+    }
+}
+
+/// The history as `write_out` hands it to the work.
+type History = HistoryReader<Box<dyn BufRead>>;
+
 pub fn run(args: Args) -> Result<ExitCode, Failure> {
     if let Some(dir) = &args.externalize {
         let mut store = DirStore::new(dir)
             .map_err(|e| Failure::new(format!("--externalize {}: {e}", dir.display())))?;
+        let _cleanup = interrupt::store_dir(dir);
         let report = write_out(&args, "externalizing", |r, w, tick| {
             externalize_history(r, w, &mut store, tick)
         })?;
         let _ = write!(io::stderr().lock(), "migrate --externalize: {report}");
-        return Ok(ExitCode::SUCCESS);
+        return Ok(status(report.bad_records.len(), false));
     }
     let lift_markers = if args.lift_markers {
         Some(LiftMarkers {
@@ -101,11 +171,10 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
         migrate_history(r, w, &options, tick)
     })?;
     summarize(&report, args.check);
-    Ok(if args.check && report.changed() {
-        ExitCode::from(FOUND)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(status(
+        report.bad_records.len(),
+        args.check && report.changed(),
+    ))
 }
 
 fn summarize(report: &MigrationReport, check: bool) {

@@ -1,11 +1,14 @@
 //! Writing a result atomically: a temporary file beside the target, synced,
-//! then renamed over it. An interrupted run leaves the old file whole.
+//! then renamed over it. An interrupted run leaves the old file whole, and
+//! SIGINT or SIGTERM leaves no temporary file ([`interrupt`]).
 
 use std::fs;
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
 use tempfile::NamedTempFile;
+
+use crate::interrupt;
 
 /// Write `target` through `fill`, atomically. On any error (from `fill`, the
 /// sync or the rename) the temporary file is removed and `target` is left
@@ -18,7 +21,7 @@ pub fn replace_atomically<T>(
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    let temp = NamedTempFile::new_in(dir)?;
+    let (temp, registration) = interrupt::create_temp(|| NamedTempFile::new_in(dir), |t| t.path())?;
     let mut writer = BufWriter::with_capacity(1 << 16, temp);
     let value = fill(&mut writer)?;
     let temp = writer
@@ -28,7 +31,7 @@ pub fn replace_atomically<T>(
         temp.as_file().set_permissions(meta.permissions())?;
     }
     temp.as_file().sync_all()?;
-    temp.persist(target).map_err(|e| e.error)?;
+    interrupt::settle(registration, || temp.persist(target)).map_err(|e| e.error)?;
     Ok(value)
 }
 

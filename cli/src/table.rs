@@ -1,8 +1,9 @@
 //! What `tool-carrier inspect` prints without `--json`: a table, one row a
 //! record.
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, Write};
 
+use tool_carrier::history::IntoHistoryReader;
 use tool_carrier::inspect::{for_each_line, InspectLine, InspectSummary};
 
 /// Write a table, one row a record: index, role, carrier shape and state,
@@ -10,9 +11,9 @@ use tool_carrier::inspect::{for_each_line, InspectLine, InspectSummary};
 /// `progress` is called with the input bytes consumed so far.
 ///
 /// # Errors
-/// I/O errors of `input` or `output`.
-pub fn write_table<R: BufRead, W: Write>(
-    input: R,
+/// I/O errors of `input` or `output`, and the reader's refusals.
+pub fn write_table<W: Write>(
+    input: impl IntoHistoryReader,
     mut output: W,
     progress: impl FnMut(u64),
 ) -> io::Result<InspectSummary> {

@@ -114,7 +114,7 @@ fn a_json_array_stays_an_array() {
 fn bad_records_pass_through_and_are_reported() {
     let input = b"not json\n\xff\xfe\n{\"role\":\"user\",\"content\":\"[Tool results]\\n\"}\n";
     let out = run(&["migrate"], input);
-    assert!(out.status.success());
+    assert_eq!(out.status.code(), Some(1), "records that are not messages");
     assert_eq!(
         out.stdout,
         b"not json\n\xff\xfe\n{\"role\":\"user\",\"content\":\"[Tool results]\\n[Tool attachments: 0]\\n\"}\n"

@@ -118,7 +118,7 @@ fn records_that_are_not_messages_stop_the_conversion() {
         err.contains("line 2: not a message: no \"content\" member"),
         "{err}"
     );
-    assert!(err.contains("line 3: invalid JSON"), "{err}");
+    assert!(err.contains("line 3: not a message: invalid JSON"), "{err}");
     assert!(
         err.contains("nothing converted from standard input: 2 records are not messages"),
         "{err}"
