@@ -26,6 +26,9 @@ def fmt(ns):
     return f"{ns:.3g} ns"
 
 
+if not root.is_dir():
+    sys.exit(f"ratios.py: no {root}: run the benches first (cargo bench)")
+
 rows = []
 for group in sorted(p for p in root.iterdir() if p.is_dir() and p.name != "report"):
     crate = group / "crate"
