@@ -11,7 +11,8 @@
 //! * **JPEG**: `SOI`, the marker segments (each must fit), a frame header
 //!   before the first scan, then the entropy-coded data (stuffed `FF00`
 //!   bytes and `RSTn` markers skipped, segments between the scans of a
-//!   progressive JPEG walked) up to `EOI`.
+//!   progressive JPEG walked) up to `EOI`. Stray bytes between segments
+//!   are skipped, as decoders skip them.
 //! * **GIF**: header, logical screen descriptor, global colour table, then
 //!   every block (extensions and image descriptors with their local colour
 //!   tables and data sub-blocks) up to the trailer `0x3B`; at least one
@@ -281,14 +282,15 @@ fn jpeg(b: &[u8]) -> Result<(), Damage> {
     let mut frame = false;
     let mut scans = false;
     loop {
-        // A marker: 0xFF, any fill bytes 0xFF, then its code.
-        match b.get(at) {
-            None if scans => return Err(missing("EOI marker", at)),
-            None => return Err(missing("SOS segment", at)),
-            Some(0xFF) => {}
-            Some(_) => return Err(malformed("marker", at)),
-        }
-        let start = at;
+        // A marker: 0xFF, any fill bytes 0xFF, then its code. Bytes before
+        // it that are no marker are skipped, as decoders skip them (libjpeg
+        // warns of "extraneous bytes before marker" and reads on).
+        let Some(ff) = memchr::memchr(0xFF, &b[at..]) else {
+            let part = if scans { "EOI marker" } else { "SOS segment" };
+            return Err(missing(part, at));
+        };
+        let start = at + ff;
+        at = start;
         while b.get(at) == Some(&0xFF) {
             at += 1;
         }
@@ -300,9 +302,9 @@ fn jpeg(b: &[u8]) -> Result<(), Damage> {
             0xD9 if scans => return Ok(()),
             0xD9 => return Err(malformed("EOI marker before any scan", start)),
             0xD8 => return Err(malformed("second SOI marker", start)),
-            0x00 => return Err(malformed("marker", start)),
-            // Markers without a length.
-            0x01 | 0xD0..=0xD7 => continue,
+            // A stuffed zero or a restart marker out of a scan, and TEM:
+            // nothing to skip.
+            0x00 | 0x01 | 0xD0..=0xD7 => continue,
             _ => {}
         }
         let part = segment_name(code);
@@ -719,10 +721,15 @@ mod tests {
             check_whole(&bad_len, MediaType::Jpeg),
             Err(malformed("segment length", 4))
         );
-        let junk = [0xFF, 0xD8, 0x00];
+        // Extraneous bytes before a marker are skipped, as decoders do.
+        let mut extraneous = j[..8].to_vec();
+        extraneous.extend_from_slice(&[0x00, 0x12]);
+        extraneous.extend_from_slice(&j[8..]);
+        assert_eq!(check_whole(&extraneous, MediaType::Jpeg), Ok(()));
+        let junk = [0xFF, 0xD8, 0x00, 0x12];
         assert_eq!(
             check_whole(&junk, MediaType::Jpeg),
-            Err(malformed("marker", 2))
+            Err(missing("SOS segment", 2))
         );
         let eoi_only = [0xFF, 0xD8, 0xFF, 0xD9];
         assert!(check_whole(&eoi_only, MediaType::Jpeg).is_err());
