@@ -129,6 +129,12 @@ pub(crate) struct Rename {
     pattern: Pattern,
     map: HashMap<String, String>,
     used: HashSet<String>,
+    /// For each fitted form already taken, the first suffix (or hash
+    /// round) not yet known to be taken: every smaller one was tried and
+    /// found taken, and `used` only grows, so the search resumes there.
+    /// Without it a history that reuses `call_1` every round searches
+    /// from 2 each time, quadratic in the number of rounds.
+    next: HashMap<String, usize>,
 }
 
 impl Rename {
@@ -137,6 +143,7 @@ impl Rename {
             pattern,
             map: HashMap::new(),
             used: HashSet::new(),
+            next: HashMap::new(),
         }
     }
 
@@ -161,26 +168,27 @@ impl Rename {
         out
     }
 
-    fn unique(&self, fitted: String) -> String {
+    fn unique(&mut self, fitted: String) -> String {
         if !self.used.contains(&fitted) {
             return fitted;
         }
-        if self.pattern.exact {
-            return (1..)
-                .map(|n| hashed(&fitted, n, self.pattern.max_len))
-                .find(|c| !self.used.contains(c))
-                .expect("some hash is free");
-        }
-        let mut n = 2usize;
+        let exact = self.pattern.exact;
+        let start = if exact { 1 } else { 2 };
+        let mut n = self.next.get(&fitted).copied().unwrap_or(start);
         loop {
-            let suffix = format!("_{n}");
-            let keep = self.pattern.max_len.saturating_sub(suffix.len());
-            let base: String = fitted.chars().take(keep).collect();
-            let candidate = format!("{base}{suffix}");
+            let candidate = if exact {
+                hashed(&fitted, n as u64, self.pattern.max_len)
+            } else {
+                let suffix = format!("_{n}");
+                let keep = self.pattern.max_len.saturating_sub(suffix.len());
+                let base: String = fitted.chars().take(keep).collect();
+                base + &suffix
+            };
+            n += 1;
             if !self.used.contains(&candidate) {
+                self.next.insert(fitted, n);
                 return candidate;
             }
-            n += 1;
         }
     }
 
@@ -245,6 +253,24 @@ mod tests {
         assert_eq!(ids.fresh("call_0"), "call_0");
         assert_eq!(ids.fresh("call_0"), "call_0_2");
         assert_eq!(ids.fresh("call.0"), "call_0_3");
+    }
+
+    #[test]
+    fn a_reused_id_resumes_its_search_where_it_stopped() {
+        // Histories restart ids every round: the thousandth `call_1` gets
+        // `call_1_1000`, and an original that fits onto a taken suffix
+        // moves past it.
+        let mut ids = Rename::new(Pattern::ANTHROPIC_ID);
+        let out: Vec<String> = (0..1000).map(|_| ids.fresh("call_1")).collect();
+        assert_eq!(out[0], "call_1");
+        assert_eq!(out[999], "call_1_1000");
+        assert_eq!(ids.next.get("call_1"), Some(&1001));
+        assert_eq!(ids.fresh("call_1_2"), "call_1_2_2");
+        assert_eq!(ids.fresh("call_1"), "call_1_1001");
+        let mut mistral = Rename::new(Pattern::ALPHANUMERIC_9);
+        let hashed: std::collections::HashSet<String> =
+            (0..1000).map(|_| mistral.fresh("call_1")).collect();
+        assert_eq!(hashed.len(), 1000);
     }
 
     #[test]
