@@ -184,6 +184,14 @@ fn cases() -> Vec<Case> {
     let b = bedrock_ok;
     let o = ollama_ok;
     vec![
+        // Every API: a request with no conversation.
+        (Anthropic, CLAUDE, with(a(), "/messages", json!([])), "anthropic/message-count"),
+        (Anthropic, CLAUDE, with(a(), "/messages", Value::Array(vec![json!({"role": "user", "content": "x"}); 100_001])), "anthropic/message-count"),
+        (OpenAiChat, "gpt-5", with(without(c(), "tools"), "/messages", json!([])), "openai-chat/message-count"),
+        (OpenAiResponses, "gpt-5", with(r(), "/input", json!([])), "openai-responses/input-present"),
+        (Gemini, "gemini-3.8-flash", with(g(), "/contents", json!([])), "gemini/contents-present"),
+        (Bedrock, "anthropic.claude-sonnet-4-5-20250929-v1:0", with(b(), "/messages", json!([])), "bedrock/message-count"),
+        (Ollama, "qwen3-vl", with(o(), "/messages", json!([])), "ollama/messages-present"),
         // Anthropic
         (Anthropic, CLAUDE, without(a(), "tools"), "anthropic/tools-declared"),
         (Anthropic, CLAUDE, with(a(), "/system", Value::Array(vec![json!({"type": "text", "text": "s", "cache_control": {"type": "ephemeral"}}); 5])), "anthropic/cache-breakpoints"),
@@ -311,6 +319,11 @@ fn compatible_cases() -> Vec<(Profile, Value, &'static str)> {
     };
     let image = || json!({"type": "image_url", "image_url": {"url": format!("data:image/png;base64,{}", png_b64(4, 3))}});
     vec![
+        (
+            generic(),
+            with(k(), "/messages", json!([])),
+            "openai-compatible/message-count",
+        ),
         (
             generic(),
             with(k(), "/messages/2/role", "user".into()),

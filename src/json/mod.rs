@@ -5,6 +5,8 @@
 
 pub(crate) mod diagnose;
 pub(crate) mod scan;
+#[cfg(feature = "media")]
+pub(crate) mod tree;
 
 /// Append `s` to `out` as a JSON string literal, escaped as serde_json
 /// escapes: `\"`, `\\`, the short control escapes, `\u00XX` for the other

@@ -2,9 +2,9 @@
 
 use std::collections::HashSet;
 
-use serde_json::Value;
+use crate::json::tree::Json as Value;
 
-use super::{array, at, decode, fits, idx, image, string, word, Basis, Out, Rule, Target};
+use super::{array, at, fits, idx, string, word, Basis, Out, Rule, Target};
 use crate::provider::model::anthropic_million_context;
 
 const TOOL_USE: &str =
@@ -13,6 +13,13 @@ const DEFINE: &str = "https://platform.claude.com/docs/en/agents-and-tools/tool-
 const VISION: &str = "https://platform.claude.com/docs/en/build-with-claude/vision";
 const READ: &str = "2026-12-01";
 
+pub(super) static MESSAGE_COUNT: Rule = Rule {
+    id: "anthropic/message-count",
+    says: "a request holds at least one message (an empty list is refused with \"messages: at least one message is required\") and at most 100,000",
+    source: "https://platform.claude.com/docs/en/api/messages (`messages`: \"There is a limit of 100,000 messages in a single request\")",
+    read: READ,
+    basis: Basis::Documented,
+};
 pub(super) static TOOLS_DECLARED: Rule = Rule {
     id: "anthropic/tools-declared",
     says: "Requests which include `tool_use` or `tool_result` blocks must define tools.",
@@ -115,6 +122,7 @@ pub(super) static CACHE_MARKS: Rule = Rule {
 };
 
 pub(super) static RULES: &[&Rule] = &[
+    &MESSAGE_COUNT,
     &TOOLS_DECLARED,
     &RESULTS_FOLLOW,
     &RESULT_ANSWERS,
@@ -141,11 +149,12 @@ pub(crate) fn max_images(model: &str) -> usize {
 }
 
 /// The blocks of a message's content (a string is one text block).
-fn blocks(message: &Value) -> &[Value] {
+fn blocks<'v>(message: &'v Value<'_>) -> &'v [Value<'v>] {
     array(message, "content")
 }
 
 pub(super) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
+    super::message_count(&MESSAGE_COUNT, body, "messages", 100_000, out);
     let mut marks = Vec::new();
     super::members_named(body, "cache_control", "$".into(), &mut marks);
     if marks.len() > 4 {
@@ -176,7 +185,7 @@ pub(super) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
         }
         if custom {
             let schema = tool.get("input_schema");
-            if schema.and_then(|s| s.get("type")) != Some(&Value::from("object")) {
+            if schema.and_then(|s| s.get("type")).and_then(Value::as_str) != Some("object") {
                 out.push(
                     &INPUT_SCHEMA,
                     at(&path, "input_schema"),
@@ -332,7 +341,7 @@ fn walk_block(block: &Value, path: &str, images: &mut Vec<(String, u32, u32)>, o
                     format!("{} base64 characters", data.len()),
                 );
             }
-            match decode(data).as_deref().and_then(image) {
+            match super::image_b64(data) {
                 Some(img) => {
                     if Some(img.media_type.as_str()) != string(source, "media_type") {
                         out.push(

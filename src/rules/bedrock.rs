@@ -2,9 +2,9 @@
 
 use std::collections::HashSet;
 
-use serde_json::Value;
+use crate::json::tree::Json as Value;
 
-use super::{array, at, decode, fits, idx, image, string, word, Basis, Out, Rule, Target};
+use super::{array, at, fits, idx, string, word, Basis, Out, Rule, Target};
 use crate::provider::model::bedrock_family;
 use crate::provider::Family;
 
@@ -14,6 +14,13 @@ const MESSAGE: &str =
     "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Message.html";
 const READ: &str = "2026-12-01";
 
+pub(super) static MESSAGE_COUNT: Rule = Rule {
+    id: "bedrock/message-count",
+    says: "a Converse request for a model id holds at least one message, and the conversation starts with a user message",
+    source: API,
+    read: READ,
+    basis: Basis::Documented,
+};
 pub(super) static TOOL_CONFIG: Rule = Rule {
     id: "bedrock/tool-config",
     says: "The toolConfig field must be defined when using toolUse and toolResult content blocks.",
@@ -124,6 +131,7 @@ pub(super) static CACHE_POINTS: Rule = Rule {
 };
 
 pub(super) static RULES: &[&Rule] = &[
+    &MESSAGE_COUNT,
     &TOOL_CONFIG,
     &CALLS_DECLARED,
     &NAMES,
@@ -158,6 +166,7 @@ struct Tally<'b> {
 }
 
 pub(super) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
+    super::message_count(&MESSAGE_COUNT, body, "messages", usize::MAX, out);
     let family = target.family.or_else(|| bedrock_family(target.model));
     let mut points = Vec::new();
     super::members_named(body, "cachePoint", "$".into(), &mut points);
@@ -384,11 +393,11 @@ fn content_rules(
             );
         }
         let inner = &block[kind];
-        let bytes = inner["source"]["bytes"].as_str().and_then(decode);
-        let size = bytes.as_ref().map_or(0, Vec::len);
+        let bytes = inner["source"]["bytes"].as_str();
+        let size = bytes.and_then(super::decoded_len).unwrap_or(0);
         if kind == "image" {
             tally.images += 1;
-            let dims = bytes.as_deref().and_then(image);
+            let dims = bytes.and_then(super::image_b64);
             if size > 3_750_000
                 || dims
                     .as_ref()

@@ -2,14 +2,21 @@
 
 use std::collections::HashSet;
 
-use serde_json::Value;
+use crate::json::tree::Json as Value;
 
-use super::{array, at, decode, idx, string, Basis, Out, Rule, Target};
+use super::{array, at, idx, string, Basis, Out, Rule, Target};
 use crate::provider::model::gemini_3_or_later;
 
 const CALLING: &str = "https://ai.google.dev/gemini-api/docs/function-calling";
 const READ: &str = "2026-12-01";
 
+pub(super) static CONTENTS: Rule = Rule {
+    id: "gemini/contents-present",
+    says: "`contents` is required and holds the conversation (an empty list is refused with \"contents is not specified\")",
+    source: "https://ai.google.dev/api/generate-content#request-body",
+    read: READ,
+    basis: Basis::Documented,
+};
 pub(super) static RESPONSE_COUNT: Rule = Rule {
     id: "gemini/response-count",
     says: "Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.",
@@ -96,6 +103,7 @@ pub(super) static REQUEST_SIZE: Rule = Rule {
 };
 
 pub(super) static RULES: &[&Rule] = &[
+    &CONTENTS,
     &RESPONSE_COUNT,
     &RESPONSE_MATCHES,
     &CALL_TURN_PLACE,
@@ -120,6 +128,7 @@ fn name_ok(name: &str) -> bool {
 }
 
 pub(super) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
+    super::message_count(&CONTENTS, body, "contents", usize::MAX, out);
     let mut declared = HashSet::new();
     for (t, tool) in array(body, "tools").iter().enumerate() {
         for (d, decl) in array(tool, "functionDeclarations").iter().enumerate() {
@@ -288,7 +297,9 @@ fn inline(data: &Value, path: &str, nested: bool, out: &mut Out) -> usize {
         let rule = if nested { &NESTED_MEDIA } else { &MIME };
         out.push(rule, path.to_owned(), mime.to_owned());
     }
-    let size = string(data, "data").and_then(decode).map_or(0, |b| b.len());
+    let size = string(data, "data")
+        .and_then(super::decoded_len)
+        .unwrap_or(0);
     if mime == "application/pdf" && size > 50_000_000 {
         out.push(
             &INLINE_SIZE,
@@ -308,14 +319,14 @@ fn ref_siblings(schema: &Value, path: &str, out: &mut Out) {
     };
     if node.contains_key("$ref") {
         for key in node.keys() {
-            if !matches!(key.as_str(), "$ref" | "description" | "default") {
+            if !matches!(key, "$ref" | "description" | "default") {
                 out.push(&ONE_SCHEMA, at(path, key), "beside a $ref");
             }
         }
     }
     for (key, value) in node {
         let here = at(path, key);
-        match (key.as_str(), value) {
+        match (key, value) {
             (
                 "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas",
                 Value::Object(map),

@@ -44,7 +44,7 @@
 use std::fmt;
 
 use base64::Engine;
-use serde_json::Value;
+use crate::json::tree::Json as Value;
 
 use crate::media::{sniff, MediaType, Sniffed};
 use crate::provider::{Family, Profile, Provider};
@@ -179,7 +179,12 @@ pub fn rules(provider: Provider) -> &'static [&'static Rule] {
 
 /// Check `body` against every rule of `target`'s API; empty when it
 /// breaks none.
-pub fn check(target: &Target<'_>, body: &Value) -> Vec<Violation> {
+pub fn check(target: &Target<'_>, body: &serde_json::Value) -> Vec<Violation> {
+    check_tree(target, &Value::from_value(body))
+}
+
+/// [`check`] on the body as the rules read it.
+fn check_tree(target: &Target<'_>, body: &Value<'_>) -> Vec<Violation> {
     let mut out = Out::default();
     match target.provider {
         Provider::Anthropic => anthropic::check(target, body, &mut out),
@@ -197,14 +202,16 @@ pub fn check(target: &Target<'_>, body: &Value) -> Vec<Violation> {
 }
 
 /// [`check`] on serialized JSON: what is checked is exactly what is sent,
-/// and the body's size is the size of this text.
+/// and the body's size is the size of this text. The text is read once,
+/// its strings (payloads included) borrowed rather than copied, so the
+/// check of a large body costs a fraction of writing it.
 ///
 /// # Errors
 /// The text is not JSON.
 pub fn check_json(target: &Target<'_>, json: &str) -> Result<Vec<Violation>, serde_json::Error> {
-    let body: Value = serde_json::from_str(json)?;
-    let mut violations = check(target, &body);
-    if let Some((rule, limit)) = request_size_limit(target) {
+    let body = Value::from_str(json)?;
+    let mut violations = check_tree(target, &body);
+    if let Some((rule, limit)) = size_limit(target) {
         if json.len() > limit {
             violations.push(Violation {
                 rule,
@@ -216,7 +223,17 @@ pub fn check_json(target: &Target<'_>, json: &str) -> Result<Vec<Violation>, ser
     Ok(violations)
 }
 
-fn request_size_limit(target: &Target<'_>) -> Option<(&'static Rule, usize)> {
+/// The most bytes a body for `target` may have, and the rule that says so;
+/// `None` where the API states no limit.
+///
+/// ```
+/// use tool_carrier::provider::Provider;
+/// use tool_carrier::rules::{size_limit, Target};
+/// let (rule, limit) = size_limit(&Target::new(Provider::Anthropic, "claude-sonnet-5")).unwrap();
+/// assert_eq!((rule.id, limit), ("anthropic/request-size", 32_000_000));
+/// assert!(size_limit(&Target::new(Provider::Ollama, "qwen3-vl")).is_none());
+/// ```
+pub fn size_limit(target: &Target<'_>) -> Option<(&'static Rule, usize)> {
     match target.provider {
         Provider::Anthropic => Some((&anthropic::REQUEST_SIZE, 32_000_000)),
         // Documented for Claude; Bedrock states none for the others.
@@ -254,11 +271,11 @@ impl Out {
 // ---- helpers the provider files share ----
 
 /// `value[key]` as an array, or empty.
-fn array<'v>(value: &'v Value, key: &str) -> &'v [Value] {
+fn array<'v, 'a>(value: &'v Value<'a>, key: &str) -> &'v [Value<'a>] {
     value
         .get(key)
         .and_then(Value::as_array)
-        .map_or(&[], Vec::as_slice)
+        .unwrap_or(&[])
 }
 
 /// `value[key]` as a string.
@@ -269,12 +286,23 @@ fn string<'v>(value: &'v Value, key: &str) -> Option<&'v str> {
 /// The tool calls of the message a `tool` message at `m` answers: the
 /// nearest message before it that is not a `tool` message (OpenAI Chat and
 /// Ollama put a batch's results right after its calls).
-fn calls_answered_at(messages: &[Value], m: usize) -> &[Value] {
+fn calls_answered_at<'v, 'a>(messages: &'v [Value<'a>], m: usize) -> &'v [Value<'a>] {
     messages[..m]
         .iter()
         .rev()
         .find(|p| string(p, "role") != Some("tool"))
         .map_or(&[], |p| array(p, "tool_calls"))
+}
+
+/// `body[key]` holds at least one message and at most `max`: a request
+/// with no conversation is refused (or, at Ollama, only loads the model).
+fn message_count(rule: &'static Rule, body: &Value, key: &str, max: usize, out: &mut Out) {
+    let n = array(body, key).len();
+    if n == 0 {
+        out.push(rule, at("$", key), format!("no {key}: the request holds no conversation"));
+    } else if n > max {
+        out.push(rule, at("$", key), format!("{n} {key}, over {max}"));
+    }
 }
 
 /// Whether `s` is 1 to `max` characters, each `allowed`.
@@ -289,8 +317,57 @@ fn word(c: char) -> bool {
 }
 
 /// Decoded base64 (standard alphabet, padded), or `None`.
+#[cfg(test)]
 fn decode(b64: &str) -> Option<Vec<u8>> {
     base64::engine::general_purpose::STANDARD.decode(b64).ok()
+}
+
+/// The length `b64` decodes to, or `None` where [`decode`] would refuse
+/// it (standard alphabet, padded, no stray bits after the last byte):
+/// checked in one pass over the text, without decoding it, since a body's
+/// payloads are most of its bytes and the rules need only their size.
+fn decoded_len(b64: &str) -> Option<usize> {
+    let b = b64.as_bytes();
+    if !b.len().is_multiple_of(4) {
+        return None;
+    }
+    let pad = b.iter().rev().take_while(|&&c| c == b'=').count();
+    let data = &b[..b.len() - pad];
+    if pad > 2 || !data.iter().all(|&c| c.is_ascii_alphanumeric() || c == b'+' || c == b'/') {
+        return None;
+    }
+    // With padding, the last symbol's low bits carry nothing and must be 0.
+    if let (Some(&last), 1 | 2) = (data.last(), pad) {
+        let value = match last {
+            b'A'..=b'Z' => last - b'A',
+            b'a'..=b'z' => last - b'a' + 26,
+            b'0'..=b'9' => last - b'0' + 52,
+            b'+' => 62,
+            _ => 63,
+        };
+        let unused = if pad == 1 { 0b11 } else { 0b1111 };
+        if value & unused != 0 {
+            return None;
+        }
+    }
+    Some(b.len() / 4 * 3 - pad)
+}
+
+/// What the inline image `b64` is, reading its header from the decoded
+/// start of the payload (the whole payload only where the header lies
+/// further in, as a JPEG's may after large metadata); `None` when the text
+/// is not base64 or the bytes are no image.
+fn image_b64(b64: &str) -> Option<Image> {
+    const HEAD: usize = 64 * 1024;
+    decoded_len(b64)?;
+    let engine = &base64::engine::general_purpose::STANDARD;
+    if b64.len() > HEAD {
+        let head = engine.decode(&b64[..HEAD]).ok()?;
+        if let Some(found) = image(&head) {
+            return Some(found);
+        }
+    }
+    image(&engine.decode(b64).ok()?)
 }
 
 /// The base64 part of a `data:` URL and its media type.
@@ -336,11 +413,11 @@ fn idx(base: &str, i: usize) -> String {
 
 /// The paths of every object in `value` that has a member `key`, depth
 /// first (for marks that may sit at any level, such as cache breakpoints).
-pub(crate) fn members_named<'v>(
-    value: &'v Value,
+pub(crate) fn members_named<'v, 'a>(
+    value: &'v Value<'a>,
     key: &str,
     path: String,
-    out: &mut Vec<(String, &'v Value)>,
+    out: &mut Vec<(String, &'v Value<'a>)>,
 ) {
     match value {
         Value::Object(map) => {
@@ -380,6 +457,31 @@ mod tests {
                 assert!(rule.source.starts_with("https://"), "{}", rule.id);
                 assert!(rule.read.starts_with("20"), "{}", rule.id);
             }
+        }
+    }
+
+    proptest::proptest! {
+        /// `decoded_len` accepts exactly what the decoder accepts, and
+        /// gives its length, without decoding.
+        #[test]
+        fn decoded_len_agrees_with_the_decoder(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..64), cut in 0usize..90, junk in 0u8..128) {
+            let text = base64::engine::general_purpose::STANDARD.encode(&bytes);
+            proptest::prop_assert_eq!(decoded_len(&text), Some(bytes.len()));
+            let mut broken = text.clone().into_bytes();
+            if !broken.is_empty() {
+                let at = cut % broken.len();
+                broken[at] = junk;
+            }
+            broken.truncate(cut.max(broken.len() / 2));
+            let broken = String::from_utf8_lossy(&broken).into_owned();
+            proptest::prop_assert_eq!(decoded_len(&broken), decode(&broken).map(|b| b.len()));
+        }
+    }
+
+    #[test]
+    fn stray_bits_after_the_last_byte_are_refused_as_the_decoder_does() {
+        for text in ["QQ==", "QR==", "QUE=", "QUF=", "", "QUFB", "Q===", "QQ=A"] {
+            assert_eq!(decoded_len(text), decode(text).map(|b| b.len()), "{text}");
         }
     }
 

@@ -1,13 +1,20 @@
 //! Ollama chat (`POST /api/chat`).
 
-use serde_json::Value;
+use crate::json::tree::Json as Value;
 
-use super::{array, at, calls_answered_at, decode, idx, string, Basis, Out, Rule};
+use super::{array, at, calls_answered_at, idx, string, Basis, Out, Rule};
 
 const API: &str =
     "https://github.com/ollama/ollama/blob/main/docs/api.md#generate-a-chat-completion";
 const READ: &str = "2026-12-01";
 
+pub(super) static MESSAGES: Rule = Rule {
+    id: "ollama/messages-present",
+    says: "a chat request holds at least one message: with an empty `messages` list the server only loads the model and answers nothing",
+    source: "https://github.com/ollama/ollama/blob/main/docs/api.md#load-a-model-1",
+    read: READ,
+    basis: Basis::Documented,
+};
 pub(super) static IMAGES: Rule = Rule {
     id: "ollama/images-base64",
     says: "`images` holds base64-encoded images, without a data: prefix",
@@ -30,14 +37,15 @@ pub(super) static ARGUMENTS: Rule = Rule {
     basis: Basis::Documented,
 };
 
-pub(super) static RULES: &[&Rule] = &[&IMAGES, &TOOL_NAME, &ARGUMENTS];
+pub(super) static RULES: &[&Rule] = &[&MESSAGES, &IMAGES, &TOOL_NAME, &ARGUMENTS];
 
 pub(super) fn check(body: &Value, out: &mut Out) {
+    super::message_count(&MESSAGES, body, "messages", usize::MAX, out);
     let messages = array(body, "messages");
     for (m, message) in messages.iter().enumerate() {
         let path = idx("$.messages", m);
         for (i, image) in array(message, "images").iter().enumerate() {
-            let ok = image.as_str().and_then(decode).is_some();
+            let ok = image.as_str().and_then(super::decoded_len).is_some();
             if !ok {
                 out.push(&IMAGES, idx(&at(&path, "images"), i), "not plain base64");
             }

@@ -1,15 +1,22 @@
 //! OpenAI Chat Completions (`POST /v1/chat/completions`).
 
-use serde_json::Value;
+use crate::json::tree::Json as Value;
 
 use super::{
-    array, at, calls_answered_at, data_url, decode, fits, idx, string, word, Basis, Out, Rule,
+    array, at, calls_answered_at, data_url, fits, idx, string, word, Basis, Out, Rule,
 };
 
 const FUNCTIONS: &str = "https://platform.openai.com/docs/guides/function-calling";
 const VISION: &str = "https://platform.openai.com/docs/guides/images-vision";
 const READ: &str = "2026-12-01";
 
+pub(super) static MESSAGE_COUNT: Rule = Rule {
+    id: "openai-chat/message-count",
+    says: "`messages` holds at least one message (an empty list is refused: \"[] is too short - 'messages'\")",
+    source: "https://platform.openai.com/docs/api-reference/chat/create (`messages`, minItems 1 in the OpenAPI document)",
+    read: READ,
+    basis: Basis::Documented,
+};
 pub(super) static RESULTS_FOLLOW: Rule = Rule {
     id: "openai-chat/results-follow-calls",
     says: "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'.",
@@ -89,6 +96,7 @@ pub(super) static REQUEST_SIZE: Rule = Rule {
 };
 
 pub(super) static RULES: &[&Rule] = &[
+    &MESSAGE_COUNT,
     &RESULTS_FOLLOW,
     &TOOL_ANSWERS,
     &CHOICE_NEEDS_TOOLS,
@@ -103,6 +111,7 @@ pub(super) static RULES: &[&Rule] = &[
 ];
 
 pub(super) fn check(body: &Value, out: &mut Out) {
+    super::message_count(&MESSAGE_COUNT, body, "messages", usize::MAX, out);
     let messages = array(body, "messages");
     declarations(
         body,
@@ -173,7 +182,7 @@ pub(super) fn check(body: &Value, out: &mut Out) {
                     let data = part["file"]["file_data"].as_str().unwrap_or("");
                     match data_url(data) {
                         Some(("application/pdf", b64)) => {
-                            let size = decode(b64).map_or(0, |b| b.len());
+                            let size = super::decoded_len(b64).unwrap_or(0);
                             file_bytes += size;
                             if size >= 50_000_000 {
                                 out.push(&FILES, ppath, format!("{size} bytes"));
@@ -297,7 +306,7 @@ pub(super) fn schema_walk(
     let Value::Object(node) = schema else {
         return;
     };
-    if top && node.get("type") != Some(&Value::from("object")) {
+    if top && node.get("type").and_then(Value::as_str) != Some("object") {
         out.push(
             object_rule,
             path.to_owned(),
@@ -320,7 +329,7 @@ pub(super) fn schema_walk(
         out.push(items_rule, path.to_owned(), "an array without items");
     }
     for (key, value) in node {
-        match (key.as_str(), value) {
+        match (key, value) {
             ("properties" | "$defs" | "definitions" | "patternProperties", Value::Object(map)) => {
                 for (name, s) in map {
                     schema_walk(

@@ -6,12 +6,12 @@
 //! ignores a profile's fact is caught here. Pairing and declarations are
 //! Chat Completions' own rules, under this provider's ids.
 
-use serde_json::Value;
+use crate::json::tree::Json as Value;
 
 use crate::provider::{IdRule, Profile};
 
 use super::openai_chat::{declarations, pairing, Declarations, Pairing};
-use super::{array, at, data_url, decode, fits, idx, image, string, word, Basis, Out, Rule};
+use super::{array, at, data_url, fits, idx, string, word, Basis, Out, Rule};
 
 const READ: &str = "2026-12-01";
 const CHAT: &str = "https://platform.openai.com/docs/api-reference/chat/create";
@@ -28,6 +28,13 @@ macro_rules! rule {
     };
 }
 
+rule!(
+    MESSAGE_COUNT,
+    "message-count",
+    "`messages` holds at least one message",
+    CHAT,
+    Documented
+);
 rule!(
     RESULTS_FOLLOW,
     "results-follow-calls",
@@ -108,6 +115,7 @@ rule!(CALL_ID, "tool-call-id",
     "https://docs.mistral.ai/capabilities/function_calling/", Observed);
 
 pub(super) static RULES: &[&Rule] = &[
+    &MESSAGE_COUNT,
     &RESULTS_FOLLOW,
     &TOOL_ANSWERS,
     &CHOICE_NEEDS_TOOLS,
@@ -143,6 +151,7 @@ fn measured(profile: &Profile, b64: &str, raw: usize) -> u64 {
 }
 
 pub(super) fn check(profile: &Profile, body: &Value, out: &mut Out) {
+    super::message_count(&MESSAGE_COUNT, body, "messages", usize::MAX, out);
     declarations(
         body,
         "function",
@@ -236,8 +245,7 @@ pub(super) fn check(profile: &Profile, body: &Value, out: &mut Out) {
                     let url = part["image_url"]["url"].as_str().unwrap_or("");
                     match data_url(url) {
                         Some((media_type, b64)) => {
-                            let bytes = decode(b64).unwrap_or_default();
-                            let listed = image(&bytes).filter(|i| {
+                            let listed = super::image_b64(b64).filter(|i| {
                                 profile.image_types.contains(&i.media_type)
                                     && media_type == i.media_type.as_str()
                             });
@@ -255,7 +263,7 @@ pub(super) fn check(profile: &Profile, body: &Value, out: &mut Out) {
                                     }
                                 }
                             }
-                            let size = measured(profile, b64, bytes.len());
+                            let size = measured(profile, b64, super::decoded_len(b64).unwrap_or(0));
                             together += size;
                             if profile.max_image_bytes.is_some_and(|cap| size > cap) {
                                 out.push(

@@ -2,7 +2,7 @@
 
 use std::collections::HashSet;
 
-use serde_json::Value;
+use crate::json::tree::Json as Value;
 
 use super::openai_chat::{declarations, Declarations};
 use super::{array, at, fits, idx, string, word, Basis, Out, Rule};
@@ -10,6 +10,13 @@ use super::{array, at, fits, idx, string, word, Basis, Out, Rule};
 const FUNCTIONS: &str = "https://platform.openai.com/docs/guides/function-calling";
 const READ: &str = "2026-12-01";
 
+pub(super) static INPUT_PRESENT: Rule = Rule {
+    id: "openai-responses/input-present",
+    says: "a request that continues no stored response holds its conversation in `input`: an empty one asks the model about nothing",
+    source: "https://platform.openai.com/docs/api-reference/responses/create (`input`)",
+    read: READ,
+    basis: Basis::Prudent,
+};
 pub(super) static OUTPUT_HAS_CALL: Rule = Rule {
     id: "openai-responses/output-has-call",
     says: "No tool call found for function call output with call_id …",
@@ -68,6 +75,7 @@ pub(super) static REQUEST_SIZE: Rule = Rule {
 };
 
 pub(super) static RULES: &[&Rule] = &[
+    &INPUT_PRESENT,
     &OUTPUT_HAS_CALL,
     &CALL_HAS_OUTPUT,
     &CHOICE_NEEDS_TOOLS,
@@ -79,6 +87,9 @@ pub(super) static RULES: &[&Rule] = &[
 ];
 
 pub(super) fn check(body: &Value, out: &mut Out) {
+    if body.get("previous_response_id").is_none() {
+        super::message_count(&INPUT_PRESENT, body, "input", usize::MAX, out);
+    }
     let input = array(body, "input");
     declarations(
         body,

@@ -1,0 +1,284 @@
+//! A JSON tree that borrows its strings from the text it was read from:
+//! what the rules read a request body as.
+//!
+//! A body is mostly payloads (base64 text of megabytes) and many small
+//! objects. `serde_json::Value` copies every string and holds each object
+//! in a B-tree whose smallest node is some 600 bytes; a request of a
+//! million short messages then takes gigabytes to check. Here a string
+//! without escapes is a slice of the text, and an object is a vector of
+//! its members in order: the tree of a body is a fraction of its size.
+//!
+//! Only what the rules ask of a body is here: members by key (the last of
+//! repeated keys, as serde_json reads them), items, strings, and whether a
+//! value is an object. Numbers keep their value as `f64`, which no rule
+//! reads.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize;
+use serde_json::Value;
+
+/// A JSON value borrowing from its text where it can.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Json<'a> {
+    /// `null`.
+    Null,
+    /// `true` or `false`.
+    Bool(bool),
+    /// A number.
+    Number(f64),
+    /// A string, borrowed when it holds no escape.
+    String(Cow<'a, str>),
+    /// An array.
+    Array(Vec<Json<'a>>),
+    /// An object, its members in order.
+    Object(Object<'a>),
+}
+
+/// A JSON object: its members in order.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Object<'a>(Vec<(Cow<'a, str>, Json<'a>)>);
+
+static NULL: Json<'static> = Json::Null;
+
+impl<'a> Json<'a> {
+    /// Read JSON text, borrowing its strings.
+    pub fn from_str(text: &'a str) -> Result<Json<'a>, serde_json::Error> {
+        let mut de = serde_json::Deserializer::from_str(text);
+        let value = Json::deserialize(&mut de)?;
+        de.end()?;
+        Ok(value)
+    }
+
+    /// A tree borrowing the strings of `value`.
+    pub fn from_value(value: &'a Value) -> Json<'a> {
+        match value {
+            Value::Null => Json::Null,
+            Value::Bool(b) => Json::Bool(*b),
+            Value::Number(n) => Json::Number(n.as_f64().unwrap_or(f64::NAN)),
+            Value::String(s) => Json::String(Cow::Borrowed(s)),
+            Value::Array(items) => Json::Array(items.iter().map(Json::from_value).collect()),
+            Value::Object(map) => Json::Object(Object(
+                map.iter()
+                    .map(|(k, v)| (Cow::Borrowed(k.as_str()), Json::from_value(v)))
+                    .collect(),
+            )),
+        }
+    }
+
+    /// The member `key` of an object.
+    pub fn get(&self, key: &str) -> Option<&Json<'a>> {
+        match self {
+            Json::Object(object) => object.get(key),
+            _ => None,
+        }
+    }
+
+    /// The text of a string.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Json::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The items of an array.
+    pub fn as_array(&self) -> Option<&[Json<'a>]> {
+        match self {
+            Json::Array(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    /// Whether this is an object.
+    pub fn is_object(&self) -> bool {
+        matches!(self, Json::Object(_))
+    }
+}
+
+impl<'a> std::ops::Index<&str> for Json<'a> {
+    type Output = Json<'a>;
+
+    /// The member `key`, or `null` (as `serde_json::Value` indexes).
+    fn index(&self, key: &str) -> &Json<'a> {
+        self.get(key).unwrap_or(&NULL)
+    }
+}
+
+impl PartialEq<&str> for Json<'_> {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == Some(*other)
+    }
+}
+
+impl PartialEq<str> for Json<'_> {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == Some(other)
+    }
+}
+
+impl<'a> Object<'a> {
+    /// The member `key`: the last one, where a key is repeated.
+    pub fn get(&self, key: &str) -> Option<&Json<'a>> {
+        self.0.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+
+    /// Whether the object has a member `key`.
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+
+    /// The keys, in order.
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.0.iter().map(|(k, _)| k.as_ref())
+    }
+
+}
+
+impl<'o, 'a> IntoIterator for &'o Object<'a> {
+    type Item = (&'o str, &'o Json<'a>);
+    type IntoIter = std::iter::Map<
+        std::slice::Iter<'o, (Cow<'a, str>, Json<'a>)>,
+        fn(&'o (Cow<'a, str>, Json<'a>)) -> (&'o str, &'o Json<'a>),
+    >;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter().map(|(k, v)| (k.as_ref(), v))
+    }
+}
+
+impl<'de> Deserialize<'de> for Json<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Json<'de>, D::Error> {
+        d.deserialize_any(JsonVisitor)
+    }
+}
+
+struct JsonVisitor;
+
+impl<'de> Visitor<'de> for JsonVisitor {
+    type Value = Json<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_unit<E>(self) -> Result<Json<'de>, E> {
+        Ok(Json::Null)
+    }
+
+    fn visit_bool<E>(self, b: bool) -> Result<Json<'de>, E> {
+        Ok(Json::Bool(b))
+    }
+
+    fn visit_i64<E>(self, n: i64) -> Result<Json<'de>, E> {
+        Ok(Json::Number(n as f64))
+    }
+
+    fn visit_u64<E>(self, n: u64) -> Result<Json<'de>, E> {
+        Ok(Json::Number(n as f64))
+    }
+
+    fn visit_f64<E>(self, n: f64) -> Result<Json<'de>, E> {
+        Ok(Json::Number(n))
+    }
+
+    fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Json<'de>, E> {
+        Ok(Json::String(Cow::Borrowed(s)))
+    }
+
+    fn visit_str<E>(self, s: &str) -> Result<Json<'de>, E> {
+        Ok(Json::String(Cow::Owned(s.to_owned())))
+    }
+
+    fn visit_string<E>(self, s: String) -> Result<Json<'de>, E> {
+        Ok(Json::String(Cow::Owned(s)))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Json<'de>, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+        while let Some(item) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(Json::Array(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json<'de>, A::Error> {
+        let mut members = Vec::with_capacity(map.size_hint().unwrap_or(0));
+        while let Some(key) = map.next_key_seed(Key)? {
+            members.push((key, map.next_value()?));
+        }
+        Ok(Json::Object(Object(members)))
+    }
+}
+
+/// An object key, borrowed when it holds no escape.
+struct Key;
+
+impl<'de> DeserializeSeed<'de> for Key {
+    type Value = Cow<'de, str>;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Cow<'de, str>, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Key {
+    type Value = Cow<'de, str>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a string key")
+    }
+
+    fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Borrowed(s))
+    }
+
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Owned(s.to_owned()))
+    }
+
+    fn visit_string<E>(self, s: String) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Owned(s))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strings_without_escapes_are_borrowed() {
+        let text = r#"{"a":"plain","b":"esc\naped","c":[1,true,null,{"d":"x"}]}"#;
+        let json = Json::from_str(text).unwrap();
+        assert!(matches!(json.get("a"), Some(Json::String(Cow::Borrowed("plain")))));
+        assert!(matches!(json.get("b"), Some(Json::String(Cow::Owned(s))) if s == "esc\naped"));
+        assert_eq!(json["c"].as_array().unwrap().len(), 4);
+        assert_eq!(json["c"].as_array().unwrap()[3]["d"], "x");
+        assert_eq!(json["missing"], Json::Null);
+    }
+
+    #[test]
+    fn a_repeated_key_reads_as_serde_json_reads_it() {
+        let text = r#"{"k":1,"k":"last"}"#;
+        let value: Value = serde_json::from_str(text).unwrap();
+        assert_eq!(value["k"], "last");
+        assert_eq!(Json::from_str(text).unwrap()["k"], "last");
+    }
+
+    #[test]
+    fn trailing_text_and_bad_json_are_errors() {
+        assert!(Json::from_str("{} x").is_err());
+        assert!(Json::from_str("{").is_err());
+        assert!(Json::from_str(" [1] ").is_ok());
+    }
+
+    #[test]
+    fn a_value_is_the_same_tree_as_its_text() {
+        // Keys in sorted order: a `Value`'s map holds them sorted.
+        let text = r#"{"e":{},"x":[{"y":"z\"q"},2.5,-3,false]}"#;
+        let value: Value = serde_json::from_str(text).unwrap();
+        assert_eq!(Json::from_value(&value), Json::from_str(text).unwrap());
+    }
+}
