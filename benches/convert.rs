@@ -2,7 +2,10 @@
 //! like a desktop) for Anthropic: cold (every screenshot prepared) against
 //! warm (every prepared screenshot taken from a `MemoryCache`), in the same
 //! run. An agent converts its history again before every model call; the
-//! warm figure is what each call after the first costs.
+//! warm figure is what each call after the first costs. Beside them, the
+//! two parts of the self-check every conversion now ends with (writing the
+//! body once, the API's rules on that text), so its share of a warm
+//! conversion is read off one run.
 
 #[path = "../tests/media_support/mod.rs"]
 mod support;
@@ -13,6 +16,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use tool_carrier::media::{MemoryCache, Policy};
 use tool_carrier::provider::{build_request, Options, Provider};
 use tool_carrier::roots::Roots;
+use tool_carrier::rules::{check_json, Target};
 
 fn bench(c: &mut Criterion) {
     let dir = tempfile_dir();
@@ -51,6 +55,18 @@ fn bench(c: &mut Criterion) {
     });
     g.bench_function("crate/warm", |b| {
         b.iter(|| build_request(Provider::Anthropic, &history, &warm).unwrap())
+    });
+    // What the self-check inside every warm conversion costs: writing the
+    // body's JSON once, and every rule of the API on it.
+    let json = filled.json().to_owned();
+    g.bench_function("self-check/serialize", |b| {
+        b.iter(|| serde_json::to_string(&filled.body).unwrap().len())
+    });
+    g.bench_function("self-check/rules", |b| {
+        b.iter(|| {
+            let broken = check_json(&Target::of(&filled), &json).unwrap();
+            assert!(broken.is_empty());
+        })
     });
     g.finish();
 }

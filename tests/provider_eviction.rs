@@ -8,6 +8,7 @@ mod support;
 
 use serde_json::Value;
 use support::{build_lines, calls, line, png, result, Fixture};
+use tool_carrier::provider::{build_request, BuildError, OptionsError};
 use tool_carrier::provider::{NoteReason, Options, Provider};
 
 /// The screenshot of round `i`: small, and different in every round.
@@ -146,7 +147,7 @@ fn an_eviction_step_leaves_the_oldest_out_k_at_a_time() {
     assert_eq!(request.report.notes.len(), 5);
     assert_eq!(
         request.report.notes[0].text,
-        "[image shots/round-00.png omitted: only the 10 most recent images are kept, the oldest left out 5 at a time]"
+        "[image shots/round-00.png omitted: at most the 10 most recent images are kept, the oldest left out 5 at a time]"
     );
     // Within the limit nothing is left out, whatever the step.
     let options = fixture.options().with_keep_images(13).with_evict_step(5);
@@ -209,6 +210,27 @@ fn with_a_step_the_request_prefix_changes_once_in_k_turns() {
 }
 
 #[test]
+fn a_step_larger_than_the_images_kept_is_refused() {
+    let (fixture, turns) = rounds(5);
+    let history = turns.concat();
+    // 5 screenshots, keep 2, step 5: one step would leave out all five
+    // while each note said two were kept.
+    let options = fixture.options().with_keep_images(2).with_evict_step(5);
+    let lines = support::history_lines(&history);
+    let err = build_request(Provider::Anthropic, &lines, &options).unwrap_err();
+    assert!(matches!(
+        err,
+        BuildError::Options(OptionsError::StepOverKeep { step: 5, keep: 2, what: "image" })
+    ));
+    let options = fixture.options().with_keep_documents(1).with_evict_step(2);
+    assert!(build_request(Provider::Anthropic, &lines, &options).is_err());
+    // Equal is fine: between 1 and 2 are sent.
+    let options = fixture.options().with_keep_images(2).with_evict_step(2);
+    let request = build_lines(Provider::Anthropic, &history, &options);
+    assert!((1..=2).contains(&request.report.images));
+}
+
+#[test]
 fn the_same_history_gives_the_same_bytes() {
     let (fixture, turns) = rounds(17);
     let history = turns.concat();
@@ -229,6 +251,8 @@ proptest::proptest! {
     fn keep_and_step_send_the_newest_within_the_bounds(m in 0usize..16, n in 0usize..8, k in 1usize..6) {
         let (fixture, turns) = rounds(m);
         let history = turns.concat();
+        // A step larger than what is kept is refused (its own test).
+        let k = if n == 0 { k } else { k.min(n) };
         let options = fixture.options().with_keep_images(n).with_evict_step(k);
         let request = build_lines(Provider::Anthropic, &history, &options);
         let got = request.report.images;

@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 use proptest::prelude::*;
 use serde_json::json;
 use support::{line, Fixture};
-use tool_carrier::provider::{Options, Provider, Tools};
+use tool_carrier::provider::{build_request, BuildError, Options, Provider, Tools};
 
 fn fixture() -> &'static Fixture {
     static FIXTURE: OnceLock<Fixture> = OnceLock::new();
@@ -215,6 +215,54 @@ proptest! {
             // Every declared attachment is sent or noted, none twice.
             let r = &request.report;
             prop_assert_eq!(r.images + r.documents + r.urls + r.notes.len(), declared, "{}", provider);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+
+    /// Whatever the history (none at all included) and options
+    /// (contradictory ones included), `build_request` returns a body that
+    /// passes every rule of its API, or an error saying why; never a
+    /// panic, never a broken body. `--strict` refuses exactly the
+    /// requests whose notes hold a failure.
+    #[test]
+    fn a_request_is_a_body_that_passes_or_an_error(
+        rounds in prop::collection::vec(round(), 0..4),
+        opening in any::<bool>(),
+        keep in prop::option::of(0usize..4),
+        step in 1usize..4,
+        strict in any::<bool>(),
+    ) {
+        let (text, _) = history(&rounds, opening);
+        let messages = support::history_lines(&text);
+        for &(provider, model) in TARGETS_OF_MODEL {
+            let mut options: Options = fixture().options().with_evict_step(step).with_strict(strict);
+            if let Some(n) = keep {
+                options = options.with_keep_images(n);
+            }
+            if let Some(model) = model {
+                options = options.with_model(model);
+            }
+            match build_request(provider, &messages, &options) {
+                Ok(request) => {
+                    support::assert_follows_rules(&request);
+                    prop_assert!(!strict || request.report.failures().next().is_none());
+                }
+                Err(BuildError::Options(_)) => {
+                    prop_assert!(keep.is_some_and(|n| n >= 1 && step > n));
+                }
+                Err(BuildError::Attachments(notes)) => {
+                    prop_assert!(strict && !notes.is_empty());
+                    prop_assert!(notes.iter().all(|n| n.reason.is_failure()));
+                }
+                Err(BuildError::Refused { violation, .. }) => {
+                    // Only a history with nothing to send is refused.
+                    prop_assert!(messages.iter().all(|(role, _)| role == "system"), "{}: {}", provider, violation);
+                }
+                Err(e) => prop_assert!(false, "{}: {}", provider, e),
+            }
         }
     }
 }

@@ -6,6 +6,7 @@
 //! oldest ones that are left out — and they are never loaded at all.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use crate::carrier::AttachmentKind;
 use crate::media::{
@@ -69,6 +70,13 @@ struct Step<'o> {
     cache: Option<&'o dyn PreparedCache>,
 }
 
+/// Leaving attachments out for a request's limits: the notes that say so,
+/// and the rounding to the eviction step.
+struct Evict {
+    provider: Provider,
+    eviction: Eviction,
+}
+
 /// Whether a note says the attachment was left out for the request's
 /// limits (the oldest go first), rather than for what it is.
 fn evicted(media: &Media) -> bool {
@@ -84,16 +92,15 @@ fn evicted(media: &Media) -> bool {
     )
 }
 
-/// Resolve every slot of `turns` for `provider`, and list what became of
-/// each in `report`.
-pub(crate) fn attach<'a>(
-    turns: Vec<Turn<'a, ()>>,
+/// Decide, for every slot of `turns` in order, what it becomes for
+/// `provider`: media resolved and prepared, or a note.
+pub(crate) fn decide(
+    turns: &[Turn<'_, ()>],
     provider: Provider,
     model: &str,
     facts: &Facts,
     options: &Options,
-    report: &mut Report,
-) -> Vec<Turn<'a>> {
+) -> Vec<Media> {
     let default_resolver;
     let resolver: &dyn Resolver = match &options.resolver {
         Some(r) => r.as_ref(),
@@ -148,8 +155,21 @@ pub(crate) fn attach<'a>(
         .collect();
     media.reverse();
     for kind in [AttachmentKind::Image, AttachmentKind::Document] {
-        step.round_eviction(&slots, &mut media, kind);
+        step.evict().round(&slots, &mut media, kind);
     }
+    media
+}
+
+/// List what became of each slot of `turns` (`media`, in slot order) in
+/// `report`.
+pub(crate) fn report(
+    turns: &[Turn<'_, ()>],
+    media: &[Media],
+    provider: Provider,
+    model: &str,
+    report: &mut Report,
+) {
+    let slots = turns.iter().flat_map(Turn::slots);
     report.image_tokens = media
         .iter()
         .filter_map(|m| match m {
@@ -158,7 +178,7 @@ pub(crate) fn attach<'a>(
         })
         .map(|(w, h)| provider.image_tokens(model, w, h))
         .sum();
-    for (slot, media) in slots.iter().zip(&media) {
+    for (slot, media) in slots.zip(media) {
         match media {
             Media::Inline(p) if p.is_document() => report.documents += 1,
             Media::Inline(_) => report.images += 1,
@@ -171,11 +191,56 @@ pub(crate) fn attach<'a>(
             }),
         }
     }
+}
+
+/// `turns` with each slot holding what was decided for it.
+pub(crate) fn apply<'a>(turns: Vec<Turn<'a, ()>>, media: Vec<Media>) -> Vec<Turn<'a>> {
     let mut media = media.into_iter();
     turns
         .into_iter()
         .map(|turn| turn.with_media(&mut media))
         .collect()
+}
+
+/// Leave out the oldest attachments sent inline until the request is at
+/// least `over` bytes smaller (each payload's base64 text less the note
+/// written in its place), then round to the eviction step. `false` when
+/// nothing inline is left to leave out.
+pub(crate) fn shrink(
+    turns: &[Turn<'_, ()>],
+    media: &mut [Media],
+    mut over: usize,
+    provider: Provider,
+    options: &Options,
+) -> bool {
+    let slots: Vec<&Slot<'_, ()>> = turns.iter().flat_map(Turn::slots).collect();
+    let evict = Evict {
+        provider,
+        eviction: options.eviction,
+    };
+    let mut any = false;
+    for (slot, m) in slots.iter().zip(media.iter_mut()) {
+        if over == 0 {
+            break;
+        }
+        let Media::Inline(p) = m else {
+            continue;
+        };
+        let freed = p.base64_len();
+        let note = evict.over_total(slot.kind.as_str(), &display_target(&slot.target));
+        let Media::Note(_, text) = &note else {
+            unreachable!("over_total is a note")
+        };
+        // The note, JSON-escaped at worst, and the line feed before it.
+        let added = text.len() * 2 + 1;
+        over = over.saturating_sub(freed.saturating_sub(added));
+        *m = note;
+        any = true;
+    }
+    for kind in [AttachmentKind::Image, AttachmentKind::Document] {
+        evict.round(&slots, media, kind);
+    }
+    any
 }
 
 impl Step<'_> {
@@ -215,7 +280,7 @@ impl Step<'_> {
             );
         }
         if tally.total_full {
-            return self.over_total(what, &shown);
+            return self.evict().over_total(what, &shown);
         }
         let keep = if is_document {
             self.eviction.keep_documents
@@ -228,10 +293,10 @@ impl Step<'_> {
             tally.images
         };
         if let Some(n) = keep.filter(|&n| kept >= n) {
-            return self.over_keep(what, &shown, n);
+            return self.evict().over_keep(what, &shown, n);
         }
         if !is_document && tally.tokens_full {
-            return self.over_tokens(what, &shown);
+            return self.evict().over_tokens(what, &shown);
         }
         if is_document && (tally.documents_full || tally.documents >= self.limits.max_documents) {
             tally.documents_full = true;
@@ -293,7 +358,7 @@ impl Step<'_> {
         let size = prepared.base64_len();
         if tally.total.saturating_add(size) > self.limits.max_total {
             tally.total_full = true;
-            return self.over_total(what, &shown);
+            return self.evict().over_total(what, &shown);
         }
         if let (Some(budget), Some(w), Some(h)) = (
             self.eviction.image_tokens.filter(|_| !is_document),
@@ -303,13 +368,20 @@ impl Step<'_> {
             let tokens = self.image_tokens(w, h);
             if tally.tokens.saturating_add(tokens) > budget {
                 tally.tokens_full = true;
-                return self.over_tokens(what, &shown);
+                return self.evict().over_tokens(what, &shown);
             }
             tally.tokens += tokens;
         }
         tally.total += size;
         tally.count(is_document);
-        Media::Inline(prepared)
+        Media::Inline(Arc::new(prepared))
+    }
+
+    fn evict(&self) -> Evict {
+        Evict {
+            provider: self.provider,
+            eviction: self.eviction,
+        }
     }
 
     /// An image's input tokens for this provider and model; Anthropic's
@@ -320,15 +392,21 @@ impl Step<'_> {
             .unwrap_or_else(|| crate::media::anthropic_tokens(width, height))
     }
 
+}
+
+impl Evict {
+    /// The note of an attachment past the N kept. With a step K (at most
+    /// N, [`Options::check`]) between N − K + 1 and N are sent: the note
+    /// says "at most", and stays the same from turn to turn, so it never
+    /// breaks a prompt cache.
     fn over_keep(&self, what: &str, shown: &str, n: usize) -> Media {
-        let step = match self.eviction.step {
-            1 => String::new(),
-            k => format!(", the oldest left out {k} at a time"),
+        let text = match self.eviction.step {
+            1 => format!("[{what} {shown} omitted: only the {n} most recent {what}s are kept]"),
+            k => format!(
+                "[{what} {shown} omitted: at most the {n} most recent {what}s are kept, the oldest left out {k} at a time]"
+            ),
         };
-        Media::Note(
-            NoteReason::OverKeep,
-            format!("[{what} {shown} omitted: only the {n} most recent {what}s are kept{step}]"),
-        )
+        Media::Note(NoteReason::OverKeep, text)
     }
 
     fn over_tokens(&self, what: &str, shown: &str) -> Media {
@@ -346,7 +424,7 @@ impl Step<'_> {
     /// the oldest of those that would be sent. The newest-first pass has
     /// already left out the oldest; this only moves the boundary, so the
     /// request before it changes only when the multiple does.
-    fn round_eviction(&self, slots: &[&Slot<'_, ()>], media: &mut [Media], kind: AttachmentKind) {
+    fn round(&self, slots: &[&Slot<'_, ()>], media: &mut [Media], kind: AttachmentKind) {
         let k = self.eviction.step;
         let of_kind = |i: &usize| slots[*i].kind == kind;
         let indices: Vec<usize> = (0..slots.len()).filter(of_kind).collect();

@@ -85,6 +85,7 @@ use std::str::FromStr;
 use thiserror::Error;
 
 use crate::media::Budget;
+use crate::rules::{self, Rule, Violation};
 
 mod anthropic;
 mod attach;
@@ -118,7 +119,7 @@ pub(crate) use compose::{
 use declare::Declarations;
 pub use model::Family;
 use names::Rename;
-pub use options::Options;
+pub use options::{Options, OptionsError};
 pub use profile::{IdRule, Profile, ProfileError, BRIDGE};
 pub use profiles::UnknownProfile;
 pub use report::{Note, NoteReason, Report};
@@ -367,15 +368,73 @@ where
         Some(p) => model::Facts::compatible(p),
         None => model::Facts::of(provider, &model, options.family),
     };
-    let mut report = Report::default();
-    let mut turns = attach::attach(
-        walk::walk(messages),
-        provider,
-        &model,
-        &facts,
-        options,
-        &mut report,
-    );
+    options.check()?;
+    let walked = walk::walk(messages);
+    let mut media = attach::decide(&walked, provider, &model, &facts, options);
+    let mut walked = Some(walked);
+    loop {
+        // The walk borrows the history: walking it again costs less than
+        // keeping a copy for the rare request that must shrink.
+        let turns = walked.take().unwrap_or_else(|| walk::walk(messages));
+        let mut report = Report::default();
+        attach::report(&turns, &media, provider, &model, &mut report);
+        if options.strict {
+            let failed: Vec<Note> = report
+                .notes
+                .iter()
+                .filter(|n| n.reason.is_failure())
+                .cloned()
+                .collect();
+            if !failed.is_empty() {
+                return Err(BuildError::Attachments(failed));
+            }
+        }
+        let turns = attach::apply(turns, media.clone());
+        let mut request = assemble(provider, model.clone(), profile.clone(), &facts, turns, options, report)?;
+        request.json = serde_json::to_string(&request.body).expect("a body always serializes");
+        let mut target = rules::Target::of(&request);
+        if let Some(family) = options.family {
+            target = target.with_family(family);
+        }
+        if let Some((rule, limit)) = rules::size_limit(&target) {
+            let size = request.json.len();
+            if size > limit {
+                let turns = walk::walk(messages);
+                if attach::shrink(&turns, &mut media, size - limit, provider, options) {
+                    walked = Some(turns);
+                    continue;
+                }
+                return Err(BuildError::TooLarge {
+                    provider,
+                    size,
+                    limit,
+                    rule,
+                });
+            }
+        }
+        let violations = rules::check_json(&target, &request.json)
+            .expect("a body this crate serialized is JSON");
+        if let Some(first) = violations.first() {
+            return Err(BuildError::Refused {
+                violation: first.clone(),
+                more: violations.len() - 1,
+            });
+        }
+        return Ok(request);
+    }
+}
+
+/// The request for `turns`, their media decided: tool declarations, ids
+/// and names rewritten to what the API allows, and the body written.
+fn assemble(
+    provider: Provider,
+    model: String,
+    profile: Option<Profile>,
+    facts: &model::Facts,
+    mut turns: Vec<Turn<'_>>,
+    options: &Options,
+    mut report: Report,
+) -> Result<Request, BuildError> {
     let gemini = matches!(provider, Provider::Gemini | Provider::Gemini2);
     report.replay_left_out = turns
         .iter()
@@ -414,7 +473,7 @@ where
         model: &model,
         max_tokens: options.max_tokens,
         declarations: &declarations,
-        facts: &facts,
+        facts,
         cache_breakpoints: options.cache_breakpoints && facts.cache_marks,
         profile: profile.as_ref(),
     };
@@ -441,6 +500,7 @@ where
         headers,
         report,
         profile,
+        json: String::new(),
     })
 }
 
@@ -496,6 +556,37 @@ fn called_names(turns: &[Turn<'_>]) -> Vec<String> {
 #[derive(Debug, Error)]
 #[non_exhaustive]
 pub enum BuildError {
+    /// The options contradict each other.
+    #[error("contradictory options: {0}")]
+    Options(#[from] OptionsError),
+    /// With [`Options::with_strict`]: declared attachments failed (each
+    /// note says which and why).
+    #[error("{} declared attachment{} failed: {}", .0.len(), if .0.len() == 1 { "" } else { "s" }, failures(.0))]
+    Attachments(Vec<Note>),
+    /// The request is over the provider's size limit even with every
+    /// inline attachment left out: its text alone is too large, and only
+    /// compacting the history helps.
+    #[error("the {provider} request is {size} bytes with every inline attachment left out, {} over its limit of {limit} ({}: {}); compact the history", size - limit, rule.id, rule.source)]
+    TooLarge {
+        /// The provider.
+        provider: Provider,
+        /// The body's size, in bytes, with nothing left to leave out.
+        size: usize,
+        /// The limit.
+        limit: usize,
+        /// The rule.
+        rule: &'static Rule,
+    },
+    /// The body breaks a rule of the provider's API: it would be refused.
+    /// A body this crate writes should never get here; this says where it
+    /// did.
+    #[error("the body would be refused: {violation}{}", if *more > 0 { format!(" (and {more} more)") } else { String::new() })]
+    Refused {
+        /// The first rule broken, with the JSON path in the body.
+        violation: Violation,
+        /// How many more were found.
+        more: usize,
+    },
     /// An Anthropic typed tool with no documented input schema, for a
     /// provider that takes only function declarations.
     #[error("tool {tool}: Anthropic's {tool_type} cannot be declared for {provider}: Anthropic documents no input schema for it, and {provider} does not take Anthropic's typed tools")]
@@ -526,6 +617,15 @@ pub enum BuildError {
         /// What is wrong with its schema.
         error: SchemaError,
     },
+}
+
+/// The notes, one after another, for an error message.
+fn failures(notes: &[Note]) -> String {
+    notes
+        .iter()
+        .map(|n| format!("message {}: {}", n.index, n.text))
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// Why a history could not be converted.

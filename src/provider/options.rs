@@ -39,6 +39,29 @@ pub struct Options {
     pub(super) fit_to_model: bool,
     pub(super) cache: Option<std::sync::Arc<dyn PreparedCache>>,
     pub(super) profile: Option<Profile>,
+    pub(super) strict: bool,
+}
+
+/// Options that contradict each other ([`Options::check`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum OptionsError {
+    /// An eviction step larger than the number of images (or documents)
+    /// kept: one step would leave out more than are kept, and none might
+    /// be sent while the notes say N are.
+    #[error("an eviction step of {step} is larger than the {keep} {what}s kept: the step leaves {what}s out {step} at a time, so it can be at most {keep}")]
+    StepOverKeep {
+        /// The step ([`Options::with_evict_step`]).
+        step: usize,
+        /// How many are kept ([`Options::with_keep_images`] or
+        /// [`Options::with_keep_documents`]).
+        keep: usize,
+        /// `image` or `document`.
+        what: &'static str,
+    },
+    /// `max_tokens` of 0: no provider answers with nothing.
+    #[error("max_tokens must be at least 1")]
+    ZeroMaxTokens,
 }
 
 /// How many attachments a request keeps, and how the oldest go: see
@@ -66,6 +89,7 @@ impl fmt::Debug for Options {
             .field("fit_to_model", &self.fit_to_model)
             .field("cache", &self.cache.as_ref().map(|_| "given"))
             .field("profile", &self.profile.as_ref().map(|p| &p.name))
+            .field("strict", &self.strict)
             .field(
                 "resolver",
                 &self.resolver.as_ref().map_or("default", |_| "custom"),
@@ -101,7 +125,52 @@ impl Options {
             fit_to_model: true,
             cache: None,
             profile: None,
+            strict: false,
         }
+    }
+
+    /// Refuse the request, with [`BuildError::Attachments`](super::BuildError::Attachments),
+    /// when any declared attachment failed
+    /// ([`NoteReason::is_failure`](super::NoteReason::is_failure)) instead
+    /// of sending a note in its place. Off by default.
+    pub fn with_strict(self, strict: bool) -> Options {
+        Options { strict, ..self }
+    }
+
+    /// The model family given with [`Options::with_family`].
+    pub fn family(&self) -> Option<Family> {
+        self.family
+    }
+
+    /// Whether these options contradict each other; [`build_request`](super::build_request)
+    /// refuses them with [`BuildError::Options`](super::BuildError::Options).
+    ///
+    /// # Errors
+    /// The first contradiction found.
+    ///
+    /// ```
+    /// use tool_carrier::provider::{Options, OptionsError};
+    /// let options = Options::new().with_keep_images(2).with_evict_step(5);
+    /// assert_eq!(
+    ///     options.check(),
+    ///     Err(OptionsError::StepOverKeep { step: 5, keep: 2, what: "image" })
+    /// );
+    /// assert_eq!(Options::new().with_keep_images(5).with_evict_step(5).check(), Ok(()));
+    /// ```
+    pub fn check(&self) -> Result<(), OptionsError> {
+        let step = self.eviction.step;
+        for (keep, what) in [
+            (self.eviction.keep_images, "image"),
+            (self.eviction.keep_documents, "document"),
+        ] {
+            if let Some(keep) = keep.filter(|&n| n >= 1 && step > n) {
+                return Err(OptionsError::StepOverKeep { step, keep, what });
+            }
+        }
+        if self.max_tokens == 0 {
+            return Err(OptionsError::ZeroMaxTokens);
+        }
+        Ok(())
     }
 
     /// Keep prepared images in `cache` and take them from it: an agent

@@ -48,6 +48,35 @@ pub enum NoteReason {
     Media,
 }
 
+impl NoteReason {
+    /// Whether the attachment failed, as opposed to being left out by
+    /// design: it could not be read or prepared, was outside the roots,
+    /// corrupt, declared as the wrong kind, or of a kind the provider does
+    /// not take. Vision turned off and the evictions a limit calls for
+    /// (the caller's or the provider's) are not failures.
+    /// [`Options::with_strict`](super::Options::with_strict) refuses a
+    /// request with any failure.
+    ///
+    /// ```
+    /// use tool_carrier::provider::NoteReason;
+    /// assert!(NoteReason::Media.is_failure());
+    /// assert!(!NoteReason::OverKeep.is_failure());
+    /// ```
+    pub fn is_failure(self) -> bool {
+        match self {
+            NoteReason::KindNotSent
+            | NoteReason::NotTaken
+            | NoteReason::WrongKind
+            | NoteReason::Media => true,
+            NoteReason::VisionOff
+            | NoteReason::OverCount
+            | NoteReason::OverTotal
+            | NoteReason::OverKeep
+            | NoteReason::OverTokens => false,
+        }
+    }
+}
+
 /// What became of the declared attachments.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Report {
@@ -83,6 +112,14 @@ pub struct Report {
     /// out of a schema, typed tools declared as functions, a beta header
     /// the request needs, and the like.
     pub tool_notes: Vec<String>,
+}
+
+impl Report {
+    /// The notes of attachments that failed ([`NoteReason::is_failure`]),
+    /// in history order.
+    pub fn failures(&self) -> impl Iterator<Item = &Note> {
+        self.notes.iter().filter(|n| n.reason.is_failure())
+    }
 }
 
 impl fmt::Display for Report {

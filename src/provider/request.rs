@@ -27,6 +27,8 @@ pub struct Request {
     pub report: Report,
     /// The server's profile, for [`Provider::OpenAiCompatible`].
     pub profile: Option<Profile>,
+    /// The body as compact JSON: what the rules were checked on.
+    pub(super) json: String,
 }
 
 impl Request {
@@ -51,17 +53,24 @@ impl Request {
         w.write_all(b"\n")
     }
 
-    /// The body as compact JSON text.
-    pub fn to_json(&self) -> String {
-        serde_json::to_string(&self.body).expect("a body always serializes")
+    /// The body as compact JSON text: the bytes every rule of the
+    /// provider's API was checked on before the request was returned.
+    pub fn json(&self) -> &str {
+        &self.json
     }
 
-    /// Write the body as compact JSON (one line, no final line feed).
+    /// The body as compact JSON text (a copy of [`Request::json`]).
+    pub fn to_json(&self) -> String {
+        self.json.clone()
+    }
+
+    /// Write the body as compact JSON (one line, no final line feed):
+    /// [`Request::json`].
     ///
     /// # Errors
     /// The writer's I/O errors.
-    pub fn write_compact<W: Write>(&self, w: W) -> io::Result<()> {
-        serde_json::to_writer(w, &self.body).map_err(io::Error::from)
+    pub fn write_compact<W: Write>(&self, mut w: W) -> io::Result<()> {
+        w.write_all(self.json.as_bytes())
     }
 }
 

@@ -18,6 +18,7 @@
 //! and is never scanned.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use crate::carrier::{Attachment, AttachmentKind, Carrier, TOOL_RESULTS_PREFIX};
 use crate::json::scan;
@@ -164,10 +165,11 @@ impl<'a> Turn<'a, ()> {
 }
 
 /// What a declared attachment became.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) enum Media {
-    /// Bytes to send inline.
-    Inline(Prepared),
+    /// Bytes to send inline (shared: a request that must shrink is
+    /// written again from the same decisions, never prepared twice).
+    Inline(Arc<Prepared>),
     /// An `http(s)` URL the provider fetches itself.
     Url(String),
     /// A note to send instead, and why.

@@ -8,6 +8,7 @@
 //! least between turns comes first.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
@@ -18,7 +19,7 @@ use crate::media::Prepared;
 
 /// A payload written as its base64 text.
 #[derive(Clone, Debug)]
-pub(crate) struct Base64(pub Prepared);
+pub(crate) struct Base64(pub Arc<Prepared>);
 
 impl Serialize for Base64 {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -28,7 +29,7 @@ impl Serialize for Base64 {
 
 /// A payload written as a `data:` URL.
 #[derive(Clone, Debug)]
-pub(crate) struct DataUrl(pub Prepared);
+pub(crate) struct DataUrl(pub Arc<Prepared>);
 
 impl Serialize for DataUrl {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
