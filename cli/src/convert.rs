@@ -8,10 +8,14 @@ use clap::builder::{PossibleValuesParser, TypedValueParser};
 use tool_carrier::import::read_records_with;
 use tool_carrier::media::store::InlineStore;
 use tool_carrier::media::Policy;
-use tool_carrier::provider::{build_request, Family, Options, Profile, Provider, ReadError, Tools};
+use tool_carrier::provider::{
+    build_request, BuildError, Family, Note, NoteReason, Options, OptionsError, Profile, Provider,
+    ReadError, Report, Request, Tools,
+};
+use tool_carrier::rules::Target;
 use tool_carrier::roots::Roots;
 
-use super::{input, Context, Failure, FOUND, SHOWN};
+use super::{input, Context, Failure, ATTACHMENTS_FAILED, FOUND, REFUSED, SHOWN};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -108,6 +112,16 @@ pub struct Args {
     /// the profile says.
     #[arg(long, value_name = "on|off", value_parser = on_off)]
     tool_images: Option<bool>,
+    /// Fail (exit 3, nothing written) when any declared attachment cannot
+    /// be sent: unreadable, outside the roots, corrupt, of a kind the
+    /// provider does not take. Left out by a limit or --no-vision is no
+    /// failure.
+    #[arg(long)]
+    strict: bool,
+    /// Write the body as one line of compact JSON (the bytes the rules
+    /// were checked on) instead of indented.
+    #[arg(long)]
+    compact: bool,
     /// Read the input as a request body written for this provider (any
     /// --provider name) and convert it for --provider, its tool
     /// definitions included (unless --tools is given).
@@ -151,6 +165,32 @@ fn read_profile(value: &str) -> Result<Profile, Failure> {
     }
 }
 
+/// Options that contradict each other, refused before anything is read,
+/// named by their flags.
+fn contradictions(args: &Args, options: &Options) -> Result<(), Failure> {
+    if let Err(e) = options.check() {
+        let message = match e {
+            OptionsError::StepOverKeep { step, keep, what } => format!(
+                "--evict-step {step} is larger than --keep-{what}s {keep}: {what}s are left out {step} at a time, so at most {keep} can be a step"
+            ),
+            other => other.to_string(),
+        };
+        return Err(Failure::new(message));
+    }
+    if args.family.is_some() && args.provider != Provider::Bedrock {
+        return Err(Failure::new(format!(
+            "--family names a Bedrock model's family; it means nothing for --provider {}",
+            args.provider
+        )));
+    }
+    if args.tool_images == Some(true) && !options.vision() {
+        return Err(Failure::new(
+            "--tool-images on places images, but --no-vision or --vision off sends none",
+        ));
+    }
+    Ok(())
+}
+
 pub fn run(args: Args) -> Result<ExitCode, Failure> {
     let roots = Roots::new(&args.root).context(|| "--root".into())?;
     let mut policy = Policy::default().with_roots(roots);
@@ -175,7 +215,7 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
         .with_vision(!args.no_vision && args.vision != Some(false))
         .with_policy(policy)
         .with_fit_to_model(args.max_dim.is_none());
-    if let Some(model) = args.model {
+    if let Some(model) = args.model.clone() {
         options = options.with_model(model);
     }
     if let Some(family) = args.family {
@@ -192,7 +232,10 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
     }
     let step = usize::try_from(args.evict_step).unwrap_or(usize::MAX);
     options = options.with_evict_step(step);
-    options = options.with_cache_breakpoints(!args.no_cache_breakpoints);
+    options = options
+        .with_cache_breakpoints(!args.no_cache_breakpoints)
+        .with_strict(args.strict);
+    contradictions(&args, &options)?;
     if let Some(dir) = &args.cache_dir {
         let cache = crate::cache::DiskCache::new(dir, args.cache_max_mb.saturating_mul(1_000_000))
             .map_err(|e| Failure::new(format!("--cache-dir {}: {e}", dir.display())))?;
@@ -251,19 +294,18 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
                 options = options.with_tools(tools);
             }
         }
-        let tools_given = options.tools().is_some();
-        return finish(
-            args.provider,
-            tools_given,
-            &name,
-            &history.messages,
-            &options,
-        );
+        let out = Output {
+            provider: args.provider,
+            tools_given: options.tools().is_some(),
+            name: &name,
+            compact: args.compact,
+        };
+        return finish(&out, &history.messages, &options, &input.progress);
     }
     // Records `{role, content}` or spelled the OpenAI Chat way; a Chat
     // record's inline media stay inline, as with --from.
-    let history =
-        input::history(input.reader, &args.limits).context(|| format!("reading {name}"))?;
+    let reader = input.progress.track(input.reader);
+    let history = input::history(reader, &args.limits).context(|| format!("reading {name}"))?;
     let messages = match read_records_with(history, &mut InlineStore) {
         Ok(history) => {
             for note in &history.notes {
@@ -309,31 +351,111 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
         }
         Err(e) => return Err(Failure::new(format!("reading {name}: {e}"))),
     };
-    input.progress.finish();
-    finish(
-        args.provider,
-        args.tools.is_some(),
-        &name,
-        &messages,
-        &options,
-    )
+    let building = input.progress.then("building the request");
+    let out = Output {
+        provider: args.provider,
+        tools_given: args.tools.is_some(),
+        name: &name,
+        compact: args.compact,
+    };
+    finish(&out, &messages, &options, &building)
+}
+
+/// What `finish` needs besides the messages.
+struct Output<'a> {
+    provider: Provider,
+    tools_given: bool,
+    name: &'a str,
+    compact: bool,
 }
 
 /// Build the request from `messages`, write it, and report.
 fn finish(
-    provider: Provider,
-    tools_given: bool,
-    name: &str,
+    out: &Output<'_>,
     messages: &[(String, String)],
     options: &Options,
+    building: &input::Progress,
 ) -> Result<ExitCode, Failure> {
-    let request = build_request(provider, messages, options)
-        .map_err(|e| Failure::new(format!("cannot convert {name} for {provider}: {e}")))?;
-    let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
-    request
-        .write_pretty(&mut out)
-        .and_then(|()| out.flush())
+    let (provider, name) = (out.provider, out.name);
+    let built = build_request(provider, messages, options);
+    building.finish();
+    let request = match built {
+        Ok(request) => request,
+        Err(e @ BuildError::Attachments(_)) => {
+            eprintln!("tool-carrier: nothing converted from {name} (--strict): {e}");
+            return Ok(ExitCode::from(ATTACHMENTS_FAILED));
+        }
+        Err(e @ (BuildError::TooLarge { .. } | BuildError::Refused { .. })) => {
+            eprintln!("tool-carrier: nothing converted from {name} for {provider}: {e}");
+            return Ok(ExitCode::from(REFUSED));
+        }
+        Err(e) => {
+            return Err(Failure::new(format!(
+                "cannot convert {name} for {provider}: {e}"
+            )))
+        }
+    };
+    if !out.compact {
+        if let Some(e) = pretty_too_large(&request, options) {
+            eprintln!("tool-carrier: nothing converted from {name} for {provider}: {e}");
+            return Ok(ExitCode::from(REFUSED));
+        }
+    }
+    let mut stdout = BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    let written = if out.compact {
+        request
+            .write_compact(&mut stdout)
+            .and_then(|()| stdout.write_all(b"\n"))
+    } else {
+        request.write_pretty(&mut stdout)
+    };
+    written
+        .and_then(|()| stdout.flush())
         .context(|| "writing the request".into())?;
+    report(&request, out.tools_given);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Indenting adds bytes: a body that fits its provider's size limit as
+/// compact JSON may not once indented. Says so, where it does not.
+fn pretty_too_large(request: &Request, options: &Options) -> Option<String> {
+    let mut target = Target::of(request);
+    if let Some(family) = options.family() {
+        target = target.with_family(family);
+    }
+    let (rule, limit) = tool_carrier::rules::size_limit(&target)?;
+    if request.json().len() + request.json().len() / 2 <= limit {
+        return None; // indenting never adds half
+    }
+    let mut counter = Counter(0);
+    request.write_pretty(&mut counter).ok()?;
+    (counter.0 > limit).then(|| {
+        format!(
+            "indented, the body is {} bytes, over the {limit}-byte limit of {} ({}); it is {} bytes with --compact",
+            counter.0,
+            request.provider,
+            rule.id,
+            request.json().len() + 1
+        )
+    })
+}
+
+/// A writer that only counts.
+struct Counter(usize);
+
+impl Write for Counter {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0 += buf.len();
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// What became of the history, on standard error.
+fn report(request: &Request, tools_given: bool) {
     let mut err = io::stderr().lock();
     let profile = request
         .profile
@@ -360,9 +482,7 @@ fn finish(
             request.report.replay_left_out
         );
     }
-    for note in &request.report.notes {
-        let _ = writeln!(err, "  message {}: {}", note.index, note.text);
-    }
+    print_notes(&mut err, &request.report.notes);
     for (name, value) in &request.headers {
         let _ = writeln!(err, "  header {name}: {value}");
     }
@@ -384,5 +504,53 @@ fn finish(
     for note in &report.tool_notes {
         let _ = writeln!(err, "  {note}");
     }
-    Ok(ExitCode::SUCCESS)
+    if let Some(line) = failure_summary(report) {
+        let _ = writeln!(err, "{line}");
+    }
+}
+
+/// Notes printed one a line, up to this many; the rest are counted.
+const NOTES_SHOWN: usize = 20;
+
+fn print_notes(err: &mut impl Write, notes: &[Note]) {
+    for note in notes.iter().take(NOTES_SHOWN) {
+        let _ = writeln!(err, "  message {}: {}", note.index, note.text);
+    }
+    if notes.len() > NOTES_SHOWN {
+        let _ = writeln!(
+            err,
+            "  … and {} more notes (the request holds every one)",
+            notes.len() - NOTES_SHOWN
+        );
+    }
+}
+
+/// One line saying how many declared attachments failed and why, when
+/// any did.
+pub(crate) fn failure_summary(report: &Report) -> Option<String> {
+    let failed: Vec<&Note> = report.failures().collect();
+    if failed.is_empty() {
+        return None;
+    }
+    let declared = report.images + report.documents + report.urls + report.notes.len();
+    let mut why: Vec<(&'static str, usize)> = Vec::new();
+    for note in &failed {
+        let label = match note.reason {
+            NoteReason::Media => "could not be read or prepared",
+            NoteReason::WrongKind => "declared as the wrong kind",
+            NoteReason::NotTaken => "of a kind or source the provider does not take here",
+            NoteReason::KindNotSent => "audio or video",
+            _ => "failed",
+        };
+        match why.iter_mut().find(|(l, _)| *l == label) {
+            Some((_, n)) => *n += 1,
+            None => why.push((label, 1)),
+        }
+    }
+    let why: Vec<String> = why.iter().map(|(l, n)| format!("{n} {l}")).collect();
+    Some(format!(
+        "convert: {} of {declared} declared attachments failed and were sent as notes ({}); --strict refuses such a request",
+        failed.len(),
+        why.join(", ")
+    ))
 }

@@ -105,3 +105,62 @@ impl Progress {
         }
     }
 }
+
+impl Progress {
+    /// `reader`, moving this bar as its bytes are consumed (for readers
+    /// that do not report their own position).
+    pub fn track<R: BufRead>(&self, reader: R) -> Tracked<R> {
+        Tracked {
+            reader,
+            bar: self.0.clone(),
+            consumed: 0,
+        }
+    }
+
+    /// After a long input is read: a spinner saying `what` until dropped
+    /// or finished, so a long build shows it is working.
+    pub fn then(&self, what: &'static str) -> Progress {
+        let Some(bar) = &self.0 else {
+            return Progress(None);
+        };
+        bar.finish_and_clear();
+        let spinner = ProgressBar::new_spinner().with_message(what);
+        spinner.enable_steady_tick(std::time::Duration::from_millis(120));
+        Progress(Some(spinner))
+    }
+}
+
+/// A reader that moves a progress bar: see [`Progress::track`].
+pub struct Tracked<R> {
+    reader: R,
+    bar: Option<ProgressBar>,
+    consumed: u64,
+}
+
+impl<R: BufRead> io::Read for Tracked<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.reader.read(buf)?;
+        self.advance(n);
+        Ok(n)
+    }
+}
+
+impl<R: BufRead> BufRead for Tracked<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        self.reader.fill_buf()
+    }
+
+    fn consume(&mut self, amt: usize) {
+        self.reader.consume(amt);
+        self.advance(amt);
+    }
+}
+
+impl<R> Tracked<R> {
+    fn advance(&mut self, n: usize) {
+        self.consumed += n as u64;
+        if let Some(bar) = &self.bar {
+            bar.set_position(self.consumed);
+        }
+    }
+}

@@ -60,6 +60,11 @@ const FAILED: u8 = 2;
 /// How many records that are not messages a run names on standard error;
 /// the rest are counted in one line.
 const SHOWN: usize = 10;
+/// Exit status of `convert --strict` when declared attachments failed.
+const ATTACHMENTS_FAILED: u8 = 3;
+/// Exit status of `convert` when the body would be refused by the API (over
+/// its size limit with every attachment left out, or a rule broken).
+const REFUSED: u8 = 4;
 
 /// Run the command on the process's arguments.
 pub fn main() -> ExitCode {
