@@ -12,8 +12,8 @@ use tool_carrier::provider::{
     build_request, BuildError, Family, Note, NoteReason, Options, OptionsError, Profile, Provider,
     ReadError, Report, Request, Tools,
 };
-use tool_carrier::rules::Target;
 use tool_carrier::roots::Roots;
+use tool_carrier::rules::Target;
 
 use super::{input, Context, Failure, ATTACHMENTS_FAILED, FOUND, REFUSED, SHOWN};
 
@@ -171,7 +171,7 @@ fn contradictions(args: &Args, options: &Options) -> Result<(), Failure> {
     if let Err(e) = options.check() {
         let message = match e {
             OptionsError::StepOverKeep { step, keep, what } => format!(
-                "--evict-step {step} is larger than --keep-{what}s {keep}: {what}s are left out {step} at a time, so at most {keep} can be a step"
+                "--evict-step {step} is larger than --keep-{what}s {keep}: a step leaves {what}s out {step} at a time, more than are kept; use a step of at most {keep}"
             ),
             other => other.to_string(),
         };
@@ -525,6 +525,16 @@ fn print_notes(err: &mut impl Write, notes: &[Note]) {
     }
 }
 
+/// The cause a media note gives, without its details: `corrupt or
+/// truncated PNG`, `outside the allowed folders`, `cannot resolve`.
+fn media_cause(note: &str) -> &str {
+    let cause = note
+        .split_once(" not attached: ")
+        .map_or(note, |(_, cause)| cause)
+        .trim_end_matches(']');
+    cause.split(':').next().unwrap_or(cause).trim()
+}
+
 /// One line saying how many declared attachments failed and why, when
 /// any did.
 pub(crate) fn failure_summary(report: &Report) -> Option<String> {
@@ -533,10 +543,10 @@ pub(crate) fn failure_summary(report: &Report) -> Option<String> {
         return None;
     }
     let declared = report.images + report.documents + report.urls + report.notes.len();
-    let mut why: Vec<(&'static str, usize)> = Vec::new();
+    let mut why: Vec<(&str, usize)> = Vec::new();
     for note in &failed {
         let label = match note.reason {
-            NoteReason::Media => "could not be read or prepared",
+            NoteReason::Media => media_cause(&note.text),
             NoteReason::WrongKind => "declared as the wrong kind",
             NoteReason::NotTaken => "of a kind or source the provider does not take here",
             NoteReason::KindNotSent => "audio or video",
