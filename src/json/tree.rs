@@ -134,7 +134,6 @@ impl<'a> Object<'a> {
     pub fn keys(&self) -> impl Iterator<Item = &str> {
         self.0.iter().map(|(k, _)| k.as_ref())
     }
-
 }
 
 impl<'o, 'a> IntoIterator for &'o Object<'a> {
@@ -209,7 +208,7 @@ impl<'de> Visitor<'de> for JsonVisitor {
         while let Some(key) = map.next_key_seed(Key)? {
             members.push((key, map.next_value()?));
         }
-        Ok(Json::Object(Object(members)))
+        Ok(Json::Object(Object(last_of_each(members))))
     }
 }
 
@@ -244,6 +243,25 @@ impl<'de> Visitor<'de> for Key {
     }
 }
 
+/// `members` with only the last of each repeated key, as serde_json keeps
+/// it: a walk over the members then sees what a `Value` would hold.
+fn last_of_each<'a>(mut members: Vec<(Cow<'a, str>, Json<'a>)>) -> Vec<(Cow<'a, str>, Json<'a>)> {
+    const SMALL: usize = 16;
+    let repeated = if members.len() <= SMALL {
+        (1..members.len()).any(|i| members[..i].iter().any(|(k, _)| *k == members[i].0))
+    } else {
+        let mut seen = std::collections::HashSet::with_capacity(members.len());
+        !members.iter().all(|(k, _)| seen.insert(k.as_ref()))
+    };
+    if repeated {
+        let mut seen = std::collections::HashSet::new();
+        members.reverse();
+        members.retain(|(k, _)| seen.insert(k.clone()));
+        members.reverse();
+    }
+    members
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -252,7 +270,10 @@ mod tests {
     fn strings_without_escapes_are_borrowed() {
         let text = r#"{"a":"plain","b":"esc\naped","c":[1,true,null,{"d":"x"}]}"#;
         let json = Json::from_str(text).unwrap();
-        assert!(matches!(json.get("a"), Some(Json::String(Cow::Borrowed("plain")))));
+        assert!(matches!(
+            json.get("a"),
+            Some(Json::String(Cow::Borrowed("plain")))
+        ));
         assert!(matches!(json.get("b"), Some(Json::String(Cow::Owned(s))) if s == "esc\naped"));
         assert_eq!(json["c"].as_array().unwrap().len(), 4);
         assert_eq!(json["c"].as_array().unwrap()[3]["d"], "x");
@@ -264,7 +285,20 @@ mod tests {
         let text = r#"{"k":1,"k":"last"}"#;
         let value: Value = serde_json::from_str(text).unwrap();
         assert_eq!(value["k"], "last");
-        assert_eq!(Json::from_str(text).unwrap()["k"], "last");
+        let tree = Json::from_str(text).unwrap();
+        assert_eq!(tree["k"], "last");
+        let Json::Object(object) = &tree else {
+            panic!("an object")
+        };
+        assert_eq!(object.keys().collect::<Vec<_>>(), ["k"]);
+        let many: String = (0..40).map(|i| format!("\"k{}\":{i},", i % 20)).collect();
+        let text = format!("{{{many}\"z\":0}}");
+        let many = Json::from_str(&text).unwrap();
+        let Json::Object(object) = &many else {
+            panic!("an object")
+        };
+        assert_eq!(object.keys().count(), 21);
+        assert_eq!(many["k3"], Json::Number(23.0));
     }
 
     #[test]
