@@ -16,6 +16,21 @@ fn status(args: &[&str]) -> (i32, String, String) {
 }
 
 const BROKEN: &str = "tests/data/adversarial/broken-attachments.jsonl";
+
+/// `convert` for Anthropic of the history whose attachments fail, with
+/// the fixtures' folder as the root.
+fn convert_broken(extra: &[&str]) -> (i32, String, String) {
+    let mut args = vec![
+        "convert",
+        "--provider",
+        "anthropic",
+        "--root",
+        "tests/data/adversarial",
+    ];
+    args.extend_from_slice(extra);
+    args.push(BROKEN);
+    status(&args)
+}
 const ROUND: &str = "examples/screenshot-round.jsonl";
 
 // ---- convert ----
@@ -37,15 +52,7 @@ fn convert_0_the_body_is_written() {
 
 #[test]
 fn convert_0_failed_attachments_are_notes_and_one_summary_line() {
-    let args = [
-        "convert",
-        "--provider",
-        "anthropic",
-        "--root",
-        "tests/data/adversarial",
-        BROKEN,
-    ];
-    let (code, out, err) = status(&args);
+    let (code, out, err) = convert_broken(&[]);
     assert_eq!(code, 0);
     assert!(
         out.contains("corrupt or truncated PNG"),
@@ -139,16 +146,7 @@ fn convert_2_options_that_contradict_each_other() {
 
 #[test]
 fn convert_3_strict_and_attachments_failed() {
-    let args = [
-        "convert",
-        "--strict",
-        "--provider",
-        "anthropic",
-        "--root",
-        "tests/data/adversarial",
-        BROKEN,
-    ];
-    let (code, out, err) = status(&args);
+    let (code, out, err) = convert_broken(&["--strict"]);
     assert_eq!(code, 3);
     assert!(out.is_empty(), "nothing is written");
     assert!(err.contains("5 declared attachments failed"), "{err}");
