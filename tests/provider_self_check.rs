@@ -29,7 +29,10 @@ fn an_empty_history_is_refused_by_the_rule_that_says_so() {
             "{provider}: {rule}"
         );
         assert!(err.to_string().contains("would be refused"), "{err}");
-        assert!(err.to_string().contains("https://"), "names its source: {err}");
+        assert!(
+            err.to_string().contains("https://"),
+            "names its source: {err}"
+        );
     }
 }
 
@@ -150,7 +153,10 @@ fn strict_refuses_a_request_whose_attachments_failed() {
         panic!("{err}");
     };
     assert_eq!(failed.len(), 2);
-    assert!(err.to_string().starts_with("2 declared attachments failed"), "{err}");
+    assert!(
+        err.to_string().starts_with("2 declared attachments failed"),
+        "{err}"
+    );
     // Evictions the caller asked for are no failure.
     let kept = fixture
         .options()
@@ -158,6 +164,33 @@ fn strict_refuses_a_request_whose_attachments_failed() {
         .with_keep_images(0)
         .with_vision(false);
     let history = calls(&[("c1", "screenshot")]) + &result("c1", "ok", &["shots/dashboard.png"]);
-    let request = support::build(Provider::Anthropic, &support::history_lines(&history), &kept);
+    let request = support::build(
+        Provider::Anthropic,
+        &support::history_lines(&history),
+        &kept,
+    );
     assert_eq!(request.report.notes.len(), 1);
+}
+
+#[test]
+fn tool_arguments_nested_past_the_readers_depth_are_checked_not_a_panic() {
+    // Arguments are sent verbatim at any depth; serde_json reads at most
+    // 128 levels, the rules' tree skips what lies deeper.
+    let deep = format!("{}1{}", "[".repeat(300), "]".repeat(300));
+    let call = format!(
+        r#"{{"content":null,"tool_calls":[{{"id":"c1","name":"f","arguments":{{"a":{deep}}}}}]}}"#
+    );
+    let history = [
+        ("user", "hi".to_owned()),
+        ("assistant", call),
+        (
+            "tool",
+            r#"{"tool_call_id":"c1","content":"done"}"#.to_owned(),
+        ),
+    ];
+    for provider in Provider::ALL {
+        let request = build_request(provider, &history, &Options::new())
+            .unwrap_or_else(|e| panic!("{provider}: {e}"));
+        assert!(request.json().contains(&deep), "{provider}: sent verbatim");
+    }
 }

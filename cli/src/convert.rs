@@ -416,17 +416,16 @@ fn finish(
     Ok(ExitCode::SUCCESS)
 }
 
-/// Indenting adds bytes: a body that fits its provider's size limit as
-/// compact JSON may not once indented. Says so, where it does not.
+/// Indenting adds bytes (a line feed and two spaces a level for every
+/// item, without bound against the compact size): a body that fits its
+/// provider's size limit as compact JSON may not once indented. Counts
+/// them, writing nothing, and says so where it does not fit.
 fn pretty_too_large(request: &Request, options: &Options) -> Option<String> {
     let mut target = Target::of(request);
     if let Some(family) = options.family() {
         target = target.with_family(family);
     }
     let (rule, limit) = tool_carrier::rules::size_limit(&target)?;
-    if request.json().len() + request.json().len() / 2 <= limit {
-        return None; // indenting never adds half
-    }
     let mut counter = Counter(0);
     request.write_pretty(&mut counter).ok()?;
     (counter.0 > limit).then(|| {

@@ -312,3 +312,35 @@ fn media_2_the_report_could_not_be_written() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn convert_4_a_body_that_fits_compact_but_not_indented() {
+    // 300,000 one-letter messages for Claude on Bedrock (20 MB): about
+    // 13 MB compact, over 30 MB indented.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("chatty.jsonl");
+    let mut text = String::new();
+    for i in 0..300_000 {
+        let role = if i % 2 == 0 { "user" } else { "assistant" };
+        text += &format!("{{\"role\":\"{role}\",\"content\":\"x\"}}\n");
+    }
+    std::fs::write(&path, text).unwrap();
+    let path = path.to_str().unwrap();
+    let model = "anthropic.claude-sonnet-4-5-20250929-v1:0";
+    let (code, out, err) = status(&["convert", "--provider", "bedrock", "--model", model, path]);
+    assert_eq!(code, 4, "{err}");
+    assert!(out.is_empty(), "nothing is written");
+    assert!(err.contains("indented, the body is"), "{err}");
+    assert!(err.contains("with --compact"), "{err}");
+    let (code, out, _) = status(&[
+        "convert",
+        "--compact",
+        "--provider",
+        "bedrock",
+        "--model",
+        model,
+        path,
+    ]);
+    assert_eq!(code, 0);
+    assert!(out.len() < 20_000_000);
+}

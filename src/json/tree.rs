@@ -35,7 +35,15 @@ pub(crate) enum Json<'a> {
     Array(Vec<Json<'a>>),
     /// An object, its members in order.
     Object(Object<'a>),
+    /// A value nested deeper than [`DEPTH`]: skipped, not read. Only tool
+    /// arguments and schemas nest so deep, and no rule looks that far in.
+    Deep,
 }
+
+/// How deep the tree is read. serde_json refuses to build a value nested
+/// more than 128 levels, but a body can hold tool arguments written
+/// verbatim at any depth; past this, values are skipped, not refused.
+pub(crate) const DEPTH: usize = 100;
 
 /// A JSON object: its members in order.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -150,11 +158,32 @@ impl<'o, 'a> IntoIterator for &'o Object<'a> {
 
 impl<'de> Deserialize<'de> for Json<'de> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Json<'de>, D::Error> {
-        d.deserialize_any(JsonVisitor)
+        Node { depth: 0 }.deserialize(d)
     }
 }
 
-struct JsonVisitor;
+/// A value `depth` levels down.
+#[derive(Clone, Copy)]
+struct Node {
+    depth: usize,
+}
+
+impl<'de> DeserializeSeed<'de> for Node {
+    type Value = Json<'de>;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Json<'de>, D::Error> {
+        if self.depth >= DEPTH {
+            // serde_json skips a value without recursing.
+            d.deserialize_ignored_any(de::IgnoredAny)?;
+            return Ok(Json::Deep);
+        }
+        d.deserialize_any(JsonVisitor { depth: self.depth })
+    }
+}
+
+struct JsonVisitor {
+    depth: usize,
+}
 
 impl<'de> Visitor<'de> for JsonVisitor {
     type Value = Json<'de>;
@@ -197,7 +226,10 @@ impl<'de> Visitor<'de> for JsonVisitor {
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Json<'de>, A::Error> {
         let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
-        while let Some(item) = seq.next_element()? {
+        let node = Node {
+            depth: self.depth + 1,
+        };
+        while let Some(item) = seq.next_element_seed(node)? {
             items.push(item);
         }
         Ok(Json::Array(items))
@@ -205,8 +237,11 @@ impl<'de> Visitor<'de> for JsonVisitor {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json<'de>, A::Error> {
         let mut members = Vec::with_capacity(map.size_hint().unwrap_or(0));
+        let node = Node {
+            depth: self.depth + 1,
+        };
         while let Some(key) = map.next_key_seed(Key)? {
-            members.push((key, map.next_value()?));
+            members.push((key, map.next_value_seed(node)?));
         }
         Ok(Json::Object(Object(last_of_each(members))))
     }
@@ -299,6 +334,23 @@ mod tests {
         };
         assert_eq!(object.keys().count(), 21);
         assert_eq!(many["k3"], Json::Number(23.0));
+    }
+
+    #[test]
+    fn values_nested_past_the_depth_are_skipped_not_refused() {
+        let deep = format!("{{\"a\":{}1{}}}", "[".repeat(500), "]".repeat(500));
+        assert!(serde_json::from_str::<Value>(&deep).is_err());
+        let tree = Json::from_str(&deep).unwrap();
+        let mut node = &tree["a"];
+        let mut levels = 1;
+        while let Json::Array(items) = node {
+            node = &items[0];
+            levels += 1;
+        }
+        assert_eq!((node, levels), (&Json::Deep, DEPTH));
+        assert!(
+            Json::from_str(&format!("{}1{}", "[".repeat(500), "]]".repeat(250) + "]")).is_err()
+        );
     }
 
     #[test]

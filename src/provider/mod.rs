@@ -331,9 +331,12 @@ impl FromStr for Provider {
 /// The same history, options and files give the same body.
 ///
 /// # Errors
-/// Only the tool definitions can make it fail: a definition the provider
-/// cannot be given ([`BuildError`] names the tool and why). Without
-/// [`Options::with_tools`] it always succeeds.
+/// [`BuildError`] says why no body is returned: options that contradict
+/// each other, a tool definition the provider cannot be given, declared
+/// attachments that failed (with [`Options::with_strict`]), a body over
+/// the provider's size limit even with every inline attachment left out,
+/// or a body that breaks another rule of the API (a history with no
+/// message to send: empty, or system text alone).
 ///
 /// # Example
 /// ```
@@ -578,8 +581,9 @@ pub enum BuildError {
         rule: &'static Rule,
     },
     /// The body breaks a rule of the provider's API: it would be refused.
-    /// A body this crate writes should never get here; this says where it
-    /// did.
+    /// A history with nothing to send (empty, or system text alone) gets
+    /// here; any other case would be a fault of this crate's builders,
+    /// and this says where.
     #[error("the body would be refused: {violation}{}", if *more > 0 { format!(" (and {more} more)") } else { String::new() })]
     Refused {
         /// The first rule broken, with the JSON path in the body.

@@ -43,8 +43,8 @@
 
 use std::fmt;
 
-use base64::Engine;
 use crate::json::tree::Json as Value;
+use base64::Engine;
 
 use crate::media::{sniff, MediaType, Sniffed};
 use crate::provider::{Family, Profile, Provider};
@@ -272,10 +272,7 @@ impl Out {
 
 /// `value[key]` as an array, or empty.
 fn array<'v, 'a>(value: &'v Value<'a>, key: &str) -> &'v [Value<'a>] {
-    value
-        .get(key)
-        .and_then(Value::as_array)
-        .unwrap_or(&[])
+    value.get(key).and_then(Value::as_array).unwrap_or(&[])
 }
 
 /// `value[key]` as a string.
@@ -299,7 +296,11 @@ fn calls_answered_at<'v, 'a>(messages: &'v [Value<'a>], m: usize) -> &'v [Value<
 fn message_count(rule: &'static Rule, body: &Value, key: &str, max: usize, out: &mut Out) {
     let n = array(body, key).len();
     if n == 0 {
-        out.push(rule, at("$", key), format!("no {key}: the request holds no conversation"));
+        out.push(
+            rule,
+            at("$", key),
+            format!("no {key}: the request holds no conversation"),
+        );
     } else if n > max {
         out.push(rule, at("$", key), format!("{n} {key}, over {max}"));
     }
@@ -333,7 +334,11 @@ fn decoded_len(b64: &str) -> Option<usize> {
     }
     let pad = b.iter().rev().take_while(|&&c| c == b'=').count();
     let data = &b[..b.len() - pad];
-    if pad > 2 || !data.iter().all(|&c| c.is_ascii_alphanumeric() || c == b'+' || c == b'/') {
+    if pad > 2
+        || !data
+            .iter()
+            .all(|&c| c.is_ascii_alphanumeric() || c == b'+' || c == b'/')
+    {
         return None;
     }
     // With padding, the last symbol's low bits carry nothing and must be 0.
@@ -413,6 +418,9 @@ fn idx(base: &str, i: usize) -> String {
 
 /// The paths of every object in `value` that has a member `key`, depth
 /// first (for marks that may sit at any level, such as cache breakpoints).
+/// An object's members are visited in key order, as a
+/// `serde_json::Value` holds them, so a rule that names the fifth mark
+/// names the same one whichever form the body was checked in.
 pub(crate) fn members_named<'v, 'a>(
     value: &'v Value<'a>,
     key: &str,
@@ -421,7 +429,11 @@ pub(crate) fn members_named<'v, 'a>(
 ) {
     match value {
         Value::Object(map) => {
-            for (k, v) in map {
+            let mut members: Vec<(&str, &Value<'a>)> = map.into_iter().collect();
+            if !members.is_sorted_by(|a, b| a.0 <= b.0) {
+                members.sort_by(|a, b| a.0.cmp(b.0));
+            }
+            for (k, v) in members {
                 let here = at(&path, k);
                 if k == key {
                     out.push((here.clone(), v));
