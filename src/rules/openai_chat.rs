@@ -2,9 +2,7 @@
 
 use crate::json::tree::Json as Value;
 
-use super::{
-    array, at, calls_answered_at, data_url, fits, idx, string, word, Basis, Out, Rule,
-};
+use super::{array, at, calls_answered_at, data_url, fits, idx, string, word, Basis, Out, Rule};
 
 const FUNCTIONS: &str = "https://platform.openai.com/docs/guides/function-calling";
 const VISION: &str = "https://platform.openai.com/docs/guides/images-vision";
