@@ -68,7 +68,7 @@ pub struct Args {
     image_tokens: Option<u64>,
     /// Once a limit leaves images out, leave them out K at a time: the
     /// request then changes before its last message only every K turns,
-    /// which keeps a provider's prompt cache (see the README).
+    /// which keeps a provider's prompt cache (see docs/providers.md).
     #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
     evict_step: u64,
     /// Fit images to N × N instead of to the size the model processes

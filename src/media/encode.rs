@@ -80,7 +80,7 @@ fn png(image: &DynamicImage, icc: Option<&[u8]>) -> image::ImageResult<Vec<u8>> 
     // repeated runs. Which kind an image is, a trial on a band of its rows
     // tells: the thorough settings go over the whole image only when they
     // save a tenth on the band. (Chosen by measurement against
-    // `vipsthumbnail --size 2000x2000`: README, "PNG bytes".)
+    // `vipsthumbnail --size 2000x2000`: docs/performance.md, "PNG bytes".)
     if thorough_pays(image)? {
         let thorough = png_with(image, icc, THOROUGH)?;
         if thorough.len() < fast.len() {

@@ -30,7 +30,7 @@ impl std::error::Error for UnknownProfile {}
 const PNG_JPEG_WEBP: [MediaType; 3] = [MediaType::Png, MediaType::Jpeg, MediaType::Webp];
 
 impl Profile {
-    /// The built-in profile names, in the order of the README's table.
+    /// The built-in profile names, in the order of the table in docs/providers.md.
     pub const BUILTIN: [&'static str; 11] = [
         "generic",
         "vllm",
