@@ -395,19 +395,28 @@ fn finish(
             )))
         }
     };
-    if !out.compact {
-        if let Some(e) = pretty_too_large(&request, options) {
+    // Indented, the body is written once into memory and measured there:
+    // indenting adds bytes without bound against the compact size, so a
+    // body that fits its provider's limit compact may not once indented.
+    let pretty = if out.compact {
+        None
+    } else {
+        let mut text = Vec::with_capacity(request.json().len() + request.json().len() / 4);
+        request
+            .write_pretty(&mut text)
+            .context(|| "writing the request".into())?;
+        if let Some(e) = pretty_too_large(&request, options, text.len()) {
             eprintln!("tool-carrier: nothing converted from {name} for {provider}: {e}");
             return Ok(ExitCode::from(REFUSED));
         }
-    }
+        Some(text)
+    };
     let mut stdout = BufWriter::with_capacity(1 << 16, io::stdout().lock());
-    let written = if out.compact {
-        request
+    let written = match &pretty {
+        Some(text) => stdout.write_all(text),
+        None => request
             .write_compact(&mut stdout)
-            .and_then(|()| stdout.write_all(b"\n"))
-    } else {
-        request.write_pretty(&mut stdout)
+            .and_then(|()| stdout.write_all(b"\n")),
     };
     written
         .and_then(|()| stdout.flush())
@@ -416,41 +425,22 @@ fn finish(
     Ok(ExitCode::SUCCESS)
 }
 
-/// Indenting adds bytes (a line feed and two spaces a level for every
-/// item, without bound against the compact size): a body that fits its
-/// provider's size limit as compact JSON may not once indented. Counts
-/// them, writing nothing, and says so where it does not fit.
-fn pretty_too_large(request: &Request, options: &Options) -> Option<String> {
+/// Where the indented body (`size` bytes) is over the provider's size
+/// limit: why, naming the size with --compact.
+fn pretty_too_large(request: &Request, options: &Options, size: usize) -> Option<String> {
     let mut target = Target::of(request);
     if let Some(family) = options.family() {
         target = target.with_family(family);
     }
     let (rule, limit) = tool_carrier::rules::size_limit(&target)?;
-    let mut counter = Counter(0);
-    request.write_pretty(&mut counter).ok()?;
-    (counter.0 > limit).then(|| {
+    (size > limit).then(|| {
         format!(
-            "indented, the body is {} bytes, over the {limit}-byte limit of {} ({}); it is {} bytes with --compact",
-            counter.0,
+            "indented, the body is {size} bytes, over the {limit}-byte limit of {} ({}); it is {} bytes with --compact",
             request.provider,
             rule.id,
             request.json().len() + 1
         )
     })
-}
-
-/// A writer that only counts.
-struct Counter(usize);
-
-impl Write for Counter {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.0 += buf.len();
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
 }
 
 /// What became of the history, on standard error.
