@@ -381,8 +381,15 @@ fn finish(
     building.finish();
     let request = match built {
         Ok(request) => request,
-        Err(e @ BuildError::Attachments(_)) => {
-            eprintln!("tool-carrier: nothing converted from {name} (--strict): {e}");
+        Err(BuildError::Attachments(failed)) => {
+            let mut err = io::stderr().lock();
+            let _ = writeln!(
+                err,
+                "tool-carrier: nothing converted from {name} (--strict): {} declared attachment{} failed",
+                failed.len(),
+                if failed.len() == 1 { "" } else { "s" }
+            );
+            print_notes(&mut err, &failed);
             return Ok(ExitCode::from(ATTACHMENTS_FAILED));
         }
         Err(e @ (BuildError::TooLarge { .. } | BuildError::Refused { .. })) => {

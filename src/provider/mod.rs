@@ -21,11 +21,17 @@
 //! | [`Provider::Ollama`] | `tool` messages with text; raw base64 `images` on a following `user` message |
 //! | [`Provider::OpenAiCompatible`] | as its [`Profile`] says: Chat Completions with the media in the `tool` messages or after them |
 //!
-//! No attachment aborts a conversion (only a tool definition the provider
-//! cannot be given does, [`BuildError`]): an attachment that cannot be sent (refused
-//! by the media policy, over a cap, a kind or source the provider does not
-//! take, vision turned off) becomes a short note in its tool result's text
-//! naming the target and the reason, and is listed in [`Report::notes`].
+//! An attachment that cannot be sent (refused by the media policy, corrupt,
+//! over a cap, a kind or source the provider does not take, vision turned
+//! off) becomes a short note in its tool result's text naming the target
+//! and the reason, and is listed in [`Report::notes`]; with
+//! [`Options::with_strict`] a failed one refuses the request instead.
+//!
+//! Every body is checked before it is returned: it is serialized once
+//! ([`Request::json`]) and every rule of its API ([`crate::rules`]) runs on
+//! those bytes. Over the provider's request size limit the oldest inline
+//! media are left out until it fits; a body that still breaks a rule is a
+//! [`BuildError`], never a `Request`.
 //!
 //! # Example
 //!
