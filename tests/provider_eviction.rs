@@ -220,7 +220,11 @@ fn a_step_larger_than_the_images_kept_is_refused() {
     let err = build_request(Provider::Anthropic, &lines, &options).unwrap_err();
     assert!(matches!(
         err,
-        BuildError::Options(OptionsError::StepOverKeep { step: 5, keep: 2, what: "image" })
+        BuildError::Options(OptionsError::StepOverKeep {
+            step: 5,
+            keep: 2,
+            what: "image"
+        })
     ));
     let options = fixture.options().with_keep_documents(1).with_evict_step(2);
     assert!(build_request(Provider::Anthropic, &lines, &options).is_err());

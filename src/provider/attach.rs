@@ -391,7 +391,6 @@ impl Step<'_> {
             .image_tokens(self.model, width, height)
             .unwrap_or_else(|| crate::media::anthropic_tokens(width, height))
     }
-
 }
 
 impl Evict {

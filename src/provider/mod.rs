@@ -399,7 +399,15 @@ where
             }
         }
         let turns = attach::apply(turns, media.clone());
-        let mut request = assemble(provider, model.clone(), profile.clone(), &facts, turns, options, report)?;
+        let mut request = assemble(
+            provider,
+            model.clone(),
+            profile.clone(),
+            &facts,
+            turns,
+            options,
+            report,
+        )?;
         request.json = serde_json::to_string(&request.body).expect("a body always serializes");
         let mut target = rules::Target::of(&request);
         if let Some(family) = options.family {
