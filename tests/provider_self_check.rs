@@ -128,6 +128,11 @@ fn text_alone_over_the_limit_is_an_error_saying_by_how_much() {
     let text = err.to_string();
     assert!(text.contains(&format!("{} over", size - limit)), "{text}");
     assert!(text.contains("compact the history"), "{text}");
+    // A compactor still gets the images' count, to weigh what to drop.
+    let tokens =
+        tool_carrier::provider::image_tokens(Provider::Anthropic, &messages, &fixture.options())
+            .unwrap();
+    assert!(tokens.is_some_and(|t| t > 0), "{tokens:?}");
     // The same history fits OpenAI's larger limit.
     let request = support::build(Provider::OpenAiChat, &messages, &fixture.options());
     assert_eq!(request.report.images, 2);

@@ -371,12 +371,7 @@ where
     R: AsRef<str>,
     C: AsRef<str>,
 {
-    let model = options.model_for(provider).to_owned();
-    let profile = (provider == Provider::OpenAiCompatible).then(|| options.profile().clone());
-    let facts = match &profile {
-        Some(p) => model::Facts::compatible(p),
-        None => model::Facts::of(provider, &model, options.family),
-    };
+    let (model, profile, facts) = target_of(provider, options);
     options.check()?;
     let walked = walk::walk(messages);
     let mut media = attach::decide(&walked, provider, &model, &facts, options);
@@ -529,14 +524,21 @@ fn assemble(
 /// With [`Options::with_cache`] the images prepared for it are reused by
 /// the conversion that follows.
 ///
+/// No body is written, so a history [`build_request`] would refuse (none
+/// at all, or over the request size limit) still has its count: that of
+/// the images kept by every limit but the request size, which leaves out
+/// more only once the body is written.
+///
 /// # Errors
-/// As [`build_request`].
+/// Options that contradict each other ([`BuildError::Options`]).
 ///
 /// ```
 /// use tool_carrier::provider::{image_tokens, Options, Provider};
 /// let history = [("user", "no images here")];
 /// assert_eq!(image_tokens(Provider::Anthropic, &history, &Options::new())?, Some(0));
 /// assert_eq!(image_tokens(Provider::Ollama, &history, &Options::new())?, Some(0));
+/// let none: [(&str, &str); 0] = [];
+/// assert_eq!(image_tokens(Provider::Anthropic, &none, &Options::new())?, Some(0));
 /// # Ok::<(), tool_carrier::provider::BuildError>(())
 /// ```
 pub fn image_tokens<R, C>(
@@ -548,9 +550,25 @@ where
     R: AsRef<str>,
     C: AsRef<str>,
 {
-    Ok(build_request(provider, messages, options)?
-        .report
-        .image_tokens)
+    let (model, _, facts) = target_of(provider, options);
+    options.check()?;
+    let walked = walk::walk(messages);
+    let media = attach::decide(&walked, provider, &model, &facts, options);
+    let mut report = Report::default();
+    attach::report(&walked, &media, provider, &model, &mut report);
+    Ok(report.image_tokens)
+}
+
+/// The model a request for `provider` names, the server's profile (for
+/// [`Provider::OpenAiCompatible`]) and what the model takes.
+fn target_of(provider: Provider, options: &Options) -> (String, Option<Profile>, model::Facts) {
+    let model = options.model_for(provider).to_owned();
+    let profile = (provider == Provider::OpenAiCompatible).then(|| options.profile().clone());
+    let facts = match &profile {
+        Some(p) => model::Facts::compatible(p),
+        None => model::Facts::of(provider, &model, options.family),
+    };
+    (model, profile, facts)
 }
 
 /// The tool names the history calls, in order of first call.
