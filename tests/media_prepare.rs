@@ -452,6 +452,7 @@ fn estimates_follow_the_size_sent() {
     let p = run(png_rgb(&photo(400, 300, 19)), &small_box());
     let e = p.estimates();
     assert_eq!(e.chars, 4800);
-    assert_eq!(e.anthropic_tokens, Some((200 * 150u64).div_ceil(750)));
+    // Claude's visual tokens: ⌈200 / 28⌉ × ⌈150 / 28⌉.
+    assert_eq!(e.anthropic_tokens, Some(8 * 6));
     assert_eq!(e.openai_tokens, Some(85 + 170));
 }

@@ -117,7 +117,9 @@ fn a_bridge_goes_between_a_tool_message_and_a_user_message_where_needed() {
 fn a_profile_without_vision_turns_images_into_notes_and_can_be_overridden() {
     let fixture = Fixture::new();
     let history = round(&fixture);
-    let options = fixture.options().with_profile(profile("deepseek"));
+    let mut text_only = profile("deepseek");
+    text_only.vision = false;
+    let options = fixture.options().with_profile(text_only);
     let request = build_lines(Provider::OpenAiCompatible, &history, &options);
     let text = request.body.to_value().to_string();
     assert!(!text.contains("image_url"), "{text}");

@@ -249,27 +249,35 @@ fn images_are_sent_at_the_size_the_model_sees() {
     let sizes = |provider: Provider, options: &Options| {
         png_sizes(&build_lines(provider, &history, options))
     };
-    // Claude: 1568 px on the long side and 1.2 MP at most.
+    // Claude: 1568 px on the long side and 1568 visual tokens of 28 px
+    // at most, counted independently of the crate's own fitting.
     let claude = sizes(Provider::Anthropic, &fixture.options());
     assert_eq!(claude[0], (1568, 55));
+    let tokens = |(w, h): (u32, u32)| w.div_ceil(28) * h.div_ceil(28);
     let (w, h) = claude[1];
     assert!(
-        w * h <= 1_200_000 && w * h > 1_190_000 && w <= 1568,
+        tokens((w, h)) <= 1568 && tokens((w + 28, h + 28)) > 1568 && w <= 1568,
         "{w}×{h}"
     );
-    let view = Provider::Anthropic.view("claude-sonnet-5").unwrap();
-    for (w, h) in &claude {
-        assert!(w.max(h) <= &view.long_edge);
-        assert!(u64::from(w * h) <= view.max_pixels.unwrap());
+    let view = Provider::Anthropic.view("claude-sonnet-5-5").unwrap();
+    for &(w, h) in &claude {
+        assert!(w.max(h) <= view.long_edge);
+        assert!(view.patches(w, h) <= view.max_patches.unwrap());
     }
     // Claude on Bedrock is fitted the same way.
     let bedrock = fixture
         .options()
         .with_model("us.anthropic.claude-sonnet-4-5-20250929-v1:0");
     assert_eq!(sizes(Provider::Bedrock, &bedrock), claude);
-    // OpenAI: 768 px on the short side.
-    let openai = sizes(Provider::OpenAiChat, &fixture.options());
+    // OpenAI's tile-based models: 768 px on the short side.
+    let openai = sizes(
+        Provider::OpenAiChat,
+        &fixture.options().with_model("gpt-4.1"),
+    );
     assert_eq!(openai, [(1700, 60), (838, 768)]);
+    // The default, GPT-5.5, takes 10,000 patches and 6000 px: as sent.
+    let default = sizes(Provider::OpenAiChat, &fixture.options());
+    assert_eq!(default, [(1700, 60), (1200, 1100)]);
     // A patch-based model: as large as 1,536 patches of 32 px allow,
     // counted independently of the crate's own fitting.
     let patches = |(w, h): (u32, u32)| w.div_ceil(32) * h.div_ceil(32);

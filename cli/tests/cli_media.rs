@@ -128,11 +128,12 @@ fn a_provider_shows_what_its_model_would_get() {
         ),
         (Some(1568), Some(55))
     );
-    // With its own count of the image as sent: 1568 × 55 / 750, rounded up.
+    // With its own count of the image as sent: ⌈1568 / 28⌉ × ⌈55 / 28⌉
+    // visual tokens.
     let cost = &run(&["--provider", "anthropic"])["provider"];
     assert_eq!(cost["name"], "anthropic");
-    assert_eq!(cost["model"], "claude-sonnet-5");
-    assert_eq!(cost["tokens"], 115);
+    assert_eq!(cost["model"], "claude-sonnet-5-5");
+    assert_eq!(cost["tokens"], 56 * 2);
     assert!(run(&["--provider", "ollama"])["provider"]["tokens"].is_null());
     assert!(run(&[]).get("provider").is_none());
     // OpenAI caps the short side only; Gemini documents no size.

@@ -54,14 +54,14 @@ fn a_resized_jpeg_reports_both_sides() {
     assert_eq!(v["base64_len"], final_len.div_ceil(3) * 4);
     assert_eq!(
         v["estimates"],
-        json!({"chars": 4800, "anthropic_tokens": 40, "openai_tokens": 255})
+        json!({"chars": 4800, "anthropic_tokens": 8 * 6, "openai_tokens": 255})
     );
     let text = report.to_string();
     assert!(text.contains("image/jpeg, 400×300"), "{text}");
     assert!(text.contains("Sent as image/jpeg, 200×150"), "{text}");
     assert!(text.contains("resized, re-encoded at quality 85"), "{text}");
     assert!(
-        text.contains("~40 Anthropic tokens, ~255 OpenAI tokens"),
+        text.contains("~48 Anthropic tokens, ~255 OpenAI tokens"),
         "{text}"
     );
 }

@@ -62,6 +62,7 @@ impl CacheKey {
                 word(v.max_short_edge.map_or(0, |s| 1 + u64::from(s)));
                 word(v.max_pixels.map_or(0, |p| p.saturating_add(1)));
                 word(v.max_patches.map_or(0, |p| p.saturating_add(1)));
+                word(u64::from(v.patch));
             }
         }
         word(budget.image_cap() as u64);

@@ -25,7 +25,7 @@ impl Estimates {
     /// ```
     /// use tool_carrier::media::Estimates;
     /// let e = Estimates::for_size(Some((1000, 1000)));
-    /// assert_eq!((e.chars, e.anthropic_tokens, e.openai_tokens), (4800, Some(1334), Some(765)));
+    /// assert_eq!((e.chars, e.anthropic_tokens, e.openai_tokens), (4800, Some(1296), Some(765)));
     /// assert_eq!(Estimates::for_size(None).anthropic_tokens, None);
     /// ```
     pub fn for_size(size: Option<(u32, u32)>) -> Estimates {
@@ -37,13 +37,29 @@ impl Estimates {
     }
 }
 
-/// Anthropic's image token estimate: width × height / 750, rounded up.
+/// Claude's visual tokens for an image of `width` × `height` on most
+/// models: ⌈w / 28⌉ × ⌈h / 28⌉ patches of the size it is processed at,
+/// scaled down first to at most 1568 px on the long edge and 1568 tokens
+/// (<https://platform.claude.com/docs/en/build-with-claude/vision>, read
+/// 2026-12-01; the page's table gives each value below). The models with
+/// high-resolution support count at their own limits:
+/// [`Provider::image_tokens`](crate::provider::Provider::image_tokens).
 ///
 /// ```
-/// assert_eq!(tool_carrier::media::anthropic_tokens(1092, 1092), 1590);
+/// use tool_carrier::media::anthropic_tokens;
+/// assert_eq!(anthropic_tokens(200, 200), 64);
+/// assert_eq!(anthropic_tokens(1000, 1000), 1296);
+/// assert_eq!(anthropic_tokens(1092, 1092), 1521);
+/// assert_eq!(anthropic_tokens(1920, 1080), 1560); // processed at 1456×819
+/// assert_eq!(anthropic_tokens(2000, 1500), 1564);
+/// assert_eq!(anthropic_tokens(3840, 2160), 1560);
 /// ```
 pub fn anthropic_tokens(width: u32, height: u32) -> u64 {
-    (u64::from(width) * u64::from(height)).div_ceil(750)
+    let view = crate::media::View::new(1568)
+        .with_max_patches(1568)
+        .with_patch(28);
+    let (w, h) = view.fit(width, height);
+    view.patches(w, h)
 }
 
 /// OpenAI's high-detail image token estimate: the image is scaled down to
@@ -116,20 +132,25 @@ pub fn openai_patches(width: u32, height: u32, budget: u64) -> u64 {
 }
 
 /// Gemini 2.x's image token count: 258 for an image whose sides are both
-/// at most 384 px, else 258 for each 768 × 768 tile it is cut into.
-/// (<https://ai.google.dev/gemini-api/docs/tokens>, read 2026-12-01.)
+/// at most 384 px; else the image is cut into square tiles of a "crop
+/// unit" of ⌊min(width, height) / 1.5⌋ px, 258 tokens each
+/// (<https://ai.google.dev/gemini-api/docs/image-understanding>, read
+/// 2026-12-01: "an image of dimensions 960x540 would have a crop unit size
+/// of 360. Divide each dimension by 360 and the number of tile is 3 * 2 =
+/// 6"). Google calls the crop unit "roughly" this; `countTokens` is exact.
 ///
 /// ```
 /// use tool_carrier::media::gemini_2_tokens;
 /// assert_eq!(gemini_2_tokens(384, 200), 258);
-/// assert_eq!(gemini_2_tokens(1000, 700), 516); // 2 × 1 tiles
-/// assert_eq!(gemini_2_tokens(2880, 1800), 258 * 4 * 3);
+/// assert_eq!(gemini_2_tokens(960, 540), 258 * 6); // Google's example
+/// assert_eq!(gemini_2_tokens(1000, 700), 258 * 3 * 2); // crop unit 466
 /// ```
 pub fn gemini_2_tokens(width: u32, height: u32) -> u64 {
     if width <= 384 && height <= 384 {
         return 258;
     }
-    258 * u64::from(width.div_ceil(768)) * u64::from(height.div_ceil(768))
+    let crop = (u64::from(width.min(height)) * 2 / 3).max(1);
+    258 * u64::from(width).div_ceil(crop) * u64::from(height).div_ceil(crop)
 }
 
 /// Gemini 3's image token count at its default media resolution for
@@ -149,9 +170,9 @@ mod tests {
 
     #[test]
     fn anthropic_is_area_over_750() {
-        assert_eq!(anthropic_tokens(750, 1), 1);
-        assert_eq!(anthropic_tokens(751, 1), 2);
-        assert_eq!(anthropic_tokens(2000, 1500), 4000);
+        assert_eq!(anthropic_tokens(28, 1), 1);
+        assert_eq!(anthropic_tokens(29, 1), 2);
+        assert_eq!(anthropic_tokens(1568, 30), 112);
         assert_eq!(anthropic_tokens(0, 0), 0);
     }
 

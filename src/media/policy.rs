@@ -105,8 +105,10 @@ impl Policy {
                 edge = edge.min(cap);
             }
             if let Some(max_patches) = view.max_patches {
-                // (edge / 32) × (edge × short / long / 32) ≤ max_patches
-                let area = u128::from(max_patches) * 1024 * u128::from(long) / u128::from(short);
+                // (edge / p) × (edge × short / long / p) ≤ max_patches
+                let side = u128::from(view.patch);
+                let area =
+                    u128::from(max_patches) * side * side * u128::from(long) / u128::from(short);
                 let cap = u32::try_from(isqrt(area)).unwrap_or(u32::MAX);
                 edge = edge.min(cap);
             }
@@ -190,11 +192,14 @@ pub struct View {
     pub long_edge: u32,
     /// The shortest side, when the provider caps it (OpenAI).
     pub max_short_edge: Option<u32>,
-    /// The most pixels, when the provider caps them (Anthropic).
+    /// The most pixels, when the provider caps them.
     pub max_pixels: Option<u64>,
-    /// The most 32 × 32-px patches (a patch may reach past the edge),
-    /// when the provider caps them (OpenAI's patch-based models).
+    /// The most square patches of [`View::patch`] px a side (a patch may
+    /// reach past the edge), when the provider caps them: OpenAI's
+    /// patch-based models (32 px), Claude's visual tokens (28 px).
     pub max_patches: Option<u64>,
+    /// The side of a patch, in pixels: 32 unless said otherwise.
+    pub patch: u32,
 }
 
 impl View {
@@ -205,6 +210,7 @@ impl View {
             max_short_edge: None,
             max_pixels: None,
             max_patches: None,
+            patch: 32,
         }
     }
 
@@ -224,12 +230,48 @@ impl View {
         }
     }
 
-    /// Also capped in 32 × 32-px patches.
+    /// Also capped in patches (32 × 32 px unless [`View::with_patch`]
+    /// says otherwise).
     pub const fn with_max_patches(self, patches: u64) -> View {
         View {
             max_patches: Some(patches),
             ..self
         }
+    }
+
+    /// Patches of `side` × `side` px.
+    pub const fn with_patch(self, side: u32) -> View {
+        View {
+            patch: if side == 0 { 1 } else { side },
+            ..self
+        }
+    }
+
+    /// How many patches an image of `width` × `height` covers.
+    pub fn patches(&self, width: u32, height: u32) -> u64 {
+        u64::from(width.div_ceil(self.patch)) * u64::from(height.div_ceil(self.patch))
+    }
+
+    /// The size an image of `width` × `height` is processed at: scaled
+    /// down, aspect kept (as the resizer rounds), to the largest size
+    /// within every cap; never scaled up.
+    ///
+    /// ```
+    /// use tool_carrier::media::View;
+    /// // Claude's vision page: 1920×1080 is processed at 1456×819 (1560
+    /// // visual tokens of 28 px), an A4 scan of 1075×1520 at 924×1307.
+    /// let claude = View::new(1568).with_max_patches(1568).with_patch(28);
+    /// assert_eq!(claude.fit(1920, 1080), (1456, 819));
+    /// assert_eq!(claude.patches(1456, 819), 1560);
+    /// assert_eq!(claude.fit(1075, 1520), (924, 1307));
+    /// assert_eq!(claude.fit(200, 200), (200, 200));
+    /// ```
+    pub fn fit(&self, width: u32, height: u32) -> (u32, u32) {
+        let edge = Policy::default()
+            .with_max_dim(u32::MAX)
+            .with_view(*self)
+            .long_edge_for(width, height);
+        crate::media::resize::fit_within(width, height, edge)
     }
 
     /// Whether an image whose long side is fitted to `edge` (its short
@@ -240,9 +282,7 @@ impl View {
             && self
                 .max_pixels
                 .is_none_or(|p| u64::from(w) * u64::from(h) <= p)
-            && self
-                .max_patches
-                .is_none_or(|p| u64::from(w.div_ceil(32)) * u64::from(h.div_ceil(32)) <= p)
+            && self.max_patches.is_none_or(|p| self.patches(w, h) <= p)
     }
 }
 

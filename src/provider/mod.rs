@@ -273,11 +273,12 @@ impl Provider {
     ///
     /// ```
     /// use tool_carrier::provider::Provider;
-    /// assert_eq!(Provider::Anthropic.image_tokens("claude-sonnet-5", 1092, 1092), Some(1590));
+    /// assert_eq!(Provider::Anthropic.image_tokens("claude-sonnet-5-5", 1092, 1092), Some(1521));
+    /// assert_eq!(Provider::Anthropic.image_tokens("claude-opus-4-8", 3840, 2160), Some(4784));
     /// assert_eq!(Provider::OpenAiChat.image_tokens("gpt-5", 1024, 1024), Some(630));
     /// assert_eq!(Provider::OpenAiChat.image_tokens("gpt-4o", 1024, 1024), Some(765));
     /// assert_eq!(Provider::OpenAiChat.image_tokens("gpt-5-mini", 1024, 1024), Some(1659));
-    /// assert_eq!(Provider::Gemini2.image_tokens("gemini-2.5-flash", 1000, 700), Some(516));
+    /// assert_eq!(Provider::Gemini2.image_tokens("gemini-2.5-flash", 960, 540), Some(1548));
     /// assert_eq!(Provider::Gemini.image_tokens("gemini-3.8-flash", 1000, 700), Some(1120));
     /// assert_eq!(Provider::Ollama.image_tokens("qwen3-vl", 1000, 700), None);
     /// ```
@@ -292,7 +293,7 @@ impl Provider {
     /// ```
     /// use tool_carrier::media::View;
     /// use tool_carrier::provider::Provider;
-    /// assert_eq!(Provider::Anthropic.view("claude-sonnet-5"), Some(View::new(1568).with_max_pixels(1_200_000)));
+    /// assert_eq!(Provider::Anthropic.view("claude-sonnet-5-5"), Some(View::new(1568).with_max_patches(1568).with_patch(28)));
     /// assert_eq!(Provider::OpenAiChat.view("gpt-5"), Some(View::new(2048).with_max_short_edge(768)));
     /// assert_eq!(Provider::OpenAiResponses.view("gpt-5.4"), Some(View::new(2048).with_max_patches(2500)));
     /// assert_eq!(Provider::Gemini.view("gemini-3.8-flash"), None);

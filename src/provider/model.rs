@@ -135,6 +135,9 @@ pub fn bedrock_family(model: &str) -> Option<Family> {
 /// forms (`claude-opus-4-6-v1`) count too.
 const MILLION_CONTEXT: &[&str] = &[
     "claude-fable-5",
+    // "shares Claude Fable 5's specifications" (models/fable-5/overview,
+    // read 2026-12-01); AWS's model card says "Context window: 1M tokens".
+    "claude-mythos-5",
     "claude-opus-5",
     "claude-sonnet-5",
     "claude-opus-4-8",

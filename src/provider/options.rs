@@ -325,8 +325,8 @@ impl Options {
     /// use tool_carrier::provider::{Options, Profile, Provider};
     /// let options = Options::new().with_profile(Profile::builtin("deepseek")?);
     /// assert_eq!(options.profile().name, "deepseek");
-    /// assert!(!options.profile().vision);
-    /// assert_eq!(options.model_for(Provider::OpenAiCompatible), "deepseek-chat");
+    /// assert!(options.profile().vision);
+    /// assert_eq!(options.model_for(Provider::OpenAiCompatible), "deepseek-flash");
     /// # Ok::<(), tool_carrier::provider::UnknownProfile>(())
     /// ```
     pub fn with_profile(self, profile: Profile) -> Options {

@@ -178,16 +178,17 @@ fn mistral(p: &mut Profile) {
 
 fn deepseek(p: &mut Profile) {
     // https://api-docs.deepseek.com (read 2026-12-01): base URL
-    // https://api.deepseek.com (`/v1` kept for compatibility).
-    // deepseek-chat is text only: an image part is refused ("unknown
-    // variant `image_url`, expected `text`"). deepseek-flash takes images
-    // (guides/vision: JPEG, PNG, GIF, WebP; URLs or data URLs; "The encoded
-    // data counts toward the 48 MiB request body limit"): with
-    // `--model deepseek-flash --vision on` they are sent, the request's
-    // images kept under 46 MB of base64 to leave room for the text.
+    // https://api.deepseek.com (`/v1` kept for compatibility); "The model
+    // names deepseek-chat and deepseek-reasoner will be deprecated on
+    // 2026/07/24". deepseek-flash takes images (guides/vision: "The
+    // `deepseek-flash` model accepts images alongside text"; JPEG, PNG,
+    // GIF, WebP; URLs or data URLs; "The encoded data counts toward the 48
+    // MiB request body limit"): the request's images are kept under 46 MB
+    // of base64 to leave room for the text. A text-only model takes
+    // `--vision off`.
     p.base_url = "https://api.deepseek.com/v1".into();
-    p.default_model = "deepseek-chat".into();
-    p.vision = false;
+    p.default_model = "deepseek-flash".into();
+    p.vision = true;
     p.image_types = PNG_JPEG_WEBP.to_vec();
     p.image_urls = true;
     p.max_request_image_bytes = Some(46_000_000);
@@ -203,7 +204,11 @@ fn groq(p: &mut Profile) {
     // whether that is a limit or advice: kept as a limit). Image types are
     // not documented: PNG and JPEG.
     p.base_url = "https://api.groq.com/openai/v1".into();
-    p.default_model = "meta-llama/llama-4-scout-17b-16e-instruct".into();
+    // Llama 4 Scout was decommissioned on 2026-07-17 (Groq's deprecations
+    // page, as quoted in users' reports of 2026); the vision page lists
+    // qwen/qwen3.6-27b with "tool use, and JSON mode", "a maximum of 5
+    // images", "Each image counts as 2048 input tokens".
+    p.default_model = "qwen/qwen3.6-27b".into();
     p.image_urls = true;
     p.max_image_bytes = Some(3_500_000);
     p.max_request_image_bytes = Some(3_500_000);
@@ -218,7 +223,11 @@ fn xai(p: &mut Profile) {
     // the stricter reading); "Maximum number of images: No limit"; public
     // URLs are fetched.
     p.base_url = "https://api.x.ai/v1".into();
-    p.default_model = "grok-4".into();
+    // https://docs.x.ai/developers/migration/may-15-retirement (read
+    // 2026-12-01): grok-4-0709 retired on 2026-05-15, replaced by grok-4.3
+    // ("Modalities: text, image → text", "Function calling: Yes"; the
+    // alias grok-4 now names it).
+    p.default_model = "grok-4.3".into();
     p.image_types = vec![MediaType::Png, MediaType::Jpeg];
     p.image_urls = true;
     p.max_image_bytes = Some(20 * 1024 * 1024);
@@ -233,7 +242,9 @@ fn openrouter(p: &mut Profile) {
     // on any model". The upstream provider's rules apply beyond that
     // (Mistral's ids, say): the generic choice for the rest.
     p.base_url = "https://openrouter.ai/api/v1".into();
-    p.default_model = "openai/gpt-5".into();
+    // OpenAI's gpt-5 shuts down on 2026-12-11: its successor as for
+    // openai-chat.
+    p.default_model = "openai/gpt-5.5".into();
     p.image_urls = true;
     p.pdf = true;
 }

@@ -49,18 +49,35 @@ pub struct Spec {
     pub(crate) view: fn(&str) -> Option<View>,
 }
 
-/// Claude: "If your image's long edge is more than 1568 pixels, or your
-/// image is more than ~1,600 tokens, it will first be scaled down"
+/// Claude: "Each patch is a 28×28 pixel block of the image, referred to
+/// as a visual token"; an image larger than the model's limits is scaled
+/// to "the largest aspect-preserving size that satisfies both" an edge
+/// limit and a visual-token limit: "1568 tokens, and at most 1568 pixels
+/// on the long edge" for most models, "4784 tokens, and at most 2576
+/// pixels" for Claude Opus 4.7, Opus 4.8, Fable 5 and Mythos 5, the models
+/// with high-resolution image support
 /// (<https://platform.claude.com/docs/en/build-with-claude/vision>, read
-/// 2026-12-01); 1600 tokens at width × height / 750 is 1.2 MP. Opus 4.7
-/// reads images at up to 3.75 MP, 2576 px on the long side (its release
-/// notes, 2026-04-16).
+/// 2026-12-01).
 pub(crate) fn claude_view(model: &str) -> View {
-    if model.contains("claude-opus-4-7") {
-        View::new(2576).with_max_pixels(3_750_000)
+    const HIGH_RESOLUTION: &[&str] = &[
+        "claude-opus-4-7",
+        "claude-opus-4-8",
+        "claude-fable-5",
+        "claude-mythos-5",
+    ];
+    if HIGH_RESOLUTION.iter().any(|m| model.contains(m)) {
+        View::new(2576).with_max_patches(4784).with_patch(28)
     } else {
-        View::new(1568).with_max_pixels(1_200_000)
+        View::new(1568).with_max_patches(1568).with_patch(28)
     }
+}
+
+/// Claude's visual tokens for an image of `width` × `height` as sent to
+/// `model`: the patches of the size the model processes it at.
+pub(crate) fn claude_tokens(model: &str, width: u32, height: u32) -> u64 {
+    let view = claude_view(model);
+    let (w, h) = view.fit(width, height);
+    view.patches(w, h)
 }
 
 /// Where a request is sent.
@@ -111,7 +128,10 @@ pub(crate) const SPECS: [Spec; 8] = [
         name: "anthropic",
         display_name: "Anthropic",
         // https://platform.claude.com/docs/en/about-claude/models/overview
-        default_model: "claude-sonnet-5",
+        // (read 2026-12-01): Claude Sonnet 5 is "Legacy … consider
+        // migrating to Claude Sonnet 5.5"; Sonnet 5.5's retirement is "Not
+        // sooner than September 28, 2027".
+        default_model: "claude-sonnet-5-5",
         method: "POST",
         url: "https://api.anthropic.com/v1/messages",
         model_in_body: true,
@@ -127,14 +147,17 @@ pub(crate) const SPECS: [Spec; 8] = [
             }
         },
         // https://platform.claude.com/docs/en/build-with-claude/vision (read 2026-12-01)
-        image_tokens: |_, w, h| Some(media::anthropic_tokens(w, h)),
+        image_tokens: |model, w, h| Some(claude_tokens(model, w, h)),
         view: |model| Some(claude_view(model)),
     },
     Spec {
         provider: Provider::OpenAiChat,
         name: "openai-chat",
         display_name: "OpenAI",
-        default_model: "gpt-5",
+        // https://platform.openai.com/docs/deprecations (read 2026-12-01):
+        // gpt-5 shuts down on 2026-12-11. gpt-5.5 is in the images-vision
+        // guide's sizing table and has no shutdown date listed.
+        default_model: "gpt-5.5",
         method: "POST",
         url: "https://api.openai.com/v1/chat/completions",
         model_in_body: true,
@@ -151,7 +174,10 @@ pub(crate) const SPECS: [Spec; 8] = [
         provider: Provider::OpenAiResponses,
         name: "openai-responses",
         display_name: "OpenAI",
-        default_model: "gpt-5",
+        // https://platform.openai.com/docs/deprecations (read 2026-12-01):
+        // gpt-5 shuts down on 2026-12-11. gpt-5.5 is in the images-vision
+        // guide's sizing table and has no shutdown date listed.
+        default_model: "gpt-5.5",
         method: "POST",
         url: "https://api.openai.com/v1/responses",
         model_in_body: true,
@@ -194,7 +220,7 @@ pub(crate) const SPECS: [Spec; 8] = [
         // the other families.
         image_tokens: |model, w, h| {
             (super::model::bedrock_family(model) == Some(super::Family::Claude))
-                .then(|| media::anthropic_tokens(w, h))
+                .then(|| claude_tokens(model, w, h))
         },
         view: |model| {
             (super::model::bedrock_family(model) == Some(super::Family::Claude))
@@ -408,27 +434,64 @@ mod tests {
     }
 
     #[test]
+    fn claude_counts_its_vision_pages_tables() {
+        // https://platform.claude.com/docs/en/build-with-claude/vision
+        // (read 2026-12-01), the tables for most models and for the models
+        // with high-resolution support.
+        let most = |w, h| Provider::Anthropic.image_tokens("claude-sonnet-5-5", w, h);
+        for ((w, h), tokens) in [
+            ((200, 200), 64),
+            ((1000, 1000), 1296),
+            ((1092, 1092), 1521),
+            ((1920, 1080), 1560),
+            ((2000, 1500), 1564),
+            ((3840, 2160), 1560),
+        ] {
+            assert_eq!(most(w, h), Some(tokens), "{w}×{h}");
+        }
+        for model in [
+            "claude-opus-4-7",
+            "claude-opus-4-8",
+            "claude-fable-5",
+            "claude-mythos-5",
+        ] {
+            let high = |w, h| Provider::Anthropic.image_tokens(model, w, h);
+            assert_eq!(high(1920, 1080), Some(2691), "{model}");
+            assert_eq!(high(2000, 1500), Some(3888), "{model}");
+            assert_eq!(high(3840, 2160), Some(4784), "{model}");
+        }
+        // "1920x1080, 2000x1500, and 3840x2160 … downscaled to 1456x819,
+        // 1270x952 and 1456x819": the resizer rounds 952.5 up, so the
+        // second lands a pixel narrower at the same 1564 tokens.
+        let view = claude_view("claude-sonnet-5-5");
+        assert_eq!(view.fit(1920, 1080), (1456, 819));
+        assert_eq!(view.fit(3840, 2160), (1456, 819));
+        assert_eq!(view.fit(2000, 1500), (1269, 952));
+        assert_eq!(view.fit(1075, 1520), (924, 1307)); // the A4 scan
+        assert_eq!(claude_view("claude-opus-4-8").fit(3840, 2160), (2576, 1449));
+    }
+
+    #[test]
     fn image_tokens_follow_each_providers_formula() {
         let shot = (2880, 1800);
         let tokens = |p: Provider, model: &str| p.image_tokens(model, shot.0, shot.1);
-        assert_eq!(tokens(Provider::Anthropic, "claude-sonnet-5"), Some(6912));
+        // Fitted to 1389×868: 50 × 31 visual tokens of 28 px.
+        assert_eq!(tokens(Provider::Anthropic, "claude-sonnet-5-5"), Some(1550));
         assert_eq!(
             tokens(Provider::OpenAiChat, "gpt-5"),
             tokens(Provider::OpenAiResponses, "gpt-5")
         );
-        assert_eq!(
-            tokens(Provider::Gemini2, "gemini-2.5-flash"),
-            Some(258 * 12)
-        );
+        // A crop unit of 1200 px: 3 × 2 tiles.
+        assert_eq!(tokens(Provider::Gemini2, "gemini-2.5-flash"), Some(258 * 6));
         assert_eq!(tokens(Provider::Gemini, "gemini-3.8-flash"), Some(1120));
         // Gemini's own table decides by the model, whichever name was used.
-        assert_eq!(tokens(Provider::Gemini, "gemini-2.0-flash"), Some(258 * 12));
+        assert_eq!(tokens(Provider::Gemini, "gemini-2.0-flash"), Some(258 * 6));
         assert_eq!(
             tokens(
                 Provider::Bedrock,
                 "us.anthropic.claude-sonnet-4-5-20250929-v1:0"
             ),
-            tokens(Provider::Anthropic, "claude-sonnet-5")
+            tokens(Provider::Anthropic, "claude-sonnet-5-5")
         );
         assert_eq!(tokens(Provider::Bedrock, "amazon.nova-pro-v1:0"), None);
         assert_eq!(tokens(Provider::Ollama, "qwen3-vl"), None);
