@@ -472,6 +472,16 @@ mod tests {
     }
 
     #[test]
+    fn mythos_5_has_a_million_token_context_and_so_600_images() {
+        // Anthropic's models page: Mythos 5 "shares Claude Fable 5's
+        // specifications"; the vision page: 600 images a request for
+        // models past a 200k-token context.
+        assert_eq!(Provider::Anthropic.max_images("claude-mythos-5"), 600);
+        assert_eq!(Provider::Anthropic.max_images("claude-fable-5"), 600);
+        assert_eq!(Provider::Anthropic.max_images("claude-haiku-4-5"), 100);
+    }
+
+    #[test]
     fn image_tokens_follow_each_providers_formula() {
         let shot = (2880, 1800);
         let tokens = |p: Provider, model: &str| p.image_tokens(model, shot.0, shot.1);
