@@ -129,12 +129,14 @@ pub(crate) struct Rename {
     pattern: Pattern,
     map: HashMap<String, String>,
     used: HashSet<String>,
-    /// For each fitted form already taken, the first suffix (or hash
-    /// round) not yet known to be taken: every smaller one was tried and
-    /// found taken, and `used` only grows, so the search resumes there.
-    /// Without it a history that reuses `call_1` every round searches
-    /// from 2 each time, quadratic in the number of rounds.
-    next: HashMap<String, usize>,
+    /// For each base and suffix width (for a hash, each fitted form and
+    /// 0), the first suffix (or hash round) not yet known to be taken:
+    /// every smaller one was tried and found taken, and `used` only grows,
+    /// so the search resumes there. Without it a history that reuses
+    /// `call_1` every round searches from 2 each time, quadratic in the
+    /// number of rounds; keyed by the cut base, ids that differ only past
+    /// a length limit share their search too.
+    next: HashMap<(String, usize), usize>,
 }
 
 impl Rename {
@@ -172,21 +174,36 @@ impl Rename {
         if !self.used.contains(&fitted) {
             return fitted;
         }
-        let exact = self.pattern.exact;
-        let start = if exact { 1 } else { 2 };
-        let mut n = self.next.get(&fitted).copied().unwrap_or(start);
+        if self.pattern.exact {
+            // Rounds of a hash of the whole fitted form.
+            let key = (fitted, 0);
+            let mut n = self.next.get(&key).copied().unwrap_or(1);
+            loop {
+                let candidate = hashed(&key.0, n as u64, self.pattern.max_len);
+                n += 1;
+                if !self.used.contains(&candidate) {
+                    self.next.insert(key, n);
+                    return candidate;
+                }
+            }
+        }
+        // `base_n`, the base cut so the suffix fits: every fitted form
+        // with the same base shares the candidates of a suffix width, and
+        // so where their search stands.
+        let mut n = 2usize;
         loop {
-            let candidate = if exact {
-                hashed(&fitted, n as u64, self.pattern.max_len)
-            } else {
-                let suffix = format!("_{n}");
-                let keep = self.pattern.max_len.saturating_sub(suffix.len());
-                let base: String = fitted.chars().take(keep).collect();
-                base + &suffix
-            };
+            let digits = n.to_string().len();
+            let keep = self.pattern.max_len.saturating_sub(1 + digits);
+            let key = (fitted.chars().take(keep).collect::<String>(), digits);
+            n = n.max(self.next.get(&key).copied().unwrap_or(n));
+            if n.to_string().len() != digits {
+                continue; // every suffix of this width is taken
+            }
+            let candidate = format!("{}_{n}", key.0);
             n += 1;
-            if !self.used.contains(&candidate) {
-                self.next.insert(fitted, n);
+            let free = !self.used.contains(&candidate);
+            self.next.insert(key, n);
+            if free {
                 return candidate;
             }
         }
@@ -264,13 +281,62 @@ mod tests {
         let out: Vec<String> = (0..1000).map(|_| ids.fresh("call_1")).collect();
         assert_eq!(out[0], "call_1");
         assert_eq!(out[999], "call_1_1000");
-        assert_eq!(ids.next.get("call_1"), Some(&1001));
+        assert_eq!(ids.next.get(&("call_1".to_owned(), 4)), Some(&1001));
         assert_eq!(ids.fresh("call_1_2"), "call_1_2_2");
         assert_eq!(ids.fresh("call_1"), "call_1_1001");
         let mut mistral = Rename::new(Pattern::ALPHANUMERIC_9);
         let hashed: std::collections::HashSet<String> =
             (0..1000).map(|_| mistral.fresh("call_1")).collect();
         assert_eq!(hashed.len(), 1000);
+    }
+
+    proptest::proptest! {
+        /// Resuming gives what searching from the first suffix every time
+        /// gives, for any ids, short limits (so bases are cut) included.
+        #[test]
+        fn the_resumed_search_finds_what_a_fresh_search_finds(
+            originals in proptest::collection::vec("[ab_]{0,7}", 0..60),
+            max_len in 3usize..9,
+        ) {
+            let pattern = Pattern::new(word_char, max_len, "call");
+            let mut ids = Rename::new(pattern);
+            let mut used: HashSet<String> = HashSet::new();
+            for original in &originals {
+                let fitted = pattern.fit(original);
+                let expected = if used.contains(&fitted) {
+                    (2..)
+                        .map(|n: usize| {
+                            let suffix = format!("_{n}");
+                            let keep = max_len.saturating_sub(suffix.len());
+                            fitted.chars().take(keep).collect::<String>() + &suffix
+                        })
+                        .find(|c| !used.contains(c))
+                        .unwrap()
+                } else {
+                    fitted
+                };
+                proptest::prop_assert_eq!(ids.fresh(original), expected.clone());
+                used.insert(expected);
+            }
+        }
+    }
+
+    #[test]
+    fn ids_that_differ_only_past_the_limit_share_their_search() {
+        // Forty-character ids that differ in their last characters, each
+        // reused: after the first round they all cut to the same base.
+        let mut ids = Rename::new(Pattern::OPENAI_ID);
+        let long = |k: usize| format!("{}{k:02}", "x".repeat(38));
+        let mut seen = HashSet::new();
+        for _ in 0..50 {
+            for k in 0..20 {
+                assert!(seen.insert(ids.fresh(&long(k))));
+            }
+        }
+        // The 980 reused ones took `_2` … `_981`, one search for all.
+        let base = "x".repeat(36);
+        assert_eq!(ids.next.get(&(base, 3)).copied(), Some(982));
+        assert!(seen.iter().all(|id| id.chars().count() <= 40));
     }
 
     #[test]
