@@ -138,6 +138,17 @@ fn itoa(mut n: usize, buf: &mut [u8; 20]) -> &str {
     std::str::from_utf8(&buf[i..]).expect("ASCII digits")
 }
 
+/// `base_n`.
+fn suffixed(base: &str, n: usize) -> String {
+    let mut buf = [0; 20];
+    let digits = itoa(n, &mut buf);
+    let mut out = String::with_capacity(base.len() + 1 + digits.len());
+    out.push_str(base);
+    out.push('_');
+    out.push_str(digits);
+    out
+}
+
 /// One provider's rewriting of ids or names over a request.
 pub(crate) struct Rename {
     pattern: Pattern,
@@ -191,33 +202,13 @@ impl Rename {
         }
         if self.pattern.exact {
             // Rounds of a hash of the whole fitted form.
-            let key = (fitted, 0);
-            let mut n = self.next.get(&key).copied().unwrap_or(1);
-            loop {
-                let candidate = hashed(&key.0, n as u64, self.pattern.max_len);
-                n += 1;
-                if !self.used.contains(&candidate) {
-                    self.next.insert(key, n);
-                    return candidate;
-                }
-            }
+            let max_len = self.pattern.max_len;
+            return self.search((fitted, 0), 1, |f, n| hashed(f, n as u64, max_len));
         }
         if fitted.chars().count().saturating_add(21) <= self.pattern.max_len {
             // No suffix (at most 20 digits) cuts it: the candidates are its
             // own, and so is where their search stands.
-            let key = (fitted, 0);
-            let mut n = self.next.get(&key).copied().unwrap_or(2);
-            loop {
-                let mut candidate = String::with_capacity(key.0.len() + 8);
-                candidate.push_str(&key.0);
-                candidate.push('_');
-                candidate.push_str(itoa(n, &mut [0; 20]));
-                n += 1;
-                if !self.used.contains(&candidate) {
-                    self.next.insert(key, n);
-                    return candidate;
-                }
-            }
+            return self.search((fitted, 0), 2, suffixed);
         }
         // `base_n`, the base cut so the suffix fits: every fitted form
         // with the same base shares the candidates of a suffix width, and
@@ -239,15 +230,31 @@ impl Rename {
                     continue; // every suffix of this width is taken
                 }
             }
-            let mut candidate = String::with_capacity(key.0.len() + 1 + width);
-            candidate.push_str(&key.0);
-            candidate.push('_');
-            candidate.push_str(itoa(n, &mut [0; 20]));
+            let candidate = suffixed(&key.0, n);
             n += 1;
             let free = !self.used.contains(&candidate);
             self.next.insert(key, n);
             if free {
                 return candidate;
+            }
+        }
+    }
+
+    /// The first of `candidate(key.0, n)`, n = `start`, `start` + 1, …, not
+    /// taken, resuming where the last search for `key` stopped.
+    fn search(
+        &mut self,
+        key: (String, usize),
+        start: usize,
+        candidate: impl Fn(&str, usize) -> String,
+    ) -> String {
+        let mut n = self.next.get(&key).copied().unwrap_or(start);
+        loop {
+            let c = candidate(&key.0, n);
+            n += 1;
+            if !self.used.contains(&c) {
+                self.next.insert(key, n);
+                return c;
             }
         }
     }
