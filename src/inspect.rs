@@ -222,6 +222,18 @@ fn for_each_record(
 mod tests {
     use super::*;
 
+    /// `inspect --json` of `history`: (records, errors, carriers, legacy)
+    /// and the lines written.
+    fn json_lines(history: &str) -> ((usize, usize, usize, usize), Vec<String>) {
+        let mut out = Vec::new();
+        let s = write_json(history.as_bytes(), &mut out, |_| {}).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        (
+            (s.records, s.errors, s.carriers, s.legacy),
+            text.lines().map(str::to_owned).collect(),
+        )
+    }
+
     #[test]
     fn each_record_is_one_line_of_the_documented_shape() {
         let history = concat!(
@@ -230,19 +242,8 @@ mod tests {
             "{\"role\":\"r\\u00f4le\",\"content\":\"hi\"}\n",
             "not json\n",
         );
-        let mut out = Vec::new();
-        let summary = write_json(history.as_bytes(), &mut out, |_| {}).unwrap();
-        assert_eq!(
-            (
-                summary.records,
-                summary.errors,
-                summary.carriers,
-                summary.legacy
-            ),
-            (4, 1, 2, 1)
-        );
-        let text = String::from_utf8(out).unwrap();
-        let lines: Vec<&str> = text.lines().collect();
+        let (counts, lines) = json_lines(history);
+        assert_eq!(counts, (4, 1, 2, 1));
         assert_eq!(
             lines,
             [
@@ -267,19 +268,8 @@ mod tests {
             r#"{"role":"assistant","content":null,"tool_calls":[{"id":"c3","function":{}}]}"#,
             "\n",
         );
-        let mut out = Vec::new();
-        let summary = write_json(history.as_bytes(), &mut out, |_| {}).unwrap();
-        assert_eq!(
-            (
-                summary.records,
-                summary.errors,
-                summary.carriers,
-                summary.legacy
-            ),
-            (4, 1, 2, 0)
-        );
-        let text = String::from_utf8(out).unwrap();
-        let lines: Vec<&str> = text.lines().collect();
+        let (counts, lines) = json_lines(history);
+        assert_eq!(counts, (4, 1, 2, 0));
         assert_eq!(
             lines[..3],
             [
@@ -297,7 +287,7 @@ mod tests {
             },
         };
         assert_eq!(
-            serde_json::from_str::<serde_json::Value>(lines[3]).unwrap(),
+            serde_json::from_str::<serde_json::Value>(&lines[3]).unwrap(),
             serde_json::json!({"index": 3, "error": error.to_string()})
         );
     }
