@@ -46,6 +46,8 @@
 #![deny(missing_docs)]
 
 pub mod carrier;
+#[cfg(feature = "media")]
+pub mod facts;
 pub mod history;
 #[cfg(feature = "media")]
 pub mod import;

@@ -249,9 +249,12 @@ fn images_are_sent_at_the_size_the_model_sees() {
     let sizes = |provider: Provider, options: &Options| {
         png_sizes(&build_lines(provider, &history, options))
     };
-    // Claude: 1568 px on the long side and 1568 visual tokens of 28 px
-    // at most, counted independently of the crate's own fitting.
-    let claude = sizes(Provider::Anthropic, &fixture.options());
+    // Claude before 4.7: 1568 px on the long side and 1568 visual tokens
+    // of 28 px at most, counted independently of the crate's own fitting.
+    let claude = sizes(
+        Provider::Anthropic,
+        &fixture.options().with_model("claude-haiku-4-5"),
+    );
     assert_eq!(claude[0], (1568, 55));
     let tokens = |(w, h): (u32, u32)| w.div_ceil(28) * h.div_ceil(28);
     let (w, h) = claude[1];
@@ -259,7 +262,7 @@ fn images_are_sent_at_the_size_the_model_sees() {
         tokens((w, h)) <= 1568 && tokens((w + 28, h + 28)) > 1568 && w <= 1568,
         "{w}×{h}"
     );
-    let view = Provider::Anthropic.view("claude-sonnet-5-5").unwrap();
+    let view = Provider::Anthropic.view("claude-haiku-4-5").unwrap();
     for &(w, h) in &claude {
         assert!(w.max(h) <= view.long_edge);
         assert!(view.patches(w, h) <= view.max_patches.unwrap());
@@ -267,8 +270,12 @@ fn images_are_sent_at_the_size_the_model_sees() {
     // Claude on Bedrock is fitted the same way.
     let bedrock = fixture
         .options()
-        .with_model("us.anthropic.claude-sonnet-4-5-20250929-v1:0");
+        .with_model("us.anthropic.claude-haiku-4-5-20251001-v1:0");
     assert_eq!(sizes(Provider::Bedrock, &bedrock), claude);
+    // Claude 4.7 and later (the default, Sonnet 5.5): 2576 px and 4784
+    // visual tokens, which both images are within.
+    let high = sizes(Provider::Anthropic, &fixture.options());
+    assert_eq!(high, [(1700, 60), (1200, 1100)]);
     // OpenAI's tile-based models: 768 px on the short side.
     let openai = sizes(
         Provider::OpenAiChat,
@@ -299,9 +306,10 @@ fn images_are_sent_at_the_size_the_model_sees() {
         patches((w + 1, h + 1)) > 1536 && h > 1600,
         "{w}×{h} is not the largest"
     );
-    // GPT-5.6 keeps images as sent: only the ceiling applies.
+    // GPT-5.6 (Responses: Chat takes its tools only with reasoning off)
+    // keeps images as sent: only the ceiling applies.
     let kept = sizes(
-        Provider::OpenAiChat,
+        Provider::OpenAiResponses,
         &fixture.options().with_model("gpt-5.6"),
     );
     assert_eq!(kept, [(1700, 60), (1200, 1100)]);
@@ -313,8 +321,8 @@ fn images_are_sent_at_the_size_the_model_sees() {
     // Turned off, Claude gets what fits the ceiling.
     let off = fixture.options().with_fit_to_model(false);
     assert_eq!(sizes(Provider::Anthropic, &off), [(1700, 60), (1200, 1100)]);
-    // The token estimate follows the size sent: ~1600 for the big one.
+    // The token estimate follows the size sent: both as they are for
+    // Sonnet 5.5, ⌈1700/28⌉ × ⌈60/28⌉ + ⌈1200/28⌉ × ⌈1100/28⌉.
     let request = build_lines(Provider::Anthropic, &history, &fixture.options());
-    let tokens = request.report.image_tokens.unwrap();
-    assert!((1600..=1730).contains(&tokens), "{tokens}");
+    assert_eq!(request.report.image_tokens, Some(61 * 3 + 43 * 40));
 }

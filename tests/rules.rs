@@ -232,6 +232,8 @@ fn cases() -> Vec<Case> {
         (OpenAiResponses, "gpt-5", with(with(r(), "/input/1/call_id", "c".repeat(65).into()), "/input/2/call_id", "c".repeat(65).into()), "openai-responses/call-id"),
         (OpenAiResponses, "gpt-5", with(r(), "/tools/0/parameters", json!({"type": "object", "properties": {"x": {"type": ["array", "null"]}}})), "openai-responses/array-items"),
         (OpenAiResponses, "gpt-5", with(r(), "/tools/0/parameters", json!({"properties": {}})), "openai-responses/parameters-object"),
+        (OpenAiResponses, "gpt-5", with(r(), "/input/2/output", json!([{"type": "input_image", "image_url": format!("data:image/png;base64,{}", "A".repeat(20_971_520))}])), "openai-responses/data-length"),
+        (OpenAiResponses, "gpt-5", with(r(), "/input/0/content", json!([{"type": "input_file", "filename": "a.pdf", "file_data": format!("data:application/pdf;base64,{}", "A".repeat(73_400_320))}])), "openai-responses/data-length"),
         // Gemini
         (Gemini, G3, with(g(), "/contents/2/parts", json!([])), "gemini/response-count"),
         (Gemini, G3, with(g(), "/contents/2/parts/0/functionResponse/id", "c2".into()), "gemini/response-matches-call"),

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
+use tool_carrier::facts::Facts;
 use tool_carrier::import::read_records_with;
 use tool_carrier::media::store::InlineStore;
 use tool_carrier::media::Policy;
@@ -94,8 +95,9 @@ pub struct Args {
     no_cache_breakpoints: bool,
     /// With --provider openai-compatible: the server's profile, a built-in
     /// name (generic, vllm, llama-cpp, lm-studio, ollama-openai, mistral,
-    /// deepseek, groq, xai, openrouter, azure-openai) or a profile file (a
-    /// value with a path separator or a .toml or .json extension).
+    /// deepseek, groq, xai, openrouter, azure-openai), one a --facts file
+    /// adds, or a profile file (a value with a path separator or a .toml or
+    /// .json extension).
     #[arg(long, value_name = "NAME|FILE")]
     profile: Option<String>,
     /// With --provider openai-compatible: the server's base URL (the
@@ -129,6 +131,8 @@ pub struct Args {
     from: Option<Provider>,
     #[command(flatten)]
     limits: input::Limits,
+    #[command(flatten)]
+    facts: crate::facts::Arg,
     /// A JSON Lines file or a JSON array of messages (`{role, content}`,
     /// or spelled the OpenAI Chat way: `tool_calls`, `tool_call_id`,
     /// content parts); `-` or nothing for standard input.
@@ -144,15 +148,15 @@ fn on_off(s: &str) -> Result<bool, String> {
 }
 
 /// The profile `--profile` names: a file when the value has a path
-/// separator or a `.toml`/`.json` extension, else a built-in name.
-fn read_profile(value: &str) -> Result<Profile, Failure> {
+/// separator or a `.toml`/`.json` extension, else a name in the facts.
+fn read_profile(value: &str, facts: &Facts) -> Result<Profile, Failure> {
     let path = std::path::Path::new(value);
     let ext = path.extension().and_then(|e| e.to_str());
     let is_file = value.contains(std::path::MAIN_SEPARATOR)
         || value.contains('/')
         || matches!(ext, Some("toml" | "json"));
     if !is_file {
-        return Profile::builtin(value).map_err(|e| Failure::new(format!("--profile: {e}")));
+        return Profile::named(facts, value).map_err(|e| Failure::new(format!("--profile: {e}")));
     }
     let fail = |e: &dyn std::fmt::Display| Failure::new(format!("--profile {value}: {e}"));
     let text = std::fs::read_to_string(path).map_err(|e| fail(&e))?;
@@ -211,10 +215,15 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
             )));
         }
     }
+    let user_facts = args.facts.load()?;
+    let facts = user_facts.as_deref().unwrap_or_else(|| Facts::builtin());
     let mut options = Options::new()
         .with_vision(!args.no_vision && args.vision != Some(false))
         .with_policy(policy)
         .with_fit_to_model(args.max_dim.is_none());
+    if let Some(facts) = user_facts.clone() {
+        options = options.with_facts(facts);
+    }
     if let Some(model) = args.model.clone() {
         options = options.with_model(model);
     }
@@ -243,7 +252,7 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
     }
     if compatible {
         let mut profile = match &args.profile {
-            Some(value) => read_profile(value)?,
+            Some(value) => read_profile(value, facts)?,
             None => Profile::generic(),
         };
         if let Some(url) = &args.base_url {
@@ -259,6 +268,7 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
         }
         options = options.with_profile(profile);
     }
+    crate::facts::warn_model(facts, args.provider, options.model_for(args.provider));
     if let Some(path) = &args.tools {
         let text = std::fs::read_to_string(path)
             .map_err(|e| Failure::new(format!("--tools {}: {e}", path.display())))?;

@@ -10,12 +10,14 @@ use clap::{Parser, Subcommand};
 
 pub mod cache;
 mod convert;
+mod facts;
 mod import;
 mod input;
 mod inspect;
 mod interrupt;
 mod media;
 mod migrate;
+mod models;
 mod output;
 pub mod report;
 pub mod table;
@@ -50,6 +52,9 @@ enum Command {
     /// Read tool results stored in another format (MCP) into a carrier
     /// history.
     Import(import::Args),
+    /// List the models the provider facts know: limits, image processing
+    /// size, retirement date, sources.
+    Models(models::Args),
 }
 
 /// Exit status for a finished run that found bad records or pending changes.
@@ -76,6 +81,7 @@ pub fn main() -> ExitCode {
         Command::Convert(args) => convert::run(args),
         Command::Media(args) => media::run(args),
         Command::Import(args) => import::run(args),
+        Command::Models(args) => models::run(args),
     };
     match result {
         Ok(code) => code,

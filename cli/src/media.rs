@@ -1,10 +1,11 @@
-//! `tool-carrier media FILE… [--json] [--max-dim N] [--budget PROVIDER] [--provider P [--model M]]`
+//! `tool-carrier media FILE… [--json] [--max-dim N] [--budget PROVIDER] [--provider P [--model M]] [--facts FILE]`
 
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
+use tool_carrier::facts::Facts;
 use tool_carrier::media::Policy;
 use tool_carrier::provider::Provider;
 
@@ -45,35 +46,38 @@ pub struct Args {
     /// With --provider: the model (each provider has a default).
     #[arg(long, value_name = "M", requires = "provider")]
     model: Option<String>,
+    #[command(flatten)]
+    facts: crate::facts::Arg,
 }
 
 pub fn run(args: Args) -> Result<ExitCode, Failure> {
+    let user_facts = args.facts.load()?;
+    let facts = user_facts.as_deref().unwrap_or_else(|| Facts::builtin());
     let mut policy = Policy::default().with_max_dim(args.max_dim);
-    if let Some(provider) = args.provider {
+    let target = args.provider.map(|provider| {
         let model = args
             .model
             .as_deref()
-            .unwrap_or_else(|| provider.default_model());
-        if let Some(view) = provider.view(model) {
+            .unwrap_or_else(|| facts.default_model(provider));
+        (provider, model)
+    });
+    if let Some((provider, model)) = target {
+        crate::facts::warn_model(facts, provider, model);
+        if let Some(view) = facts.view(provider, model) {
             policy = policy.with_view(view);
         }
     }
-    let budget = args
-        .budget
-        .or(args.provider)
-        .unwrap_or(Provider::Anthropic)
-        .budget();
+    let budget = match args.budget.or(args.provider) {
+        // A server's budget is its profile's: the generic one here.
+        Some(Provider::OpenAiCompatible) => Provider::OpenAiCompatible.budget(),
+        Some(p) => facts.api(p).limits.budget(),
+        None => facts.api(Provider::Anthropic).limits.budget(),
+    };
     let mut out = io::stdout().lock();
     let mut refused = false;
     for path in &args.files {
-        let report = describe_file(path, &policy, budget).map(|report| match args.provider {
-            Some(provider) => {
-                let model = args
-                    .model
-                    .as_deref()
-                    .unwrap_or_else(|| provider.default_model());
-                report.for_provider(provider, model)
-            }
+        let report = describe_file(path, &policy, budget).map(|report| match target {
+            Some((provider, model)) => report.for_provider(facts, provider, model),
             None => report,
         });
         let line = match report {

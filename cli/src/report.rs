@@ -5,6 +5,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
+use tool_carrier::facts::Facts;
 use tool_carrier::media::{
     prepare, read_regular_file, Budget, Estimates, MediaError, MediaFacts, Policy, Prepared,
 };
@@ -73,13 +74,13 @@ impl MediaReport {
         }
     }
 
-    /// The same report with `provider`'s count for `model`.
-    pub fn for_provider(self, provider: Provider, model: &str) -> MediaReport {
+    /// The same report with `provider`'s count for `model`, by `facts`.
+    pub fn for_provider(self, facts: &Facts, provider: Provider, model: &str) -> MediaReport {
         let tokens = self
             .final_
             .width
             .zip(self.final_.height)
-            .and_then(|(w, h)| provider.image_tokens(model, w, h));
+            .and_then(|(w, h)| facts.image_tokens(provider, model, w, h));
         MediaReport {
             provider: Some(ProviderCost {
                 name: provider.name(),

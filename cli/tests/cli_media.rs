@@ -119,8 +119,8 @@ fn a_provider_shows_what_its_model_would_get() {
     };
     // Without a provider: the 2000 px ceiling, which this image is within.
     assert_eq!(run(&[])["final"]["width"], 1700);
-    // Claude processes at most 1568 px on the long side.
-    let claude = run(&["--provider", "anthropic"]);
+    // Claude before 4.7 processes at most 1568 px on the long side.
+    let claude = run(&["--provider", "anthropic", "--model", "claude-haiku-4-5"]);
     assert_eq!(
         (
             claude["final"]["width"].as_u64(),
@@ -130,10 +130,16 @@ fn a_provider_shows_what_its_model_would_get() {
     );
     // With its own count of the image as sent: ⌈1568 / 28⌉ × ⌈55 / 28⌉
     // visual tokens.
-    let cost = &run(&["--provider", "anthropic"])["provider"];
+    let cost = &run(&["--provider", "anthropic", "--model", "claude-haiku-4-5"])["provider"];
     assert_eq!(cost["name"], "anthropic");
-    assert_eq!(cost["model"], "claude-sonnet-5-5");
+    assert_eq!(cost["model"], "claude-haiku-4-5");
     assert_eq!(cost["tokens"], 56 * 2);
+    // The default, Claude Sonnet 5.5, processes up to 2576 px: as sent,
+    // ⌈1700 / 28⌉ × ⌈60 / 28⌉ visual tokens.
+    let default = run(&["--provider", "anthropic"]);
+    assert_eq!(default["final"]["width"], 1700);
+    assert_eq!(default["provider"]["model"], "claude-sonnet-5-5");
+    assert_eq!(default["provider"]["tokens"], 61 * 3);
     assert!(run(&["--provider", "ollama"])["provider"]["tokens"].is_null());
     assert!(run(&[]).get("provider").is_none());
     // OpenAI caps the short side only; Gemini documents no size.

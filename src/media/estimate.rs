@@ -87,16 +87,30 @@ pub fn openai_tokens(width: u32, height: u32) -> u64 {
 /// assert_eq!(openai_tile_tokens(1024, 1024, 70, 140), 70 + 140 * 4);
 /// ```
 pub fn openai_tile_tokens(width: u32, height: u32, base: u64, tile: u64) -> u64 {
+    base + tile * tile_tokens(width, height, 2048, 768, 512)
+}
+
+/// The `tile_size` tiles an image covers once fitted into `fit` × `fit`
+/// and then its short side to `short_edge` (never scaled up).
+pub(crate) fn tile_tokens(
+    width: u32,
+    height: u32,
+    fit: u32,
+    short_edge: u32,
+    tile_size: u32,
+) -> u64 {
     let (mut w, mut h) = (u64::from(width.max(1)), u64::from(height.max(1)));
-    if w > 2048 || h > 2048 {
+    let (fit, short_edge) = (u64::from(fit.max(1)), u64::from(short_edge.max(1)));
+    if w > fit || h > fit {
         let long = w.max(h);
-        (w, h) = (scale(w, 2048, long), scale(h, 2048, long));
+        (w, h) = (scale(w, fit, long), scale(h, fit, long));
     }
     let short = w.min(h);
-    if short > 768 {
-        (w, h) = (scale(w, 768, short), scale(h, 768, short));
+    if short > short_edge {
+        (w, h) = (scale(w, short_edge, short), scale(h, short_edge, short));
     }
-    base + tile * w.div_ceil(512) * h.div_ceil(512)
+    let tile = u64::from(tile_size.max(1));
+    w.div_ceil(tile) * h.div_ceil(tile)
 }
 
 /// The 32 × 32-px patches OpenAI's patch-based models count for an image
@@ -113,22 +127,29 @@ pub fn openai_tile_tokens(width: u32, height: u32, base: u64, tile: u64) -> u64 
 /// assert_eq!(openai_patches(1800, 2400, 1536), 1452); // shrunk to 1056×1408
 /// ```
 pub fn openai_patches(width: u32, height: u32, budget: u64) -> u64 {
+    patches_within(width, height, 32, budget)
+}
+
+/// [`openai_patches`] with patches of `patch` px a side.
+pub(crate) fn patches_within(width: u32, height: u32, patch: u32, budget: u64) -> u64 {
     let (w, h) = (u64::from(width.max(1)), u64::from(height.max(1)));
-    let patches = w.div_ceil(32) * h.div_ceil(32);
+    let p = u64::from(patch.max(1));
+    let pf = p as f64;
+    let patches = w.div_ceil(p) * h.div_ceil(p);
     if patches <= budget {
         return patches;
     }
     let (wf, hf) = (w as f64, h as f64);
-    let shrink = (1024.0 * budget as f64 / (wf * hf)).sqrt();
+    let shrink = (pf * pf * budget as f64 / (wf * hf)).sqrt();
     let fit = |side: f64| {
-        let whole = side * shrink / 32.0;
+        let whole = side * shrink / pf;
         whole.floor() / whole
     };
     let adjusted = shrink * fit(wf).min(fit(hf));
     // A hair below the whole patch the arithmetic lands on is the same
     // patch; a hair above it is not, so the product is rounded down.
     let side = |x: f64| ((x * adjusted + 1e-6).floor() as u64).max(1);
-    (side(wf).div_ceil(32) * side(hf).div_ceil(32)).min(budget)
+    (side(wf).div_ceil(p) * side(hf).div_ceil(p)).min(budget)
 }
 
 /// Gemini 2.x's image token count: 258 for an image whose sides are both
@@ -146,11 +167,19 @@ pub fn openai_patches(width: u32, height: u32, budget: u64) -> u64 {
 /// assert_eq!(gemini_2_tokens(1000, 700), 258 * 3 * 2); // crop unit 466
 /// ```
 pub fn gemini_2_tokens(width: u32, height: u32) -> u64 {
-    if width <= 384 && height <= 384 {
-        return 258;
+    258 * crop_tiles(width, height, 384, 1.5)
+}
+
+/// The tiles Gemini 2 cuts an image into: one when both sides are at
+/// most `small`, else squares of ⌊min(width, height) / `divisor`⌋ px.
+pub(crate) fn crop_tiles(width: u32, height: u32, small: u32, divisor: f64) -> u64 {
+    if width <= small && height <= small {
+        return 1;
     }
-    let crop = (u64::from(width.min(height)) * 2 / 3).max(1);
-    258 * u64::from(width).div_ceil(crop) * u64::from(height).div_ceil(crop)
+    // ⌊short / divisor⌋, with a hair of slack so 540 / 1.5 is 360.
+    let crop = ((f64::from(width.min(height)) / divisor.max(1.0)) + 1e-9).floor();
+    let crop = (crop as u64).max(1);
+    u64::from(width).div_ceil(crop) * u64::from(height).div_ceil(crop)
 }
 
 /// Gemini 3's image token count at its default media resolution for

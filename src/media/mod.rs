@@ -107,6 +107,7 @@ pub use estimate::{
     anthropic_tokens, gemini_2_tokens, openai_patches, openai_tile_tokens, openai_tokens,
     Estimates, CHARS_PER_ATTACHMENT, GEMINI_3_IMAGE_TOKENS,
 };
+pub(crate) use estimate::{crop_tiles, patches_within, tile_tokens};
 pub use policy::{Policy, View};
 pub use prepare::{prepare, prepare_for, FitStep, MediaFacts, Prepared};
 pub use read::read_regular_file;

@@ -13,10 +13,11 @@ use crate::media::{
     sniff, Budget, DefaultResolver, MediaType, Policy, PreparedCache, Resolver, Sniffed, Source,
 };
 
-use super::model::Facts;
+use super::model::Capabilities;
 use super::options::Eviction;
 use super::walk::{Media, Slot, Turn};
 use super::{display_target, Note, NoteReason, Options, Provider, Report};
+use crate::facts::Facts;
 
 /// What a provider accepts in one request.
 #[derive(Clone, Debug)]
@@ -58,6 +59,7 @@ struct Tally {
 }
 
 struct Step<'o> {
+    facts: &'o Facts,
     provider: Provider,
     model: &'o str,
     limits: &'o Limits,
@@ -98,7 +100,7 @@ pub(crate) fn decide(
     turns: &[Turn<'_, ()>],
     provider: Provider,
     model: &str,
-    facts: &Facts,
+    caps: &Capabilities,
     options: &Options,
 ) -> Vec<Media> {
     let default_resolver;
@@ -112,7 +114,7 @@ pub(crate) fn decide(
     let slots: Vec<&Slot<'_, ()>> = turns.iter().flat_map(Turn::slots).collect();
     // The largest side an image may have here: the provider's limit, and
     // a smaller one when the request holds many images.
-    let limits = &*facts.limits;
+    let limits = &caps.limits;
     let declared = slots
         .iter()
         .filter(|s| s.kind == AttachmentKind::Image)
@@ -131,7 +133,7 @@ pub(crate) fn decide(
     }
     // Send what the model sees: no more pixels than it processes.
     if options.fit_to_model && policy.view().is_none() {
-        if let Some(view) = provider.view(model) {
+        if let Some(view) = options.facts().view(provider, model) {
             policy = policy.with_view(view);
         }
     }
@@ -141,9 +143,10 @@ pub(crate) fn decide(
         model,
         limits,
         vision: options.vision,
-        images: facts.vision,
+        images: caps.vision,
         policy,
         resolver,
+        facts: options.facts(),
         eviction: options.eviction,
         cache: options.cache.as_deref(),
     };
@@ -165,6 +168,7 @@ pub(crate) fn decide(
 pub(crate) fn report(
     turns: &[Turn<'_, ()>],
     media: &[Media],
+    facts: &Facts,
     provider: Provider,
     model: &str,
     report: &mut Report,
@@ -176,7 +180,7 @@ pub(crate) fn report(
             Media::Inline(p) if !p.is_document() => p.width.zip(p.height),
             _ => None,
         })
-        .map(|(w, h)| provider.image_tokens(model, w, h))
+        .map(|(w, h)| facts.image_tokens(provider, model, w, h))
         .sum();
     for (slot, media) in slots.zip(media) {
         match media {
@@ -387,8 +391,8 @@ impl Step<'_> {
     /// An image's input tokens for this provider and model; Anthropic's
     /// formula where the provider documents none.
     fn image_tokens(&self, width: u32, height: u32) -> u64 {
-        self.provider
-            .image_tokens(self.model, width, height)
+        self.facts
+            .image_tokens(self.provider, self.model, width, height)
             .unwrap_or_else(|| crate::media::anthropic_tokens(width, height))
     }
 }

@@ -185,7 +185,7 @@ const NO_OUTPUT: &str = "(no output)";
 pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body {
     let mut b = Builder {
         names: HashSet::new(),
-        media_in_results: cx.facts.media_in_tool_result,
+        media_in_results: cx.caps.media_in_tool_result,
     };
     let mut system = Vec::new();
     let mut messages = Alternating::new();

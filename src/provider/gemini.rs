@@ -149,7 +149,7 @@ const FOREIGN_THOUGHT_SIGNATURE: &str = "skip_thought_signature_validator";
 
 /// Build the body.
 pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body {
-    let nesting = if cx.facts.media_in_tool_result {
+    let nesting = if cx.caps.media_in_tool_result {
         Nesting::InResponse
     } else {
         Nesting::FollowingContent

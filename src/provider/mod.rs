@@ -90,6 +90,7 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
+use crate::facts::Facts;
 use crate::media::Budget;
 use crate::rules::{self, Rule, Violation};
 
@@ -103,7 +104,6 @@ pub mod model;
 mod names;
 mod ollama;
 mod openai_chat;
-mod openai_images;
 mod openai_responses;
 mod options;
 mod profile;
@@ -117,7 +117,6 @@ mod wire;
 
 pub use crate::history::{read_history, ReadError};
 pub use crate::import::read_records;
-use attach::Limits;
 pub(crate) use compose::{
     attachment_label, cache_breakpoints, display_target, file_name, has_media, text_with_notes,
     Alternating, Placement, OPENING_TEXT,
@@ -211,9 +210,11 @@ impl Provider {
         self.spec().name
     }
 
-    /// The model used when none is given.
+    /// The model used when none is given, by the built-in facts
+    /// ([`Facts::default_model`](crate::facts::Facts::default_model) for a
+    /// user's).
     pub fn default_model(self) -> &'static str {
-        self.spec().default_model
+        Facts::builtin().default_model(self)
     }
 
     /// Whether the model is named inside the request body. Gemini and
@@ -251,7 +252,10 @@ impl Provider {
     /// assert_eq!(Provider::Bedrock.budget(), Budget::BEDROCK);
     /// ```
     pub fn budget(self) -> Budget {
-        self.limits_for("").budget
+        match self {
+            Provider::OpenAiCompatible => Profile::generic().limits().budget,
+            _ => Facts::builtin().api(self).limits.budget(),
+        }
     }
 
     /// The most images one request for `model` may carry; older ones are
@@ -264,12 +268,14 @@ impl Provider {
     /// assert_eq!(Provider::Bedrock.max_images("amazon.nova-pro-v1:0"), 20);
     /// ```
     pub fn max_images(self, model: &str) -> usize {
-        self.limits_for(model).max_images
+        Facts::builtin().max_images(self, model)
     }
 
     /// The provider's own count of the input tokens an image of `width` ×
     /// `height` (as sent) costs with `model`; `None` where the provider
-    /// documents no formula (Bedrock models other than Claude, Ollama).
+    /// documents no formula (Bedrock models other than Claude, Ollama). By
+    /// the built-in facts ([`Facts::image_tokens`](crate::facts::Facts::image_tokens)
+    /// for a user's).
     ///
     /// ```
     /// use tool_carrier::provider::Provider;
@@ -277,39 +283,36 @@ impl Provider {
     /// assert_eq!(Provider::Anthropic.image_tokens("claude-opus-4-8", 3840, 2160), Some(4784));
     /// assert_eq!(Provider::OpenAiChat.image_tokens("gpt-5", 1024, 1024), Some(630));
     /// assert_eq!(Provider::OpenAiChat.image_tokens("gpt-4o", 1024, 1024), Some(765));
-    /// assert_eq!(Provider::OpenAiChat.image_tokens("gpt-5-mini", 1024, 1024), Some(1659));
+    /// assert_eq!(Provider::OpenAiChat.image_tokens("gpt-4.1-mini", 1024, 1024), Some(1659));
     /// assert_eq!(Provider::Gemini2.image_tokens("gemini-2.5-flash", 960, 540), Some(1548));
     /// assert_eq!(Provider::Gemini.image_tokens("gemini-3.8-flash", 1000, 700), Some(1120));
     /// assert_eq!(Provider::Ollama.image_tokens("qwen3-vl", 1000, 700), None);
     /// ```
     pub fn image_tokens(self, model: &str, width: u32, height: u32) -> Option<u64> {
-        (self.spec().image_tokens)(model, width, height)
+        Facts::builtin().image_tokens(self, model, width, height)
     }
 
     /// The size `model` processes images at, where the provider documents
     /// one: larger images are scaled down by the provider before the model
-    /// sees them (and billed at that size).
+    /// sees them (and billed at that size). By the built-in facts
+    /// ([`Facts::view`](crate::facts::Facts::view) for a user's).
     ///
     /// ```
     /// use tool_carrier::media::View;
     /// use tool_carrier::provider::Provider;
-    /// assert_eq!(Provider::Anthropic.view("claude-sonnet-5-5"), Some(View::new(1568).with_max_patches(1568).with_patch(28)));
+    /// assert_eq!(Provider::Anthropic.view("claude-haiku-4-5"), Some(View::new(1568).with_max_patches(1568).with_patch(28)));
+    /// assert_eq!(Provider::Anthropic.view("claude-sonnet-5-5"), Some(View::new(2576).with_max_patches(4784).with_patch(28)));
     /// assert_eq!(Provider::OpenAiChat.view("gpt-5"), Some(View::new(2048).with_max_short_edge(768)));
     /// assert_eq!(Provider::OpenAiResponses.view("gpt-5.4"), Some(View::new(2048).with_max_patches(2500)));
     /// assert_eq!(Provider::Gemini.view("gemini-3.8-flash"), None);
     /// ```
     pub fn view(self, model: &str) -> Option<crate::media::View> {
-        (self.spec().view)(model)
+        Facts::builtin().view(self, model)
     }
 
     /// Name used in notes: `Anthropic`, `OpenAI`, `Gemini`, …
     fn display_name(self) -> &'static str {
         self.spec().display_name
-    }
-
-    /// What the provider accepts for `model`.
-    fn limits_for(self, model: &str) -> &'static Limits {
-        (self.spec().limits)(model)
     }
 }
 
@@ -372,17 +375,24 @@ where
     R: AsRef<str>,
     C: AsRef<str>,
 {
-    let (model, profile, facts) = target_of(provider, options);
+    let (model, profile, caps) = target_of(provider, options);
     options.check()?;
     let walked = walk::walk(messages);
-    let mut media = attach::decide(&walked, provider, &model, &facts, options);
+    let mut media = attach::decide(&walked, provider, &model, &caps, options);
     let mut walked = Some(walked);
     loop {
         // The walk borrows the history: walking it again costs less than
         // keeping a copy for the rare request that must shrink.
         let turns = walked.take().unwrap_or_else(|| walk::walk(messages));
         let mut report = Report::default();
-        attach::report(&turns, &media, provider, &model, &mut report);
+        attach::report(
+            &turns,
+            &media,
+            options.facts(),
+            provider,
+            &model,
+            &mut report,
+        );
         if options.strict {
             let failed: Vec<Note> = report
                 .notes
@@ -399,13 +409,13 @@ where
             provider,
             model.clone(),
             profile.clone(),
-            &facts,
+            &caps,
             turns,
             options,
             report,
         )?;
         request.json = serde_json::to_string(&request.body).expect("a body always serializes");
-        let mut target = rules::Target::of(&request);
+        let mut target = rules::Target::of(&request).with_facts(options.facts());
         if let Some(family) = options.family {
             target = target.with_family(family);
         }
@@ -443,7 +453,7 @@ fn assemble(
     provider: Provider,
     model: String,
     profile: Option<Profile>,
-    facts: &model::Facts,
+    caps: &model::Capabilities,
     mut turns: Vec<Turn<'_>>,
     options: &Options,
     mut report: Report,
@@ -471,7 +481,7 @@ fn assemble(
             options.tools.as_ref(),
             &called,
             provider,
-            facts.typed_tools,
+            caps.typed_tools,
             &mut names,
             &mut report,
         )?
@@ -486,8 +496,8 @@ fn assemble(
         model: &model,
         max_tokens: options.max_tokens,
         declarations: &declarations,
-        facts,
-        cache_breakpoints: options.cache_breakpoints && facts.cache_marks,
+        caps,
+        cache_breakpoints: options.cache_breakpoints && caps.cache_marks,
         profile: profile.as_ref(),
     };
     let body = Body(match provider {
@@ -551,25 +561,35 @@ where
     R: AsRef<str>,
     C: AsRef<str>,
 {
-    let (model, _, facts) = target_of(provider, options);
+    let (model, _, caps) = target_of(provider, options);
     options.check()?;
     let walked = walk::walk(messages);
-    let media = attach::decide(&walked, provider, &model, &facts, options);
+    let media = attach::decide(&walked, provider, &model, &caps, options);
     let mut report = Report::default();
-    attach::report(&walked, &media, provider, &model, &mut report);
+    attach::report(
+        &walked,
+        &media,
+        options.facts(),
+        provider,
+        &model,
+        &mut report,
+    );
     Ok(report.image_tokens)
 }
 
 /// The model a request for `provider` names, the server's profile (for
 /// [`Provider::OpenAiCompatible`]) and what the model takes.
-fn target_of(provider: Provider, options: &Options) -> (String, Option<Profile>, model::Facts) {
+fn target_of(
+    provider: Provider,
+    options: &Options,
+) -> (String, Option<Profile>, model::Capabilities) {
     let model = options.model_for(provider).to_owned();
     let profile = (provider == Provider::OpenAiCompatible).then(|| options.profile().clone());
-    let facts = match &profile {
-        Some(p) => model::Facts::compatible(p),
-        None => model::Facts::of(provider, &model, options.family),
+    let caps = match &profile {
+        Some(p) => model::Capabilities::compatible(p),
+        None => model::Capabilities::of(options.facts(), provider, &model, options.family),
     };
-    (model, profile, facts)
+    (model, profile, caps)
 }
 
 /// The tool names the history calls, in order of first call.
@@ -714,9 +734,9 @@ pub(crate) struct Context<'a> {
     /// The tools to declare, named as the turns name them.
     pub declarations: &'a Declarations,
     /// What the model takes.
-    pub facts: &'a model::Facts,
+    pub caps: &'a model::Capabilities,
     /// Whether to mark prompt-cache breakpoints, where the model caches at
-    /// marks ([`model::Facts::cache_marks`]).
+    /// marks ([`model::Capabilities::cache_marks`]).
     pub cache_breakpoints: bool,
     /// The server's profile, for [`Provider::OpenAiCompatible`].
     pub profile: Option<&'a Profile>,

@@ -31,11 +31,12 @@
 //! [`Options::with_family`](super::Options::with_family) (`convert
 //! --family`) says which family it is.
 
-use std::borrow::Cow;
 use std::fmt;
 use std::str::FromStr;
 
 use thiserror::Error;
+
+use crate::facts::Facts;
 
 use super::attach::Limits;
 use super::declare::TypedTools;
@@ -58,6 +59,18 @@ impl Family {
 
     /// Its `--family` name.
     pub fn name(self) -> &'static str {
+        match self {
+            Family::Claude => "claude",
+            Family::Nova => "nova",
+            Family::Other => "other",
+        }
+    }
+}
+
+impl Family {
+    /// The family's name in the facts data (`[families.NAME]`; other
+    /// models have no entry, so nothing is assumed of them).
+    fn facts_name(self) -> &'static str {
         match self {
             Family::Claude => "claude",
             Family::Nova => "nova",
@@ -96,10 +109,9 @@ const PROFILE_PREFIXES: &[&str] = &[
     "us.", "us-gov.", "eu.", "apac.", "au.", "jp.", "ca.", "global.",
 ];
 
-/// The family of a Bedrock model id (a base model id, a cross-region
-/// inference profile id, or an ARN naming either); `None` when the id
-/// does not say.
-pub fn bedrock_family(model: &str) -> Option<Family> {
+/// A Bedrock model id's vendor and the model's own id, past its ARN and
+/// inference-profile prefix.
+fn bedrock_parts(model: &str) -> Option<(&str, &str)> {
     let id = if model.starts_with("arn:") {
         let (kind, id) = model.rsplit_once('/')?;
         if !(kind.ends_with(":foundation-model") || kind.ends_with(":inference-profile")) {
@@ -114,9 +126,26 @@ pub fn bedrock_family(model: &str) -> Option<Family> {
         .find_map(|p| id.strip_prefix(p))
         .unwrap_or(id);
     let (vendor, name) = id.split_once('.')?;
-    if vendor.is_empty() || name.is_empty() {
-        return None;
-    }
+    (!vendor.is_empty() && !name.is_empty()).then_some((vendor, name))
+}
+
+/// A Bedrock model id past its ARN, inference-profile prefix and vendor:
+/// `us.anthropic.claude-sonnet-4-5-20250929-v1:0` → `claude-sonnet-4-5-20250929-v1:0`.
+///
+/// ```
+/// use tool_carrier::provider::model::bedrock_base_id;
+/// assert_eq!(bedrock_base_id("global.amazon.nova-pro-v1:0"), Some("nova-pro-v1:0"));
+/// assert_eq!(bedrock_base_id("claude"), None);
+/// ```
+pub fn bedrock_base_id(model: &str) -> Option<&str> {
+    bedrock_parts(model).map(|(_, name)| name)
+}
+
+/// The family of a Bedrock model id (a base model id, a cross-region
+/// inference profile id, or an ARN naming either); `None` when the id
+/// does not say.
+pub fn bedrock_family(model: &str) -> Option<Family> {
+    let (vendor, name) = bedrock_parts(model)?;
     Some(match vendor {
         // Claude 2 and Instant take no images at all; they are long
         // retired and treated like any other model.
@@ -127,34 +156,6 @@ pub fn bedrock_family(model: &str) -> Option<Family> {
         "amazon" if name.starts_with("nova") => Family::Nova,
         _ => Family::Other,
     })
-}
-
-/// Claude models with a 1M-token context window (the others have 200k),
-/// from <https://platform.claude.com/docs/en/about-claude/models/overview>,
-/// read 2026-12-01. An id is matched by prefix, so dated and platform
-/// forms (`claude-opus-4-6-v1`) count too.
-const MILLION_CONTEXT: &[&str] = &[
-    "claude-fable-5",
-    // "shares Claude Fable 5's specifications" (models/fable-5/overview,
-    // read 2026-12-01); AWS's model card says "Context window: 1M tokens".
-    "claude-mythos-5",
-    "claude-opus-5",
-    "claude-sonnet-5",
-    "claude-opus-4-8",
-    "claude-opus-4-7",
-    "claude-opus-4-6",
-    "claude-sonnet-4-6",
-];
-
-/// Whether a Claude model id names a 1M-token-context model.
-///
-/// ```
-/// use tool_carrier::provider::model::anthropic_million_context;
-/// assert!(anthropic_million_context("claude-sonnet-5"));
-/// assert!(!anthropic_million_context("claude-sonnet-4-5-20250929"));
-/// ```
-pub fn anthropic_million_context(model: &str) -> bool {
-    MILLION_CONTEXT.iter().any(|m| model.starts_with(m))
 }
 
 /// The major version of a Gemini model id (`gemini-3.8-flash` → 3,
@@ -193,13 +194,13 @@ pub fn gemini_3_or_later(model: &str) -> bool {
 
 /// What one model takes, as far as the request body is concerned.
 #[derive(Clone, Debug)]
-pub(crate) struct Facts {
+pub(crate) struct Capabilities {
     /// Whether images and documents may sit inside a tool result.
     pub media_in_tool_result: bool,
     /// How Anthropic's typed tools are declared.
     pub typed_tools: TypedTools,
     /// What one request may carry.
-    pub limits: Cow<'static, Limits>,
+    pub limits: Limits,
     /// Whether the model caches prompts only at marks the request places:
     /// Anthropic (`cache_control`) and Claude on Bedrock (`cachePoint`;
     /// <https://docs.aws.amazon.com/bedrock/latest/userguide/prompt-caching.html>,
@@ -210,53 +211,91 @@ pub(crate) struct Facts {
     pub vision: bool,
 }
 
-impl Facts {
-    /// The facts for `model` at `provider`; `family` overrides what the
-    /// model id says.
-    pub fn of(provider: Provider, model: &str, family: Option<Family>) -> Facts {
-        let bedrock_claude = provider == Provider::Bedrock
-            && family.or_else(|| bedrock_family(model)) == Some(Family::Claude);
+impl Capabilities {
+    /// What `model` at `provider` takes, by `facts`; `family` overrides
+    /// what the model id says.
+    pub fn of(
+        facts: &Facts,
+        provider: Provider,
+        model: &str,
+        family: Option<Family>,
+    ) -> Capabilities {
+        let bedrock_family = family.or_else(|| bedrock_family(model));
+        let traits = facts.traits(provider, model, family.map(Family::facts_name));
+        // Where the API's shape leaves the choice to the model (Bedrock's
+        // families, Gemini's generations), the data says.
+        let placed = traits.media_in_tool_result.unwrap_or(false);
         let (media_in_tool_result, typed_tools) = match provider {
             Provider::Bedrock => {
-                let family = family.or_else(|| bedrock_family(model));
-                let typed = if family == Some(Family::Claude) {
+                let typed = if bedrock_family == Some(Family::Claude) {
                     TypedTools::InExtraFields
                 } else {
                     TypedTools::AsFunctions
                 };
-                (matches!(family, Some(Family::Claude | Family::Nova)), typed)
+                (placed, typed)
             }
             Provider::Anthropic => (true, TypedTools::AsThemselves),
             Provider::OpenAiResponses => (true, TypedTools::AsFunctions),
-            // Media in a function response: Gemini 3 and later only
-            // (https://ai.google.dev/gemini-api/docs/function-calling,
-            // "Multimodal function responses", read 2026-12-01).
-            // An id that names no generation (an alias such as
-            // `gemini-flash-latest`, a tuned model) is taken as current.
-            Provider::Gemini => (gemini_3_or_later(model), TypedTools::AsFunctions),
+            Provider::Gemini => (placed, TypedTools::AsFunctions),
+            // Chat `tool` messages take text; `gemini-2` is the name for
+            // Gemini 2.x placement whatever the model.
             Provider::OpenAiChat
             | Provider::Gemini2
             | Provider::Ollama
             | Provider::OpenAiCompatible => (false, TypedTools::AsFunctions),
         };
-        Facts {
+        Capabilities {
             media_in_tool_result,
             typed_tools,
-            limits: Cow::Borrowed(provider.limits_for(model)),
-            cache_marks: provider == Provider::Anthropic || bedrock_claude,
+            limits: limits(facts, provider, model, family),
+            cache_marks: provider == Provider::Anthropic
+                || (provider == Provider::Bedrock && bedrock_family == Some(Family::Claude)),
             vision: true,
         }
     }
 
-    /// The facts an OpenAI-compatible server's profile states.
-    pub fn compatible(profile: &super::Profile) -> Facts {
-        Facts {
+    /// What an OpenAI-compatible server's profile states.
+    pub fn compatible(profile: &super::Profile) -> Capabilities {
+        Capabilities {
             media_in_tool_result: profile.images_in_tool_messages,
             typed_tools: TypedTools::AsFunctions,
-            limits: Cow::Owned(profile.limits()),
+            limits: profile.limits(),
             cache_marks: false,
             vision: profile.vision && profile.writes_images(),
         }
+    }
+}
+
+/// What one request to `model` at `provider` may carry, by `facts`: the
+/// API's limits, the image count the lower of the API's and the model's.
+pub(crate) fn limits(
+    facts: &Facts,
+    provider: Provider,
+    model: &str,
+    family: Option<Family>,
+) -> Limits {
+    if provider == Provider::OpenAiCompatible {
+        return super::Profile::generic().limits();
+    }
+    let l = &facts.api(provider).limits;
+    let count = |n: Option<u64>| n.map_or(usize::MAX, |n| usize::try_from(n).unwrap_or(usize::MAX));
+    let model_images = facts
+        .traits(provider, model, family.map(Family::facts_name))
+        .max_images
+        .unwrap_or(usize::MAX);
+    Limits {
+        budget: l.budget(),
+        image_types: l.image_types.clone().into(),
+        documents: l.documents,
+        image_urls: l.image_urls,
+        document_urls: l.document_urls,
+        max_images: count(l.max_images).min(model_images),
+        max_documents: count(l.max_documents),
+        max_total: count(l.max_total),
+        max_dim: l.max_dim.unwrap_or(u32::MAX),
+        many_images: l
+            .many_images
+            .map(|(n, edge)| (usize::try_from(n).unwrap_or(usize::MAX), edge)),
     }
 }
 
@@ -303,7 +342,7 @@ mod tests {
 
     #[test]
     fn only_claude_and_nova_keep_media_inside_tool_results() {
-        let facts = |m: &str, f| Facts::of(Provider::Bedrock, m, f);
+        let facts = |m: &str, f| Capabilities::of(Facts::builtin(), Provider::Bedrock, m, f);
         assert!(facts("us.anthropic.claude-sonnet-4-5-20250929-v1:0", None).media_in_tool_result);
         assert!(facts("amazon.nova-pro-v1:0", None).media_in_tool_result);
         assert!(!facts("meta.llama3-2-90b-instruct-v1:0", None).media_in_tool_result);

@@ -141,7 +141,7 @@ struct Shape {
 pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body {
     let shape = match cx.profile {
         Some(p) => Shape {
-            media_in_tool: cx.facts.media_in_tool_result,
+            media_in_tool: cx.caps.media_in_tool_result,
             bridge: !p.user_after_tool,
             tools: p.tools,
         },

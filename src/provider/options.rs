@@ -3,6 +3,9 @@
 
 use std::fmt;
 
+use std::sync::Arc;
+
+use crate::facts::Facts;
 use crate::media::{Policy, PreparedCache, Resolver};
 
 use super::tools::Tools;
@@ -40,6 +43,7 @@ pub struct Options {
     pub(super) cache: Option<std::sync::Arc<dyn PreparedCache>>,
     pub(super) profile: Option<Profile>,
     pub(super) strict: bool,
+    facts: Option<Arc<Facts>>,
 }
 
 /// Options that contradict each other ([`Options::check`]).
@@ -91,6 +95,10 @@ impl fmt::Debug for Options {
             .field("profile", &self.profile.as_ref().map(|p| &p.name))
             .field("strict", &self.strict)
             .field(
+                "facts",
+                &self.facts.as_ref().map_or("built-in", |_| "given"),
+            )
+            .field(
                 "resolver",
                 &self.resolver.as_ref().map_or("default", |_| "custom"),
             )
@@ -126,7 +134,37 @@ impl Options {
             cache: None,
             profile: None,
             strict: false,
+            facts: None,
         }
+    }
+
+    /// Read models, limits, image sizes and defaults from `facts` (the
+    /// built-in data with a user's file laid over it,
+    /// [`Facts::layered`]) instead of the built-in data alone.
+    ///
+    /// ```
+    /// use tool_carrier::facts::{Facts, Format};
+    /// use tool_carrier::provider::{Options, Provider};
+    /// let facts = Facts::builtin().layered(
+    ///     "[apis.anthropic]\ndefault_model = \"claude-opus-5\"\n",
+    ///     Format::Toml,
+    ///     "mine.toml",
+    /// )?;
+    /// let options = Options::new().with_facts(facts);
+    /// assert_eq!(options.model_for(Provider::Anthropic), "claude-opus-5");
+    /// # Ok::<(), tool_carrier::facts::FactsError>(())
+    /// ```
+    pub fn with_facts(self, facts: impl Into<Arc<Facts>>) -> Options {
+        Options {
+            facts: Some(facts.into()),
+            ..self
+        }
+    }
+
+    /// The facts conversions read: [`Options::with_facts`]'s, or the
+    /// built-in ones.
+    pub fn facts(&self) -> &Facts {
+        self.facts.as_deref().unwrap_or_else(|| Facts::builtin())
     }
 
     /// Refuse the request, with [`BuildError::Attachments`](super::BuildError::Attachments),
@@ -313,7 +351,7 @@ impl Options {
         }
         match (provider, &self.profile) {
             (Provider::OpenAiCompatible, Some(p)) => &p.default_model,
-            _ => provider.default_model(),
+            _ => self.facts().default_model(provider),
         }
     }
 

@@ -160,6 +160,11 @@ impl ProfileError {
     pub fn key(&self) -> Option<&str> {
         self.key.as_deref()
     }
+
+    /// What is wrong.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
 }
 
 impl fmt::Display for ProfileError {

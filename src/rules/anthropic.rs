@@ -5,7 +5,6 @@ use std::collections::HashSet;
 use crate::json::tree::Json as Value;
 
 use super::{array, at, fits, idx, string, word, Basis, Out, Rule, Target};
-use crate::provider::model::anthropic_million_context;
 
 const TOOL_USE: &str =
     "https://platform.claude.com/docs/en/agents-and-tools/tool-use/handle-tool-calls";
@@ -138,15 +137,6 @@ pub(super) static RULES: &[&Rule] = &[
     &REQUEST_SIZE,
     &CACHE_MARKS,
 ];
-
-/// The most images one request may hold for `model`.
-pub(crate) fn max_images(model: &str) -> usize {
-    if anthropic_million_context(model) {
-        600
-    } else {
-        100
-    }
-}
 
 /// The blocks of a message's content (a string is one text block).
 fn blocks<'v>(message: &'v Value<'_>) -> &'v [Value<'v>] {
@@ -298,7 +288,7 @@ pub(super) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
             "tool_use or tool_result blocks, and no tools",
         );
     }
-    let max = max_images(target.model);
+    let max = target.facts.max_images(target.provider, target.model);
     if images.len() > max {
         out.push(
             &IMAGE_COUNT,
@@ -306,7 +296,11 @@ pub(super) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
             format!("{} images, over {max} for {}", images.len(), target.model),
         );
     }
-    let edge = if images.len() > 20 { 2000 } else { 8000 };
+    let limits = &target.facts.api(target.provider).limits;
+    let edge = match limits.many_images {
+        Some((n, edge)) if images.len() as u64 > n => edge,
+        _ => limits.max_dim.unwrap_or(u32::MAX),
+    };
     for (path, w, h) in &images {
         if *w > edge || *h > edge {
             out.push(

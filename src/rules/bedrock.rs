@@ -158,6 +158,8 @@ fn name_char(c: char) -> bool {
 }
 
 struct Tally<'b> {
+    /// Bedrock's limits, as the facts state them.
+    limits: &'b crate::facts::Limits,
     images: usize,
     documents: usize,
     names: HashSet<String>,
@@ -237,7 +239,9 @@ pub(super) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
             "the first message is not the user's",
         );
     }
+    let limits = &target.facts.api(target.provider).limits;
     let mut tally = Tally {
+        limits,
         images: 0,
         documents: 0,
         names: HashSet::new(),
@@ -345,13 +349,18 @@ pub(super) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
             "toolUse or toolResult blocks, and no toolConfig tools",
         );
     }
-    if tally.images > 20 || tally.documents > 5 {
+    if over(tally.images, limits.max_images) || over(tally.documents, limits.max_documents) {
         out.push(
             &MEDIA_COUNTS,
             "$.messages",
             format!("{} images and {} documents", tally.images, tally.documents),
         );
     }
+}
+
+/// Whether `n` is over a cap (none: never).
+fn over(n: usize, cap: Option<u64>) -> bool {
+    cap.is_some_and(|cap| n as u64 > cap)
 }
 
 fn content_rules(
@@ -398,16 +407,20 @@ fn content_rules(
         if kind == "image" {
             tally.images += 1;
             let dims = bytes.and_then(super::image_b64);
-            if size > 3_750_000
+            let edge = tally.limits.max_dim.unwrap_or(u32::MAX);
+            if over(size, tally.limits.image_bytes)
                 || dims
                     .as_ref()
-                    .is_some_and(|d| d.width > 8000 || d.height > 8000)
+                    .is_some_and(|d| d.width > edge || d.height > edge)
             {
                 out.push(&MEDIA_COUNTS, bpath, format!("an image of {size} bytes"));
             }
         } else {
             tally.documents += 1;
-            if size > 4_500_000 {
+            if over(
+                size,
+                tally.limits.document_bytes.or(tally.limits.image_bytes),
+            ) {
                 out.push(
                     &MEDIA_COUNTS,
                     bpath.clone(),

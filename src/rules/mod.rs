@@ -46,6 +46,7 @@ use std::fmt;
 use crate::json::tree::Json as Value;
 use base64::Engine;
 
+use crate::facts::Facts;
 use crate::media::{sniff, MediaType, Sniffed};
 use crate::provider::{Family, Profile, Provider};
 
@@ -122,6 +123,9 @@ pub struct Target<'a> {
     /// The server's profile, for [`Provider::OpenAiCompatible`] (the
     /// generic one when not given).
     pub profile: Option<&'a Profile>,
+    /// The facts the limits are read from (the built-in ones unless
+    /// given).
+    pub facts: &'a Facts,
 }
 
 impl<'a> Target<'a> {
@@ -132,6 +136,7 @@ impl<'a> Target<'a> {
             model,
             family: None,
             profile: None,
+            facts: Facts::builtin(),
         }
     }
 
@@ -144,7 +149,13 @@ impl<'a> Target<'a> {
             model: &request.model,
             family: None,
             profile: request.profile.as_ref(),
+            facts: Facts::builtin(),
         }
+    }
+
+    /// With the limits read from `facts`.
+    pub fn with_facts(self, facts: &'a Facts) -> Target<'a> {
+        Target { facts, ..self }
     }
 
     /// With the OpenAI-compatible server's profile given.
@@ -188,7 +199,7 @@ fn check_tree(target: &Target<'_>, body: &Value<'_>) -> Vec<Violation> {
     let mut out = Out::default();
     match target.provider {
         Provider::Anthropic => anthropic::check(target, body, &mut out),
-        Provider::OpenAiChat => openai_chat::check(body, &mut out),
+        Provider::OpenAiChat => openai_chat::check(target, body, &mut out),
         Provider::OpenAiResponses => openai_responses::check(body, &mut out),
         Provider::Gemini | Provider::Gemini2 => gemini::check(target, body, &mut out),
         Provider::Bedrock => bedrock::check(target, body, &mut out),
@@ -234,8 +245,8 @@ pub fn check_json(target: &Target<'_>, json: &str) -> Result<Vec<Violation>, ser
 /// assert!(size_limit(&Target::new(Provider::Ollama, "qwen3-vl")).is_none());
 /// ```
 pub fn size_limit(target: &Target<'_>) -> Option<(&'static Rule, usize)> {
-    match target.provider {
-        Provider::Anthropic => Some((&anthropic::REQUEST_SIZE, 32_000_000)),
+    let rule: &'static Rule = match target.provider {
+        Provider::Anthropic => &anthropic::REQUEST_SIZE,
         // Documented for Claude; Bedrock states none for the others.
         Provider::Bedrock
             if target
@@ -243,15 +254,17 @@ pub fn size_limit(target: &Target<'_>) -> Option<(&'static Rule, usize)> {
                 .or_else(|| crate::provider::model::bedrock_family(target.model))
                 == Some(Family::Claude) =>
         {
-            Some((&bedrock::REQUEST_SIZE, 20_000_000))
+            &bedrock::REQUEST_SIZE
         }
-        Provider::Bedrock => None,
-        Provider::Gemini | Provider::Gemini2 => Some((&gemini::REQUEST_SIZE, 100_000_000)),
-        Provider::OpenAiChat => Some((&openai_chat::REQUEST_SIZE, 512_000_000)),
-        Provider::OpenAiResponses => Some((&openai_responses::REQUEST_SIZE, 512_000_000)),
+        Provider::Bedrock => return None,
+        Provider::Gemini | Provider::Gemini2 => &gemini::REQUEST_SIZE,
+        Provider::OpenAiChat => &openai_chat::REQUEST_SIZE,
+        Provider::OpenAiResponses => &openai_responses::REQUEST_SIZE,
         // Servers state no body size of their own.
-        Provider::Ollama | Provider::OpenAiCompatible => None,
-    }
+        Provider::Ollama | Provider::OpenAiCompatible => return None,
+    };
+    let limit = target.facts.api(target.provider).request_bytes?;
+    Some((rule, usize::try_from(limit).unwrap_or(usize::MAX)))
 }
 
 /// The violations found so far.

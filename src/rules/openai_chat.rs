@@ -108,7 +108,7 @@ pub(super) static RULES: &[&Rule] = &[
     &REQUEST_SIZE,
 ];
 
-pub(super) fn check(body: &Value, out: &mut Out) {
+pub(super) fn check(target: &super::Target<'_>, body: &Value, out: &mut Out) {
     super::message_count(&MESSAGE_COUNT, body, "messages", usize::MAX, out);
     let messages = array(body, "messages");
     declarations(
@@ -195,7 +195,8 @@ pub(super) fn check(body: &Value, out: &mut Out) {
             }
         }
     }
-    if images > 1500 {
+    let max = target.facts.api(target.provider).limits.max_images;
+    if max.is_some_and(|max| images as u64 > max) {
         out.push(&IMAGES, "$.messages", format!("{images} images"));
     }
     if file_bytes >= 50_000_000 {

@@ -74,6 +74,18 @@ pub(super) static REQUEST_SIZE: Rule = Rule {
     basis: Basis::Documented,
 };
 
+pub(super) static DATA_LENGTH: Rule = Rule {
+    id: "openai-responses/data-length",
+    says: "an input_image's image_url is at most 20,971,520 characters and an input_file's file_data at most 73,400,320 (maxLength in the API's OpenAPI description)",
+    source: "https://github.com/openai/openai-python/blob/main/api_reference/openapi.transformed.yml (InputImageContentParamAutoParam, InputFileContentParam)",
+    read: READ,
+    basis: Basis::Documented,
+};
+
+/// `maxLength` of `input_image.image_url` and `input_file.file_data`.
+pub(crate) const MAX_IMAGE_URL: usize = 20_971_520;
+pub(crate) const MAX_FILE_DATA: usize = 73_400_320;
+
 pub(super) static RULES: &[&Rule] = &[
     &INPUT_PRESENT,
     &OUTPUT_HAS_CALL,
@@ -84,7 +96,30 @@ pub(super) static RULES: &[&Rule] = &[
     &ARRAY_ITEMS,
     &PARAMETERS_OBJECT,
     &REQUEST_SIZE,
+    &DATA_LENGTH,
 ];
+
+/// The parts of an input item (a message's `content`, a function call
+/// output's `output`) that carry inline data longer than the API takes.
+fn data_lengths(item: &Value, path: &str, out: &mut Out) {
+    for key in ["content", "output"] {
+        for (p, part) in array(item, key).iter().enumerate() {
+            let (field, max) = match string(part, "type") {
+                Some("input_image") => ("image_url", MAX_IMAGE_URL),
+                Some("input_file") => ("file_data", MAX_FILE_DATA),
+                _ => continue,
+            };
+            let len = string(part, field).map_or(0, str::len);
+            if len > max {
+                out.push(
+                    &DATA_LENGTH,
+                    at(&idx(&at(path, key), p), field),
+                    format!("{len} characters, over {max}"),
+                );
+            }
+        }
+    }
+}
 
 pub(super) fn check(body: &Value, out: &mut Out) {
     if body.get("previous_response_id").is_none() {
@@ -106,6 +141,7 @@ pub(super) fn check(body: &Value, out: &mut Out) {
     let mut outputs = HashSet::new();
     for (i, item) in input.iter().enumerate() {
         let path = idx("$.input", i);
+        data_lengths(item, &path, out);
         let id = string(item, "call_id").unwrap_or("");
         match string(item, "type") {
             Some("function_call") => {

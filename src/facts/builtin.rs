@@ -1,0 +1,42 @@
+//! The data compiled into the crate: one file per vendor's models, one per
+//! API, each read as a layer of the same tree (two files may not set the
+//! same value: a test checks).
+
+use super::layer::{Format, Layer, Provenance};
+use super::FactsError;
+
+/// The files, by name: `(name, text)`.
+pub(crate) const FILES: &[(&str, &str)] = &[
+    ("claude.toml", include_str!("data/claude.toml")),
+    ("openai.toml", include_str!("data/openai.toml")),
+    ("gemini.toml", include_str!("data/gemini.toml")),
+    ("anthropic.toml", include_str!("data/anthropic.toml")),
+    ("openai-chat.toml", include_str!("data/openai-chat.toml")),
+    (
+        "openai-responses.toml",
+        include_str!("data/openai-responses.toml"),
+    ),
+    ("gemini-api.toml", include_str!("data/gemini-api.toml")),
+    ("bedrock.toml", include_str!("data/bedrock.toml")),
+    ("ollama.toml", include_str!("data/ollama.toml")),
+    (
+        "openai-compatible.toml",
+        include_str!("data/openai-compatible.toml"),
+    ),
+];
+
+/// Every file, read and laid over the ones before it.
+pub(crate) fn layer() -> Result<Layer, FactsError> {
+    let mut all = Layer::default();
+    for (name, text) in FILES {
+        let layer = Layer::parse(text, Format::Toml, Provenance::default()).map_err(|e| {
+            FactsError::at_key(
+                e.key()
+                    .map_or_else(|| (*name).to_owned(), |k| format!("{name}: {k}")),
+                e.message().to_owned(),
+            )
+        })?;
+        all = all.overlay(layer);
+    }
+    Ok(all)
+}

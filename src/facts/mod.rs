@@ -1,0 +1,683 @@
+//! What the crate knows of each provider and model, as dated data.
+//!
+//! Providers retire models and change limits and formulas every month, so
+//! those facts are not code: TOML files compiled into the crate
+//! (`src/facts/data/`), read once, each value with the page it was read on
+//! and the date ([`Provenance`]). Code keeps the formulas ([`Sizing`]); the
+//! data keeps the numbers. A user's own file, with the same keys, is laid
+//! over the built-in data ([`Facts::layered`]), so a new model or a changed
+//! limit needs no release; [`Facts::check_model`] says when a model is past
+//! its documented retirement date or not in the data at all.
+//!
+//! ```
+//! use tool_carrier::facts::{Date, Facts, Format};
+//! use tool_carrier::provider::Provider;
+//!
+//! let facts = Facts::builtin();
+//! assert_eq!(facts.image_tokens(Provider::Anthropic, "claude-sonnet-5-5", 1000, 1000), Some(1296));
+//!
+//! let mine = facts.layered(
+//!     r#"
+//!     [models.claude-test-9]
+//!     family = "claude"
+//!     apis = ["anthropic"]
+//!     max_images = 3
+//!     sizing = { scheme = "claude-patches", long_edge = 1000, max_patches = 1000, patch = 28 }
+//!     "#,
+//!     Format::Toml,
+//!     "mine.toml",
+//! )?;
+//! assert_eq!(mine.max_images(Provider::Anthropic, "claude-test-9"), 3);
+//! assert_eq!(mine.view(Provider::Anthropic, "claude-test-9").unwrap().long_edge, 1000);
+//! let today: Date = "2026-12-01".parse().unwrap();
+//! assert!(mine.check_model(Provider::Anthropic, "claude-test-9", today).is_none());
+//! assert!(facts.check_model(Provider::Anthropic, "claude-test-9", today).is_some());
+//! # Ok::<(), tool_carrier::facts::FactsError>(())
+//! ```
+
+mod builtin;
+mod date;
+mod error;
+mod layer;
+mod schema;
+mod sizing;
+mod stale;
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use serde::Serialize;
+
+use crate::media::{Budget, Measure, MediaType, View};
+use crate::provider::{Profile, Provider};
+
+pub use date::{BadDate, Date};
+pub use error::FactsError;
+pub use layer::{Format, Provenance};
+pub use sizing::Sizing;
+pub use stale::ModelWarning;
+
+use layer::Layer;
+
+/// What a family's models share, or what one model states for itself.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct Traits {
+    /// How images are sized and counted.
+    pub sizing: Option<Sizing>,
+    /// The most images one request may carry.
+    pub max_images: Option<usize>,
+    /// Whether images and documents may sit inside a tool result.
+    pub media_in_tool_result: Option<bool>,
+    /// The shortest prompt prefix a cache mark caches, in tokens.
+    pub cache_min_tokens: Option<u64>,
+}
+
+impl Traits {
+    /// `self`, each fact it leaves out taken from `under`.
+    fn over(&self, under: &Traits) -> Traits {
+        Traits {
+            sizing: self.sizing.or(under.sizing),
+            max_images: self.max_images.or(under.max_images),
+            media_in_tool_result: self.media_in_tool_result.or(under.media_in_tool_result),
+            cache_min_tokens: self.cache_min_tokens.or(under.cache_min_tokens),
+        }
+    }
+}
+
+/// One model, as the data describes it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct Model {
+    /// The id the provider's API names it by (without a date suffix).
+    pub id: String,
+    /// Its family, whose traits it shares.
+    pub family: Option<String>,
+    /// The APIs that serve it.
+    pub apis: Vec<Provider>,
+    /// The provider's display name.
+    pub name: Option<String>,
+    /// Context window, tokens.
+    pub context: Option<u64>,
+    /// Most output tokens.
+    pub max_output: Option<u64>,
+    /// Whether it is a reasoning (thinking) model.
+    pub reasoning: Option<bool>,
+    /// The image detail levels it takes.
+    pub detail: Vec<String>,
+    /// What it states for itself (its family fills in the rest).
+    pub traits: Traits,
+    /// Its documented shutdown date on every API that serves it, unless
+    /// [`Model::retires_on`] names one for an API.
+    pub retires: Option<Date>,
+    /// Shutdown dates that differ by API.
+    pub retires_on: BTreeMap<String, Date>,
+    /// The model the provider names as its replacement.
+    pub successor: Option<String>,
+}
+
+impl Model {
+    /// Its documented shutdown date on `api`.
+    pub fn retires_at(&self, api: Provider) -> Option<Date> {
+        self.retires_on.get(api.name()).copied().or(self.retires)
+    }
+}
+
+/// What one API takes in a request, as the data states it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct Limits {
+    /// The largest image and document, measured by [`Limits::measure`].
+    pub image_bytes: Option<u64>,
+    /// The largest document, when it differs from images'.
+    pub document_bytes: Option<u64>,
+    /// How the byte caps are measured.
+    pub measure: Measure,
+    /// Image types sent as they are (others are sent as PNG).
+    pub image_types: Vec<MediaType>,
+    /// Whether PDFs can be sent.
+    pub documents: bool,
+    /// Whether images can be sent as `http(s)` URLs.
+    pub image_urls: bool,
+    /// Whether documents can be sent as `http(s)` URLs.
+    pub document_urls: bool,
+    /// Most images in one request.
+    pub max_images: Option<u64>,
+    /// Most documents in one request.
+    pub max_documents: Option<u64>,
+    /// Most base64 characters of inline media in one request.
+    pub max_total: Option<u64>,
+    /// Largest width or height of an image.
+    pub max_dim: Option<u32>,
+    /// `(n, edge)`: over `n` images, each must fit `edge` × `edge`.
+    pub many_images: Option<(u64, u32)>,
+}
+
+impl Limits {
+    /// The budget each attachment is prepared for.
+    pub fn budget(&self) -> Budget {
+        let cap =
+            |c: Option<u64>| c.map_or(usize::MAX, |n| usize::try_from(n).unwrap_or(usize::MAX));
+        let image = cap(self.image_bytes);
+        Budget::new(image, self.measure).with_document_cap(
+            self.document_bytes
+                .map_or(image, |n| usize::try_from(n).unwrap_or(usize::MAX)),
+        )
+    }
+}
+
+/// One API, as the data states it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct Api {
+    /// The API.
+    pub provider: Provider,
+    /// The model used when none is given.
+    pub default_model: String,
+    /// The family assumed for an id the data does not know.
+    pub family: Option<String>,
+    /// Whether the provider documents its model list (an id the data does
+    /// not know is then worth a warning).
+    pub documented_models: bool,
+    /// The largest request body, bytes.
+    pub request_bytes: Option<u64>,
+    /// What one request may carry.
+    pub limits: Limits,
+}
+
+/// Every fact: the built-in data, and any user file laid over it.
+#[derive(Clone, Debug)]
+pub struct Facts {
+    sizings: BTreeMap<String, Sizing>,
+    families: BTreeMap<String, Traits>,
+    models: Vec<Model>,
+    /// Indices of `models`, longest id first (the order ids are matched in).
+    by_length: Vec<usize>,
+    apis: Vec<Api>,
+    profiles: BTreeMap<String, Profile>,
+    layer: Layer,
+}
+
+impl Facts {
+    /// The data compiled into the crate, read on first use.
+    ///
+    /// # Panics
+    /// Never for the data shipped: a test reads it.
+    pub fn builtin() -> &'static Facts {
+        static BUILTIN: OnceLock<Facts> = OnceLock::new();
+        BUILTIN.get_or_init(|| match builtin::layer().and_then(Facts::resolve) {
+            Ok(facts) => facts,
+            Err(e) => panic!("the built-in facts do not read: {e}"),
+        })
+    }
+
+    /// These facts with a user's file laid over them: the same keys; a
+    /// table merges key by key, any other value replaces what was there.
+    /// Values that name no source are shown as coming from `origin` (the
+    /// file's name).
+    ///
+    /// # Errors
+    /// The text is not TOML or JSON, a key is unknown, a value is of the
+    /// wrong kind, or a name (a family, a sizing, an API) is not defined:
+    /// the error names the key.
+    pub fn layered(&self, text: &str, format: Format, origin: &str) -> Result<Facts, FactsError> {
+        let user = Layer::parse(
+            text,
+            format,
+            Provenance {
+                source: Some(origin.to_owned()),
+                read: None,
+            },
+        )?;
+        Facts::resolve(self.layer.clone().overlay(user))
+    }
+
+    fn resolve(layer: Layer) -> Result<Facts, FactsError> {
+        let doc = schema::read(layer.tree.clone())?;
+        let mut sizings = BTreeMap::new();
+        for (name, s) in &doc.sizings {
+            s.check()
+                .map_err(|m| FactsError::at(&path(&["sizings", name]), m))?;
+            sizings.insert(name.clone(), *s);
+        }
+        let sizing_of =
+            |r: &Option<schema::SizingRef>, at: &[String]| -> Result<Option<Sizing>, FactsError> {
+                match r {
+                    None => Ok(None),
+                    Some(schema::SizingRef::Inline(s)) => {
+                        s.check().map_err(|m| FactsError::at(at, m))?;
+                        Ok(Some(*s))
+                    }
+                    Some(schema::SizingRef::Name(n)) => {
+                        sizings.get(n).copied().map(Some).ok_or_else(|| {
+                            FactsError::at(at, format!("no sizing is called {n:?} (see [sizings])"))
+                        })
+                    }
+                }
+            };
+        let count = |n: Option<u64>| n.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
+        let mut families = BTreeMap::new();
+        for (name, t) in &doc.families {
+            families.insert(
+                name.clone(),
+                Traits {
+                    sizing: sizing_of(&t.sizing, &path(&["families", name, "sizing"]))?,
+                    max_images: count(t.max_images),
+                    media_in_tool_result: t.media_in_tool_result,
+                    cache_min_tokens: t.cache_min_tokens,
+                },
+            );
+        }
+        let family_of = |f: &Option<String>, at: &[String]| -> Result<Option<String>, FactsError> {
+            match f {
+                Some(f) if !families.contains_key(f) => Err(FactsError::at(
+                    at,
+                    format!("no family is called {f:?} (see [families])"),
+                )),
+                f => Ok(f.clone()),
+            }
+        };
+        let api_of = |name: &str, at: &[String]| -> Result<Provider, FactsError> {
+            name.parse::<Provider>().map_err(|_| {
+                FactsError::at(
+                    at,
+                    format!(
+                        "no API is called {name:?} (one of: {})",
+                        Provider::NAMES.join(", ")
+                    ),
+                )
+            })
+        };
+        let date_of = |s: &str, at: &[String]| -> Result<Date, FactsError> {
+            s.parse::<Date>()
+                .map_err(|e| FactsError::at(at, e.to_string()))
+        };
+        let mut models = Vec::with_capacity(doc.models.len());
+        for (id, m) in &doc.models {
+            let at = |key: &str| path(&["models", id.as_str(), key]);
+            let apis = m
+                .apis
+                .iter()
+                .map(|a| api_of(a, &at("apis")))
+                .collect::<Result<Vec<_>, _>>()?;
+            for level in &m.detail {
+                if !["low", "high", "auto", "original"].contains(&level.as_str()) {
+                    return Err(FactsError::at(
+                        &at("detail"),
+                        format!("{level:?} is not a detail level (low, high, auto, original)"),
+                    ));
+                }
+            }
+            let (mut retires, mut retires_on) = (None, BTreeMap::new());
+            match &m.retires {
+                None => {}
+                Some(schema::RetiresDoc::All(d)) => retires = Some(date_of(d, &at("retires"))?),
+                Some(schema::RetiresDoc::ByApi(by)) => {
+                    for (api, d) in by {
+                        let at = path(&["models", id.as_str(), "retires", api.as_str()]);
+                        api_of(api, &at)?;
+                        retires_on.insert(api.clone(), date_of(d, &at)?);
+                    }
+                }
+            }
+            models.push(Model {
+                id: id.clone(),
+                family: family_of(&m.family, &at("family"))?,
+                apis,
+                name: m.name.clone(),
+                context: m.context,
+                max_output: m.max_output,
+                reasoning: m.reasoning,
+                detail: m.detail.clone(),
+                traits: Traits {
+                    sizing: sizing_of(&m.sizing, &at("sizing"))?,
+                    max_images: count(m.max_images),
+                    media_in_tool_result: m.media_in_tool_result,
+                    cache_min_tokens: m.cache_min_tokens,
+                },
+                retires,
+                retires_on,
+                successor: m.successor.clone(),
+            });
+        }
+        let mut apis = Vec::with_capacity(Provider::ALL.len());
+        for provider in Provider::ALL {
+            let name = provider.name();
+            let a = doc.apis.get(name).ok_or_else(|| {
+                FactsError::at(&path(&["apis", name]), "every API needs its entry")
+            })?;
+            let at = |key: &str| path(&["apis", name, key]);
+            let default_model = a.default_model.clone().ok_or_else(|| {
+                FactsError::at(&at("default_model"), "every API names its default model")
+            })?;
+            apis.push(Api {
+                provider,
+                default_model,
+                family: family_of(&a.family, &at("family"))?,
+                documented_models: a.documented_models,
+                request_bytes: a.request_bytes,
+                limits: limits(&a.limits, name)?,
+            });
+        }
+        for name in doc.apis.keys() {
+            api_of(name, &path(&["apis", name]))?;
+        }
+        let mut profiles = BTreeMap::new();
+        for (name, value) in &doc.profiles {
+            let mut value = value.clone();
+            if let Some(map) = value.as_object_mut() {
+                map.entry("name").or_insert_with(|| name.clone().into());
+            }
+            let profile = Profile::from_value(&value).map_err(|e| {
+                let mut at = vec!["profiles", name.as_str()];
+                if let Some(k) = e.key() {
+                    at.push(k);
+                }
+                FactsError::at(&path(&at), e.message().to_owned())
+            })?;
+            profiles.insert(name.clone(), profile);
+        }
+        let mut by_length: Vec<usize> = (0..models.len()).collect();
+        by_length.sort_by_key(|&i| std::cmp::Reverse(models[i].id.len()));
+        Ok(Facts {
+            sizings,
+            families,
+            models,
+            by_length,
+            apis,
+            profiles,
+            layer,
+        })
+    }
+
+    /// What the data states of `provider`'s API.
+    pub fn api(&self, provider: Provider) -> &Api {
+        &self.apis[provider as usize]
+    }
+
+    /// The model used when none is given.
+    pub fn default_model(&self, provider: Provider) -> &str {
+        &self.api(provider).default_model
+    }
+
+    /// Every model the data knows, by id.
+    pub fn models(&self) -> &[Model] {
+        &self.models
+    }
+
+    /// The families, by name.
+    pub fn families(&self) -> &BTreeMap<String, Traits> {
+        &self.families
+    }
+
+    /// The named sizings.
+    pub fn sizings(&self) -> &BTreeMap<String, Sizing> {
+        &self.sizings
+    }
+
+    /// The OpenAI-compatible server profiles, by name.
+    pub fn profiles(&self) -> &BTreeMap<String, Profile> {
+        &self.profiles
+    }
+
+    /// Where the value at `key` (a dotted key: `models."gpt-5.5".context`)
+    /// comes from.
+    pub fn provenance(&self, key: &str) -> Option<&Provenance> {
+        self.layer.provenance.get(key)
+    }
+
+    /// Every value's key and where it comes from.
+    pub fn provenances(&self) -> impl Iterator<Item = (&str, &Provenance)> {
+        self.layer.provenance.iter().map(|(k, p)| (k.as_str(), p))
+    }
+
+    /// The model `id` names at `provider`, if the data knows it: the
+    /// entry whose id is `id`, or begins it followed by a snapshot suffix
+    /// (a date, `-latest`, `-preview…`, Bedrock's `-v1:0`, Vertex's
+    /// `@20250929`), the longest first; not by a version number, so
+    /// `claude-sonnet-4-7` is not taken for `claude-sonnet-4`. Bedrock ids
+    /// are read past their inference-profile and vendor prefixes, Gemini's
+    /// past `models/`.
+    ///
+    /// ```
+    /// use tool_carrier::facts::Facts;
+    /// use tool_carrier::provider::Provider;
+    /// let facts = Facts::builtin();
+    /// let m = facts.model(Provider::Bedrock, "us.anthropic.claude-sonnet-4-5-20250929-v1:0").unwrap();
+    /// assert_eq!(m.id, "claude-sonnet-4-5");
+    /// let dated = facts.model(Provider::OpenAiChat, "gpt-4o-2024-08-06").unwrap();
+    /// assert_eq!(dated.id, "gpt-4o");
+    /// assert!(facts.model(Provider::Anthropic, "claude-sonnet-4-9").is_none());
+    /// ```
+    pub fn model(&self, provider: Provider, id: &str) -> Option<&Model> {
+        let id = base_id(provider, id);
+        self.by_length.iter().map(|&i| &self.models[i]).find(|m| {
+            m.apis.contains(&provider)
+                && id.strip_prefix(m.id.as_str()).is_some_and(snapshot_suffix)
+        })
+    }
+
+    /// The family assumed for an id the data does not know.
+    pub(crate) fn family_of_unknown(&self, provider: Provider, id: &str) -> Option<String> {
+        self.family_name(provider, id, None, None)
+    }
+
+    /// The family a model belongs to at `provider`: the data's, else what
+    /// the id or `family` says, else the API's.
+    fn family_name(
+        &self,
+        provider: Provider,
+        id: &str,
+        known: Option<&Model>,
+        family: Option<&str>,
+    ) -> Option<String> {
+        if let Some(f) = family {
+            return Some(f.to_owned());
+        }
+        if let Some(f) = known.and_then(|m| m.family.clone()) {
+            return Some(f);
+        }
+        match provider {
+            Provider::Bedrock => match crate::provider::model::bedrock_family(id) {
+                Some(crate::provider::Family::Claude) => Some("claude".into()),
+                Some(crate::provider::Family::Nova) => Some("nova".into()),
+                _ => None,
+            },
+            Provider::Gemini | Provider::Gemini2 => Some(
+                if crate::provider::model::gemini_3_or_later(id) {
+                    "gemini-3"
+                } else {
+                    "gemini-2"
+                }
+                .into(),
+            ),
+            _ => self.api(provider).family.clone(),
+        }
+    }
+
+    /// What the data states of `model` at `provider`, its family's traits
+    /// filling in what the model leaves out. `family` names the family
+    /// when the id does not say (Bedrock's `--family`).
+    pub fn traits(&self, provider: Provider, model: &str, family: Option<&str>) -> Traits {
+        let known = self.model(provider, model);
+        let family = self
+            .family_name(provider, model, known, family)
+            .and_then(|f| self.families.get(&f))
+            .cloned()
+            .unwrap_or_default();
+        match known {
+            Some(m) => m.traits.over(&family),
+            None => family,
+        }
+    }
+
+    /// The input tokens of a `width` × `height` image as sent to `model`
+    /// at `provider`, by the provider's own count; `None` where none is
+    /// documented.
+    pub fn image_tokens(
+        &self,
+        provider: Provider,
+        model: &str,
+        width: u32,
+        height: u32,
+    ) -> Option<u64> {
+        self.traits(provider, model, None)
+            .sizing
+            .map(|s| s.tokens(width, height))
+    }
+
+    /// The size `model` at `provider` processes images at; `None` where
+    /// none is documented.
+    pub fn view(&self, provider: Provider, model: &str) -> Option<View> {
+        self.traits(provider, model, None)
+            .sizing
+            .and_then(|s| s.view())
+    }
+
+    /// The most images one request to `model` at `provider` may carry:
+    /// the API's cap and the model's, whichever is lower.
+    pub fn max_images(&self, provider: Provider, model: &str) -> usize {
+        let api = self
+            .api(provider)
+            .limits
+            .max_images
+            .map_or(usize::MAX, |n| usize::try_from(n).unwrap_or(usize::MAX));
+        api.min(
+            self.traits(provider, model, None)
+                .max_images
+                .unwrap_or(usize::MAX),
+        )
+    }
+
+    /// A warning when `model` at `provider` is past (or within 90 days
+    /// of) its documented retirement date on `today`, or is not in the
+    /// data though the provider documents its models.
+    pub fn check_model(
+        &self,
+        provider: Provider,
+        model: &str,
+        today: Date,
+    ) -> Option<ModelWarning> {
+        stale::check(self, provider, model, today)
+    }
+
+    /// The built-in profile or one a facts file adds, called `name`.
+    pub fn profile(&self, name: &str) -> Option<&Profile> {
+        self.profiles.get(name)
+    }
+}
+
+/// Whether what follows a model's id names a snapshot of the same model:
+/// nothing, `@…` or `:…`, or `-` and a date (four digits or more), `v`
+/// and a version, `latest`, `preview` or `exp`. A short number after `-`
+/// is a version of its own (`-4-7` after `-4`).
+fn snapshot_suffix(rest: &str) -> bool {
+    if rest.is_empty() || rest.starts_with(['@', ':']) {
+        return true;
+    }
+    let Some(tail) = rest.strip_prefix('-') else {
+        return false;
+    };
+    let digits = tail.bytes().take_while(u8::is_ascii_digit).count();
+    let next = tail.as_bytes().get(digits);
+    (digits >= 4 && next.is_none_or(|&b| !b.is_ascii_alphabetic()))
+        || (tail.starts_with('v') && tail.as_bytes().get(1).is_some_and(u8::is_ascii_digit))
+        || ["latest", "preview", "exp"].iter().any(|w| {
+            tail.strip_prefix(w)
+                .is_some_and(|r| r.is_empty() || r.starts_with('-'))
+        })
+}
+
+/// `id` past what the provider puts around a model's own id.
+fn base_id(provider: Provider, id: &str) -> &str {
+    match provider {
+        Provider::Bedrock => crate::provider::model::bedrock_base_id(id).unwrap_or(id),
+        Provider::Gemini | Provider::Gemini2 => id.strip_prefix("models/").unwrap_or(id),
+        _ => id,
+    }
+}
+
+fn path(parts: &[&str]) -> Vec<String> {
+    parts.iter().map(|s| (*s).to_owned()).collect()
+}
+
+fn limits(l: &schema::LimitsDoc, api: &str) -> Result<Limits, FactsError> {
+    let at = |key: &str| path(&["apis", api, "limits", key]);
+    let measure = match l.measure.as_deref() {
+        None | Some("raw") => Measure::Raw,
+        Some("base64") => Measure::Base64,
+        Some(other) => {
+            return Err(FactsError::at(
+                &at("measure"),
+                format!("expected \"raw\" or \"base64\", found {other:?}"),
+            ))
+        }
+    };
+    let image_types = match &l.image_types {
+        None => vec![MediaType::Png, MediaType::Jpeg],
+        Some(names) => names
+            .iter()
+            .map(|n| {
+                MediaType::ALL
+                    .into_iter()
+                    .find(|t| t.is_image() && t.name().eq_ignore_ascii_case(n))
+                    .ok_or_else(|| {
+                        FactsError::at(
+                            &at("image_types"),
+                            format!("{n:?} is not an image type (png, jpeg, gif, webp, bmp)"),
+                        )
+                    })
+            })
+            .collect::<Result<_, _>>()?,
+    };
+    Ok(Limits {
+        image_bytes: l.image_bytes,
+        document_bytes: l.document_bytes,
+        measure,
+        image_types,
+        documents: l.documents.unwrap_or(false),
+        image_urls: l.image_urls.unwrap_or(false),
+        document_urls: l.document_urls.unwrap_or(false),
+        max_images: l.max_images,
+        max_documents: l.max_documents,
+        max_total: l.max_total,
+        max_dim: l.max_dim,
+        many_images: l.many_images.map(|m| (m.over, m.max_dim)),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn snapshots_match_and_versions_do_not() {
+        for rest in [
+            "",
+            "-20250929",
+            "-2024-08-06",
+            "-v1:0",
+            "@20250929",
+            ":0",
+            "-latest",
+            "-preview-09-2025",
+            "-exp",
+        ] {
+            assert!(snapshot_suffix(rest), "{rest:?}");
+        }
+        for rest in [
+            "-5",
+            "-50",
+            "-4-7",
+            "-mini",
+            "-pro",
+            "0",
+            ".5",
+            "-2025x",
+            "-vision",
+            "-preview2",
+        ] {
+            assert!(!snapshot_suffix(rest), "{rest:?}");
+        }
+    }
+}
