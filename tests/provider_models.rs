@@ -7,7 +7,7 @@
 mod support;
 
 use serde_json::Value;
-use support::{build_lines, calls, history, line, png, png_sizes, result, Fixture};
+use support::{build_lines, calls, history, line, pdf, png, png_sizes, result, Fixture};
 use tool_carrier::media::Policy;
 use tool_carrier::provider::{Family, Options, Provider};
 use tool_carrier::roots::Roots;
@@ -325,4 +325,50 @@ fn images_are_sent_at_the_size_the_model_sees() {
     // Sonnet 5.5, ⌈1700/28⌉ × ⌈60/28⌉ + ⌈1200/28⌉ × ⌈1100/28⌉.
     let request = build_lines(Provider::Anthropic, &history, &fixture.options());
     assert_eq!(request.report.image_tokens, Some(61 * 3 + 43 * 40));
+}
+
+#[test]
+fn on_bedrock_documents_count_with_images_toward_the_smaller_size() {
+    // Claude's vision page: on Bedrock, PDFs count toward the "more than
+    // 20" that holds each image to 2000 px. 18 images and 2 PDFs keep
+    // 2400 px; a third PDF makes 21.
+    let fixture = Fixture::new();
+    fixture.add("wide.png", &png(2400, 60, 3));
+    for i in 0..3 {
+        fixture.add(&format!("doc{i}.pdf"), &pdf(&format!("doc {i}")));
+    }
+    let policy = Policy::default()
+        .with_roots(Roots::new([&fixture.root]).unwrap())
+        .with_max_dim(4000);
+    let options = Options::new()
+        .with_policy(policy)
+        .with_fit_to_model(false)
+        .with_model("us.anthropic.claude-sonnet-5");
+    let rounds = |documents: usize| {
+        let mut history = line("user", "Wide shots.");
+        for k in 0..18 {
+            let id = format!("c{k}");
+            history += &calls(&[(&id, "shot")]);
+            history += &result(&id, "ok", &["wide.png"]);
+        }
+        for k in 0..documents {
+            let id = format!("d{k}");
+            history += &calls(&[(&id, "read")]);
+            let attachments =
+                [serde_json::json!({"kind": "document", "target": format!("doc{k}.pdf")})];
+            history += &line(
+                "tool",
+                &serde_json::json!({"tool_call_id": id, "content": "ok", "attachments": attachments})
+                    .to_string(),
+            );
+        }
+        history
+    };
+    let widths = |documents| -> Vec<u32> {
+        let request = build_lines(Provider::Bedrock, &rounds(documents), &options);
+        assert_eq!(request.report.documents, documents);
+        png_sizes(&request).into_iter().map(|(w, _)| w).collect()
+    };
+    assert_eq!(widths(2), vec![2400; 18]);
+    assert_eq!(widths(3), vec![2000; 18]);
 }

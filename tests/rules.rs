@@ -260,6 +260,13 @@ fn cases() -> Vec<Case> {
         (Bedrock, NOVA, with(b(), "/messages/1/content", json!([{"toolUse": {"toolUseId": "c.1:a", "name": "shot", "input": {}}}, {"toolUse": {"toolUseId": "c.1:a", "name": "shot", "input": {}}}])), "bedrock/tool-use-id-unique"),
         (Bedrock, NOVA, with(b(), "/messages/0/role", "assistant".into()), "bedrock/alternating-roles"),
         (Bedrock, NOVA, with(b(), "/messages/0/content", Value::Array((0..21).map(|_| json!({"image": {"format": "png", "source": {"bytes": png_b64(2, 2)}}})).collect())), "bedrock/media-counts"),
+        // 16 images and 5 documents: more than 20, so 2001 px is too wide.
+        (Bedrock, CLAUDE_BEDROCK, with(b(), "/messages/0/content", Value::Array(
+            std::iter::once(json!({"text": "Go."}))
+                .chain((0..15).map(|_| json!({"image": {"format": "png", "source": {"bytes": png_b64(2, 2)}}})))
+                .chain(std::iter::once(json!({"image": {"format": "png", "source": {"bytes": png_b64(2001, 4)}}})))
+                .chain((0..5).map(|i| json!({"document": {"format": "pdf", "name": format!("d{i}"), "source": {"bytes": B64.encode(b"%PDF-1.4\n")}}})))
+                .collect())), "bedrock/many-media-size"),
         (Bedrock, NOVA, with(b(), "/messages/1/content", json!([{"toolUse": {"toolUseId": "c.1:a", "name": "shot", "input": {}}}, {"image": {"format": "png", "source": {"bytes": png_b64(2, 2)}}}])), "bedrock/media-in-user-messages"),
         (Bedrock, LLAMA, b(), "bedrock/media-in-tool-result"),
         (Bedrock, NOVA, with(b(), "/messages/0/content", json!([{"text": "a"}, {"document": {"format": "pdf", "name": "Report (1)", "source": {"bytes": "JQ=="}}}])), "bedrock/document-name"),

@@ -40,3 +40,22 @@ pub(crate) fn layer() -> Result<Layer, FactsError> {
     }
     Ok(all)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_two_files_set_the_same_value() {
+        // A key two files both set would make the files' order a fact.
+        let mut seen = std::collections::BTreeMap::new();
+        for (name, text) in FILES {
+            let layer = Layer::parse(text, Format::Toml, Provenance::default()).unwrap();
+            for key in layer.provenance.keys() {
+                if let Some(other) = seen.insert(key.clone(), *name) {
+                    panic!("{key} is set by {other} and {name}");
+                }
+            }
+        }
+    }
+}

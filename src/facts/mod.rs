@@ -149,8 +149,21 @@ pub struct Limits {
     pub max_total: Option<u64>,
     /// Largest width or height of an image.
     pub max_dim: Option<u32>,
-    /// `(n, edge)`: over `n` images, each must fit `edge` × `edge`.
-    pub many_images: Option<(u64, u32)>,
+    /// A smaller size for every image of a request with many.
+    pub many_images: Option<ManyImages>,
+}
+
+/// When a request holds more than [`ManyImages::over`] images (and,
+/// where [`ManyImages::documents`] says, documents), each image must fit
+/// [`ManyImages::max_dim`] × [`ManyImages::max_dim`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct ManyImages {
+    /// The count over which the smaller size holds.
+    pub over: u64,
+    /// The largest side then.
+    pub max_dim: u32,
+    /// Whether documents (PDFs) count with the images.
+    pub documents: bool,
 }
 
 impl Limits {
@@ -642,7 +655,11 @@ fn limits(l: &schema::LimitsDoc, api: &str) -> Result<Limits, FactsError> {
         max_documents: l.max_documents,
         max_total: l.max_total,
         max_dim: l.max_dim,
-        many_images: l.many_images.map(|m| (m.over, m.max_dim)),
+        many_images: l.many_images.map(|m| ManyImages {
+            over: m.over,
+            max_dim: m.max_dim,
+            documents: m.documents,
+        }),
     })
 }
 

@@ -108,6 +108,8 @@ pub(super) struct LimitsDoc {
 pub(super) struct ManyImagesDoc {
     pub over: u64,
     pub max_dim: u32,
+    #[serde(default)]
+    pub documents: bool,
 }
 
 /// Reads the merged tree into [`Doc`]; an error names the key.

@@ -40,9 +40,10 @@ pub(crate) struct Limits {
     pub max_total: usize,
     /// Largest width or height of an image.
     pub max_dim: u32,
-    /// `(n, edge)`: when a request holds more than `n` images, each fits
-    /// `edge` × `edge`.
-    pub many_images: Option<(usize, u32)>,
+    /// `(n, edge, documents)`: when a request holds more than `n` images
+    /// (counted with its documents when `documents`), each fits `edge` ×
+    /// `edge`.
+    pub many_images: Option<(usize, u32, bool)>,
 }
 
 /// What has been kept so far, newest first.
@@ -123,8 +124,20 @@ pub(crate) fn decide(
         .eviction
         .keep_images
         .map_or(declared, |n| n.min(declared));
+    let documents = slots
+        .iter()
+        .filter(|s| s.kind == AttachmentKind::Document)
+        .count();
+    let documents = options
+        .eviction
+        .keep_documents
+        .map_or(documents, |n| n.min(documents));
     let edge = match limits.many_images {
-        Some((n, edge)) if images > n => edge.min(limits.max_dim),
+        Some((n, edge, with_documents))
+            if images + if with_documents { documents } else { 0 } > n =>
+        {
+            edge.min(limits.max_dim)
+        }
         _ => limits.max_dim,
     };
     let mut policy = options.policy.clone();
@@ -305,15 +318,17 @@ impl Step<'_> {
         if is_document && (tally.documents_full || tally.documents >= self.limits.max_documents) {
             tally.documents_full = true;
             return Media::Note(NoteReason::OverCount, format!(
-                "[{what} {shown} omitted: a {provider} request takes at most {} documents; the oldest are left out]",
-                self.limits.max_documents
+                "[{what} {shown} omitted: {} {provider} request takes at most {}; the oldest are left out]",
+                article(provider),
+                counted(self.limits.max_documents, "document"),
             ));
         }
         if !is_document && (tally.images_full || tally.images >= self.limits.max_images) {
             tally.images_full = true;
             return Media::Note(NoteReason::OverCount, format!(
-                "[{what} {shown} omitted: a {provider} request takes at most {} images; the oldest are left out]",
-                self.limits.max_images
+                "[{what} {shown} omitted: {} {provider} request takes at most {}; the oldest are left out]",
+                article(provider),
+                counted(self.limits.max_images, "image"),
             ));
         }
         let loaded = match self.resolver.resolve(&slot.target) {
@@ -461,7 +476,8 @@ impl Evict {
                 _ => Media::Note(
                     NoteReason::OverCount,
                     format!(
-                        "[{what} {shown} omitted: a {} request takes at most so many {what}s; the oldest are left out {k} at a time]",
+                        "[{what} {shown} omitted: {} {} request takes at most so many {what}s; the oldest are left out {k} at a time]",
+                        article(self.provider.display_name()),
                         self.provider.display_name()
                     ),
                 ),
@@ -484,5 +500,24 @@ impl Tally {
         } else {
             self.images += 1;
         }
+    }
+}
+
+/// `a` or `an`, as `name` is said (the providers' names start with their
+/// letter's sound).
+fn article(name: &str) -> &'static str {
+    if name.starts_with(['A', 'E', 'I', 'O', 'U']) {
+        "an"
+    } else {
+        "a"
+    }
+}
+
+/// `1 image`, `2 images`.
+fn counted(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
     }
 }

@@ -293,9 +293,13 @@ pub(crate) fn limits(
         max_documents: count(l.max_documents),
         max_total: count(l.max_total),
         max_dim: l.max_dim.unwrap_or(u32::MAX),
-        many_images: l
-            .many_images
-            .map(|(n, edge)| (usize::try_from(n).unwrap_or(usize::MAX), edge)),
+        many_images: l.many_images.map(|m| {
+            (
+                usize::try_from(m.over).unwrap_or(usize::MAX),
+                m.max_dim,
+                m.documents,
+            )
+        }),
     }
 }
 

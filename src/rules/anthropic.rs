@@ -298,7 +298,7 @@ pub(super) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
     }
     let limits = &target.facts.api(target.provider).limits;
     let edge = match limits.many_images {
-        Some((n, edge)) if images.len() as u64 > n => edge,
+        Some(many) if images.len() as u64 > many.over => many.max_dim,
         _ => limits.max_dim.unwrap_or(u32::MAX),
     };
     for (path, w, h) in &images {

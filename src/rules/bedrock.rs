@@ -79,6 +79,13 @@ pub(super) static MEDIA_COUNTS: Rule = Rule {
     read: READ,
     basis: Basis::Documented,
 };
+pub(super) static MANY_MEDIA_SIZE: Rule = Rule {
+    id: "bedrock/many-media-size",
+    says: "on Bedrock, documents count with images toward Claude's \"more than 20\", over which each image is at most 2000×2000 px",
+    source: "https://platform.claude.com/docs/en/build-with-claude/vision",
+    read: READ,
+    basis: Basis::Documented,
+};
 pub(super) static MEDIA_IN_USER: Rule = Rule {
     id: "bedrock/media-in-user-messages",
     says: "images and documents go in user messages only",
@@ -140,6 +147,7 @@ pub(super) static RULES: &[&Rule] = &[
     &PAIRING,
     &ALTERNATE,
     &MEDIA_COUNTS,
+    &MANY_MEDIA_SIZE,
     &MEDIA_IN_USER,
     &MEDIA_IN_RESULT,
     &DOCUMENT_NAME,
@@ -162,6 +170,8 @@ struct Tally<'b> {
     limits: &'b crate::facts::Limits,
     images: usize,
     documents: usize,
+    /// Each image's path and size, for the many-media rule.
+    sizes: Vec<(String, u32, u32)>,
     names: HashSet<String>,
     media_in_results: bool,
     role: &'b str,
@@ -244,6 +254,7 @@ pub(super) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
         limits,
         images: 0,
         documents: 0,
+        sizes: Vec::new(),
         names: HashSet::new(),
         media_in_results: matches!(family, Some(Family::Claude | Family::Nova)),
         role: "",
@@ -349,6 +360,25 @@ pub(super) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
             "toolUse or toolResult blocks, and no toolConfig tools",
         );
     }
+    let media = tally.images
+        + if limits.many_images.is_some_and(|m| m.documents) {
+            tally.documents
+        } else {
+            0
+        };
+    if let Some(many) = limits.many_images.filter(|m| media as u64 > m.over) {
+        if family == Some(Family::Claude) {
+            for (path, w, h) in &tally.sizes {
+                if *w > many.max_dim || *h > many.max_dim {
+                    out.push(
+                        &MANY_MEDIA_SIZE,
+                        path.clone(),
+                        format!("{w}×{h} in a request of {media} images and documents"),
+                    );
+                }
+            }
+        }
+    }
     if over(tally.images, limits.max_images) || over(tally.documents, limits.max_documents) {
         out.push(
             &MEDIA_COUNTS,
@@ -407,6 +437,9 @@ fn content_rules(
         if kind == "image" {
             tally.images += 1;
             let dims = bytes.and_then(super::image_b64);
+            if let Some(d) = &dims {
+                tally.sizes.push((bpath.clone(), d.width, d.height));
+            }
             let edge = tally.limits.max_dim.unwrap_or(u32::MAX);
             if over(size, tally.limits.image_bytes)
                 || dims
