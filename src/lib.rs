@@ -19,6 +19,9 @@
 //!   provider, tool definitions declared the way each documents.
 //! * `rules` (feature `media`) — the rules each provider's API enforces
 //!   that its SDK types cannot see, checked on a request body.
+//! * `facts` (feature `media`) — what the crate knows of each provider and
+//!   model (limits, image sizes, defaults, retirement dates) as dated
+//!   data, with a user's file laid over it.
 //!
 //! # A tour
 //!

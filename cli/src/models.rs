@@ -90,13 +90,21 @@ impl std::fmt::Display for ViewRow {
 
 fn row<'f>(facts: &'f Facts, model: &'f Model, api: Provider) -> Row<'f> {
     let prefix = model_prefix(model);
-    let mut sources: Vec<&Provenance> = facts
+    let all: Vec<&Provenance> = facts
         .provenances()
         .filter(|(k, _)| k.starts_with(&prefix))
         .map(|(_, p)| p)
         .collect();
-    sources.sort_by(|a, b| (&a.source, a.read).cmp(&(&b.source, b.read)));
-    sources.dedup();
+    // The page most of its values come from first, then the others.
+    let mut sources: Vec<(usize, &Provenance)> = Vec::new();
+    for p in all {
+        match sources.iter_mut().find(|(_, q)| *q == p) {
+            Some((n, _)) => *n += 1,
+            None => sources.push((1, p)),
+        }
+    }
+    sources.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.source.cmp(&b.1.source)));
+    let sources = sources.into_iter().map(|(_, p)| p).collect();
     let limit = facts.max_images(api, &model.id);
     Row {
         id: &model.id,
@@ -104,7 +112,9 @@ fn row<'f>(facts: &'f Facts, model: &'f Model, api: Provider) -> Row<'f> {
         family: model.family.as_deref(),
         apis: model.apis.iter().map(|p| p.name()).collect(),
         api: api.name(),
-        default: facts.default_model(api) == model.id,
+        default: facts
+            .model(api, facts.default_model(api))
+            .is_some_and(|m| m.id == model.id),
         context: model.context,
         max_output: model.max_output,
         reasoning: model.reasoning,
@@ -168,9 +178,7 @@ fn write_table(out: &mut impl Write, rows: &[Row<'_>]) -> io::Result<()> {
                 num(r.context),
                 num(r.max_output),
                 r.max_images.map_or("-".into(), |n| n.to_string()),
-                r.view
-                    .as_ref()
-                    .map_or("as sent".into(), ToString::to_string),
+                r.view.as_ref().map_or("-".into(), ToString::to_string),
                 r.retires.map_or("-".into(), |d| d.to_string()),
                 r.sources
                     .first()

@@ -138,7 +138,9 @@ impl Sizing {
                 tile_size,
                 base,
                 tile,
-            } => media::tile_tokens(width, height, fit, short_edge, tile_size) * tile + base,
+            } => media::tile_tokens(width, height, fit, short_edge, tile_size)
+                .saturating_mul(tile)
+                .saturating_add(base),
             Sizing::OpenaiPatches {
                 patch,
                 budget,
@@ -150,13 +152,13 @@ impl Sizing {
                     (w, h) = media::fit_within(w, h, edge);
                 }
                 let patches = media::patches_within(w, h, patch, budget.unwrap_or(u64::MAX));
-                (patches * multiplier).div_ceil(1000)
+                patches.saturating_mul(multiplier).div_ceil(1000)
             }
             Sizing::GeminiTiles {
                 small,
                 crop_divisor,
                 tokens,
-            } => media::crop_tiles(width, height, small, crop_divisor) * tokens,
+            } => media::crop_tiles(width, height, small, crop_divisor).saturating_mul(tokens),
             Sizing::Fixed { tokens, .. } => tokens,
         }
     }
@@ -241,6 +243,31 @@ mod tests {
             long_edge: None,
         };
         assert_eq!((fixed.tokens(1, 1), fixed.view()), (1120, None));
+    }
+
+    #[test]
+    fn a_users_numbers_cannot_overflow_a_count() {
+        let huge = Sizing::GeminiTiles {
+            small: 1,
+            crop_divisor: 1.0,
+            tokens: u64::MAX,
+        };
+        assert_eq!(huge.tokens(u32::MAX, 1), u64::MAX);
+        let tiles = Sizing::OpenaiTiles {
+            fit: u32::MAX,
+            short_edge: u32::MAX,
+            tile_size: 1,
+            base: u64::MAX,
+            tile: u64::MAX,
+        };
+        assert_eq!(tiles.tokens(u32::MAX, u32::MAX), u64::MAX);
+        let patches = Sizing::OpenaiPatches {
+            patch: 1,
+            budget: None,
+            long_edge: None,
+            multiplier: u64::MAX,
+        };
+        assert_eq!(patches.tokens(u32::MAX, u32::MAX), u64::MAX.div_ceil(1000));
     }
 
     #[test]

@@ -48,6 +48,8 @@ pub enum ModelWarning {
         provider: Provider,
         /// The APIs the data says serve it.
         served_by: Vec<Provider>,
+        /// What the conversion assumed instead.
+        assumed: String,
     },
     /// The data does not know the model; `assumed` says what was used.
     Unknown {
@@ -98,11 +100,12 @@ impl fmt::Display for ModelWarning {
                 model,
                 provider,
                 served_by,
+                assumed,
             } => {
                 let by: Vec<&str> = served_by.iter().map(|p| p.name()).collect();
                 write!(
                     f,
-                    "model {model:?} is not served by {provider} with tool calls, as far as the facts know (served by: {}); the API's own facts were used",
+                    "model {model:?} is not served by {provider} with tool calls as far as the facts know (they list it for {}): assumed {assumed} (add it with --facts FILE)",
                     by.join(", ")
                 )
             }
@@ -129,22 +132,32 @@ pub(super) fn check(
         if !api.documented_models {
             return None;
         }
+        // The id as the other APIs would name it (past Bedrock's
+        // prefixes, Gemini's `models/`).
+        let own = super::base_id(provider, model);
         let served_by: Vec<Provider> = Provider::ALL
             .into_iter()
-            .filter(|&p| p != provider && facts.model(p, model).is_some())
+            .filter(|&p| p != provider && facts.model(p, own).is_some())
             .collect();
-        if !served_by.is_empty() {
-            return Some(ModelWarning::NotServed {
-                model: model.to_owned(),
+        let assumed = describe(
+            &facts.traits(provider, model, None),
+            facts.max_images(provider, model),
+            facts.family_of_unknown(provider, model).as_deref(),
+        );
+        let model = model.to_owned();
+        return Some(if served_by.is_empty() {
+            ModelWarning::Unknown {
+                model,
+                provider,
+                assumed,
+            }
+        } else {
+            ModelWarning::NotServed {
+                model,
                 provider,
                 served_by,
-            });
-        }
-        let traits = facts.traits(provider, model, None);
-        return Some(ModelWarning::Unknown {
-            model: model.to_owned(),
-            provider,
-            assumed: describe(&traits, facts.family_of_unknown(provider, model).as_deref()),
+                assumed,
+            }
         });
     };
     let on = known.retires_at(provider)?;
@@ -176,7 +189,7 @@ pub(super) fn check(
 }
 
 /// What was assumed, in a few words.
-fn describe(t: &Traits, family: Option<&str>) -> String {
+fn describe(t: &Traits, max_images: usize, family: Option<&str>) -> String {
     let mut parts = Vec::new();
     match family {
         Some(f) => parts.push(format!("the {f} family's facts")),
@@ -192,8 +205,8 @@ fn describe(t: &Traits, family: Option<&str>) -> String {
         }
         None => parts.push("no documented image processing size".to_owned()),
     }
-    if let Some(n) = t.max_images {
-        parts.push(format!("at most {n} images a request"));
+    if max_images != usize::MAX {
+        parts.push(format!("at most {max_images} images a request"));
     }
     match t.media_in_tool_result {
         Some(true) => parts.push("media inside tool results".into()),
