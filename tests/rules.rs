@@ -349,6 +349,11 @@ fn compatible_cases() -> Vec<(Profile, Value, &'static str)> {
             "openai-compatible/tool-choice-needs-tools",
         ),
         (
+            with_profile(|p| p.max_tools = Some(0)),
+            k(),
+            "openai-compatible/tool-count",
+        ),
+        (
             generic(),
             with(k(), "/tools/0/function/name", "a.b".into()),
             "openai-compatible/function-name",

@@ -80,6 +80,10 @@ pub struct Profile {
     pub max_images: Option<u64>,
     /// The largest width or height of an image (at least 16).
     pub max_dim: Option<u32>,
+    /// The most tools one request may declare (Azure OpenAI: 128); a
+    /// request declaring more is refused by the rules, as the server
+    /// would.
+    pub max_tools: Option<u64>,
     /// How the byte caps are measured: on the base64 text or the raw bytes.
     pub measure: Measure,
     /// What tool-call ids must look like.
@@ -192,7 +196,7 @@ fn kind(v: &Value) -> String {
 
 impl Profile {
     /// The keys of a profile, in the order of [`Profile`]'s fields.
-    pub const KEYS: [&str; 17] = [
+    pub const KEYS: [&str; 18] = [
         "name",
         "base_url",
         "default_model",
@@ -207,6 +211,7 @@ impl Profile {
         "max_request_image_bytes",
         "max_images",
         "max_dim",
+        "max_tools",
         "measure",
         "tool_call_ids",
         // Accepted and ignored: where a fact in the file comes from.
@@ -233,6 +238,7 @@ impl Profile {
             max_request_image_bytes: None,
             max_images: None,
             max_dim: None,
+            max_tools: None,
             measure: Measure::Raw,
             tool_call_ids: IdRule::Max40,
         }
@@ -283,6 +289,7 @@ impl Profile {
                 "max_image_bytes" => self.max_image_bytes = cap(k, v)?,
                 "max_request_image_bytes" => self.max_request_image_bytes = cap(k, v)?,
                 "max_images" => self.max_images = cap(k, v)?,
+                "max_tools" => self.max_tools = cap(k, v)?,
                 "max_dim" => {
                     self.max_dim = cap(k, v)?
                         .map(|n| {
@@ -357,6 +364,7 @@ impl Profile {
             "max_request_image_bytes": cap(self.max_request_image_bytes),
             "max_images": cap(self.max_images),
             "max_dim": cap(self.max_dim.map(u64::from)),
+            "max_tools": cap(self.max_tools),
             "measure": self.measure.to_string(),
             "tool_call_ids": self.tool_call_ids.name(),
         })

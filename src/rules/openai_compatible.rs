@@ -29,6 +29,13 @@ macro_rules! rule {
 }
 
 rule!(
+    TOOL_COUNT,
+    "tool-count",
+    "no more tools than the profile's max_tools (Azure OpenAI: 128 a Chat Completions request)",
+    "https://learn.microsoft.com/azure/ai-services/openai/quotas-limits",
+    Documented
+);
+rule!(
     MESSAGE_COUNT,
     "message-count",
     "`messages` holds at least one message",
@@ -130,6 +137,7 @@ pub(super) static RULES: &[&Rule] = &[
     &IMAGE_CAPS,
     &FILES,
     &CALL_ID,
+    &TOOL_COUNT,
 ];
 
 /// Whether `id` keeps `rule`, spelled out here rather than asked of the
@@ -152,6 +160,10 @@ fn measured(profile: &Profile, b64: &str, raw: usize) -> u64 {
 
 pub(super) fn check(profile: &Profile, body: &Value, out: &mut Out) {
     super::message_count(&MESSAGE_COUNT, body, "messages", usize::MAX, out);
+    let tools = array(body, "tools").len();
+    if profile.max_tools.is_some_and(|max| tools as u64 > max) {
+        out.push(&TOOL_COUNT, "$.tools", format!("{tools} tools"));
+    }
     declarations(
         body,
         "function",
