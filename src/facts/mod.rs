@@ -55,7 +55,7 @@ pub use date::{BadDate, Date};
 pub use error::FactsError;
 pub use layer::{Format, Provenance};
 pub use sizing::Sizing;
-pub use stale::ModelWarning;
+pub use stale::{ModelWarning, RETIRING_WITHIN_DAYS};
 
 use layer::Layer;
 
