@@ -38,7 +38,11 @@
 mod builtin;
 mod date;
 mod error;
+pub mod ids;
 mod layer;
+mod profile;
+mod profiles;
+mod provider;
 mod schema;
 mod sizing;
 mod stale;
@@ -49,11 +53,13 @@ use std::sync::OnceLock;
 use serde::Serialize;
 
 use crate::media::{Budget, Measure, MediaType, View};
-use crate::provider::{Profile, Provider};
 
 pub use date::{BadDate, Date};
 pub use error::FactsError;
 pub use layer::{Format, Provenance};
+pub use profile::{IdRule, Profile, ProfileError, BRIDGE};
+pub use profiles::UnknownProfile;
+pub use provider::{Provider, UnknownProvider};
 pub use sizing::Sizing;
 pub use stale::{ModelWarning, RETIRING_WITHIN_DAYS};
 
@@ -491,13 +497,13 @@ impl Facts {
             return Some(f);
         }
         match provider {
-            Provider::Bedrock => match crate::provider::model::bedrock_family(id) {
-                Some(crate::provider::Family::Claude) => Some("claude".into()),
-                Some(crate::provider::Family::Nova) => Some("nova".into()),
+            Provider::Bedrock => match ids::bedrock_family(id) {
+                Some(ids::Family::Claude) => Some("claude".into()),
+                Some(ids::Family::Nova) => Some("nova".into()),
                 _ => None,
             },
             Provider::Gemini | Provider::Gemini2 => Some(
-                if crate::provider::model::gemini_3_or_later(id) {
+                if ids::gemini_3_or_later(id) {
                     "gemini-3"
                 } else {
                     "gemini-2"
@@ -604,7 +610,7 @@ fn snapshot_suffix(rest: &str) -> bool {
 /// `id` past what the provider puts around a model's own id.
 fn base_id(provider: Provider, id: &str) -> &str {
     match provider {
-        Provider::Bedrock => crate::provider::model::bedrock_base_id(id).unwrap_or(id),
+        Provider::Bedrock => ids::bedrock_base_id(id).unwrap_or(id),
         Provider::Gemini | Provider::Gemini2 => id.strip_prefix("models/").unwrap_or(id),
         _ => id,
     }

@@ -6,7 +6,7 @@ use std::fmt;
 use serde::Serialize;
 
 use super::{Date, Facts, Traits};
-use crate::provider::Provider;
+use super::Provider;
 
 /// Days before a documented retirement date from which it is warned of.
 pub const RETIRING_WITHIN_DAYS: u32 = 90;
@@ -60,12 +60,6 @@ pub enum ModelWarning {
         /// What the conversion assumed instead.
         assumed: String,
     },
-}
-
-impl Serialize for Provider {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.name())
-    }
 }
 
 impl fmt::Display for ModelWarning {

@@ -84,13 +84,12 @@
 //!   A declared `image` must be an image and a `document` a PDF.
 
 use std::collections::HashSet;
-use std::fmt;
 use std::io::BufRead;
-use std::str::FromStr;
 
 use thiserror::Error;
 
 use crate::facts::Facts;
+pub use crate::facts::{Provider, UnknownProvider};
 use crate::media::Budget;
 use crate::rules::{self, Rule, Violation};
 
@@ -106,8 +105,6 @@ mod ollama;
 mod openai_chat;
 mod openai_responses;
 mod options;
-mod profile;
-mod profiles;
 mod report;
 mod request;
 mod spec;
@@ -125,8 +122,7 @@ use declare::Declarations;
 pub use model::Family;
 use names::Rename;
 pub use options::{Options, OptionsError};
-pub use profile::{IdRule, Profile, ProfileError, BRIDGE};
-pub use profiles::UnknownProfile;
+pub use crate::facts::{IdRule, Profile, ProfileError, UnknownProfile, BRIDGE};
 pub use report::{Note, NoteReason, Report};
 use request::Api;
 pub use request::{Body, Request};
@@ -135,79 +131,11 @@ pub use tools::schema::{Pointer, SchemaError};
 pub use tools::{Shape, Tool, Tools, ToolsError, ToolsErrorKind};
 use walk::Turn;
 
-/// A provider API a history can be converted for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Provider {
-    /// Anthropic Messages (`POST /v1/messages`).
-    Anthropic,
-    /// OpenAI Chat Completions (`POST /v1/chat/completions`).
-    OpenAiChat,
-    /// OpenAI Responses (`POST /v1/responses`).
-    OpenAiResponses,
-    /// Gemini 3 `generateContent`: images nested in the function responses.
-    Gemini,
-    /// Gemini 2.x `generateContent`: images in a `user` content after the
-    /// function responses.
-    Gemini2,
-    /// Amazon Bedrock Converse (`POST /model/{modelId}/converse`).
-    Bedrock,
-    /// Ollama chat (`POST /api/chat`).
-    Ollama,
-    /// A server that speaks Chat Completions (vLLM, llama.cpp, LM Studio,
-    /// Mistral, Groq, …), as its [`Profile`] says it takes it
-    /// ([`Options::with_profile`]; [`Profile::generic`] by default).
-    OpenAiCompatible,
-}
-
-/// A provider name that is not one of [`Provider::NAMES`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UnknownProvider(pub String);
-
-impl fmt::Display for UnknownProvider {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "unknown provider {:?} (expected one of: {})",
-            self.0,
-            Provider::NAMES.join(", ")
-        )
-    }
-}
-
-impl std::error::Error for UnknownProvider {}
-
 impl Provider {
-    /// Every provider, in the order of [`Provider::NAMES`].
-    pub const ALL: [Provider; 8] = [
-        Provider::Anthropic,
-        Provider::OpenAiChat,
-        Provider::OpenAiResponses,
-        Provider::Gemini,
-        Provider::Gemini2,
-        Provider::Bedrock,
-        Provider::Ollama,
-        Provider::OpenAiCompatible,
-    ];
-
-    /// The command-line names, in the order of [`Provider::ALL`] (read off
-    /// the table of [`Spec`]s).
-    pub const NAMES: [&'static str; 8] = spec::names();
-
     /// Everything the crate knows of this provider that does not depend on
     /// the model: see [`Spec`].
     pub fn spec(self) -> &'static Spec {
         &spec::SPECS[self as usize]
-    }
-
-    /// The command-line name: `anthropic`, `openai-chat`, …
-    ///
-    /// ```
-    /// use tool_carrier::provider::Provider;
-    /// assert_eq!(Provider::Gemini2.name(), "gemini-2");
-    /// assert_eq!("gemini-2".parse::<Provider>(), Ok(Provider::Gemini2));
-    /// ```
-    pub fn name(self) -> &'static str {
-        self.spec().name
     }
 
     /// The model used when none is given, by the built-in facts
@@ -313,23 +241,6 @@ impl Provider {
     /// Name used in notes: `Anthropic`, `OpenAI`, `Gemini`, …
     fn display_name(self) -> &'static str {
         self.spec().display_name
-    }
-}
-
-impl fmt::Display for Provider {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Provider {
-    type Err = UnknownProvider;
-
-    fn from_str(s: &str) -> Result<Provider, UnknownProvider> {
-        Provider::ALL
-            .into_iter()
-            .find(|p| p.name() == s)
-            .ok_or_else(|| UnknownProvider(s.to_owned()))
     }
 }
 

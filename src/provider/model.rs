@@ -1,196 +1,20 @@
-//! What depends on the model, not only on the provider.
-//!
-//! Bedrock serves many model families behind one Converse API, and they
-//! differ where this crate cares: only Anthropic Claude (3 and later) and
-//! Amazon Nova take images and documents inside a `toolResult`; other
-//! vision models refuse them there and get them right after the results
-//! instead. Claude on Bedrock also takes Anthropic's typed tools (computer
-//! use) through `additionalModelRequestFields`.
-//!
-//! A Bedrock model id is recognised by its family prefix, after any
-//! cross-region inference profile prefix (`us.`, `eu.`, `apac.`, `global.`,
-//! …) and, in an ARN, after the last `/`:
-//!
-//! ```
-//! use tool_carrier::provider::model::bedrock_family;
-//! use tool_carrier::provider::Family;
-//!
-//! assert_eq!(bedrock_family("us.anthropic.claude-sonnet-4-5-20250929-v1:0"), Some(Family::Claude));
-//! assert_eq!(bedrock_family("amazon.nova-pro-v1:0"), Some(Family::Nova));
-//! assert_eq!(bedrock_family("meta.llama3-2-90b-instruct-v1:0"), Some(Family::Other));
-//! assert_eq!(
-//!     bedrock_family("arn:aws:bedrock:us-east-1::foundation-model/anthropic.claude-3-haiku-20240307-v1:0"),
-//!     Some(Family::Claude)
-//! );
-//! // An application inference profile says nothing of its model.
-//! assert_eq!(bedrock_family("arn:aws:bedrock:us-east-1:111122223333:application-inference-profile/abc123"), None);
-//! ```
-//!
-//! An id the table does not recognise gets the placement every model
-//! accepts (media after the results), unless
-//! [`Options::with_family`](super::Options::with_family) (`convert
-//! --family`) says which family it is.
+//! What a model takes in a request body, by the facts: where its media
+//! may go, how its typed tools are declared, what one request may carry.
+//! Reading model ids (Bedrock's families, Gemini's generations) is
+//! [`crate::facts`]'s; the paths here are kept.
 
-use std::fmt;
-use std::str::FromStr;
+pub use crate::facts::ids::{
+    bedrock_base_id, bedrock_family, gemini_3_or_later, gemini_generation, Family, UnknownFamily,
+};
 
-use thiserror::Error;
+use std::borrow::Cow;
 
 use crate::facts::Facts;
+use crate::media::{Budget, Measure};
 
 use super::attach::Limits;
 use super::declare::TypedTools;
 use super::Provider;
-
-/// A family of models with the same capabilities on Bedrock.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Family {
-    /// Anthropic Claude 3 and later.
-    Claude,
-    /// Amazon Nova.
-    Nova,
-    /// Any other model (Llama, Mistral, Pixtral, Cohere, DeepSeek, …).
-    Other,
-}
-
-impl Family {
-    /// The names `--family` takes, in order.
-    pub const NAMES: [&'static str; 3] = ["claude", "nova", "other"];
-
-    /// Its `--family` name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Family::Claude => "claude",
-            Family::Nova => "nova",
-            Family::Other => "other",
-        }
-    }
-}
-
-impl Family {
-    /// The family's name in the facts data (`[families.NAME]`; other
-    /// models have no entry, so nothing is assumed of them).
-    fn facts_name(self) -> &'static str {
-        match self {
-            Family::Claude => "claude",
-            Family::Nova => "nova",
-            Family::Other => "other",
-        }
-    }
-}
-
-impl fmt::Display for Family {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// A family name that is not one of [`Family::NAMES`].
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("unknown model family {0:?} (expected one of: claude, nova, other)")]
-pub struct UnknownFamily(pub String);
-
-impl FromStr for Family {
-    type Err = UnknownFamily;
-    fn from_str(s: &str) -> Result<Family, UnknownFamily> {
-        match s {
-            "claude" => Ok(Family::Claude),
-            "nova" => Ok(Family::Nova),
-            "other" => Ok(Family::Other),
-            _ => Err(UnknownFamily(s.to_owned())),
-        }
-    }
-}
-
-/// Cross-region inference profile prefixes
-/// (<https://docs.aws.amazon.com/bedrock/latest/userguide/inference-profiles-support.html>,
-/// read 2026-12-01).
-const PROFILE_PREFIXES: &[&str] = &[
-    "us.", "us-gov.", "eu.", "apac.", "au.", "jp.", "ca.", "global.",
-];
-
-/// A Bedrock model id's vendor and the model's own id, past its ARN and
-/// inference-profile prefix.
-fn bedrock_parts(model: &str) -> Option<(&str, &str)> {
-    let id = if model.starts_with("arn:") {
-        let (kind, id) = model.rsplit_once('/')?;
-        if !(kind.ends_with(":foundation-model") || kind.ends_with(":inference-profile")) {
-            return None;
-        }
-        id
-    } else {
-        model
-    };
-    let id = PROFILE_PREFIXES
-        .iter()
-        .find_map(|p| id.strip_prefix(p))
-        .unwrap_or(id);
-    let (vendor, name) = id.split_once('.')?;
-    (!vendor.is_empty() && !name.is_empty()).then_some((vendor, name))
-}
-
-/// A Bedrock model id past its ARN, inference-profile prefix and vendor:
-/// `us.anthropic.claude-sonnet-4-5-20250929-v1:0` → `claude-sonnet-4-5-20250929-v1:0`.
-///
-/// ```
-/// use tool_carrier::provider::model::bedrock_base_id;
-/// assert_eq!(bedrock_base_id("global.amazon.nova-pro-v1:0"), Some("nova-pro-v1:0"));
-/// assert_eq!(bedrock_base_id("claude"), None);
-/// ```
-pub fn bedrock_base_id(model: &str) -> Option<&str> {
-    bedrock_parts(model).map(|(_, name)| name)
-}
-
-/// The family of a Bedrock model id (a base model id, a cross-region
-/// inference profile id, or an ARN naming either); `None` when the id
-/// does not say.
-pub fn bedrock_family(model: &str) -> Option<Family> {
-    let (vendor, name) = bedrock_parts(model)?;
-    Some(match vendor {
-        // Claude 2 and Instant take no images at all; they are long
-        // retired and treated like any other model.
-        "anthropic" if name.starts_with("claude-v2") || name.starts_with("claude-instant") => {
-            Family::Other
-        }
-        "anthropic" => Family::Claude,
-        "amazon" if name.starts_with("nova") => Family::Nova,
-        _ => Family::Other,
-    })
-}
-
-/// The major version of a Gemini model id (`gemini-3.8-flash` → 3,
-/// `models/gemini-2.5-pro` → 2); `None` for anything else.
-///
-/// ```
-/// use tool_carrier::provider::model::gemini_generation;
-/// assert_eq!(gemini_generation("gemini-3.1-pro-preview"), Some(3));
-/// assert_eq!(gemini_generation("models/gemini-2.5-flash-lite"), Some(2));
-/// assert_eq!(gemini_generation("gemma-3-27b"), None);
-/// ```
-pub fn gemini_generation(model: &str) -> Option<u32> {
-    model
-        .trim_start_matches("models/")
-        .strip_prefix("gemini-")?
-        .split(['.', '-'])
-        .next()?
-        .parse()
-        .ok()
-}
-
-/// Whether a Gemini model id is of Gemini 3 or later, the models that take
-/// media in function responses and want thought signatures on their calls.
-/// An id that names no generation (`gemini-flash-latest`, a tuned model)
-/// counts as current: only ids that say 1.x or 2.x are older.
-///
-/// ```
-/// use tool_carrier::provider::model::gemini_3_or_later;
-/// assert!(gemini_3_or_later("gemini-3.8-flash"));
-/// assert!(gemini_3_or_later("gemini-flash-latest"));
-/// assert!(!gemini_3_or_later("gemini-2.5-flash-lite"));
-/// ```
-pub fn gemini_3_or_later(model: &str) -> bool {
-    gemini_generation(model).is_none_or(|g| g >= 3)
-}
 
 /// What one model takes, as far as the request body is concerned.
 #[derive(Clone, Debug)]
@@ -266,6 +90,34 @@ impl Capabilities {
     }
 }
 
+impl super::Profile {
+    /// What one request may carry, as the attachment step reads it.
+    pub(crate) fn limits(&self) -> Limits {
+        let at_most =
+            |c: Option<u64>| c.map_or(usize::MAX, |n| usize::try_from(n).unwrap_or(usize::MAX));
+        // The request cap is kept in base64 characters, as the tally counts.
+        let total = self.max_request_image_bytes.map(|n| match self.measure {
+            Measure::Base64 => n,
+            // Whole groups of 3 bytes: a payload within that many base64
+            // characters is within `n` bytes.
+            Measure::Raw => (n / 3).saturating_mul(4),
+        });
+        Limits {
+            budget: Budget::new(at_most(self.max_image_bytes), self.measure),
+            image_types: Cow::Owned(self.image_types.clone()),
+            documents: self.pdf,
+            image_urls: self.image_urls,
+            document_urls: false,
+            max_images: at_most(self.max_images),
+            max_documents: if self.pdf { usize::MAX } else { 0 },
+            max_total: at_most(total),
+            // The pipeline's smallest box.
+            max_dim: self.max_dim.map_or(u32::MAX, |d| d.max(16)),
+            many_images: None,
+        }
+    }
+}
+
 /// What one request to `model` at `provider` may carry, by `facts`: the
 /// API's limits, the image count the lower of the API's and the model's.
 pub(crate) fn limits(
@@ -308,43 +160,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn bedrock_ids_are_read_through_profiles_and_arns() {
-        let cases = [
-            (
-                "anthropic.claude-3-5-sonnet-20240620-v1:0",
-                Some(Family::Claude),
-            ),
-            (
-                "global.anthropic.claude-opus-4-5-20251101-v1:0",
-                Some(Family::Claude),
-            ),
-            ("eu.amazon.nova-lite-v1:0", Some(Family::Nova)),
-            ("apac.amazon.nova-micro-v1:0", Some(Family::Nova)),
-            ("amazon.titan-text-express-v1", Some(Family::Other)),
-            ("mistral.pixtral-large-2502-v1:0", Some(Family::Other)),
-            (
-                "us.meta.llama4-maverick-17b-instruct-v1:0",
-                Some(Family::Other),
-            ),
-            ("anthropic.claude-v2:1", Some(Family::Other)),
-            (
-                "arn:aws:bedrock:us-west-2:111122223333:inference-profile/us.amazon.nova-pro-v1:0",
-                Some(Family::Nova),
-            ),
-            (
-                "arn:aws:bedrock:us-west-2:111122223333:custom-model/abc",
-                None,
-            ),
-            ("claude", None),
-            ("", None),
-            (".x", None),
-        ];
-        for (id, family) in cases {
-            assert_eq!(bedrock_family(id), family, "{id}");
-        }
-    }
-
-    #[test]
     fn only_claude_and_nova_keep_media_inside_tool_results() {
         let facts = |m: &str, f| Capabilities::of(Facts::builtin(), Provider::Bedrock, m, f);
         assert!(facts("us.anthropic.claude-sonnet-4-5-20250929-v1:0", None).media_in_tool_result);
@@ -365,13 +180,5 @@ mod tests {
             .media_in_tool_result
         );
         assert!(!facts("amazon.nova-pro-v1:0", Some(Family::Other)).media_in_tool_result);
-    }
-
-    #[test]
-    fn family_names_round_trip() {
-        for name in Family::NAMES {
-            assert_eq!(name.parse::<Family>().unwrap().name(), name);
-        }
-        assert!("Claude".parse::<Family>().is_err());
     }
 }

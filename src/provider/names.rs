@@ -299,6 +299,17 @@ pub(crate) fn rewrite(turns: &mut [Turn<'_>], ids: &mut Rename, names: &mut Rena
     }
 }
 
+impl crate::facts::IdRule {
+    /// The pattern ids are rewritten to.
+    pub(crate) fn pattern(self) -> Pattern {
+        match self {
+            Self::Any => Pattern::ANY_ID,
+            Self::Max40 => Pattern::OPENAI_ID,
+            Self::Alphanumeric9 => Pattern::ALPHANUMERIC_9,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -149,17 +149,6 @@ pub(crate) const SPECS: [Spec; 8] = [
     },
 ];
 
-/// The command-line names, in table order.
-pub(crate) const fn names() -> [&'static str; 8] {
-    let mut out = [""; 8];
-    let mut i = 0;
-    while i < SPECS.len() {
-        out[i] = SPECS[i].name;
-        i += 1;
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,9 +6,8 @@
 
 use std::fmt;
 
-use crate::facts::Facts;
-
 use super::profile::Profile;
+use super::Facts;
 
 /// A profile name that is neither built in nor added by a facts file.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -30,15 +30,12 @@
 //! # Ok::<(), tool_carrier::provider::ProfileError>(())
 //! ```
 
-use std::borrow::Cow;
 use std::fmt;
 
 use serde_json::{Map, Value};
 
-use crate::media::{Budget, Measure, MediaType};
+use crate::media::{Measure, MediaType};
 
-use super::attach::Limits;
-use super::names::Pattern;
 
 /// What one OpenAI-compatible server takes. The fields are the keys of a
 /// profile file.
@@ -126,14 +123,6 @@ impl IdRule {
             IdRule::Any => true,
             IdRule::Max40 => id.chars().count() <= 40,
             IdRule::Alphanumeric9 => id.len() == 9 && id.bytes().all(|b| b.is_ascii_alphanumeric()),
-        }
-    }
-
-    pub(crate) fn pattern(self) -> Pattern {
-        match self {
-            IdRule::Any => Pattern::ANY_ID,
-            IdRule::Max40 => Pattern::OPENAI_ID,
-            IdRule::Alphanumeric9 => Pattern::ALPHANUMERIC_9,
         }
     }
 }
@@ -403,31 +392,6 @@ impl Profile {
         format!("{}/chat/completions", self.base_url.trim_end_matches('/'))
     }
 
-    /// What one request may carry, as the attachment step reads it.
-    pub(crate) fn limits(&self) -> Limits {
-        let at_most =
-            |c: Option<u64>| c.map_or(usize::MAX, |n| usize::try_from(n).unwrap_or(usize::MAX));
-        // The request cap is kept in base64 characters, as the tally counts.
-        let total = self.max_request_image_bytes.map(|n| match self.measure {
-            Measure::Base64 => n,
-            // Whole groups of 3 bytes: a payload within that many base64
-            // characters is within `n` bytes.
-            Measure::Raw => (n / 3).saturating_mul(4),
-        });
-        Limits {
-            budget: Budget::new(at_most(self.max_image_bytes), self.measure),
-            image_types: Cow::Owned(self.image_types.clone()),
-            documents: self.pdf,
-            image_urls: self.image_urls,
-            document_urls: false,
-            max_images: at_most(self.max_images),
-            max_documents: if self.pdf { usize::MAX } else { 0 },
-            max_total: at_most(total),
-            // The pipeline's smallest box.
-            max_dim: self.max_dim.map_or(u32::MAX, |d| d.max(16)),
-            many_images: None,
-        }
-    }
 }
 
 impl Default for Profile {
