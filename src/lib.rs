@@ -48,6 +48,8 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+#[cfg(feature = "media")]
+mod apis;
 pub mod carrier;
 #[cfg(feature = "media")]
 pub mod facts;
@@ -65,6 +67,8 @@ mod role;
 pub mod roots;
 #[cfg(feature = "media")]
 pub mod rules;
+#[cfg(feature = "media")]
+mod steps;
 
 pub use carrier::{
     classify, image_refs, is_prompt_tool_carrier, is_tool_result_carrier, marker_line,

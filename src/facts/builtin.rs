@@ -1,6 +1,8 @@
-//! The data compiled into the crate: one file per vendor's models, one per
-//! API, each read as a layer of the same tree (two files may not set the
-//! same value: a test checks).
+//! The data compiled into the crate: one file per vendor's models
+//! (`data/`, shared where one vendor's models are served by several APIs,
+//! as Claude's by Anthropic and Bedrock), one per API in the API's folder
+//! (`apis/NAME/facts.toml`), each read as a layer of the same tree (two
+//! files may not set the same value: a test checks).
 
 use super::layer::{Format, Layer, Provenance};
 use super::FactsError;
@@ -10,18 +12,33 @@ pub(crate) const FILES: &[(&str, &str)] = &[
     ("claude.toml", include_str!("data/claude.toml")),
     ("openai.toml", include_str!("data/openai.toml")),
     ("gemini.toml", include_str!("data/gemini.toml")),
-    ("anthropic.toml", include_str!("data/anthropic.toml")),
-    ("openai-chat.toml", include_str!("data/openai-chat.toml")),
     (
-        "openai-responses.toml",
-        include_str!("data/openai-responses.toml"),
+        "anthropic/facts.toml",
+        include_str!("../apis/anthropic/facts.toml"),
     ),
-    ("gemini-api.toml", include_str!("data/gemini-api.toml")),
-    ("bedrock.toml", include_str!("data/bedrock.toml")),
-    ("ollama.toml", include_str!("data/ollama.toml")),
     (
-        "openai-compatible.toml",
-        include_str!("data/openai-compatible.toml"),
+        "openai_chat/facts.toml",
+        include_str!("../apis/openai_chat/facts.toml"),
+    ),
+    (
+        "openai_responses/facts.toml",
+        include_str!("../apis/openai_responses/facts.toml"),
+    ),
+    (
+        "gemini/facts.toml",
+        include_str!("../apis/gemini/facts.toml"),
+    ),
+    (
+        "bedrock/facts.toml",
+        include_str!("../apis/bedrock/facts.toml"),
+    ),
+    (
+        "ollama/facts.toml",
+        include_str!("../apis/ollama/facts.toml"),
+    ),
+    (
+        "openai_compatible/facts.toml",
+        include_str!("../apis/openai_compatible/facts.toml"),
     ),
 ];
 

@@ -56,6 +56,7 @@ use crate::media::{Budget, Measure, MediaType, View};
 
 pub use date::{BadDate, Date};
 pub use error::FactsError;
+pub use ids::Family;
 pub use layer::{Format, Provenance};
 pub use profile::{IdRule, Profile, ProfileError, BRIDGE};
 pub use profiles::UnknownProfile;

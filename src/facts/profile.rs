@@ -36,7 +36,6 @@ use serde_json::{Map, Value};
 
 use crate::media::{Measure, MediaType};
 
-
 /// What one OpenAI-compatible server takes. The fields are the keys of a
 /// profile file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -391,7 +390,6 @@ impl Profile {
     pub fn url(&self) -> String {
         format!("{}/chat/completions", self.base_url.trim_end_matches('/'))
     }
-
 }
 
 impl Default for Profile {

@@ -5,8 +5,8 @@ use std::fmt;
 
 use serde::Serialize;
 
-use super::{Date, Facts, Traits};
 use super::Provider;
+use super::{Date, Facts, Traits};
 
 /// Days before a documented retirement date from which it is warned of.
 pub const RETIRING_WITHIN_DAYS: u32 = 90;

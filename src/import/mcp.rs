@@ -39,8 +39,8 @@ use crate::media::data_uri::BASE64;
 use crate::media::store::MediaStore;
 use crate::{Attachment, AttachmentKind};
 
-use super::envelope::Envelope;
 use super::{kind_of_mime, ImportError, Imported};
+use crate::steps::envelope::Envelope;
 
 /// A native carrier's content from an MCP `CallToolResult` (JSON) answering
 /// `call_id`; inline payloads go to `store`.

@@ -17,88 +17,27 @@
 //! ([`InlineStore`](crate::media::store::InlineStore)). A tool's error flag
 //! becomes the envelope member [`IS_ERROR`].
 
-use std::fmt;
-use std::io;
+use crate::facts::Provider;
 
-use crate::provider::Provider;
-use crate::AttachmentKind;
-
-mod anthropic;
-mod bedrock;
-mod envelope;
-mod gemini;
-mod history;
 mod mcp;
-mod ollama;
-mod openai_chat;
-mod openai_responses;
 mod record;
 
-pub use anthropic::{from_anthropic, BLOCKS as ANTHROPIC_BLOCKS, THINKING as ANTHROPIC_THINKING};
-pub use bedrock::{from_bedrock, BLOCKS as BEDROCK_BLOCKS};
-pub use envelope::IS_ERROR;
-pub use gemini::{from_gemini, SIGNATURES as GEMINI_SIGNATURES};
-pub use history::{ImportNote, ImportedHistory};
+pub use crate::apis::anthropic::read::{
+    from_anthropic, BLOCKS as ANTHROPIC_BLOCKS, THINKING as ANTHROPIC_THINKING,
+};
+pub use crate::apis::bedrock::read::{from_bedrock, BLOCKS as BEDROCK_BLOCKS};
+pub use crate::apis::gemini::read::{from_gemini, SIGNATURES as GEMINI_SIGNATURES};
+pub use crate::apis::ollama::read::from_ollama;
+pub use crate::apis::openai_chat::read::from_openai_chat;
+pub use crate::apis::openai_responses::read::{from_openai_responses, ITEMS as OPENAI_ITEMS};
+pub use crate::steps::envelope::IS_ERROR;
+pub(crate) use crate::steps::imported::kind_of_mime;
+pub use crate::steps::imported::{ImportError, ImportNote, Imported, ImportedHistory};
 pub use mcp::from_mcp;
-pub use ollama::from_ollama;
-pub use openai_chat::from_openai_chat;
-pub use openai_responses::{from_openai_responses, ITEMS as OPENAI_ITEMS};
 pub(crate) use record::{read_chat, spelling};
 pub use record::{
     read_record, read_records, read_records_with, ReadRecordError, RecordMessage, Spelling,
 };
-
-/// A carrier's content made by an import, and what was noticed on the way.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Imported {
-    /// The message content: a native envelope.
-    pub content: String,
-    /// What was kept in another form than it came (each a sentence, with
-    /// the JSON path it concerns).
-    pub notes: Vec<String>,
-}
-
-/// Why something could not be imported.
-#[derive(Debug)]
-#[non_exhaustive]
-pub enum ImportError {
-    /// The input is not what the format says, at a JSON path.
-    Invalid {
-        /// Where (`$.content[2]`).
-        at: String,
-        /// What is wrong.
-        what: String,
-    },
-    /// The media store failed.
-    Store(io::Error),
-}
-
-impl ImportError {
-    pub(crate) fn at(at: &str, what: impl Into<String>) -> ImportError {
-        ImportError::Invalid {
-            at: at.to_owned(),
-            what: what.into(),
-        }
-    }
-}
-
-impl fmt::Display for ImportError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ImportError::Invalid { at, what } => write!(f, "{at}: {what}"),
-            ImportError::Store(e) => write!(f, "storing media: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for ImportError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            ImportError::Store(e) => Some(e),
-            ImportError::Invalid { .. } => None,
-        }
-    }
-}
 
 /// The providers whose bodies can be read back ([`from_provider`]).
 pub const PROVIDERS: [Provider; 8] = Provider::ALL;
@@ -200,20 +139,4 @@ pub fn tool_definitions(
         }
     }
     (tools, left)
-}
-
-/// The attachment kind a MIME type declares: images, audio, video, PDFs.
-pub(crate) fn kind_of_mime(mime: &str) -> Option<AttachmentKind> {
-    let mime = mime.trim().to_ascii_lowercase();
-    if mime.starts_with("image/") {
-        Some(AttachmentKind::Image)
-    } else if mime.starts_with("audio/") {
-        Some(AttachmentKind::Audio)
-    } else if mime.starts_with("video/") {
-        Some(AttachmentKind::Video)
-    } else if mime == "application/pdf" {
-        Some(AttachmentKind::Document)
-    } else {
-        None
-    }
 }

@@ -12,9 +12,9 @@ use crate::history::{Chunk, IntoHistoryReader, Message, MessageError, ReadError,
 use crate::json::scan::{self, Pick};
 use crate::media::store::{InlineStore, MediaStore};
 
-use super::history::{str_of, ImportedHistory};
-use super::openai_chat::{read_message, ChatMessage};
 use super::{ImportError, ImportNote};
+use crate::apis::openai_chat::read::{read_message, ChatMessage};
+use crate::steps::imported::{str_of, ImportedHistory};
 
 /// How a record is spelled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

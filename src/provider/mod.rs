@@ -88,161 +88,32 @@ use std::io::BufRead;
 
 use thiserror::Error;
 
-use crate::facts::Facts;
-pub use crate::facts::{Provider, UnknownProvider};
-use crate::media::Budget;
-use crate::rules::{self, Rule, Violation};
+use crate::apis::{anthropic, bedrock, gemini, ollama, openai_chat, openai_responses};
+use crate::rules;
+use crate::steps::attach;
+use crate::steps::context::Context;
+use crate::steps::declare::{self, Declarations};
+use crate::steps::model as capabilities;
+use crate::steps::names::{self, Rename};
+use crate::steps::walk::{self, Turn};
 
-mod anthropic;
-mod attach;
-mod bedrock;
-mod compose;
-mod declare;
-mod gemini;
 pub mod model;
-mod names;
-mod ollama;
-mod openai_chat;
-mod openai_responses;
-mod options;
-mod report;
 mod request;
-mod spec;
-pub mod tools;
-mod walk;
-mod wire;
 
+pub use crate::facts::{
+    Family, IdRule, Profile, ProfileError, Provider, UnknownProfile, UnknownProvider, BRIDGE,
+};
 pub use crate::history::{read_history, ReadError};
 pub use crate::import::read_records;
-pub(crate) use compose::{
-    attachment_label, cache_breakpoints, display_target, file_name, has_media, text_with_notes,
-    Alternating, Placement, OPENING_TEXT,
-};
-use declare::Declarations;
-pub use model::Family;
-use names::Rename;
-pub use options::{Options, OptionsError};
-pub use crate::facts::{IdRule, Profile, ProfileError, UnknownProfile, BRIDGE};
-pub use report::{Note, NoteReason, Report};
+pub use crate::steps::error::BuildError;
+pub use crate::steps::options::{Options, OptionsError};
+pub use crate::steps::report::{Note, NoteReason, Report};
+pub use crate::steps::spec::{Endpoint, Spec};
+pub use crate::steps::tools;
+pub use crate::steps::tools::schema::{Pointer, SchemaError};
+pub use crate::steps::tools::{Shape, Tool, Tools, ToolsError, ToolsErrorKind};
 use request::Api;
 pub use request::{Body, Request};
-pub use spec::{Endpoint, Spec};
-pub use tools::schema::{Pointer, SchemaError};
-pub use tools::{Shape, Tool, Tools, ToolsError, ToolsErrorKind};
-use walk::Turn;
-
-impl Provider {
-    /// Everything the crate knows of this provider that does not depend on
-    /// the model: see [`Spec`].
-    pub fn spec(self) -> &'static Spec {
-        &spec::SPECS[self as usize]
-    }
-
-    /// The model used when none is given, by the built-in facts
-    /// ([`Facts::default_model`](crate::facts::Facts::default_model) for a
-    /// user's).
-    pub fn default_model(self) -> &'static str {
-        Facts::builtin().default_model(self)
-    }
-
-    /// Whether the model is named inside the request body. Gemini and
-    /// Bedrock name it in the URL instead ([`Provider::endpoint`]).
-    pub fn model_in_body(self) -> bool {
-        self.spec().model_in_body
-    }
-
-    /// Where the body is sent, for `model` (Bedrock's region is left as
-    /// `{region}`).
-    ///
-    /// ```
-    /// use tool_carrier::provider::Provider;
-    /// let endpoint = Provider::Gemini.endpoint("gemini-3.8-flash");
-    /// assert_eq!(endpoint.method, "POST");
-    /// assert_eq!(
-    ///     endpoint.to_string(),
-    ///     "POST https://generativelanguage.googleapis.com/v1beta/models/gemini-3.8-flash:generateContent"
-    /// );
-    /// ```
-    pub fn endpoint(self, model: &str) -> Endpoint {
-        let spec = self.spec();
-        Endpoint {
-            method: spec.method,
-            url: spec.url.replace("{model}", model),
-        }
-    }
-
-    /// The byte budget each attachment is prepared for.
-    ///
-    /// ```
-    /// use tool_carrier::media::Budget;
-    /// use tool_carrier::provider::Provider;
-    /// assert_eq!(Provider::Anthropic.budget(), Budget::ANTHROPIC);
-    /// assert_eq!(Provider::Bedrock.budget(), Budget::BEDROCK);
-    /// ```
-    pub fn budget(self) -> Budget {
-        match self {
-            Provider::OpenAiCompatible => Profile::generic().limits().budget,
-            _ => Facts::builtin().api(self).limits.budget(),
-        }
-    }
-
-    /// The most images one request for `model` may carry; older ones are
-    /// dropped first.
-    ///
-    /// ```
-    /// use tool_carrier::provider::Provider;
-    /// assert_eq!(Provider::Anthropic.max_images("claude-haiku-4-5"), 100);
-    /// assert_eq!(Provider::Anthropic.max_images("claude-opus-4-7"), 600);
-    /// assert_eq!(Provider::Bedrock.max_images("amazon.nova-pro-v1:0"), 20);
-    /// ```
-    pub fn max_images(self, model: &str) -> usize {
-        Facts::builtin().max_images(self, model)
-    }
-
-    /// The provider's own count of the input tokens an image of `width` ×
-    /// `height` (as sent) costs with `model`; `None` where the provider
-    /// documents no formula (Bedrock models other than Claude, Ollama). By
-    /// the built-in facts ([`Facts::image_tokens`](crate::facts::Facts::image_tokens)
-    /// for a user's).
-    ///
-    /// ```
-    /// use tool_carrier::provider::Provider;
-    /// assert_eq!(Provider::Anthropic.image_tokens("claude-sonnet-5-5", 1092, 1092), Some(1521));
-    /// assert_eq!(Provider::Anthropic.image_tokens("claude-opus-4-8", 3840, 2160), Some(4784));
-    /// assert_eq!(Provider::OpenAiChat.image_tokens("gpt-5", 1024, 1024), Some(630));
-    /// assert_eq!(Provider::OpenAiChat.image_tokens("gpt-4o", 1024, 1024), Some(765));
-    /// assert_eq!(Provider::OpenAiChat.image_tokens("gpt-4.1-mini", 1024, 1024), Some(1659));
-    /// assert_eq!(Provider::Gemini2.image_tokens("gemini-2.5-flash", 960, 540), Some(1548));
-    /// assert_eq!(Provider::Gemini.image_tokens("gemini-3.8-flash", 1000, 700), Some(1120));
-    /// assert_eq!(Provider::Ollama.image_tokens("qwen3-vl", 1000, 700), None);
-    /// ```
-    pub fn image_tokens(self, model: &str, width: u32, height: u32) -> Option<u64> {
-        Facts::builtin().image_tokens(self, model, width, height)
-    }
-
-    /// The size `model` processes images at, where the provider documents
-    /// one: larger images are scaled down by the provider before the model
-    /// sees them (and billed at that size). By the built-in facts
-    /// ([`Facts::view`](crate::facts::Facts::view) for a user's).
-    ///
-    /// ```
-    /// use tool_carrier::media::View;
-    /// use tool_carrier::provider::Provider;
-    /// assert_eq!(Provider::Anthropic.view("claude-haiku-4-5"), Some(View::new(1568).with_max_patches(1568).with_patch(28)));
-    /// assert_eq!(Provider::Anthropic.view("claude-sonnet-5-5"), Some(View::new(2576).with_max_patches(4784).with_patch(28)));
-    /// assert_eq!(Provider::OpenAiChat.view("gpt-5"), Some(View::new(2048).with_max_short_edge(768)));
-    /// assert_eq!(Provider::OpenAiResponses.view("gpt-5.4"), Some(View::new(2048).with_max_patches(2500)));
-    /// assert_eq!(Provider::Gemini.view("gemini-3.8-flash"), None);
-    /// ```
-    pub fn view(self, model: &str) -> Option<crate::media::View> {
-        Facts::builtin().view(self, model)
-    }
-
-    /// Name used in notes: `Anthropic`, `OpenAI`, `Gemini`, …
-    fn display_name(self) -> &'static str {
-        self.spec().display_name
-    }
-}
 
 /// Build `provider`'s request body from a history of `(role, content)`
 /// messages.
@@ -364,7 +235,7 @@ fn assemble(
     provider: Provider,
     model: String,
     profile: Option<Profile>,
-    caps: &model::Capabilities,
+    caps: &capabilities::Capabilities,
     mut turns: Vec<Turn<'_>>,
     options: &Options,
     mut report: Report,
@@ -412,14 +283,16 @@ fn assemble(
         profile: profile.as_ref(),
     };
     let body = Body(match provider {
-        Provider::Anthropic => Api::Anthropic(anthropic::build(turns, &cx)),
+        Provider::Anthropic => Api::Anthropic(anthropic::write::build(turns, &cx)),
         Provider::OpenAiChat | Provider::OpenAiCompatible => {
-            Api::OpenAiChat(openai_chat::build(turns, &cx))
+            Api::OpenAiChat(openai_chat::write::build(turns, &cx))
         }
-        Provider::OpenAiResponses => Api::OpenAiResponses(openai_responses::build(turns, &cx)),
-        Provider::Gemini | Provider::Gemini2 => Api::Gemini(gemini::build(turns, &cx)),
-        Provider::Bedrock => Api::Bedrock(bedrock::build(turns, &cx)),
-        Provider::Ollama => Api::Ollama(ollama::build(turns, &cx)),
+        Provider::OpenAiResponses => {
+            Api::OpenAiResponses(openai_responses::write::build(turns, &cx))
+        }
+        Provider::Gemini | Provider::Gemini2 => Api::Gemini(gemini::write::build(turns, &cx)),
+        Provider::Bedrock => Api::Bedrock(bedrock::write::build(turns, &cx)),
+        Provider::Ollama => Api::Ollama(ollama::write::build(turns, &cx)),
     });
     let betas = declarations.betas();
     let headers = if provider == Provider::Anthropic && !betas.is_empty() {
@@ -493,12 +366,12 @@ where
 fn target_of(
     provider: Provider,
     options: &Options,
-) -> (String, Option<Profile>, model::Capabilities) {
+) -> (String, Option<Profile>, capabilities::Capabilities) {
     let model = options.model_for(provider).to_owned();
     let profile = (provider == Provider::OpenAiCompatible).then(|| options.profile().clone());
     let caps = match &profile {
-        Some(p) => model::Capabilities::compatible(p),
-        None => model::Capabilities::of(options.facts(), provider, &model, options.family),
+        Some(p) => capabilities::Capabilities::compatible(p),
+        None => capabilities::Capabilities::of(options.facts(), provider, &model, options.family),
     };
     (model, profile, caps)
 }
@@ -517,83 +390,6 @@ fn called_names(turns: &[Turn<'_>]) -> Vec<String> {
         }
     }
     out
-}
-
-/// Why a request could not be built.
-#[derive(Debug, Error)]
-#[non_exhaustive]
-pub enum BuildError {
-    /// The options contradict each other.
-    #[error("contradictory options: {0}")]
-    Options(#[from] OptionsError),
-    /// With [`Options::with_strict`]: declared attachments failed (each
-    /// note says which and why).
-    #[error("{} declared attachment{} failed: {}", .0.len(), if .0.len() == 1 { "" } else { "s" }, failures(.0))]
-    Attachments(Vec<Note>),
-    /// The request is over the provider's size limit even with every
-    /// inline attachment left out: its text alone is too large, and only
-    /// compacting the history helps.
-    #[error("the {provider} request is {size} bytes with every inline attachment left out, {} over its limit of {limit} ({}: {}); compact the history", size - limit, rule.id, rule.source)]
-    TooLarge {
-        /// The provider.
-        provider: Provider,
-        /// The body's size, in bytes, with nothing left to leave out.
-        size: usize,
-        /// The limit.
-        limit: usize,
-        /// The rule.
-        rule: &'static Rule,
-    },
-    /// The body breaks a rule of the provider's API: it would be refused.
-    /// A history with nothing to send (empty, or system text alone) gets
-    /// here; any other case would be a fault of this crate's builders,
-    /// and this says where.
-    #[error("the body would be refused: {violation}{}", if *more > 0 { format!(" (and {more} more)") } else { String::new() })]
-    Refused {
-        /// The first rule broken, with the JSON path in the body.
-        violation: Violation,
-        /// How many more were found.
-        more: usize,
-    },
-    /// An Anthropic typed tool with no documented input schema, for a
-    /// provider that takes only function declarations.
-    #[error("tool {tool}: Anthropic's {tool_type} cannot be declared for {provider}: Anthropic documents no input schema for it, and {provider} does not take Anthropic's typed tools")]
-    NoDeclaration {
-        /// The tool's name.
-        tool: String,
-        /// Its Anthropic `type`.
-        tool_type: String,
-        /// The provider.
-        provider: Provider,
-    },
-    /// An Anthropic typed tool under another name than the one its type
-    /// fixes (Anthropic refuses it, and its calls carry the fixed name).
-    #[error("tool {tool}: Anthropic's {tool_type} is always named {expected:?}")]
-    TypedName {
-        /// The name given.
-        tool: String,
-        /// Its Anthropic `type`.
-        tool_type: String,
-        /// The name the type fixes.
-        expected: &'static str,
-    },
-    /// An input schema the provider cannot be given.
-    #[error("tool {tool}: {error}")]
-    Schema {
-        /// The tool's name.
-        tool: String,
-        /// What is wrong with its schema.
-        error: SchemaError,
-    },
-}
-
-/// The notes, one after another, for an error message.
-fn failures(notes: &[Note]) -> String {
-    notes
-        .iter()
-        .map(|n| format!("message {}: {}", n.index, n.text))
-        .collect::<Vec<_>>()
-        .join("; ")
 }
 
 /// Why a history could not be converted.
@@ -638,24 +434,10 @@ pub fn convert<R: BufRead>(
     Ok(build_request(provider, &messages, options)?)
 }
 
-/// What every builder needs besides the turns.
-pub(crate) struct Context<'a> {
-    pub model: &'a str,
-    pub max_tokens: u32,
-    /// The tools to declare, named as the turns name them.
-    pub declarations: &'a Declarations,
-    /// What the model takes.
-    pub caps: &'a model::Capabilities,
-    /// Whether to mark prompt-cache breakpoints, where the model caches at
-    /// marks ([`model::Capabilities::cache_marks`]).
-    pub cache_breakpoints: bool,
-    /// The server's profile, for [`Provider::OpenAiCompatible`].
-    pub profile: Option<&'a Profile>,
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::steps::compose::{display_target, file_name};
 
     #[test]
     fn provider_names_round_trip() {

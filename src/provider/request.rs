@@ -6,8 +6,9 @@ use std::io::{self, Write};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::{anthropic, bedrock, gemini, ollama, openai_chat, openai_responses};
 use super::{Endpoint, Profile, Provider, Report};
+use crate::apis::{anthropic, bedrock, gemini, ollama, openai_chat, openai_responses};
+use crate::rules::Target;
 
 /// A request body for one provider, and what happened to the attachments.
 #[derive(Clone, Debug)]
@@ -85,12 +86,12 @@ pub struct Body(pub(super) Api);
 
 #[derive(Clone, Debug)]
 pub(super) enum Api {
-    Anthropic(anthropic::Body),
-    OpenAiChat(openai_chat::Body),
-    OpenAiResponses(openai_responses::Body),
-    Gemini(gemini::Body),
-    Bedrock(bedrock::Body),
-    Ollama(ollama::Body),
+    Anthropic(anthropic::write::Body),
+    OpenAiChat(openai_chat::write::Body),
+    OpenAiResponses(openai_responses::write::Body),
+    Gemini(gemini::write::Body),
+    Bedrock(bedrock::write::Body),
+    Ollama(ollama::write::Body),
 }
 
 impl Body {
@@ -110,6 +111,21 @@ impl Serialize for Body {
             Api::Gemini(body) => body.serialize(s),
             Api::Bedrock(body) => body.serialize(s),
             Api::Ollama(body) => body.serialize(s),
+        }
+    }
+}
+
+impl<'a> Target<'a> {
+    /// What `request` is checked for: its provider, model and profile
+    /// (not a family given to the conversion; add it with
+    /// [`Target::with_family`]).
+    pub fn of(request: &'a Request) -> Target<'a> {
+        Target {
+            provider: request.provider,
+            model: &request.model,
+            family: None,
+            profile: request.profile.as_ref(),
+            facts: crate::facts::Facts::builtin(),
         }
     }
 }

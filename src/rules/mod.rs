@@ -41,150 +41,25 @@
 //! assert!(broken[0].to_string().contains("must define tools"));
 //! ```
 
-use std::fmt;
-
+use crate::apis::{
+    anthropic, bedrock, gemini, ollama, openai_chat, openai_compatible, openai_responses,
+};
+use crate::facts::{Family, Profile, Provider};
 use crate::json::tree::Json as Value;
-use base64::Engine;
+use crate::steps::rule::Out;
 
-use crate::facts::Facts;
-use crate::media::{sniff, MediaType, Sniffed};
-use crate::provider::{Family, Profile, Provider};
-
-mod anthropic;
-mod bedrock;
-mod gemini;
-mod ollama;
-mod openai_chat;
-mod openai_compatible;
-mod openai_responses;
-
-/// How a rule is known.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Basis {
-    /// The provider's documentation states it.
-    Documented,
-    /// The API enforces it (an error users quote) but its documentation
-    /// does not state it.
-    Observed,
-    /// Neither documented nor reported for this API, but documented or
-    /// observed for another, and cheap to keep: a body that keeps it is
-    /// accepted either way.
-    Prudent,
-}
-
-/// One rule of one API.
-#[derive(Debug, PartialEq, Eq)]
-pub struct Rule {
-    /// A stable identifier, `provider/what`.
-    pub id: &'static str,
-    /// What the API demands, in a sentence (for an observed rule, the
-    /// error it answers with).
-    pub says: &'static str,
-    /// Where it is written or reported.
-    pub source: &'static str,
-    /// When that source was read.
-    pub read: &'static str,
-    /// How it is known.
-    pub basis: Basis,
-}
-
-/// A rule a body breaks, and where.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Violation {
-    /// The rule.
-    pub rule: &'static Rule,
-    /// Where in the body, as a JSON path (`$.messages[2].content[0]`).
-    pub at: String,
-    /// What is wrong there.
-    pub detail: String,
-}
-
-impl fmt::Display for Violation {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} at {}: {} ({}; {})",
-            self.rule.id, self.at, self.detail, self.rule.says, self.rule.source
-        )
-    }
-}
-
-/// What a body is checked for: a provider, the model (Bedrock and Gemini
-/// name it in the URL, not the body), and the model family when the id
-/// does not say (see [`crate::provider::model`]).
-#[derive(Clone, Copy, Debug)]
-pub struct Target<'a> {
-    /// The provider.
-    pub provider: Provider,
-    /// The model id.
-    pub model: &'a str,
-    /// The model's family, when given.
-    pub family: Option<Family>,
-    /// The server's profile, for [`Provider::OpenAiCompatible`] (the
-    /// generic one when not given).
-    pub profile: Option<&'a Profile>,
-    /// The facts the limits are read from (the built-in ones unless
-    /// given).
-    pub facts: &'a Facts,
-}
-
-impl<'a> Target<'a> {
-    /// `provider` and `model`, the family read from the model id.
-    pub fn new(provider: Provider, model: &'a str) -> Target<'a> {
-        Target {
-            provider,
-            model,
-            family: None,
-            profile: None,
-            facts: Facts::builtin(),
-        }
-    }
-
-    /// What `request` is checked for: its provider, model and profile
-    /// (not a family given to the conversion; add it with
-    /// [`Target::with_family`]).
-    pub fn of(request: &'a crate::provider::Request) -> Target<'a> {
-        Target {
-            provider: request.provider,
-            model: &request.model,
-            family: None,
-            profile: request.profile.as_ref(),
-            facts: Facts::builtin(),
-        }
-    }
-
-    /// With the limits read from `facts`.
-    pub fn with_facts(self, facts: &'a Facts) -> Target<'a> {
-        Target { facts, ..self }
-    }
-
-    /// With the OpenAI-compatible server's profile given.
-    pub fn with_profile(self, profile: &'a Profile) -> Target<'a> {
-        Target {
-            profile: Some(profile),
-            ..self
-        }
-    }
-
-    /// With the model's family given.
-    pub fn with_family(self, family: Family) -> Target<'a> {
-        Target {
-            family: Some(family),
-            ..self
-        }
-    }
-}
+pub use crate::steps::rule::{Basis, Rule, Target, Violation};
 
 /// Every rule checked for `provider`.
 pub fn rules(provider: Provider) -> &'static [&'static Rule] {
     match provider {
-        Provider::Anthropic => anthropic::RULES,
-        Provider::OpenAiChat => openai_chat::RULES,
-        Provider::OpenAiResponses => openai_responses::RULES,
-        Provider::Gemini | Provider::Gemini2 => gemini::RULES,
-        Provider::Bedrock => bedrock::RULES,
-        Provider::Ollama => ollama::RULES,
-        Provider::OpenAiCompatible => openai_compatible::RULES,
+        Provider::Anthropic => anthropic::rules::RULES,
+        Provider::OpenAiChat => openai_chat::rules::RULES,
+        Provider::OpenAiResponses => openai_responses::rules::RULES,
+        Provider::Gemini | Provider::Gemini2 => gemini::rules::RULES,
+        Provider::Bedrock => bedrock::rules::RULES,
+        Provider::Ollama => ollama::rules::RULES,
+        Provider::OpenAiCompatible => openai_compatible::rules::RULES,
     }
 }
 
@@ -198,15 +73,15 @@ pub fn check(target: &Target<'_>, body: &serde_json::Value) -> Vec<Violation> {
 fn check_tree(target: &Target<'_>, body: &Value<'_>) -> Vec<Violation> {
     let mut out = Out::default();
     match target.provider {
-        Provider::Anthropic => anthropic::check(target, body, &mut out),
-        Provider::OpenAiChat => openai_chat::check(target, body, &mut out),
-        Provider::OpenAiResponses => openai_responses::check(body, &mut out),
-        Provider::Gemini | Provider::Gemini2 => gemini::check(target, body, &mut out),
-        Provider::Bedrock => bedrock::check(target, body, &mut out),
-        Provider::Ollama => ollama::check(body, &mut out),
+        Provider::Anthropic => anthropic::rules::check(target, body, &mut out),
+        Provider::OpenAiChat => openai_chat::rules::check(target, body, &mut out),
+        Provider::OpenAiResponses => openai_responses::rules::check(body, &mut out),
+        Provider::Gemini | Provider::Gemini2 => gemini::rules::check(target, body, &mut out),
+        Provider::Bedrock => bedrock::rules::check(target, body, &mut out),
+        Provider::Ollama => ollama::rules::check(body, &mut out),
         Provider::OpenAiCompatible => match target.profile {
-            Some(p) => openai_compatible::check(p, body, &mut out),
-            None => openai_compatible::check(&Profile::generic(), body, &mut out),
+            Some(p) => openai_compatible::rules::check(p, body, &mut out),
+            None => openai_compatible::rules::check(&Profile::generic(), body, &mut out),
         },
     }
     out.0
@@ -246,7 +121,7 @@ pub fn check_json(target: &Target<'_>, json: &str) -> Result<Vec<Violation>, ser
 /// ```
 pub fn size_limit(target: &Target<'_>) -> Option<(&'static Rule, usize)> {
     let rule: &'static Rule = match target.provider {
-        Provider::Anthropic => &anthropic::REQUEST_SIZE,
+        Provider::Anthropic => &anthropic::rules::REQUEST_SIZE,
         // Documented for Claude; Bedrock states none for the others.
         Provider::Bedrock
             if target
@@ -254,223 +129,17 @@ pub fn size_limit(target: &Target<'_>) -> Option<(&'static Rule, usize)> {
                 .or_else(|| crate::provider::model::bedrock_family(target.model))
                 == Some(Family::Claude) =>
         {
-            &bedrock::REQUEST_SIZE
+            &bedrock::rules::REQUEST_SIZE
         }
         Provider::Bedrock => return None,
-        Provider::Gemini | Provider::Gemini2 => &gemini::REQUEST_SIZE,
-        Provider::OpenAiChat => &openai_chat::REQUEST_SIZE,
-        Provider::OpenAiResponses => &openai_responses::REQUEST_SIZE,
+        Provider::Gemini | Provider::Gemini2 => &gemini::rules::REQUEST_SIZE,
+        Provider::OpenAiChat => &openai_chat::rules::REQUEST_SIZE,
+        Provider::OpenAiResponses => &openai_responses::rules::REQUEST_SIZE,
         // Servers state no body size of their own.
         Provider::Ollama | Provider::OpenAiCompatible => return None,
     };
     let limit = target.facts.api(target.provider).request_bytes?;
     Some((rule, usize::try_from(limit).unwrap_or(usize::MAX)))
-}
-
-/// The violations found so far.
-#[derive(Default)]
-pub(crate) struct Out(Vec<Violation>);
-
-impl Out {
-    fn push(&mut self, rule: &'static Rule, at: impl Into<String>, detail: impl Into<String>) {
-        self.0.push(Violation {
-            rule,
-            at: at.into(),
-            detail: detail.into(),
-        });
-    }
-}
-
-// ---- helpers the provider files share ----
-
-/// `value[key]` as an array, or empty.
-fn array<'v, 'a>(value: &'v Value<'a>, key: &str) -> &'v [Value<'a>] {
-    value.get(key).and_then(Value::as_array).unwrap_or(&[])
-}
-
-/// `value[key]` as a string.
-fn string<'v>(value: &'v Value, key: &str) -> Option<&'v str> {
-    value.get(key).and_then(Value::as_str)
-}
-
-/// The tool calls of the message a `tool` message at `m` answers: the
-/// nearest message before it that is not a `tool` message (OpenAI Chat and
-/// Ollama put a batch's results right after its calls).
-fn calls_answered_at<'v, 'a>(messages: &'v [Value<'a>], m: usize) -> &'v [Value<'a>] {
-    messages[..m]
-        .iter()
-        .rev()
-        .find(|p| string(p, "role") != Some("tool"))
-        .map_or(&[], |p| array(p, "tool_calls"))
-}
-
-/// `body[key]` holds at least one message and at most `max`: a request
-/// with no conversation is refused (or, at Ollama, only loads the model).
-fn message_count(rule: &'static Rule, body: &Value, key: &str, max: usize, out: &mut Out) {
-    let n = array(body, key).len();
-    if n == 0 {
-        out.push(
-            rule,
-            at("$", key),
-            format!("no {key}: the request holds no conversation"),
-        );
-    } else if n > max {
-        out.push(rule, at("$", key), format!("{n} {key}, over {max}"));
-    }
-}
-
-/// Whether `s` is 1 to `max` characters, each `allowed`.
-fn fits(s: &str, max: usize, allowed: fn(char) -> bool) -> bool {
-    let n = s.chars().count();
-    (1..=max).contains(&n) && s.chars().all(allowed)
-}
-
-/// `[a-zA-Z0-9_-]`.
-fn word(c: char) -> bool {
-    c.is_ascii_alphanumeric() || c == '_' || c == '-'
-}
-
-/// Decoded base64 (standard alphabet, padded), or `None`.
-#[cfg(test)]
-fn decode(b64: &str) -> Option<Vec<u8>> {
-    base64::engine::general_purpose::STANDARD.decode(b64).ok()
-}
-
-/// The length `b64` decodes to, or `None` where [`decode`] would refuse
-/// it (standard alphabet, padded, no stray bits after the last byte):
-/// checked in one pass over the text, without decoding it, since a body's
-/// payloads are most of its bytes and the rules need only their size.
-fn decoded_len(b64: &str) -> Option<usize> {
-    let b = b64.as_bytes();
-    if !b.len().is_multiple_of(4) {
-        return None;
-    }
-    let pad = b.iter().rev().take_while(|&&c| c == b'=').count();
-    let data = &b[..b.len() - pad];
-    if pad > 2 || !all_base64(data) {
-        return None;
-    }
-    // With padding, the last symbol's low bits carry nothing and must be 0.
-    if let (Some(&last), 1 | 2) = (data.last(), pad) {
-        let value = match last {
-            b'A'..=b'Z' => last - b'A',
-            b'a'..=b'z' => last - b'a' + 26,
-            b'0'..=b'9' => last - b'0' + 52,
-            b'+' => 62,
-            _ => 63,
-        };
-        let unused = if pad == 1 { 0b11 } else { 0b1111 };
-        if value & unused != 0 {
-            return None;
-        }
-    }
-    Some(b.len() / 4 * 3 - pad)
-}
-
-/// Whether every byte is of the standard base64 alphabet. Payloads are
-/// most of a body's bytes: the test has no branch a byte, so it runs at
-/// vector speed (a test a byte with an early exit ran at a byte a
-/// nanosecond and was most of a warm conversion's self-check).
-fn all_base64(data: &[u8]) -> bool {
-    fn valid(c: u8) -> bool {
-        let letter = (c | 0x20).wrapping_sub(b'a') < 26;
-        let digit = c.wrapping_sub(b'0') < 10;
-        letter | digit | (c == b'+') | (c == b'/')
-    }
-    data.chunks(256)
-        .all(|chunk| chunk.iter().fold(true, |ok, &c| ok & valid(c)))
-}
-
-/// What the inline image `b64` is, reading its header from the decoded
-/// start of the payload (the whole payload only where the header lies
-/// further in, as a JPEG's may after large metadata); `None` when the text
-/// is not base64 or the bytes are no image.
-fn image_b64(b64: &str) -> Option<Image> {
-    const HEAD: usize = 64 * 1024;
-    decoded_len(b64)?;
-    let engine = &base64::engine::general_purpose::STANDARD;
-    if b64.len() > HEAD {
-        let head = engine.decode(&b64[..HEAD]).ok()?;
-        if let Some(found) = image(&head) {
-            return Some(found);
-        }
-    }
-    image(&engine.decode(b64).ok()?)
-}
-
-/// The base64 part of a `data:` URL and its media type.
-fn data_url(url: &str) -> Option<(&str, &str)> {
-    let rest = url.strip_prefix("data:")?;
-    let (head, data) = rest.split_once(',')?;
-    let media_type = head.strip_suffix(";base64")?;
-    Some((media_type, data))
-}
-
-/// What an inline image is: its type by its bytes and its dimensions.
-struct Image {
-    media_type: MediaType,
-    width: u32,
-    height: u32,
-}
-
-/// Read an image's type and size from its bytes (header only).
-fn image(bytes: &[u8]) -> Option<Image> {
-    let Sniffed::Media(media_type) = sniff(bytes) else {
-        return None;
-    };
-    if !media_type.is_image() {
-        return None;
-    }
-    let header = crate::media::header::read_header(bytes, media_type).ok()?;
-    Some(Image {
-        media_type,
-        width: header.width,
-        height: header.height,
-    })
-}
-
-/// A JSON path segment.
-fn at(base: &str, key: &str) -> String {
-    format!("{base}.{key}")
-}
-
-/// A JSON path index.
-fn idx(base: &str, i: usize) -> String {
-    format!("{base}[{i}]")
-}
-
-/// The paths of every object in `value` that has a member `key`, depth
-/// first (for marks that may sit at any level, such as cache breakpoints).
-/// An object's members are visited in key order, as a
-/// `serde_json::Value` holds them, so a rule that names the fifth mark
-/// names the same one whichever form the body was checked in.
-pub(crate) fn members_named<'v, 'a>(
-    value: &'v Value<'a>,
-    key: &str,
-    path: String,
-    out: &mut Vec<(String, &'v Value<'a>)>,
-) {
-    match value {
-        Value::Object(map) => {
-            let mut members: Vec<(&str, &Value<'a>)> = map.into_iter().collect();
-            if !members.is_sorted_by(|a, b| a.0 <= b.0) {
-                members.sort_by(|a, b| a.0.cmp(b.0));
-            }
-            for (k, v) in members {
-                let here = at(&path, k);
-                if k == key {
-                    out.push((here.clone(), v));
-                }
-                members_named(v, key, here, out);
-            }
-        }
-        Value::Array(items) => {
-            for (i, v) in items.iter().enumerate() {
-                members_named(v, key, idx(&path, i), out);
-            }
-        }
-        _ => {}
-    }
 }
 
 #[cfg(test)]
@@ -493,49 +162,6 @@ mod tests {
                 assert!(rule.read.starts_with("20"), "{}", rule.id);
             }
         }
-    }
-
-    proptest::proptest! {
-        /// `decoded_len` accepts exactly what the decoder accepts, and
-        /// gives its length, without decoding.
-        #[test]
-        fn decoded_len_agrees_with_the_decoder(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..64), cut in 0usize..90, junk in 0u8..128) {
-            let text = base64::engine::general_purpose::STANDARD.encode(&bytes);
-            proptest::prop_assert_eq!(decoded_len(&text), Some(bytes.len()));
-            let mut broken = text.clone().into_bytes();
-            if !broken.is_empty() {
-                let at = cut % broken.len();
-                broken[at] = junk;
-            }
-            broken.truncate(cut.max(broken.len() / 2));
-            let broken = String::from_utf8_lossy(&broken).into_owned();
-            proptest::prop_assert_eq!(decoded_len(&broken), decode(&broken).map(|b| b.len()));
-        }
-    }
-
-    #[test]
-    fn the_alphabet_is_exactly_the_standard_one() {
-        for c in 0..=255u8 {
-            let expected = c.is_ascii_alphanumeric() || c == b'+' || c == b'/';
-            assert_eq!(all_base64(&[c]), expected, "{c}");
-        }
-    }
-
-    #[test]
-    fn stray_bits_after_the_last_byte_are_refused_as_the_decoder_does() {
-        for text in ["QQ==", "QR==", "QUE=", "QUF=", "", "QUFB", "Q===", "QQ=A"] {
-            assert_eq!(decoded_len(text), decode(text).map(|b| b.len()), "{text}");
-        }
-    }
-
-    #[test]
-    fn data_urls_are_split() {
-        assert_eq!(
-            data_url("data:image/png;base64,AAAA"),
-            Some(("image/png", "AAAA"))
-        );
-        assert_eq!(data_url("https://x/a.png"), None);
-        assert_eq!(data_url("data:image/png,AAAA"), None);
     }
 
     #[test]

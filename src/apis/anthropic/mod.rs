@@ -1,0 +1,5 @@
+//! Anthropic Messages: writing, reading, rules and facts.
+
+pub(crate) mod read;
+pub(crate) mod rules;
+pub(crate) mod write;

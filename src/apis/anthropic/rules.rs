@@ -1,0 +1,374 @@
+//! Anthropic Messages (`POST /v1/messages`).
+
+use std::collections::HashSet;
+
+use crate::json::tree::Json as Value;
+
+use crate::steps::rule::{array, at, fits, idx, string, word, Basis, Out, Rule, Target};
+
+const TOOL_USE: &str =
+    "https://platform.claude.com/docs/en/agents-and-tools/tool-use/handle-tool-calls";
+const DEFINE: &str = "https://platform.claude.com/docs/en/agents-and-tools/tool-use/define-tools";
+const VISION: &str = "https://platform.claude.com/docs/en/build-with-claude/vision";
+const READ: &str = "2026-12-01";
+
+pub(crate) static MESSAGE_COUNT: Rule = Rule {
+    id: "anthropic/message-count",
+    says: "a request holds at least one message (an empty list is refused with \"messages: at least one message is required\") and at most 100,000",
+    source: "https://platform.claude.com/docs/en/api/messages (`messages`: \"There is a limit of 100,000 messages in a single request\")",
+    read: READ,
+    basis: Basis::Documented,
+};
+pub(crate) static TOOLS_DECLARED: Rule = Rule {
+    id: "anthropic/tools-declared",
+    says: "Requests which include `tool_use` or `tool_result` blocks must define tools.",
+    source: "https://platform.claude.com/docs/en/api/errors (a 400 invalid_request_error; the text as users quote it)",
+    read: READ,
+    basis: Basis::Observed,
+};
+pub(crate) static RESULTS_FOLLOW: Rule = Rule {
+    id: "anthropic/results-follow-calls",
+    says: "each tool_use block must have a corresponding tool_result block in the next message, and the tool_result blocks come first in it",
+    source: TOOL_USE,
+    read: READ,
+    basis: Basis::Documented,
+};
+pub(crate) static RESULT_ANSWERS: Rule = Rule {
+    id: "anthropic/result-answers-call",
+    says: "each tool_result block must have a corresponding tool_use block in the previous message",
+    source:
+        "https://platform.claude.com/docs/en/agents-and-tools/tool-use/troubleshooting-tool-use",
+    read: READ,
+    basis: Basis::Observed,
+};
+pub(crate) static TOOL_NAME: Rule = Rule {
+    id: "anthropic/tool-name",
+    says: "a tool's name must match ^[a-zA-Z0-9_-]{1,64}$, and names are unique",
+    source: DEFINE,
+    read: READ,
+    basis: Basis::Documented,
+};
+pub(crate) static USE_ID: Rule = Rule {
+    id: "anthropic/tool-use-id",
+    says: "tool_use.id must match ^[a-zA-Z0-9_-]+$",
+    source: "https://platform.claude.com/docs/en/api/messages/create (enforced; the pattern as the API's error quotes it)",
+    read: READ,
+    basis: Basis::Observed,
+};
+pub(crate) static USE_ID_UNIQUE: Rule = Rule {
+    id: "anthropic/tool-use-id-unique",
+    says: "`tool_use` ids must be unique across the request",
+    source: "https://platform.claude.com/docs/en/api/errors (a 400 invalid_request_error; the text as users quote it)",
+    read: READ,
+    basis: Basis::Observed,
+};
+pub(crate) static INPUT_SCHEMA: Rule = Rule {
+    id: "anthropic/input-schema",
+    says: "a custom tool's input_schema has \"type\": \"object\" and no oneOf, allOf or anyOf at the top level",
+    source: "https://platform.claude.com/docs/en/api/messages/create",
+    read: READ,
+    basis: Basis::Documented,
+};
+pub(crate) static CALLED_DECLARED: Rule = Rule {
+    id: "anthropic/calls-declared",
+    says: "every tool_use names a tool the request defines",
+    source: DEFINE,
+    read: READ,
+    basis: Basis::Prudent,
+};
+pub(crate) static IMAGE_COUNT: Rule = Rule {
+    id: "anthropic/image-count",
+    says: "up to 100 images per request for models with a 200k-token context window, 600 for the others",
+    source: VISION,
+    read: READ,
+    basis: Basis::Documented,
+};
+pub(crate) static IMAGE_SIZE: Rule = Rule {
+    id: "anthropic/image-size",
+    says: "images at most 8000×8000 px; when a request holds more than 20 images, at most 2000×2000 px each",
+    source: VISION,
+    read: READ,
+    basis: Basis::Documented,
+};
+pub(crate) static IMAGE_BYTES: Rule = Rule {
+    id: "anthropic/image-bytes",
+    says: "each image at most 10 MB, measured on its base64 encoding; JPEG, PNG, GIF or WEBP",
+    source: VISION,
+    read: READ,
+    basis: Basis::Documented,
+};
+pub(crate) static EMPTY_TEXT: Rule = Rule {
+    id: "anthropic/no-empty-text",
+    says: "text content blocks must contain non-whitespace text",
+    source: "https://platform.claude.com/docs/en/build-with-claude/working-with-messages",
+    read: READ,
+    basis: Basis::Observed,
+};
+pub(crate) static REQUEST_SIZE: Rule = Rule {
+    id: "anthropic/request-size",
+    says: "a Messages request is at most 32 MB",
+    source: "https://platform.claude.com/docs/en/api/overview",
+    read: READ,
+    basis: Basis::Documented,
+};
+
+pub(crate) static CACHE_MARKS: Rule = Rule {
+    id: "anthropic/cache-breakpoints",
+    says: "A maximum of 4 blocks with cache_control may be provided.",
+    source: "https://platform.claude.com/docs/en/build-with-claude/prompt-caching",
+    read: READ,
+    basis: Basis::Documented,
+};
+
+pub(crate) static RULES: &[&Rule] = &[
+    &MESSAGE_COUNT,
+    &TOOLS_DECLARED,
+    &RESULTS_FOLLOW,
+    &RESULT_ANSWERS,
+    &TOOL_NAME,
+    &USE_ID,
+    &USE_ID_UNIQUE,
+    &INPUT_SCHEMA,
+    &CALLED_DECLARED,
+    &IMAGE_COUNT,
+    &IMAGE_SIZE,
+    &IMAGE_BYTES,
+    &EMPTY_TEXT,
+    &REQUEST_SIZE,
+    &CACHE_MARKS,
+];
+
+/// The blocks of a message's content (a string is one text block).
+fn blocks<'v>(message: &'v Value<'_>) -> &'v [Value<'v>] {
+    array(message, "content")
+}
+
+pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
+    crate::steps::rule::message_count(&MESSAGE_COUNT, body, "messages", 100_000, out);
+    let mut marks = Vec::new();
+    crate::steps::rule::members_named(body, "cache_control", "$".into(), &mut marks);
+    if marks.len() > 4 {
+        out.push(
+            &CACHE_MARKS,
+            marks[4].0.clone(),
+            format!("{} breakpoints", marks.len()),
+        );
+    }
+    let messages = array(body, "messages");
+    let tools = array(body, "tools");
+    let mut declared = HashSet::new();
+    for (i, tool) in tools.iter().enumerate() {
+        let path = idx("$.tools", i);
+        let Some(name) = string(tool, "name") else {
+            continue; // a toolset: its members are named by the toolset
+        };
+        let custom = matches!(string(tool, "type"), None | Some("custom"));
+        if custom && !fits(name, 64, word) {
+            out.push(&TOOL_NAME, at(&path, "name"), format!("{name:?}"));
+        }
+        if !declared.insert(name) {
+            out.push(
+                &TOOL_NAME,
+                at(&path, "name"),
+                format!("{name:?} is declared twice"),
+            );
+        }
+        if custom {
+            let schema = tool.get("input_schema");
+            if schema.and_then(|s| s.get("type")).and_then(Value::as_str) != Some("object") {
+                out.push(
+                    &INPUT_SCHEMA,
+                    at(&path, "input_schema"),
+                    "no \"type\": \"object\"",
+                );
+            }
+            for keyword in ["oneOf", "allOf", "anyOf"] {
+                if schema.and_then(|s| s.get(keyword)).is_some() {
+                    out.push(
+                        &INPUT_SCHEMA,
+                        at(&path, "input_schema"),
+                        format!("{keyword} at the top level"),
+                    );
+                }
+            }
+        }
+    }
+    let toolset = tools.iter().any(|t| t.get("name").is_none());
+    let mut has_tool_blocks = false;
+    let mut images = Vec::new();
+    let mut use_ids = HashSet::new();
+    for (m, message) in messages.iter().enumerate() {
+        let path = idx("$.messages", m);
+        if message
+            .get("content")
+            .and_then(Value::as_str)
+            .is_some_and(|t| t.trim().is_empty())
+        {
+            out.push(&EMPTY_TEXT, at(&path, "content"), "blank string content");
+        }
+        let uses: Vec<&str> = blocks(message)
+            .iter()
+            .filter(|b| string(b, "type") == Some("tool_use"))
+            .filter_map(|b| string(b, "id"))
+            .collect();
+        for (b, block) in blocks(message).iter().enumerate() {
+            let bpath = idx(&at(&path, "content"), b);
+            walk_block(block, &bpath, &mut images, out);
+            match string(block, "type") {
+                Some("tool_use") => {
+                    has_tool_blocks = true;
+                    let id = string(block, "id").unwrap_or("");
+                    if !fits(id, usize::MAX, word) {
+                        out.push(&USE_ID, at(&bpath, "id"), format!("{id:?}"));
+                    }
+                    if !use_ids.insert(id) {
+                        out.push(&USE_ID_UNIQUE, at(&bpath, "id"), format!("{id:?} again"));
+                    }
+                    let name = string(block, "name").unwrap_or("");
+                    if !tools.is_empty() && !declared.contains(name) && !toolset {
+                        out.push(
+                            &CALLED_DECLARED,
+                            at(&bpath, "name"),
+                            format!("{name:?} is not in tools"),
+                        );
+                    }
+                }
+                Some("tool_result") => has_tool_blocks = true,
+                _ => {}
+            }
+        }
+        // Pairing with the next message.
+        if !uses.is_empty() {
+            let next = messages.get(m + 1);
+            let answered: Vec<&str> = next
+                .map(|n| {
+                    blocks(n)
+                        .iter()
+                        .take_while(|b| string(b, "type") == Some("tool_result"))
+                        .filter_map(|b| string(b, "tool_use_id"))
+                        .collect()
+                })
+                .unwrap_or_default();
+            let missing: Vec<&&str> = uses.iter().filter(|id| !answered.contains(id)).collect();
+            if !missing.is_empty() || next.and_then(|n| string(n, "role")) != Some("user") {
+                out.push(
+                    &RESULTS_FOLLOW,
+                    path.clone(),
+                    format!("tool_use ids {missing:?} are not answered at the start of the next message"),
+                );
+            }
+        }
+        let previous: Vec<&str> = m
+            .checked_sub(1)
+            .map(|p| {
+                blocks(&messages[p])
+                    .iter()
+                    .filter(|b| string(b, "type") == Some("tool_use"))
+                    .filter_map(|b| string(b, "id"))
+                    .collect()
+            })
+            .unwrap_or_default();
+        for (b, block) in blocks(message).iter().enumerate() {
+            if string(block, "type") == Some("tool_result") {
+                let id = string(block, "tool_use_id").unwrap_or("");
+                if !previous.contains(&id) {
+                    out.push(
+                        &RESULT_ANSWERS,
+                        idx(&at(&path, "content"), b),
+                        format!("tool_use_id {id:?} answers no tool_use of the previous message"),
+                    );
+                }
+            }
+        }
+    }
+    if has_tool_blocks && tools.is_empty() {
+        out.push(
+            &TOOLS_DECLARED,
+            "$",
+            "tool_use or tool_result blocks, and no tools",
+        );
+    }
+    let max = target.facts.max_images(target.provider, target.model);
+    if images.len() > max {
+        out.push(
+            &IMAGE_COUNT,
+            "$.messages",
+            format!("{} images, over {max} for {}", images.len(), target.model),
+        );
+    }
+    let limits = &target.facts.api(target.provider).limits;
+    let edge = match limits.many_images {
+        Some(many) if images.len() as u64 > many.over => many.max_dim,
+        _ => limits.max_dim.unwrap_or(u32::MAX),
+    };
+    for (path, w, h) in &images {
+        if *w > edge || *h > edge {
+            out.push(
+                &IMAGE_SIZE,
+                path.clone(),
+                format!("{w}×{h} in a request of {} images", images.len()),
+            );
+        }
+    }
+}
+
+/// Check a content block and the blocks nested in a tool result; note
+/// each base64 image with its size.
+fn walk_block(block: &Value, path: &str, images: &mut Vec<(String, u32, u32)>, out: &mut Out) {
+    match string(block, "type") {
+        Some("text") if string(block, "text").is_some_and(|t| t.trim().is_empty()) => {
+            out.push(&EMPTY_TEXT, path.to_owned(), "blank text block");
+        }
+        Some("image") => {
+            let Some(source) = block.get("source") else {
+                return;
+            };
+            if string(source, "type") != Some("base64") {
+                images.push((path.to_owned(), 0, 0));
+                return;
+            }
+            let data = string(source, "data").unwrap_or("");
+            if data.len() > 10_000_000 {
+                out.push(
+                    &IMAGE_BYTES,
+                    at(path, "source"),
+                    format!("{} base64 characters", data.len()),
+                );
+            }
+            match crate::steps::rule::image_b64(data) {
+                Some(img) => {
+                    if Some(img.media_type.as_str()) != string(source, "media_type") {
+                        out.push(
+                            &IMAGE_BYTES,
+                            at(path, "source"),
+                            format!(
+                                "the bytes are {}, not {:?}",
+                                img.media_type,
+                                string(source, "media_type")
+                            ),
+                        );
+                    }
+                    images.push((path.to_owned(), img.width, img.height));
+                }
+                None => out.push(
+                    &IMAGE_BYTES,
+                    at(path, "source"),
+                    "not a readable JPEG, PNG, GIF or WEBP",
+                ),
+            }
+        }
+        Some("tool_result") => {
+            if block
+                .get("content")
+                .and_then(Value::as_str)
+                .is_some_and(|t| t.trim().is_empty())
+            {
+                out.push(&EMPTY_TEXT, at(path, "content"), "blank string content");
+            }
+            for (i, inner) in array(block, "content").iter().enumerate() {
+                walk_block(inner, &idx(&at(path, "content"), i), images, out);
+            }
+        }
+        _ => {}
+    }
+}

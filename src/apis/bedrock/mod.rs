@@ -1,0 +1,5 @@
+//! Amazon Bedrock Converse: writing, reading, rules and facts.
+
+pub(crate) mod read;
+pub(crate) mod rules;
+pub(crate) mod write;

@@ -1,0 +1,478 @@
+//! Amazon Bedrock Converse (`POST /model/{modelId}/converse`).
+
+use std::collections::HashSet;
+
+use crate::json::tree::Json as Value;
+
+use crate::provider::model::bedrock_family;
+use crate::provider::Family;
+use crate::steps::rule::{array, at, fits, idx, string, word, Basis, Out, Rule, Target};
+
+const API: &str =
+    "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html";
+const MESSAGE: &str =
+    "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Message.html";
+const READ: &str = "2026-12-01";
+
+pub(crate) static MESSAGE_COUNT: Rule = Rule {
+    id: "bedrock/message-count",
+    says: "a Converse request for a model id holds at least one message, and the conversation starts with a user message",
+    source: API,
+    read: READ,
+    basis: Basis::Documented,
+};
+pub(crate) static TOOL_CONFIG: Rule = Rule {
+    id: "bedrock/tool-config",
+    says: "The toolConfig field must be defined when using toolUse and toolResult content blocks.",
+    source: API,
+    read: READ,
+    basis: Basis::Observed,
+};
+pub(crate) static CALLS_DECLARED: Rule = Rule {
+    id: "bedrock/calls-declared",
+    says: "every toolUse names a tool of toolConfig (or, for Claude, of additionalModelRequestFields.tools)",
+    source: API,
+    read: READ,
+    basis: Basis::Prudent,
+};
+pub(crate) static NAMES: Rule = Rule {
+    id: "bedrock/names-and-ids",
+    says:
+        "tool names match [a-zA-Z0-9_-]+ and toolUseIds [a-zA-Z0-9_.:-]+, each 1 to 64 characters",
+    source:
+        "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolSpecification.html",
+    read: READ,
+    basis: Basis::Documented,
+};
+pub(crate) static NAME_UNIQUE: Rule = Rule {
+    id: "bedrock/tool-names-unique",
+    says: "no tool name is declared twice, in toolConfig or beside it in additionalModelRequestFields.tools (Claude refuses a request whose tool names repeat)",
+    source: API,
+    read: READ,
+    basis: Basis::Prudent,
+};
+pub(crate) static ID_UNIQUE: Rule = Rule {
+    id: "bedrock/tool-use-id-unique",
+    says: "each toolUseId is used by one toolUse only (as Claude, behind Converse, demands)",
+    source: API,
+    read: READ,
+    basis: Basis::Prudent,
+};
+pub(crate) static PAIRING: Rule = Rule {
+    id: "bedrock/results-follow-calls",
+    says: "each toolUse is answered by a toolResult in the next (user) message, and each toolResult answers a toolUse of the message before",
+    source: "https://docs.aws.amazon.com/bedrock/latest/userguide/tool-use-inference-call.html",
+    read: READ,
+    basis: Basis::Documented,
+};
+pub(crate) static ALTERNATE: Rule = Rule {
+    id: "bedrock/alternating-roles",
+    says: "a conversation starts with a user message and alternates between user and assistant",
+    source: API,
+    read: READ,
+    basis: Basis::Documented,
+};
+pub(crate) static MEDIA_COUNTS: Rule = Rule {
+    id: "bedrock/media-counts",
+    says: "up to 20 images (each at most 3.75 MB and 8000×8000 px) and 5 documents (each at most 4.5 MB); the page states it per message, the check counts the whole request (stricter)",
+    source: MESSAGE,
+    read: READ,
+    basis: Basis::Documented,
+};
+pub(crate) static MANY_MEDIA_SIZE: Rule = Rule {
+    id: "bedrock/many-media-size",
+    says: "on Bedrock, documents count with images toward Claude's \"more than 20\", over which each image is at most 2000×2000 px",
+    source: "https://platform.claude.com/docs/en/build-with-claude/vision",
+    read: READ,
+    basis: Basis::Documented,
+};
+pub(crate) static MEDIA_IN_USER: Rule = Rule {
+    id: "bedrock/media-in-user-messages",
+    says: "images and documents go in user messages only",
+    source: MESSAGE,
+    read: READ,
+    basis: Basis::Documented,
+};
+pub(crate) static MEDIA_IN_RESULT: Rule = Rule {
+    id: "bedrock/media-in-tool-result",
+    says: "images and documents inside a toolResult are supported by Amazon Nova and Anthropic Claude 3 and later only",
+    source: "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolResultContentBlock.html",
+    read: READ,
+    basis: Basis::Documented,
+};
+pub(crate) static DOCUMENT_NAME: Rule = Rule {
+    id: "bedrock/document-name",
+    says: "a document name is 1 to 200 of letters, digits, single spaces, hyphens, parentheses and square brackets, and no two documents share one (\"Messages can't contain duplicate document names\")",
+    source: "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_DocumentBlock.html",
+    read: READ,
+    basis: Basis::Documented,
+};
+pub(crate) static DOCUMENT_TEXT: Rule = Rule {
+    id: "bedrock/document-needs-text",
+    says: "content that holds a document block also holds a text block",
+    source: MESSAGE,
+    read: READ,
+    basis: Basis::Documented,
+};
+pub(crate) static BLANK_TEXT: Rule = Rule {
+    id: "bedrock/no-blank-text",
+    says: "text blocks are not blank (\"The text field in the ContentBlock object is blank\")",
+    source: API,
+    read: READ,
+    basis: Basis::Observed,
+};
+pub(crate) static REQUEST_SIZE: Rule = Rule {
+    id: "bedrock/request-size",
+    says: "a request to Claude on Bedrock is at most 20 MB",
+    source: "https://platform.claude.com/docs/en/api/overview",
+    read: READ,
+    basis: Basis::Documented,
+};
+
+pub(crate) static CACHE_POINTS: Rule = Rule {
+    id: "bedrock/cache-points",
+    says: "cachePoint blocks only for models with prompt caching (the crate marks them for Claude), at most 4",
+    source: "https://docs.aws.amazon.com/bedrock/latest/userguide/prompt-caching.html",
+    read: READ,
+    basis: Basis::Documented,
+};
+
+pub(crate) static RULES: &[&Rule] = &[
+    &MESSAGE_COUNT,
+    &TOOL_CONFIG,
+    &CALLS_DECLARED,
+    &NAMES,
+    &NAME_UNIQUE,
+    &ID_UNIQUE,
+    &PAIRING,
+    &ALTERNATE,
+    &MEDIA_COUNTS,
+    &MANY_MEDIA_SIZE,
+    &MEDIA_IN_USER,
+    &MEDIA_IN_RESULT,
+    &DOCUMENT_NAME,
+    &DOCUMENT_TEXT,
+    &BLANK_TEXT,
+    &REQUEST_SIZE,
+    &CACHE_POINTS,
+];
+
+fn id_char(c: char) -> bool {
+    word(c) || c == '.' || c == ':'
+}
+
+fn name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, ' ' | '-' | '(' | ')' | '[' | ']')
+}
+
+struct Tally<'b> {
+    /// Bedrock's limits, as the facts state them.
+    limits: &'b crate::facts::Limits,
+    images: usize,
+    documents: usize,
+    /// Each image's path and size, for the many-media rule.
+    sizes: Vec<(String, u32, u32)>,
+    names: HashSet<String>,
+    media_in_results: bool,
+    role: &'b str,
+}
+
+pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
+    crate::steps::rule::message_count(&MESSAGE_COUNT, body, "messages", usize::MAX, out);
+    let family = target.family.or_else(|| bedrock_family(target.model));
+    let mut points = Vec::new();
+    crate::steps::rule::members_named(body, "cachePoint", "$".into(), &mut points);
+    if let Some((path, _)) = points.first() {
+        if !matches!(family, Some(Family::Claude | Family::Nova)) {
+            out.push(
+                &CACHE_POINTS,
+                path.clone(),
+                "a model without prompt caching",
+            );
+        }
+    }
+    if points.len() > 4 {
+        out.push(
+            &CACHE_POINTS,
+            points[4].0.clone(),
+            format!("{} cache points", points.len()),
+        );
+    }
+    let config = body.get("toolConfig");
+    let mut declared = HashSet::new();
+    for (t, tool) in config
+        .map_or(&[][..], |c| array(c, "tools"))
+        .iter()
+        .enumerate()
+    {
+        if let Some(name) = tool.get("toolSpec").and_then(|s| string(s, "name")) {
+            if !fits(name, 64, word) {
+                out.push(
+                    &NAMES,
+                    at(&idx("$.toolConfig.tools", t), "toolSpec.name"),
+                    format!("{name:?}"),
+                );
+            }
+            if !declared.insert(name) {
+                out.push(
+                    &NAME_UNIQUE,
+                    at(&idx("$.toolConfig.tools", t), "toolSpec.name"),
+                    format!("{name:?} again"),
+                );
+            }
+        }
+    }
+    let extra_tools = body
+        .get("additionalModelRequestFields")
+        .map_or(&[][..], |e| array(e, "tools"));
+    for (t, tool) in extra_tools.iter().enumerate() {
+        let Some(name) = string(tool, "name") else {
+            continue;
+        };
+        if declared.contains(name) {
+            out.push(
+                &NAME_UNIQUE,
+                idx("$.additionalModelRequestFields.tools", t),
+                format!("{name:?} is in toolConfig too"),
+            );
+        }
+        // Only Claude reads the extra fields' tools.
+        if family == Some(Family::Claude) {
+            declared.insert(name);
+        }
+    }
+    let messages = array(body, "messages");
+    if messages.first().and_then(|m| string(m, "role")) != Some("user") {
+        out.push(
+            &ALTERNATE,
+            "$.messages[0]",
+            "the first message is not the user's",
+        );
+    }
+    let limits = &target.facts.api(target.provider).limits;
+    let mut tally = Tally {
+        limits,
+        images: 0,
+        documents: 0,
+        sizes: Vec::new(),
+        names: HashSet::new(),
+        media_in_results: matches!(family, Some(Family::Claude | Family::Nova)),
+        role: "",
+    };
+    let mut tool_blocks = false;
+    let mut use_ids = HashSet::new();
+    for (m, message) in messages.iter().enumerate() {
+        let path = idx("$.messages", m);
+        let role = string(message, "role").unwrap_or("");
+        if m > 0 && string(&messages[m - 1], "role") == Some(role) {
+            out.push(
+                &ALTERNATE,
+                path.clone(),
+                format!("two {role} messages in a row"),
+            );
+        }
+        tally.role = role;
+        let content = array(message, "content");
+        content_rules(content, &at(&path, "content"), false, &mut tally, out);
+        let uses: Vec<&str> = content
+            .iter()
+            .filter_map(|b| b.get("toolUse"))
+            .filter_map(|u| string(u, "toolUseId"))
+            .collect();
+        for (b, block) in content.iter().enumerate() {
+            let bpath = idx(&at(&path, "content"), b);
+            if let Some(tool_use) = block.get("toolUse") {
+                tool_blocks = true;
+                let id = string(tool_use, "toolUseId").unwrap_or("");
+                let name = string(tool_use, "name").unwrap_or("");
+                if !fits(id, 64, id_char) {
+                    out.push(&NAMES, at(&bpath, "toolUse.toolUseId"), format!("{id:?}"));
+                }
+                if !use_ids.insert(id) {
+                    out.push(
+                        &ID_UNIQUE,
+                        at(&bpath, "toolUse.toolUseId"),
+                        format!("{id:?} again"),
+                    );
+                }
+                if !fits(name, 64, word) {
+                    out.push(&NAMES, at(&bpath, "toolUse.name"), format!("{name:?}"));
+                }
+                if !declared.contains(name) {
+                    out.push(
+                        &CALLS_DECLARED,
+                        at(&bpath, "toolUse.name"),
+                        format!("{name:?}"),
+                    );
+                }
+            }
+            if let Some(result) = block.get("toolResult") {
+                tool_blocks = true;
+                let id = string(result, "toolUseId").unwrap_or("");
+                let asked = m.checked_sub(1).is_some_and(|p| {
+                    array(&messages[p], "content")
+                        .iter()
+                        .filter_map(|b| b.get("toolUse"))
+                        .any(|u| string(u, "toolUseId") == Some(id))
+                });
+                if !asked {
+                    out.push(
+                        &PAIRING,
+                        bpath.clone(),
+                        format!("toolResult {id:?} answers no toolUse of the message before"),
+                    );
+                }
+                content_rules(
+                    array(result, "content"),
+                    &at(&bpath, "toolResult.content"),
+                    true,
+                    &mut tally,
+                    out,
+                );
+            }
+        }
+        if !uses.is_empty() {
+            let answered: Vec<&str> = messages
+                .get(m + 1)
+                .map(|n| {
+                    array(n, "content")
+                        .iter()
+                        .filter_map(|b| b.get("toolResult"))
+                        .filter_map(|r| string(r, "toolUseId"))
+                        .collect()
+                })
+                .unwrap_or_default();
+            for id in uses {
+                if !answered.contains(&id) {
+                    out.push(
+                        &PAIRING,
+                        path.clone(),
+                        format!("toolUse {id:?} is not answered in the next message"),
+                    );
+                }
+            }
+        }
+    }
+    if tool_blocks && config.is_none_or(|c| array(c, "tools").is_empty()) {
+        out.push(
+            &TOOL_CONFIG,
+            "$",
+            "toolUse or toolResult blocks, and no toolConfig tools",
+        );
+    }
+    let media = tally.images
+        + if limits.many_images.is_some_and(|m| m.documents) {
+            tally.documents
+        } else {
+            0
+        };
+    if let Some(many) = limits.many_images.filter(|m| media as u64 > m.over) {
+        if family == Some(Family::Claude) {
+            for (path, w, h) in &tally.sizes {
+                if *w > many.max_dim || *h > many.max_dim {
+                    out.push(
+                        &MANY_MEDIA_SIZE,
+                        path.clone(),
+                        format!("{w}×{h} in a request of {media} images and documents"),
+                    );
+                }
+            }
+        }
+    }
+    if over(tally.images, limits.max_images) || over(tally.documents, limits.max_documents) {
+        out.push(
+            &MEDIA_COUNTS,
+            "$.messages",
+            format!("{} images and {} documents", tally.images, tally.documents),
+        );
+    }
+}
+
+/// Whether `n` is over a cap (none: never).
+fn over(n: usize, cap: Option<u64>) -> bool {
+    cap.is_some_and(|cap| n as u64 > cap)
+}
+
+fn content_rules(
+    content: &[Value],
+    path: &str,
+    in_result: bool,
+    tally: &mut Tally<'_>,
+    out: &mut Out,
+) {
+    let has_text = content.iter().any(|b| b.get("text").is_some());
+    for (b, block) in content.iter().enumerate() {
+        let bpath = idx(path, b);
+        if let Some(text) = block.get("text").and_then(Value::as_str) {
+            if text.trim().is_empty() {
+                out.push(&BLANK_TEXT, bpath.clone(), "blank text");
+            }
+        }
+        let kind = if block.get("image").is_some() {
+            "image"
+        } else if block.get("document").is_some() {
+            "document"
+        } else {
+            continue;
+        };
+        if tally.role != "user" {
+            out.push(
+                &MEDIA_IN_USER,
+                bpath.clone(),
+                format!("an {kind} in a {} message", tally.role),
+            );
+        }
+        if in_result && !tally.media_in_results {
+            out.push(
+                &MEDIA_IN_RESULT,
+                bpath.clone(),
+                format!(
+                    "an {kind} inside a toolResult for a model that is neither Claude nor Nova"
+                ),
+            );
+        }
+        let inner = &block[kind];
+        let bytes = inner["source"]["bytes"].as_str();
+        let size = bytes.and_then(crate::steps::rule::decoded_len).unwrap_or(0);
+        if kind == "image" {
+            tally.images += 1;
+            let dims = bytes.and_then(crate::steps::rule::image_b64);
+            if let Some(d) = &dims {
+                tally.sizes.push((bpath.clone(), d.width, d.height));
+            }
+            let edge = tally.limits.max_dim.unwrap_or(u32::MAX);
+            if over(size, tally.limits.image_bytes)
+                || dims
+                    .as_ref()
+                    .is_some_and(|d| d.width > edge || d.height > edge)
+            {
+                out.push(&MEDIA_COUNTS, bpath, format!("an image of {size} bytes"));
+            }
+        } else {
+            tally.documents += 1;
+            if over(
+                size,
+                tally.limits.document_bytes.or(tally.limits.image_bytes),
+            ) {
+                out.push(
+                    &MEDIA_COUNTS,
+                    bpath.clone(),
+                    format!("a document of {size} bytes"),
+                );
+            }
+            if !has_text {
+                out.push(&DOCUMENT_TEXT, bpath.clone(), "no text block beside it");
+            }
+            let name = string(inner, "name").unwrap_or("");
+            let shape_ok =
+                fits(name, 200, name_char) && !name.contains("  ") && name.trim() == name;
+            if !shape_ok || !tally.names.insert(name.to_lowercase()) {
+                out.push(
+                    &DOCUMENT_NAME,
+                    at(&bpath, "document.name"),
+                    format!("{name:?}"),
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,466 @@
+//! Amazon Bedrock Converse (the JSON body of `POST /model/{modelId}/converse`).
+//!
+//! ```json
+//! {"system": [{"text": "…"}],
+//!  "messages": [
+//!    {"role": "assistant", "content": [
+//!      {"text": "…"},
+//!      {"toolUse": {"toolUseId": "call_1", "name": "…", "input": {…}}}]},
+//!    {"role": "user", "content": [
+//!      {"toolResult": {"toolUseId": "call_1", "content": [
+//!        {"text": "…"},
+//!        {"image": {"format": "png", "source": {"bytes": "<base64>"}}},
+//!        {"document": {"format": "pdf", "name": "incident-42", "source": {"bytes": "<base64>"}}}]}}]}]}
+//! ```
+//!
+//! * Blobs travel as base64 in JSON (the AWS SDKs encode raw bytes so).
+//! * Roles alternate and the first message is the user's, as Converse
+//!   requires; system messages are joined into the top-level `system`.
+//! * Only Claude (3 and later) and Nova take images and documents inside
+//!   `toolResult`; for any other model ([`crate::provider::model`]) they
+//!   follow the batch's `toolResult` blocks in the same `user` message
+//!   (Converse needs alternating roles), each labelled with its call.
+//! * `toolConfig.tools` declares every tool; Converse has no "none" tool
+//!   choice, so minimal declarations are all it can send.
+//! * Tool-use ids are made to match `[a-zA-Z0-9_.:-]{1,64}` and tool names
+//!   `[a-zA-Z0-9_-]{1,64}`; document names use the characters Converse
+//!   allows and are unique in the request.
+//! * Converse refuses blank text, so empty text blocks are left out and an
+//!   empty tool result says `(no output)`. URL targets are notes (Converse
+//!   takes bytes or S3 locations only). The model is named in the URL.
+
+use std::collections::HashSet;
+
+use serde::Serialize;
+use serde_json::Map;
+
+use crate::steps::compose::{
+    attachment_label, cache_breakpoints, file_name, has_media, text_with_notes, Alternating,
+    Placement, OPENING_TEXT,
+};
+use crate::steps::context::Context;
+use crate::steps::declare::Declarations;
+use crate::steps::walk::{AssistantTurn, Media, Slot, ToolResult, Turn, UserCarrier};
+use crate::steps::wire::{AsObject, Base64, Sorted};
+
+/// A Converse request body.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Body {
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    system: Vec<Block>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tool_config: Option<ToolConfig>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    additional_model_request_fields: Option<Extra>,
+    messages: Vec<Message>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+struct ToolConfig {
+    tools: Vec<Tool>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+enum Tool {
+    ToolSpec(ToolSpec),
+    CachePoint(CachePoint),
+}
+
+/// A prompt-cache checkpoint: everything before it is cached.
+#[derive(Clone, Copy, Debug, Serialize)]
+struct CachePoint {
+    #[serde(rename = "type")]
+    kind: &'static str,
+}
+
+impl CachePoint {
+    const DEFAULT: CachePoint = CachePoint { kind: "default" };
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ToolSpec {
+    name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    description: Option<String>,
+    input_schema: Schema,
+}
+
+#[derive(Clone, Debug, Serialize)]
+struct Schema {
+    json: Sorted,
+}
+
+/// Claude's own fields, passed through by Converse.
+#[derive(Clone, Debug, Serialize)]
+struct Extra {
+    tools: Vec<Sorted>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    anthropic_beta: Vec<&'static str>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+struct Message {
+    role: &'static str,
+    content: Vec<Block>,
+}
+
+/// A content block: an object with one member named for its kind.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+enum Block {
+    Image(Image),
+    Document(Document),
+    ToolUse(ToolUse),
+    ToolResult(ToolResultBlock),
+    CachePoint(CachePoint),
+    /// `{"text": …}` (untagged variants come last).
+    #[serde(untagged)]
+    Text {
+        text: String,
+    },
+}
+
+#[derive(Clone, Debug, Serialize)]
+struct Image {
+    format: &'static str,
+    source: Bytes,
+}
+
+#[derive(Clone, Debug, Serialize)]
+struct Document {
+    format: &'static str,
+    name: String,
+    source: Bytes,
+}
+
+#[derive(Clone, Debug, Serialize)]
+struct Bytes {
+    bytes: Base64,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ToolUse {
+    tool_use_id: String,
+    name: String,
+    input: AsObject,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ToolResultBlock {
+    tool_use_id: String,
+    content: Vec<Block>,
+    /// `"error"` for a failed tool (Converse's `status`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    status: Option<&'static str>,
+}
+
+impl Block {
+    fn is_text(&self) -> bool {
+        matches!(self, Block::Text { .. })
+    }
+
+    fn is_document(&self) -> bool {
+        matches!(self, Block::Document(_))
+    }
+
+    /// Whether the block sends an image or a document (itself, or inside
+    /// a tool result).
+    fn sends_media(&self) -> bool {
+        match self {
+            Block::Image(_) | Block::Document(_) => true,
+            Block::ToolResult(r) => r.content.iter().any(Block::sends_media),
+            _ => false,
+        }
+    }
+}
+
+/// Text of a tool result that has neither text nor media.
+const NO_OUTPUT: &str = "(no output)";
+
+/// Build the body.
+pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body {
+    let mut b = Builder {
+        names: HashSet::new(),
+        media_in_results: cx.caps.media_in_tool_result,
+    };
+    let mut system = Vec::new();
+    let mut messages = Alternating::new();
+    for turn in turns {
+        match turn {
+            Turn::System(text) => system.extend(text_block(text)),
+            Turn::User(text) => messages.push("user", text_block(&text).into_iter().collect()),
+            Turn::Assistant(a) => messages.push("assistant", b.assistant(a)),
+            Turn::Results(results) => messages.push("user", b.results(results)),
+            Turn::Carrier(c) => messages.push("user", b.carrier(c)),
+        }
+    }
+    let opening = Block::Text {
+        text: OPENING_TEXT.to_owned(),
+    };
+    let messages = messages.finish(opening);
+    // Caching: <https://docs.aws.amazon.com/bedrock/latest/userguide/prompt-caching.html>
+    // (read 2026-12-01): a cachePoint block caches everything before it;
+    // Claude takes them in system, messages and tools, at most 4.
+    let marks = cache_breakpoints(&messages, Block::sends_media, cx.cache_breakpoints);
+    let messages = messages
+        .into_iter()
+        .enumerate()
+        .map(|(i, (role, mut content))| {
+            if marks.contains(&i) {
+                content.push(Block::CachePoint(CachePoint::DEFAULT));
+            }
+            Message { role, content }
+        })
+        .collect();
+    let (mut tool_config, additional_model_request_fields) = declare(cx.declarations);
+    if cx.cache_breakpoints {
+        // Tools come before the system text in the cached prefix.
+        match tool_config.as_mut() {
+            Some(config) if system.is_empty() => {
+                config.tools.push(Tool::CachePoint(CachePoint::DEFAULT))
+            }
+            _ if !system.is_empty() => system.push(Block::CachePoint(CachePoint::DEFAULT)),
+            _ => {}
+        }
+    }
+    Body {
+        system,
+        tool_config,
+        additional_model_request_fields,
+        messages,
+    }
+}
+
+/// `toolConfig.tools[].toolSpec`. Claude's typed tools go, as they are,
+/// only in `additionalModelRequestFields.tools` with the `anthropic_beta`
+/// they need (the path Converse integrations use for computer use; AWS
+/// documents it for InvokeModel): never in both lists, which would give
+/// Claude one name twice. `toolConfig` needs at least one tool, so when
+/// every tool is typed it holds [`PLACEHOLDER`].
+fn declare(declarations: &Declarations) -> (Option<ToolConfig>, Option<Extra>) {
+    if declarations.is_empty() {
+        return (None, None);
+    }
+    let spec = |name: &str, description: Option<&str>, schema: Map<_, _>| {
+        Tool::ToolSpec(ToolSpec {
+            name: name.to_owned(),
+            description: description
+                .filter(|s| !s.trim().is_empty())
+                .map(str::to_owned),
+            input_schema: Schema {
+                json: Sorted(schema),
+            },
+        })
+    };
+    let mut tools: Vec<Tool> = declarations
+        .functions()
+        .map(|(d, schema)| spec(&d.name, d.description.as_deref(), schema.clone()))
+        .collect();
+    if tools.is_empty() {
+        let mut schema = Map::new();
+        schema.insert("type".into(), "object".into());
+        tools.push(spec(PLACEHOLDER, Some(PLACEHOLDER_DESCRIPTION), schema));
+    }
+    let typed: Vec<Sorted> = declarations.typed().cloned().map(Sorted).collect();
+    let extra = (!typed.is_empty()).then(|| Extra {
+        tools: typed,
+        anthropic_beta: declarations.betas(),
+    });
+    (Some(ToolConfig { tools }), extra)
+}
+
+/// The tool `toolConfig` holds when every declared tool is a typed one
+/// (Converse wants at least one there).
+pub(crate) const PLACEHOLDER: &str = "no_other_tools";
+const PLACEHOLDER_DESCRIPTION: &str =
+    "Not a tool: Converse needs one declaration here; the tools are declared as Claude's own.";
+
+/// Put a text block first when `content` has none: a tool result may not
+/// be empty, and content holding a document must hold text.
+fn ensure_text(content: &mut Vec<Block>, text: &str) {
+    if !content.iter().any(Block::is_text) {
+        content.insert(
+            0,
+            Block::Text {
+                text: text.to_owned(),
+            },
+        );
+    }
+}
+
+/// A text block, or nothing for text that is empty or only white space
+/// (Converse refuses both as blank).
+fn text_block(text: &str) -> Option<Block> {
+    (!text.trim().is_empty()).then(|| Block::Text {
+        text: text.to_owned(),
+    })
+}
+
+struct Builder {
+    /// Document names used so far (they must differ).
+    names: HashSet<String>,
+    /// Whether the model takes images and documents inside `toolResult`
+    /// (else they follow the results in the same user message).
+    media_in_results: bool,
+}
+
+impl Builder {
+    fn assistant(&mut self, turn: AssistantTurn<'_>) -> Vec<Block> {
+        let mut blocks: Vec<Block> = turn
+            .text
+            .as_deref()
+            .and_then(text_block)
+            .into_iter()
+            .collect();
+        blocks.extend(turn.calls.into_iter().map(|call| {
+            Block::ToolUse(ToolUse {
+                tool_use_id: call.id,
+                name: call.name,
+                input: AsObject(call.arguments),
+            })
+        }));
+        blocks
+    }
+
+    /// A batch of results: `toolResult` blocks, then (for a model that
+    /// takes no media inside them) each result's media as blocks of the
+    /// same message, labelled with the call they came from.
+    fn results(&mut self, results: Vec<ToolResult<'_>>) -> Vec<Block> {
+        let placement = if self.media_in_results {
+            Placement::Inside
+        } else {
+            Placement::AfterResults
+        };
+        let mut blocks = Vec::with_capacity(results.len());
+        let mut held = Vec::new();
+        for result in results {
+            let text = text_with_notes(&result.body, &result.slots, placement);
+            let mut content: Vec<Block> = text_block(&text).into_iter().collect();
+            let id = result.call_id;
+            if placement == Placement::Inside {
+                content.extend(self.media_blocks(result.slots));
+            } else if has_media(&result.slots) {
+                held.push((result.name, id.clone(), result.slots));
+            }
+            if content.is_empty() || content.iter().any(Block::is_document) {
+                ensure_text(&mut content, NO_OUTPUT);
+            }
+            blocks.push(Block::ToolResult(ToolResultBlock {
+                tool_use_id: id,
+                content,
+                status: result.is_error.then_some("error"),
+            }));
+        }
+        for (name, id, slots) in held {
+            for slot in slots {
+                if matches!(slot.media, Media::Inline(_)) {
+                    blocks.push(Block::Text {
+                        text: attachment_label(&name, &id, &slot),
+                    });
+                    blocks.extend(self.media_blocks(vec![slot]));
+                }
+            }
+        }
+        blocks
+    }
+
+    fn carrier(&mut self, c: UserCarrier<'_>) -> Vec<Block> {
+        let text = text_with_notes(&c.text, &c.slots, Placement::Inside);
+        let mut blocks: Vec<Block> = text_block(&text).into_iter().collect();
+        blocks.extend(self.media_blocks(c.slots));
+        if blocks.iter().any(Block::is_document) {
+            ensure_text(&mut blocks, NO_OUTPUT);
+        }
+        blocks
+    }
+
+    fn media_blocks(&mut self, slots: Vec<Slot<'_>>) -> Vec<Block> {
+        let mut blocks = Vec::new();
+        for slot in slots {
+            let Media::Inline(p) = slot.media else {
+                continue;
+            };
+            blocks.push(if p.is_document() {
+                Block::Document(Document {
+                    format: "pdf",
+                    name: self.document_name(&slot.target),
+                    source: Bytes { bytes: Base64(p) },
+                })
+            } else {
+                // png, jpeg, gif, webp: the subtype of the media type.
+                let format = p.media_type.as_str().trim_start_matches("image/");
+                Block::Image(Image {
+                    format,
+                    source: Bytes { bytes: Base64(p) },
+                })
+            });
+        }
+        blocks
+    }
+
+    /// A document name from the target's file name, in the characters
+    /// Converse allows (letters, digits, single spaces, hyphens,
+    /// parentheses, square brackets), at most 200, unique in the request.
+    fn document_name(&mut self, target: &str) -> String {
+        let stem = file_name(target)
+            .map(|n| n.rsplit_once('.').map_or(n, |(stem, _)| stem))
+            .unwrap_or("");
+        let mut name = String::new();
+        for c in stem.chars() {
+            let c = if c.is_ascii_alphanumeric() || matches!(c, '-' | '(' | ')' | '[' | ']') {
+                c
+            } else if c.is_whitespace() {
+                ' '
+            } else {
+                '-'
+            };
+            if c == ' ' && (name.is_empty() || name.ends_with(' ')) {
+                continue;
+            }
+            name.push(c);
+        }
+        let mut name: String = name.trim_end().chars().take(190).collect();
+        if name.trim().is_empty() {
+            name = "document".into();
+        }
+        let name = name.trim_end().to_owned();
+        // Converse compares the names without regard to case.
+        let mut unique = name.clone();
+        let mut n = 2;
+        while self.names.contains(&unique.to_lowercase()) {
+            unique = format!("{name} ({n})");
+            n += 1;
+        }
+        self.names.insert(unique.to_lowercase());
+        unique
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn document_names_use_allowed_characters_and_are_unique() {
+        let mut b = Builder {
+            names: HashSet::new(),
+            media_in_results: true,
+        };
+        assert_eq!(b.document_name("reports/incident-42.pdf"), "incident-42");
+        assert_eq!(b.document_name("other/incident-42.pdf"), "incident-42 (2)");
+        assert_eq!(b.document_name("q3_report.v2.pdf"), "q3-report-v2");
+        assert_eq!(b.document_name("a  b c.pdf"), "a b c");
+        assert_eq!(
+            b.document_name("data:application/pdf;base64,AA"),
+            "document"
+        );
+        assert_eq!(b.document_name("über.pdf"), "-ber");
+        assert_eq!(b.document_name("a/Report.pdf"), "Report");
+        assert_eq!(b.document_name("b/report.pdf"), "report (2)");
+    }
+}

@@ -1,0 +1,5 @@
+//! Gemini `generateContent`, both generations: writing, reading, rules and facts.
+
+pub(crate) mod read;
+pub(crate) mod rules;
+pub(crate) mod write;

@@ -1,0 +1,392 @@
+//! Gemini `generateContent` (v1beta), for Gemini 3 and 2.x models alike.
+
+use std::collections::HashSet;
+
+use crate::json::tree::Json as Value;
+
+use crate::provider::model::gemini_3_or_later;
+use crate::steps::rule::{array, at, idx, string, Basis, Out, Rule, Target};
+
+const CALLING: &str = "https://ai.google.dev/gemini-api/docs/function-calling";
+const READ: &str = "2026-12-01";
+
+pub(crate) static CONTENTS: Rule = Rule {
+    id: "gemini/contents-present",
+    says: "`contents` is required and holds the conversation (an empty list is refused with \"contents is not specified\")",
+    source: "https://ai.google.dev/api/generate-content#request-body",
+    read: READ,
+    basis: Basis::Documented,
+};
+pub(crate) static RESPONSE_COUNT: Rule = Rule {
+    id: "gemini/response-count",
+    says: "Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.",
+    source: CALLING,
+    read: READ,
+    basis: Basis::Observed,
+};
+pub(crate) static RESPONSE_MATCHES: Rule = Rule {
+    id: "gemini/response-matches-call",
+    says: "each functionResponse carries the name and id of a call of the turn before",
+    source: CALLING,
+    read: READ,
+    basis: Basis::Documented,
+};
+pub(crate) static CALL_TURN_PLACE: Rule = Rule {
+    id: "gemini/call-turn-follows-user",
+    says: "Please ensure that function call turn comes immediately after a user turn or after a function response turn.",
+    source: CALLING,
+    read: READ,
+    basis: Basis::Observed,
+};
+pub(crate) static CALLS_DECLARED: Rule = Rule {
+    id: "gemini/calls-declared",
+    says: "a functionCall names a declared function",
+    source: CALLING,
+    read: READ,
+    basis: Basis::Observed,
+};
+pub(crate) static CONFIG_NEEDS_TOOLS: Rule = Rule {
+    id: "gemini/tool-config-needs-declarations",
+    says: "toolConfig.functionCallingConfig is only valid with function declarations",
+    source: "https://ai.google.dev/api/caching#ToolConfig",
+    read: READ,
+    basis: Basis::Observed,
+};
+pub(crate) static FUNCTION_NAME: Rule = Rule {
+    id: "gemini/function-name",
+    says: "function names start with a letter or an underscore, then a-z, A-Z, 0-9, underscores, dots, colons and dashes, at most 64",
+    source: "https://ai.google.dev/api/caching#FunctionDeclaration",
+    read: READ,
+    basis: Basis::Documented,
+};
+pub(crate) static ONE_SCHEMA: Rule = Rule {
+    id: "gemini/one-parameters-schema",
+    says: "a declaration has `parameters` or `parametersJsonSchema`, not both; beside a `$ref`, only `description` and `default`",
+    source: "https://ai.google.dev/api/caching#FunctionDeclaration",
+    read: READ,
+    basis: Basis::Documented,
+};
+pub(crate) static THOUGHT_SIGNATURE: Rule = Rule {
+    id: "gemini/thought-signature",
+    says: "on Gemini 3, the first function call part of each model turn carries a thoughtSignature",
+    source: "https://ai.google.dev/gemini-api/docs/thought-signatures",
+    read: READ,
+    basis: Basis::Documented,
+};
+pub(crate) static NESTED_MEDIA: Rule = Rule {
+    id: "gemini/media-in-function-response",
+    says: "media inside functionResponse.parts only for Gemini 3 models, and only PNG, JPEG, WEBP, PDF or plain text",
+    source: CALLING,
+    read: READ,
+    basis: Basis::Documented,
+};
+pub(crate) static MIME: Rule = Rule {
+    id: "gemini/inline-types",
+    says: "inline images are PNG, JPEG, WEBP, HEIC or HEIF; documents PDF",
+    source: "https://ai.google.dev/gemini-api/docs/image-understanding",
+    read: READ,
+    basis: Basis::Documented,
+};
+pub(crate) static INLINE_SIZE: Rule = Rule {
+    id: "gemini/inline-size",
+    says: "inline data up to 100 MB per request; an inline PDF up to 50 MB",
+    source: "https://ai.google.dev/gemini-api/docs/file-input-methods",
+    read: READ,
+    basis: Basis::Documented,
+};
+pub(crate) static REQUEST_SIZE: Rule = Rule {
+    id: "gemini/request-size",
+    says: "a request with inline data is at most 100 MB",
+    source: "https://ai.google.dev/gemini-api/docs/file-input-methods",
+    read: READ,
+    basis: Basis::Documented,
+};
+
+pub(crate) static RULES: &[&Rule] = &[
+    &CONTENTS,
+    &RESPONSE_COUNT,
+    &RESPONSE_MATCHES,
+    &CALL_TURN_PLACE,
+    &CALLS_DECLARED,
+    &CONFIG_NEEDS_TOOLS,
+    &FUNCTION_NAME,
+    &ONE_SCHEMA,
+    &THOUGHT_SIGNATURE,
+    &NESTED_MEDIA,
+    &MIME,
+    &INLINE_SIZE,
+    &REQUEST_SIZE,
+];
+
+fn name_ok(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().count() <= 64
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ':' | '-'))
+}
+
+pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
+    crate::steps::rule::message_count(&CONTENTS, body, "contents", usize::MAX, out);
+    let mut declared = HashSet::new();
+    for (t, tool) in array(body, "tools").iter().enumerate() {
+        for (d, decl) in array(tool, "functionDeclarations").iter().enumerate() {
+            let path = idx(&at(&idx("$.tools", t), "functionDeclarations"), d);
+            let name = string(decl, "name").unwrap_or("");
+            if !name_ok(name) {
+                out.push(&FUNCTION_NAME, at(&path, "name"), format!("{name:?}"));
+            }
+            declared.insert(name);
+            if decl.get("parameters").is_some() && decl.get("parametersJsonSchema").is_some() {
+                out.push(
+                    &ONE_SCHEMA,
+                    path.clone(),
+                    "both parameters and parametersJsonSchema",
+                );
+            }
+            if let Some(schema) = decl.get("parametersJsonSchema") {
+                ref_siblings(schema, &at(&path, "parametersJsonSchema"), out);
+            }
+        }
+    }
+    if body
+        .get("toolConfig")
+        .and_then(|c| c.get("functionCallingConfig"))
+        .is_some()
+        && declared.is_empty()
+    {
+        out.push(
+            &CONFIG_NEEDS_TOOLS,
+            "$.toolConfig",
+            "no function declarations",
+        );
+    }
+    let modern = gemini_3_or_later(target.model);
+    let contents = array(body, "contents");
+    let mut inline_bytes = 0usize;
+    for (c, content) in contents.iter().enumerate() {
+        let path = idx("$.contents", c);
+        let parts = array(content, "parts");
+        let calls: Vec<(&str, &str)> = parts
+            .iter()
+            .filter_map(|p| p.get("functionCall"))
+            .map(|f| {
+                (
+                    string(f, "name").unwrap_or(""),
+                    string(f, "id").unwrap_or(""),
+                )
+            })
+            .collect();
+        for (p, part) in parts.iter().enumerate() {
+            let ppath = idx(&at(&path, "parts"), p);
+            if let Some(data) = part.get("inlineData") {
+                inline_bytes += inline(data, &at(&ppath, "inlineData"), false, out);
+            }
+            if let Some(call) = part.get("functionCall") {
+                let name = string(call, "name").unwrap_or("");
+                if !declared.contains(name) {
+                    out.push(
+                        &CALLS_DECLARED,
+                        at(&ppath, "functionCall.name"),
+                        format!("{name:?}"),
+                    );
+                }
+            }
+            if let Some(response) = part.get("functionResponse") {
+                for (n, nested) in array(response, "parts").iter().enumerate() {
+                    let npath = idx(&at(&ppath, "functionResponse.parts"), n);
+                    if !modern {
+                        out.push(
+                            &NESTED_MEDIA,
+                            npath.clone(),
+                            format!("{} is not a Gemini 3 model", target.model),
+                        );
+                    }
+                    if let Some(data) = nested.get("inlineData") {
+                        inline_bytes += inline(data, &at(&npath, "inlineData"), true, out);
+                    }
+                }
+            }
+        }
+        if calls.is_empty() {
+            continue;
+        }
+        if modern
+            && parts
+                .iter()
+                .find(|p| p.get("functionCall").is_some())
+                .and_then(|p| p.get("thoughtSignature"))
+                .is_none()
+        {
+            out.push(
+                &THOUGHT_SIGNATURE,
+                path.clone(),
+                "the first function call has none",
+            );
+        }
+        let before_ok = c > 0 && string(&contents[c - 1], "role") == Some("user");
+        if !before_ok {
+            out.push(
+                &CALL_TURN_PLACE,
+                path.clone(),
+                "no user turn or function responses before it",
+            );
+        }
+        let next: Vec<&Value> = contents
+            .get(c + 1)
+            .map(|n| {
+                array(n, "parts")
+                    .iter()
+                    .filter_map(|p| p.get("functionResponse"))
+                    .collect()
+            })
+            .unwrap_or_default();
+        if next.len() != calls.len() {
+            out.push(
+                &RESPONSE_COUNT,
+                idx("$.contents", c + 1),
+                format!("{} calls, {} responses", calls.len(), next.len()),
+            );
+        }
+        for response in next {
+            let pair = (
+                string(response, "name").unwrap_or(""),
+                string(response, "id").unwrap_or(""),
+            );
+            if !calls.contains(&pair) {
+                out.push(
+                    &RESPONSE_MATCHES,
+                    idx("$.contents", c + 1),
+                    format!("{pair:?} answers no call"),
+                );
+            }
+        }
+    }
+    if inline_bytes > 100_000_000 {
+        out.push(
+            &INLINE_SIZE,
+            "$.contents",
+            format!("{inline_bytes} bytes inline"),
+        );
+    }
+}
+
+/// Check one `inlineData`; its decoded size.
+fn inline(data: &Value, path: &str, nested: bool, out: &mut Out) -> usize {
+    let mime = string(data, "mimeType").unwrap_or("");
+    let allowed: &[&str] = if nested {
+        &[
+            "image/png",
+            "image/jpeg",
+            "image/webp",
+            "application/pdf",
+            "text/plain",
+        ]
+    } else {
+        &[
+            "image/png",
+            "image/jpeg",
+            "image/webp",
+            "image/heic",
+            "image/heif",
+            "application/pdf",
+        ]
+    };
+    if !allowed.contains(&mime) {
+        let rule = if nested { &NESTED_MEDIA } else { &MIME };
+        out.push(rule, path.to_owned(), mime.to_owned());
+    }
+    let size = string(data, "data")
+        .and_then(crate::steps::rule::decoded_len)
+        .unwrap_or(0);
+    if mime == "application/pdf" && size > 50_000_000 {
+        out.push(
+            &INLINE_SIZE,
+            path.to_owned(),
+            format!("a PDF of {size} bytes"),
+        );
+    }
+    size
+}
+
+/// Beside a `$ref`, only `description` and `default`, in every schema
+/// node (the values of the JSON Schema keywords that hold schemas; a
+/// property merely named `$ref` is no reference).
+fn ref_siblings(schema: &Value, path: &str, out: &mut Out) {
+    let Value::Object(node) = schema else {
+        return;
+    };
+    if node.contains_key("$ref") {
+        for key in node.keys() {
+            if !matches!(key, "$ref" | "description" | "default") {
+                out.push(&ONE_SCHEMA, at(path, key), "beside a $ref");
+            }
+        }
+    }
+    for (key, value) in node {
+        let here = at(path, key);
+        match (key, value) {
+            (
+                "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas",
+                Value::Object(map),
+            ) => {
+                for (name, s) in map {
+                    ref_siblings(s, &at(&here, name), out);
+                }
+            }
+            ("anyOf" | "oneOf" | "allOf" | "prefixItems" | "items", Value::Array(list)) => {
+                for (i, s) in list.iter().enumerate() {
+                    ref_siblings(s, &idx(&here, i), out);
+                }
+            }
+            (
+                "items"
+                | "additionalProperties"
+                | "not"
+                | "if"
+                | "then"
+                | "else"
+                | "contains"
+                | "propertyNames"
+                | "unevaluatedItems"
+                | "unevaluatedProperties"
+                | "additionalItems",
+                s @ Value::Object(_),
+            ) => ref_siblings(s, &here, out),
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn generations_are_read_from_the_model_id() {
+        for m in [
+            "gemini-3.8-flash",
+            "gemini-3-flash-preview",
+            "models/gemini-3.1-pro-preview",
+            "gemini-4-argon",
+        ] {
+            assert!(gemini_3_or_later(m), "{m}");
+        }
+        for m in [
+            "gemini-2.5-flash-lite",
+            "gemini-1.5-pro",
+            "models/gemini-2.0-flash",
+        ] {
+            assert!(!gemini_3_or_later(m), "{m}");
+        }
+    }
+
+    #[test]
+    fn function_names_follow_the_pattern() {
+        assert!(name_ok("_a.b:c-d"));
+        assert!(!name_ok("1a"));
+        assert!(!name_ok(""));
+        assert!(!name_ok(&"a".repeat(65)));
+    }
+}

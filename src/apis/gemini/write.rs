@@ -1,0 +1,336 @@
+//! Gemini `generateContent`: media nested in function responses for the
+//! models that take them (Gemini 3 and later, provider `gemini`), else in
+//! a `user` content after the responses (`gemini-2`, and older models).
+//!
+//! ```json
+//! {"systemInstruction": {"parts": [{"text": "…"}]},
+//!  "contents": [
+//!    {"role": "model", "parts": [
+//!      {"functionCall": {"id": "call_1", "name": "…", "args": {…}},
+//!       "thoughtSignature": "skip_thought_signature_validator"}]},
+//!    {"role": "user", "parts": [
+//!      {"functionResponse": {"id": "call_1", "name": "…", "response": {"output": "…"},
+//!        "parts": [{"inlineData": {"mimeType": "image/png", "data": "…"}}]}}]}]}
+//! ```
+//!
+//! * Gemini 3 nests a result's media in `functionResponse.parts`. Its
+//!   function-call parts carry a thought signature; a history from
+//!   elsewhere has none to replay, so the first call of each model turn
+//!   gets the placeholder value the API documents for that case.
+//! * Gemini 2.x takes no media in a function response: the responses
+//!   carry text (with a note naming each attachment) and one `user`
+//!   content after them holds the media, each labelled with its call.
+//! * Consecutive model contents join, and a history that opens with the
+//!   model gets a short user content first.
+//! * The response object is `{"output": text}`. Gemini refuses GIF, so a
+//!   GIF arrives here already converted to PNG. The model is named in the
+//!   URL, not in the body.
+
+use serde::Serialize;
+
+use crate::facts::ids::gemini_3_or_later;
+use crate::steps::compose::{
+    attachment_label, has_media, text_with_notes, Placement, OPENING_TEXT,
+};
+use crate::steps::context::Context;
+use crate::steps::declare::Declarations;
+use crate::steps::walk::{AssistantTurn, Media, Slot, ToolResult, Turn, UserCarrier};
+use crate::steps::wire::{AsObject, Base64, Sorted};
+
+/// A `generateContent` request body.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Body {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    system_instruction: Option<SystemInstruction>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tools: Vec<Tools>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tool_config: Option<ToolConfig>,
+    contents: Vec<Content>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+struct SystemInstruction {
+    parts: Vec<Part>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Tools {
+    function_declarations: Vec<FunctionDeclaration>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct FunctionDeclaration {
+    name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    description: Option<String>,
+    parameters_json_schema: Sorted,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ToolConfig {
+    function_calling_config: FunctionCallingConfig,
+}
+
+#[derive(Clone, Debug, Serialize)]
+struct FunctionCallingConfig {
+    mode: &'static str,
+}
+
+#[derive(Clone, Debug, Serialize)]
+struct Content {
+    role: &'static str,
+    parts: Vec<Part>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+enum Part {
+    Text {
+        text: String,
+    },
+    InlineData {
+        #[serde(rename = "inlineData")]
+        inline_data: Blob,
+    },
+    FunctionCall {
+        #[serde(rename = "functionCall")]
+        function_call: FunctionCall,
+        #[serde(rename = "thoughtSignature", skip_serializing_if = "Option::is_none")]
+        thought_signature: Option<String>,
+    },
+    FunctionResponse {
+        #[serde(rename = "functionResponse")]
+        function_response: FunctionResponse,
+    },
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Blob {
+    mime_type: &'static str,
+    data: Base64,
+}
+
+#[derive(Clone, Debug, Serialize)]
+struct FunctionCall {
+    id: String,
+    name: String,
+    args: AsObject,
+}
+
+#[derive(Clone, Debug, Serialize)]
+struct FunctionResponse {
+    id: String,
+    name: String,
+    response: Output,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    parts: Vec<Part>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+struct Output {
+    output: String,
+}
+
+/// Where a function response's media go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Nesting {
+    /// In `functionResponse.parts` (Gemini 3).
+    InResponse,
+    /// In a `user` content after the responses (Gemini 2.x).
+    FollowingContent,
+}
+
+/// The thought signature Gemini 3 accepts for function calls that it did
+/// not produce itself (histories written elsewhere).
+const FOREIGN_THOUGHT_SIGNATURE: &str = "skip_thought_signature_validator";
+
+/// Build the body.
+pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body {
+    let nesting = if cx.caps.media_in_tool_result {
+        Nesting::InResponse
+    } else {
+        Nesting::FollowingContent
+    };
+    let signed = gemini_3_or_later(cx.model);
+    let mut system: Vec<&str> = Vec::new();
+    let mut contents = Vec::new();
+    for turn in turns {
+        match turn {
+            Turn::System(text) => system.push(text),
+            Turn::User(text) => push(
+                &mut contents,
+                "user",
+                text_part(&text).into_iter().collect(),
+            ),
+            Turn::Assistant(a) => push(&mut contents, "model", model_parts(a, signed)),
+            Turn::Results(results) => responses(results, nesting, &mut contents),
+            Turn::Carrier(c) => push(&mut contents, "user", carrier(c)),
+        }
+    }
+    if contents.first().is_some_and(|c| c.role != "user") {
+        let opening = text_part(OPENING_TEXT).into_iter().collect();
+        contents.insert(
+            0,
+            Content {
+                role: "user",
+                parts: opening,
+            },
+        );
+    }
+    let system: Vec<&str> = system.into_iter().filter(|s| !s.is_empty()).collect();
+    let system_instruction = (!system.is_empty()).then(|| SystemInstruction {
+        parts: vec![Part::Text {
+            text: system.join("\n\n"),
+        }],
+    });
+    let (tools, tool_config) = declare(cx.declarations);
+    Body {
+        system_instruction,
+        tools,
+        tool_config,
+        contents,
+    }
+}
+
+/// `tools[].functionDeclarations` with `parametersJsonSchema`, and
+/// function calling mode `NONE` when every tool is a stand-in.
+fn declare(declarations: &Declarations) -> (Vec<Tools>, Option<ToolConfig>) {
+    if declarations.is_empty() {
+        return (Vec::new(), None);
+    }
+    let function_declarations = declarations
+        .functions()
+        .map(|(d, schema)| FunctionDeclaration {
+            name: d.name.clone(),
+            description: d.description.clone(),
+            parameters_json_schema: Sorted(schema.clone()),
+        })
+        .collect();
+    let config = declarations.choice_none.then_some(ToolConfig {
+        function_calling_config: FunctionCallingConfig { mode: "NONE" },
+    });
+    (
+        vec![Tools {
+            function_declarations,
+        }],
+        config,
+    )
+}
+
+/// Add a content. Consecutive model contents join (a model turn with
+/// function calls must follow a user turn or the function responses).
+fn push(contents: &mut Vec<Content>, role: &'static str, parts: Vec<Part>) {
+    if parts.is_empty() {
+        return;
+    }
+    if role == "model" {
+        if let Some(last) = contents.last_mut().filter(|c| c.role == "model") {
+            last.parts.extend(parts);
+            return;
+        }
+    }
+    contents.push(Content { role, parts });
+}
+
+fn text_part(text: &str) -> Option<Part> {
+    (!text.is_empty()).then(|| Part::Text {
+        text: text.to_owned(),
+    })
+}
+
+fn model_parts(turn: AssistantTurn<'_>, signed: bool) -> Vec<Part> {
+    let mut parts: Vec<Part> = turn
+        .text
+        .as_deref()
+        .and_then(text_part)
+        .into_iter()
+        .collect();
+    // The model's own signatures, where an import kept them; else the
+    // placeholder on the turn's first call.
+    let own = turn.calls.iter().any(|c| c.signature.is_some());
+    for (n, call) in turn.calls.into_iter().enumerate() {
+        let thought_signature = match call.signature {
+            Some(s) if signed => Some(s),
+            _ => (n == 0 && signed && !own).then(|| FOREIGN_THOUGHT_SIGNATURE.to_owned()),
+        };
+        parts.push(Part::FunctionCall {
+            function_call: FunctionCall {
+                id: call.id,
+                name: call.name,
+                args: AsObject(call.arguments),
+            },
+            thought_signature,
+        });
+    }
+    parts
+}
+
+fn responses(results: Vec<ToolResult<'_>>, nesting: Nesting, contents: &mut Vec<Content>) {
+    let moved = nesting == Nesting::FollowingContent;
+    let placement = if moved {
+        Placement::NextMessage
+    } else {
+        Placement::Inside
+    };
+    let mut parts = Vec::new();
+    let mut held = Vec::new();
+    for result in results {
+        let text = text_with_notes(&result.body, &result.slots, placement);
+        let mut response = FunctionResponse {
+            id: result.call_id.clone(),
+            name: result.name.clone(),
+            response: Output { output: text },
+            parts: Vec::new(),
+        };
+        if has_media(&result.slots) {
+            if moved {
+                held.push(result);
+            } else {
+                response.parts = result.slots.into_iter().filter_map(inline_data).collect();
+            }
+        }
+        parts.push(Part::FunctionResponse {
+            function_response: response,
+        });
+    }
+    push(contents, "user", parts);
+    let mut following = Vec::new();
+    for result in held {
+        for slot in result.slots {
+            if matches!(slot.media, Media::Inline(_)) {
+                following.push(Part::Text {
+                    text: attachment_label(&result.name, &result.call_id, &slot),
+                });
+                following.extend(inline_data(slot));
+            }
+        }
+    }
+    push(contents, "user", following);
+}
+
+fn carrier(c: UserCarrier<'_>) -> Vec<Part> {
+    let text = text_with_notes(&c.text, &c.slots, Placement::Inside);
+    let mut parts: Vec<Part> = text_part(&text).into_iter().collect();
+    parts.extend(c.slots.into_iter().filter_map(inline_data));
+    parts
+}
+
+/// An `inlineData` part (the same shape nested in a function response and
+/// in a content). Gemini takes no URL targets, so only inline media occur.
+fn inline_data(slot: Slot<'_>) -> Option<Part> {
+    match slot.media {
+        Media::Inline(p) => Some(Part::InlineData {
+            inline_data: Blob {
+                mime_type: p.media_type.as_str(),
+                data: Base64(p),
+            },
+        }),
+        Media::Url(_) | Media::Note(..) => None,
+    }
+}

@@ -1,0 +1,5 @@
+//! Ollama's own chat API: writing, reading, rules and facts.
+
+pub(crate) mod read;
+pub(crate) mod rules;
+pub(crate) mod write;

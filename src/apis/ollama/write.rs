@@ -1,0 +1,151 @@
+//! Ollama chat (`POST /api/chat`).
+//!
+//! ```json
+//! {"model": "…", "stream": false, "messages": [
+//!   {"role": "assistant", "tool_calls": [{"function": {"name": "…", "arguments": {…}}}]},
+//!   {"role": "tool", "tool_name": "…", "content": "…\n[image shots/a.png follows in the next user message]"},
+//!   {"role": "user", "content": "Attachment of the … result (call call_1): image shots/a.png",
+//!    "images": ["<raw base64>"]}]}
+//! ```
+//!
+//! A `tool` message carries text only, named by its tool; the images of a
+//! batch follow on one `user` message as raw base64 (no `data:` prefix),
+//! its text listing where each came from, in order. Ollama takes no
+//! documents or URLs (those are notes), and images other than PNG and JPEG
+//! arrive here already converted to PNG. Empty `content` is left out, as
+//! the official client does.
+
+use serde::Serialize;
+
+use crate::apis::openai_chat::write::Tool;
+use crate::steps::compose::{attachment_label, has_media, text_with_notes, Placement};
+use crate::steps::context::Context;
+use crate::steps::walk::{AssistantTurn, Media, Slot, ToolResult, Turn, UserCarrier};
+use crate::steps::wire::{AsObject, Base64};
+
+/// An `/api/chat` request body.
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct Body {
+    model: String,
+    stream: bool,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tools: Vec<Tool>,
+    messages: Vec<Message>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+struct Message {
+    role: &'static str,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    content: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    images: Vec<Base64>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tool_calls: Vec<ToolCall>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tool_name: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+struct ToolCall {
+    function: CallFunction,
+}
+
+#[derive(Clone, Debug, Serialize)]
+struct CallFunction {
+    name: String,
+    arguments: AsObject,
+}
+
+/// Build the body.
+pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body {
+    let mut messages = Vec::new();
+    for turn in turns {
+        match turn {
+            Turn::System(text) => messages.push(message("system", text.to_owned())),
+            Turn::User(text) => messages.push(message("user", text.into_owned())),
+            Turn::Assistant(a) => messages.push(assistant(a)),
+            Turn::Results(results) => batch(results, &mut messages),
+            Turn::Carrier(c) => messages.push(carrier(c)),
+        }
+    }
+    // Ollama has no "none" tool choice: the declarations go as they are.
+    let (tools, _) = crate::apis::openai_chat::write::declare(cx.declarations);
+    Body {
+        model: cx.model.to_owned(),
+        stream: false,
+        tools,
+        messages,
+    }
+}
+
+fn message(role: &'static str, content: String) -> Message {
+    Message {
+        role,
+        content,
+        images: Vec::new(),
+        tool_calls: Vec::new(),
+        tool_name: None,
+    }
+}
+
+fn assistant(turn: AssistantTurn<'_>) -> Message {
+    let mut m = message(
+        "assistant",
+        turn.text.map(|t| t.into_owned()).unwrap_or_default(),
+    );
+    m.tool_calls = turn
+        .calls
+        .into_iter()
+        .map(|call| ToolCall {
+            function: CallFunction {
+                name: call.name,
+                arguments: AsObject(call.arguments),
+            },
+        })
+        .collect();
+    m
+}
+
+fn batch(results: Vec<ToolResult<'_>>, messages: &mut Vec<Message>) {
+    let mut held = Vec::new();
+    for result in results {
+        let text = text_with_notes(&result.body, &result.slots, Placement::NextMessage);
+        let mut m = message("tool", text);
+        m.tool_name = Some(result.name.clone());
+        messages.push(m);
+        if has_media(&result.slots) {
+            held.push(result);
+        }
+    }
+    let mut labels = Vec::new();
+    let mut images = Vec::new();
+    for result in held {
+        for slot in result.slots {
+            if matches!(slot.media, Media::Inline(_)) {
+                labels.push(attachment_label(&result.name, &result.call_id, &slot));
+                images.extend(image(slot));
+            }
+        }
+    }
+    if !images.is_empty() {
+        let mut m = message("user", labels.join("\n"));
+        m.images = images;
+        messages.push(m);
+    }
+}
+
+fn carrier(c: UserCarrier<'_>) -> Message {
+    let text = text_with_notes(&c.text, &c.slots, Placement::Inside);
+    let mut m = message("user", text);
+    m.images = c.slots.into_iter().filter_map(image).collect();
+    m
+}
+
+/// The raw base64 of an image sent inline.
+fn image(slot: Slot<'_>) -> Option<Base64> {
+    match slot.media {
+        Media::Inline(p) if !p.is_document() => Some(Base64(p)),
+        _ => None,
+    }
+}

@@ -1,0 +1,364 @@
+//! OpenAI Chat Completions (`POST /v1/chat/completions`).
+
+use crate::json::tree::Json as Value;
+
+use crate::steps::rule::{
+    array, at, calls_answered_at, data_url, fits, idx, string, word, Basis, Out, Rule,
+};
+
+const FUNCTIONS: &str = "https://platform.openai.com/docs/guides/function-calling";
+const VISION: &str = "https://platform.openai.com/docs/guides/images-vision";
+const READ: &str = "2026-12-01";
+
+pub(crate) static MESSAGE_COUNT: Rule = Rule {
+    id: "openai-chat/message-count",
+    says: "`messages` holds at least one message (an empty list is refused: \"[] is too short - 'messages'\")",
+    source: "https://platform.openai.com/docs/api-reference/chat/create (`messages`, minItems 1 in the OpenAPI document)",
+    read: READ,
+    basis: Basis::Documented,
+};
+pub(crate) static RESULTS_FOLLOW: Rule = Rule {
+    id: "openai-chat/results-follow-calls",
+    says: "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'.",
+    source: FUNCTIONS,
+    read: READ,
+    basis: Basis::Observed,
+};
+pub(crate) static TOOL_ANSWERS: Rule = Rule {
+    id: "openai-chat/tool-answers-call",
+    says: "messages with role 'tool' must be a response to a preceding message with 'tool_calls'",
+    source: FUNCTIONS,
+    read: READ,
+    basis: Basis::Observed,
+};
+pub(crate) static CHOICE_NEEDS_TOOLS: Rule = Rule {
+    id: "openai-chat/tool-choice-needs-tools",
+    says: "'tool_choice' is only allowed when 'tools' are specified",
+    source: "https://platform.openai.com/docs/api-reference/chat/create",
+    read: READ,
+    basis: Basis::Observed,
+};
+pub(crate) static FUNCTION_NAME: Rule = Rule {
+    id: "openai-chat/function-name",
+    says: "function names are a-z, A-Z, 0-9, underscores and dashes, at most 64 (documented for `tools`; the same pattern is reported enforced on the history's `tool_calls`)",
+    source: "https://platform.openai.com/docs/api-reference/chat/create",
+    read: READ,
+    basis: Basis::Documented,
+};
+pub(crate) static CALL_ID: Rule = Rule {
+    id: "openai-chat/tool-call-id",
+    says: "a tool call id is at most 40 characters (\"string too long. Expected a string with maximum length 40\")",
+    source: "https://community.openai.com/ (reports of the error, 2025-2026)",
+    read: READ,
+    basis: Basis::Observed,
+};
+pub(crate) static ARRAY_ITEMS: Rule = Rule {
+    id: "openai-chat/array-items",
+    says: "an array schema in function parameters needs `items` (invalid_function_parameters)",
+    source: FUNCTIONS,
+    read: READ,
+    basis: Basis::Observed,
+};
+pub(crate) static PARAMETERS_OBJECT: Rule = Rule {
+    id: "openai-chat/parameters-object",
+    says: "function parameters are a JSON Schema of type object, without oneOf, anyOf, allOf, enum, const or not at the top level",
+    source: FUNCTIONS,
+    read: READ,
+    basis: Basis::Observed,
+};
+pub(crate) static MEDIA_IN_USER: Rule = Rule {
+    id: "openai-chat/media-in-user-messages",
+    says: "image and file parts go in user messages only (tool messages take text)",
+    source: VISION,
+    read: READ,
+    basis: Basis::Documented,
+};
+pub(crate) static IMAGES: Rule = Rule {
+    id: "openai-chat/images",
+    says: "up to 1500 images per request; PNG, JPEG, WEBP or non-animated GIF",
+    source: VISION,
+    read: READ,
+    basis: Basis::Documented,
+};
+pub(crate) static FILES: Rule = Rule {
+    id: "openai-chat/files",
+    says: "file parts are PDFs, each under 50 MB and under 50 MB together",
+    source: "https://platform.openai.com/docs/guides/pdf-files",
+    read: READ,
+    basis: Basis::Documented,
+};
+pub(crate) static REQUEST_SIZE: Rule = Rule {
+    id: "openai-chat/request-size",
+    says: "up to 512 MB of payload per request",
+    source: VISION,
+    read: READ,
+    basis: Basis::Documented,
+};
+
+pub(crate) static RULES: &[&Rule] = &[
+    &MESSAGE_COUNT,
+    &RESULTS_FOLLOW,
+    &TOOL_ANSWERS,
+    &CHOICE_NEEDS_TOOLS,
+    &FUNCTION_NAME,
+    &CALL_ID,
+    &ARRAY_ITEMS,
+    &PARAMETERS_OBJECT,
+    &MEDIA_IN_USER,
+    &IMAGES,
+    &FILES,
+    &REQUEST_SIZE,
+];
+
+pub(crate) fn check(target: &crate::steps::rule::Target<'_>, body: &Value, out: &mut Out) {
+    crate::steps::rule::message_count(&MESSAGE_COUNT, body, "messages", usize::MAX, out);
+    let messages = array(body, "messages");
+    declarations(
+        body,
+        "function",
+        &Declarations {
+            choice: &CHOICE_NEEDS_TOOLS,
+            name: &FUNCTION_NAME,
+            items: &ARRAY_ITEMS,
+            object: &PARAMETERS_OBJECT,
+        },
+        out,
+    );
+    let mut images = 0usize;
+    let mut file_bytes = 0usize;
+    for (m, message) in messages.iter().enumerate() {
+        let path = idx("$.messages", m);
+        let role = string(message, "role").unwrap_or("");
+        let calls = array(message, "tool_calls");
+        for (c, call) in calls.iter().enumerate() {
+            let cpath = idx(&at(&path, "tool_calls"), c);
+            let id = string(call, "id").unwrap_or("");
+            if id.chars().count() > 40 {
+                out.push(
+                    &CALL_ID,
+                    at(&cpath, "id"),
+                    format!("{} characters", id.chars().count()),
+                );
+            }
+            let name = string(&call["function"], "name").unwrap_or("");
+            if !fits(name, 64, word) {
+                out.push(
+                    &FUNCTION_NAME,
+                    at(&cpath, "function.name"),
+                    format!("{name:?}"),
+                );
+            }
+        }
+        pairing(messages, m, &PAIRING, out);
+        for (p, part) in array(message, "content").iter().enumerate() {
+            let ppath = idx(&at(&path, "content"), p);
+            match string(part, "type") {
+                Some("image_url") => {
+                    images += 1;
+                    if role != "user" {
+                        out.push(
+                            &MEDIA_IN_USER,
+                            ppath.clone(),
+                            format!("an image in a {role} message"),
+                        );
+                    }
+                    let url = part["image_url"]["url"].as_str().unwrap_or("");
+                    if let Some((media_type, _)) = data_url(url) {
+                        if !["image/png", "image/jpeg", "image/webp", "image/gif"]
+                            .contains(&media_type)
+                        {
+                            out.push(&IMAGES, ppath, media_type.to_owned());
+                        }
+                    }
+                }
+                Some("file") => {
+                    if role != "user" {
+                        out.push(
+                            &MEDIA_IN_USER,
+                            ppath.clone(),
+                            format!("a file in a {role} message"),
+                        );
+                    }
+                    let data = part["file"]["file_data"].as_str().unwrap_or("");
+                    match data_url(data) {
+                        Some(("application/pdf", b64)) => {
+                            let size = crate::steps::rule::decoded_len(b64).unwrap_or(0);
+                            file_bytes += size;
+                            if size >= 50_000_000 {
+                                out.push(&FILES, ppath, format!("{size} bytes"));
+                            }
+                        }
+                        Some((other, _)) => out.push(&FILES, ppath, other.to_owned()),
+                        None if part["file"].get("file_id").is_some() => {}
+                        None => out.push(&FILES, ppath, "no file_data data URL"),
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let max = target.facts.api(target.provider).limits.max_images;
+    if max.is_some_and(|max| images as u64 > max) {
+        out.push(&IMAGES, "$.messages", format!("{images} images"));
+    }
+    if file_bytes >= 50_000_000 {
+        out.push(&FILES, "$.messages", format!("{file_bytes} bytes of files"));
+    }
+}
+
+/// The rules of call/result pairing in the Chat Completions shape.
+pub(crate) struct Pairing {
+    pub results_follow: &'static Rule,
+    pub tool_answers: &'static Rule,
+}
+
+const PAIRING: Pairing = Pairing {
+    results_follow: &RESULTS_FOLLOW,
+    tool_answers: &TOOL_ANSWERS,
+};
+
+/// Check the message at `m` for pairing: an assistant's calls are each
+/// answered by the `tool` messages right after it, and a `tool` message
+/// answers a call of the assistant message before its batch.
+pub(crate) fn pairing(messages: &[Value], m: usize, rules: &Pairing, out: &mut Out) {
+    let message = &messages[m];
+    let path = idx("$.messages", m);
+    let calls = array(message, "tool_calls");
+    if !calls.is_empty() {
+        // The very next messages must be tool messages answering each id.
+        let answered: Vec<&str> = messages[m + 1..]
+            .iter()
+            .take_while(|n| string(n, "role") == Some("tool"))
+            .filter_map(|n| string(n, "tool_call_id"))
+            .collect();
+        for call in calls {
+            let id = string(call, "id").unwrap_or("");
+            if !answered.contains(&id) {
+                out.push(
+                    rules.results_follow,
+                    path.clone(),
+                    format!("tool call {id:?} is not answered right after"),
+                );
+            }
+        }
+    }
+    if string(message, "role") == Some("tool") {
+        let id = string(message, "tool_call_id").unwrap_or("");
+        let called = calls_answered_at(messages, m)
+            .iter()
+            .any(|c| string(c, "id") == Some(id));
+        if !called {
+            out.push(rules.tool_answers, path, format!("tool_call_id {id:?}"));
+        }
+    }
+}
+
+/// The rules OpenAI's two APIs share for function declarations, each API
+/// its own copy.
+pub(crate) struct Declarations {
+    pub choice: &'static Rule,
+    pub name: &'static Rule,
+    pub items: &'static Rule,
+    pub object: &'static Rule,
+}
+
+/// Check `body`'s `tools` and `tool_choice`: a choice only with tools, each
+/// function's name, and its parameters' schema. `nested` names the member
+/// that holds the function (`"function"` in Chat), or is empty when the
+/// tool item is the function itself (Responses).
+pub(crate) fn declarations(body: &Value, nested: &str, rules: &Declarations, out: &mut Out) {
+    let tools = array(body, "tools");
+    if body.get("tool_choice").is_some() && tools.is_empty() {
+        out.push(rules.choice, "$.tool_choice", "no tools");
+    }
+    for (i, tool) in tools.iter().enumerate() {
+        let (path, f) = if nested.is_empty() {
+            (idx("$.tools", i), tool)
+        } else {
+            (at(&idx("$.tools", i), nested), &tool[nested])
+        };
+        let name = string(f, "name").unwrap_or("");
+        if !fits(name, 64, word) {
+            out.push(rules.name, at(&path, "name"), format!("{name:?}"));
+        }
+        if let Some(p) = f.get("parameters") {
+            schema_walk(
+                p,
+                &at(&path, "parameters"),
+                true,
+                rules.items,
+                rules.object,
+                out,
+            );
+        }
+    }
+}
+
+/// The schema rules OpenAI applies to function parameters (Chat and
+/// Responses alike): an object at the top, `items` on every array.
+pub(crate) fn schema_walk(
+    schema: &Value,
+    path: &str,
+    top: bool,
+    items_rule: &'static Rule,
+    object_rule: &'static Rule,
+    out: &mut Out,
+) {
+    let Value::Object(node) = schema else {
+        return;
+    };
+    if top && node.get("type").and_then(Value::as_str) != Some("object") {
+        out.push(
+            object_rule,
+            path.to_owned(),
+            "the top-level type is not \"object\"",
+        );
+    }
+    if top {
+        for keyword in ["oneOf", "anyOf", "allOf", "enum", "const", "not"] {
+            if node.contains_key(keyword) {
+                out.push(object_rule, at(path, keyword), "at the top level");
+            }
+        }
+    }
+    let is_array = match node.get("type") {
+        Some(Value::String(t)) => t == "array",
+        Some(Value::Array(ts)) => ts.iter().any(|t| t == "array"),
+        _ => false,
+    };
+    if is_array && !node.contains_key("items") {
+        out.push(items_rule, path.to_owned(), "an array without items");
+    }
+    for (key, value) in node {
+        match (key, value) {
+            ("properties" | "$defs" | "definitions" | "patternProperties", Value::Object(map)) => {
+                for (name, s) in map {
+                    schema_walk(
+                        s,
+                        &at(&at(path, key), name),
+                        false,
+                        items_rule,
+                        object_rule,
+                        out,
+                    );
+                }
+            }
+            ("anyOf" | "oneOf" | "allOf" | "prefixItems", Value::Array(list)) => {
+                for (i, s) in list.iter().enumerate() {
+                    schema_walk(
+                        s,
+                        &idx(&at(path, key), i),
+                        false,
+                        items_rule,
+                        object_rule,
+                        out,
+                    );
+                }
+            }
+            ("items" | "additionalProperties" | "not", s @ Value::Object(_)) => {
+                schema_walk(s, &at(path, key), false, items_rule, object_rule, out);
+            }
+            _ => {}
+        }
+    }
+}

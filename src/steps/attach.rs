@@ -1,0 +1,526 @@
+//! The media step shared by every builder: each declared attachment of the
+//! walk resolved, prepared for the provider's budget, or replaced by a note.
+//!
+//! Attachments are taken newest first, so when a provider's per-request
+//! caps (image count, document count, total size) are reached it is the
+//! oldest ones that are left out — and they are never loaded at all.
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use crate::carrier::AttachmentKind;
+use crate::media::{
+    sniff, Budget, DefaultResolver, MediaType, Policy, PreparedCache, Resolver, Sniffed, Source,
+};
+
+use super::model::Capabilities;
+use super::options::Eviction;
+use super::walk::{Media, Slot, Turn};
+use crate::facts::Facts;
+use crate::facts::Provider;
+use crate::steps::compose::display_target;
+use crate::steps::options::Options;
+use crate::steps::report::{Note, NoteReason, Report};
+
+/// What a provider accepts in one request.
+#[derive(Clone, Debug)]
+pub(crate) struct Limits {
+    /// Each attachment is prepared for this budget.
+    pub budget: Budget,
+    /// Image types sent as they are; any other image is sent as PNG.
+    pub image_types: Cow<'static, [MediaType]>,
+    /// Whether PDFs can be sent.
+    pub documents: bool,
+    /// Whether images can be sent as `http(s)` URLs.
+    pub image_urls: bool,
+    /// Whether documents can be sent as `http(s)` URLs.
+    pub document_urls: bool,
+    /// Most images (inline or URL) in one request.
+    pub max_images: usize,
+    /// Most documents in one request.
+    pub max_documents: usize,
+    /// Most base64 characters of inline media in one request.
+    pub max_total: usize,
+    /// Largest width or height of an image.
+    pub max_dim: u32,
+    /// `(n, edge, documents)`: when a request holds more than `n` images
+    /// (counted with its documents when `documents`), each fits `edge` ×
+    /// `edge`.
+    pub many_images: Option<(usize, u32, bool)>,
+}
+
+/// What has been kept so far, newest first.
+#[derive(Default)]
+struct Tally {
+    images: usize,
+    documents: usize,
+    total: usize,
+    tokens: u64,
+    images_full: bool,
+    documents_full: bool,
+    total_full: bool,
+    tokens_full: bool,
+}
+
+struct Step<'o> {
+    facts: &'o Facts,
+    provider: Provider,
+    model: &'o str,
+    limits: &'o Limits,
+    vision: bool,
+    /// Whether the model takes images (documents apart).
+    images: bool,
+    policy: &'o Policy,
+    resolver: &'o dyn Resolver,
+    eviction: Eviction,
+    cache: Option<&'o dyn PreparedCache>,
+}
+
+/// Leaving attachments out for a request's limits: the notes that say so,
+/// and the rounding to the eviction step.
+struct Evict {
+    provider: Provider,
+    eviction: Eviction,
+}
+
+/// Whether a note says the attachment was left out for the request's
+/// limits (the oldest go first), rather than for what it is.
+fn evicted(media: &Media) -> bool {
+    matches!(
+        media,
+        Media::Note(
+            NoteReason::OverCount
+                | NoteReason::OverTotal
+                | NoteReason::OverKeep
+                | NoteReason::OverTokens,
+            _
+        )
+    )
+}
+
+/// Decide, for every slot of `turns` in order, what it becomes for
+/// `provider`: media resolved and prepared, or a note.
+pub(crate) fn decide(
+    turns: &[Turn<'_, ()>],
+    provider: Provider,
+    model: &str,
+    caps: &Capabilities,
+    options: &Options,
+) -> Vec<Media> {
+    let default_resolver;
+    let resolver: &dyn Resolver = match &options.resolver {
+        Some(r) => r.as_ref(),
+        None => {
+            default_resolver = DefaultResolver::new(options.policy.clone());
+            &default_resolver
+        }
+    };
+    let slots: Vec<&Slot<'_, ()>> = turns.iter().flat_map(Turn::slots).collect();
+    // The largest side an image may have here: the provider's limit, and
+    // a smaller one when the request holds many images.
+    let limits = &caps.limits;
+    let declared = slots
+        .iter()
+        .filter(|s| s.kind == AttachmentKind::Image)
+        .count();
+    let images = options
+        .eviction
+        .keep_images
+        .map_or(declared, |n| n.min(declared));
+    let documents = slots
+        .iter()
+        .filter(|s| s.kind == AttachmentKind::Document)
+        .count();
+    let documents = options
+        .eviction
+        .keep_documents
+        .map_or(documents, |n| n.min(documents));
+    let edge = match limits.many_images {
+        Some((n, edge, with_documents))
+            if images + if with_documents { documents } else { 0 } > n =>
+        {
+            edge.min(limits.max_dim)
+        }
+        _ => limits.max_dim,
+    };
+    let mut policy = options.policy.clone();
+    if policy.max_dim() > edge {
+        policy = policy.with_max_dim(edge);
+    }
+    // Send what the model sees: no more pixels than it processes.
+    if options.fit_to_model && policy.view().is_none() {
+        if let Some(view) = options.facts().view(provider, model) {
+            policy = policy.with_view(view);
+        }
+    }
+    let policy = &policy;
+    let step = Step {
+        provider,
+        model,
+        limits,
+        vision: options.vision,
+        images: caps.vision,
+        policy,
+        resolver,
+        facts: options.facts(),
+        eviction: options.eviction,
+        cache: options.cache.as_deref(),
+    };
+    let mut tally = Tally::default();
+    let mut media: Vec<Media> = slots
+        .iter()
+        .rev()
+        .map(|slot| step.decide(slot, &mut tally))
+        .collect();
+    media.reverse();
+    for kind in [AttachmentKind::Image, AttachmentKind::Document] {
+        step.evict().round(&slots, &mut media, kind);
+    }
+    media
+}
+
+/// List what became of each slot of `turns` (`media`, in slot order) in
+/// `report`.
+pub(crate) fn report(
+    turns: &[Turn<'_, ()>],
+    media: &[Media],
+    facts: &Facts,
+    provider: Provider,
+    model: &str,
+    report: &mut Report,
+) {
+    let slots = turns.iter().flat_map(Turn::slots);
+    report.image_tokens = media
+        .iter()
+        .filter_map(|m| match m {
+            Media::Inline(p) if !p.is_document() => p.width.zip(p.height),
+            _ => None,
+        })
+        .map(|(w, h)| facts.image_tokens(provider, model, w, h))
+        .sum();
+    for (slot, media) in slots.zip(media) {
+        match media {
+            Media::Inline(p) if p.is_document() => report.documents += 1,
+            Media::Inline(_) => report.images += 1,
+            Media::Url(_) => report.urls += 1,
+            Media::Note(reason, text) => report.notes.push(Note {
+                index: slot.index,
+                target: slot.target.clone().into_owned(),
+                reason: *reason,
+                text: text.clone(),
+            }),
+        }
+    }
+}
+
+/// `turns` with each slot holding what was decided for it.
+pub(crate) fn apply<'a>(turns: Vec<Turn<'a, ()>>, media: Vec<Media>) -> Vec<Turn<'a>> {
+    let mut media = media.into_iter();
+    turns
+        .into_iter()
+        .map(|turn| turn.with_media(&mut media))
+        .collect()
+}
+
+/// Leave out the oldest attachments sent inline until the request is at
+/// least `over` bytes smaller (each payload's base64 text less the note
+/// written in its place), then round to the eviction step. `false` when
+/// nothing inline is left to leave out.
+pub(crate) fn shrink(
+    turns: &[Turn<'_, ()>],
+    media: &mut [Media],
+    mut over: usize,
+    provider: Provider,
+    options: &Options,
+) -> bool {
+    let slots: Vec<&Slot<'_, ()>> = turns.iter().flat_map(Turn::slots).collect();
+    let evict = Evict {
+        provider,
+        eviction: options.eviction,
+    };
+    let mut any = false;
+    for (slot, m) in slots.iter().zip(media.iter_mut()) {
+        if over == 0 {
+            break;
+        }
+        let Media::Inline(p) = m else {
+            continue;
+        };
+        let freed = p.base64_len();
+        let note = evict.over_total(slot.kind.as_str(), &display_target(&slot.target));
+        let Media::Note(_, text) = &note else {
+            unreachable!("over_total is a note")
+        };
+        // The note, JSON-escaped at worst, and the line feed before it.
+        let added = text.len() * 2 + 1;
+        over = over.saturating_sub(freed.saturating_sub(added));
+        *m = note;
+        any = true;
+    }
+    for kind in [AttachmentKind::Image, AttachmentKind::Document] {
+        evict.round(&slots, media, kind);
+    }
+    any
+}
+
+impl Step<'_> {
+    fn decide(&self, slot: &Slot<'_, ()>, tally: &mut Tally) -> Media {
+        let what = slot.kind.as_str();
+        let shown = display_target(&slot.target);
+        let provider = self.provider.display_name();
+        let not_attached = |why: NoteReason, reason: &dyn std::fmt::Display| {
+            Media::Note(why, format!("[{what} {shown} not attached: {reason}]"))
+        };
+        let is_document = match slot.kind {
+            AttachmentKind::Image => false,
+            AttachmentKind::Document => true,
+            AttachmentKind::Audio | AttachmentKind::Video => {
+                return Media::Note(
+                    NoteReason::KindNotSent,
+                    format!("[{what} {shown} not sent: {what} attachments are not supported]"),
+                )
+            }
+        };
+        if !self.vision {
+            return Media::Note(
+                NoteReason::VisionOff,
+                format!("[{what} {shown} omitted: this model cannot view attachments]"),
+            );
+        }
+        if !self.images && !is_document {
+            return Media::Note(
+                NoteReason::VisionOff,
+                format!("[{what} {shown} omitted: this model cannot view images]"),
+            );
+        }
+        if is_document && !self.limits.documents {
+            return not_attached(
+                NoteReason::NotTaken,
+                &format!("{provider} takes no documents here"),
+            );
+        }
+        if tally.total_full {
+            return self.evict().over_total(what, &shown);
+        }
+        let keep = if is_document {
+            self.eviction.keep_documents
+        } else {
+            self.eviction.keep_images
+        };
+        let kept = if is_document {
+            tally.documents
+        } else {
+            tally.images
+        };
+        if let Some(n) = keep.filter(|&n| kept >= n) {
+            return self.evict().over_keep(what, &shown, n);
+        }
+        if !is_document && tally.tokens_full {
+            return self.evict().over_tokens(what, &shown);
+        }
+        if is_document && (tally.documents_full || tally.documents >= self.limits.max_documents) {
+            tally.documents_full = true;
+            return Media::Note(NoteReason::OverCount, format!(
+                "[{what} {shown} omitted: {} {provider} request takes at most {}; the oldest are left out]",
+                article(provider),
+                counted(self.limits.max_documents, "document"),
+            ));
+        }
+        if !is_document && (tally.images_full || tally.images >= self.limits.max_images) {
+            tally.images_full = true;
+            return Media::Note(NoteReason::OverCount, format!(
+                "[{what} {shown} omitted: {} {provider} request takes at most {}; the oldest are left out]",
+                article(provider),
+                counted(self.limits.max_images, "image"),
+            ));
+        }
+        let loaded = match self.resolver.resolve(&slot.target) {
+            Ok(Source::Url(url)) => {
+                let takes = if is_document {
+                    self.limits.document_urls
+                } else {
+                    self.limits.image_urls
+                };
+                if !takes {
+                    return not_attached(
+                        NoteReason::NotTaken,
+                        &format!("{provider} does not take {what} URLs here"),
+                    );
+                }
+                tally.count(is_document);
+                return Media::Url(url);
+            }
+            Ok(Source::Bytes(loaded)) => loaded,
+            Err(e) => return not_attached(NoteReason::Media, &e.reason()),
+        };
+        match (is_document, sniff(&loaded.bytes)) {
+            (false, Sniffed::Media(MediaType::Pdf)) => {
+                return not_attached(
+                    NoteReason::WrongKind,
+                    &"it is a PDF; declare it as a document",
+                )
+            }
+            (true, Sniffed::Media(t)) if t.is_image() => {
+                return not_attached(
+                    NoteReason::WrongKind,
+                    &format!("it is an image ({t}), not a PDF"),
+                )
+            }
+            _ => {}
+        }
+        let (budget, types) = (self.limits.budget, &*self.limits.image_types);
+        let prepared = match self.cache {
+            Some(cache) => loaded.prepare_cached(self.policy, budget, types, cache),
+            None => loaded.prepare_for(self.policy, budget, types),
+        };
+        let prepared = match prepared {
+            Ok(p) => p,
+            Err(e) => return not_attached(NoteReason::Media, &e.reason()),
+        };
+        let size = prepared.base64_len();
+        if tally.total.saturating_add(size) > self.limits.max_total {
+            tally.total_full = true;
+            return self.evict().over_total(what, &shown);
+        }
+        if let (Some(budget), Some(w), Some(h)) = (
+            self.eviction.image_tokens.filter(|_| !is_document),
+            prepared.width,
+            prepared.height,
+        ) {
+            let tokens = self.image_tokens(w, h);
+            if tally.tokens.saturating_add(tokens) > budget {
+                tally.tokens_full = true;
+                return self.evict().over_tokens(what, &shown);
+            }
+            tally.tokens += tokens;
+        }
+        tally.total += size;
+        tally.count(is_document);
+        Media::Inline(Arc::new(prepared))
+    }
+
+    fn evict(&self) -> Evict {
+        Evict {
+            provider: self.provider,
+            eviction: self.eviction,
+        }
+    }
+
+    /// An image's input tokens for this provider and model; Anthropic's
+    /// formula where the provider documents none.
+    fn image_tokens(&self, width: u32, height: u32) -> u64 {
+        self.facts
+            .image_tokens(self.provider, self.model, width, height)
+            .unwrap_or_else(|| crate::media::anthropic_tokens(width, height))
+    }
+}
+
+impl Evict {
+    /// The note of an attachment past the N kept. With a step K (at most
+    /// N, [`Options::check`]) between N − K + 1 and N are sent: the note
+    /// says "at most", and stays the same from turn to turn, so it never
+    /// breaks a prompt cache.
+    fn over_keep(&self, what: &str, shown: &str, n: usize) -> Media {
+        let text = match self.eviction.step {
+            1 => format!("[{what} {shown} omitted: only the {n} most recent {what}s are kept]"),
+            k => format!(
+                "[{what} {shown} omitted: at most the {n} most recent {what}s are kept, the oldest left out {k} at a time]"
+            ),
+        };
+        Media::Note(NoteReason::OverKeep, text)
+    }
+
+    fn over_tokens(&self, what: &str, shown: &str) -> Media {
+        let budget = self.eviction.image_tokens.unwrap_or(0);
+        Media::Note(
+            NoteReason::OverTokens,
+            format!(
+                "[{what} {shown} omitted: the images of this request are kept within {budget} input tokens; the oldest are left out]"
+            ),
+        )
+    }
+
+    /// With an eviction step K > 1: once attachments of `kind` are left out
+    /// for the request's limits, leave out a multiple of K of them, taking
+    /// the oldest of those that would be sent. The newest-first pass has
+    /// already left out the oldest; this only moves the boundary, so the
+    /// request before it changes only when the multiple does.
+    fn round(&self, slots: &[&Slot<'_, ()>], media: &mut [Media], kind: AttachmentKind) {
+        let k = self.eviction.step;
+        let of_kind = |i: &usize| slots[*i].kind == kind;
+        let indices: Vec<usize> = (0..slots.len()).filter(of_kind).collect();
+        let out = indices.iter().filter(|&&i| evicted(&media[i])).count();
+        if k <= 1 || out == 0 {
+            return;
+        }
+        let Some(newest_out) = indices.iter().rev().copied().find(|&i| evicted(&media[i])) else {
+            return;
+        };
+        let Media::Note(reason, _) = media[newest_out] else {
+            return;
+        };
+        let more = out.div_ceil(k) * k - out;
+        let sent = indices
+            .iter()
+            .copied()
+            .filter(|&i| matches!(media[i], Media::Inline(_) | Media::Url(_)));
+        for i in sent.take(more).collect::<Vec<_>>() {
+            let (what, shown) = (slots[i].kind.as_str(), display_target(&slots[i].target));
+            media[i] = match reason {
+                NoteReason::OverKeep => {
+                    let n = match kind {
+                        AttachmentKind::Document => self.eviction.keep_documents,
+                        _ => self.eviction.keep_images,
+                    };
+                    self.over_keep(what, &shown, n.unwrap_or(0))
+                }
+                NoteReason::OverTokens => self.over_tokens(what, &shown),
+                NoteReason::OverTotal => self.over_total(what, &shown),
+                _ => Media::Note(
+                    NoteReason::OverCount,
+                    format!(
+                        "[{what} {shown} omitted: {} {} request takes at most so many {what}s; the oldest are left out {k} at a time]",
+                        article(self.provider.display_name()),
+                        self.provider.display_name()
+                    ),
+                ),
+            };
+        }
+    }
+
+    fn over_total(&self, what: &str, shown: &str) -> Media {
+        Media::Note(NoteReason::OverTotal, format!(
+            "[{what} {shown} omitted: the {} request size limit is reached; the oldest attachments are left out]",
+            self.provider.display_name()
+        ))
+    }
+}
+
+impl Tally {
+    fn count(&mut self, is_document: bool) {
+        if is_document {
+            self.documents += 1;
+        } else {
+            self.images += 1;
+        }
+    }
+}
+
+/// `a` or `an`, as `name` is said (the providers' names start with their
+/// letter's sound).
+fn article(name: &str) -> &'static str {
+    if name.starts_with(['A', 'E', 'I', 'O', 'U']) {
+        "an"
+    } else {
+        "a"
+    }
+}
+
+/// `1 image`, `2 images`.
+fn counted(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}

@@ -1,0 +1,21 @@
+//! What every API's writer is given besides the turns.
+
+use crate::facts::Profile;
+
+use super::declare::Declarations;
+use super::model::Capabilities;
+
+/// What every builder needs besides the turns.
+pub(crate) struct Context<'a> {
+    pub model: &'a str,
+    pub max_tokens: u32,
+    /// The tools to declare, named as the turns name them.
+    pub declarations: &'a Declarations,
+    /// What the model takes.
+    pub caps: &'a Capabilities,
+    /// Whether to mark prompt-cache breakpoints, where the model caches at
+    /// marks ([`Capabilities::cache_marks`]).
+    pub cache_breakpoints: bool,
+    /// The server's profile, for [`Provider::OpenAiCompatible`].
+    pub profile: Option<&'a Profile>,
+}

@@ -1,0 +1,87 @@
+//! Why a request could not be built.
+
+use thiserror::Error;
+
+use crate::facts::Provider;
+
+use super::options::OptionsError;
+use super::report::Note;
+use super::rule::{Rule, Violation};
+use super::tools::schema::SchemaError;
+
+/// Why a request could not be built.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum BuildError {
+    /// The options contradict each other.
+    #[error("contradictory options: {0}")]
+    Options(#[from] OptionsError),
+    /// With [`Options::with_strict`](crate::provider::Options::with_strict): declared attachments failed (each
+    /// note says which and why).
+    #[error("{} declared attachment{} failed: {}", .0.len(), if .0.len() == 1 { "" } else { "s" }, failures(.0))]
+    Attachments(Vec<Note>),
+    /// The request is over the provider's size limit even with every
+    /// inline attachment left out: its text alone is too large, and only
+    /// compacting the history helps.
+    #[error("the {provider} request is {size} bytes with every inline attachment left out, {} over its limit of {limit} ({}: {}); compact the history", size - limit, rule.id, rule.source)]
+    TooLarge {
+        /// The provider.
+        provider: Provider,
+        /// The body's size, in bytes, with nothing left to leave out.
+        size: usize,
+        /// The limit.
+        limit: usize,
+        /// The rule.
+        rule: &'static Rule,
+    },
+    /// The body breaks a rule of the provider's API: it would be refused.
+    /// A history with nothing to send (empty, or system text alone) gets
+    /// here; any other case would be a fault of this crate's builders,
+    /// and this says where.
+    #[error("the body would be refused: {violation}{}", if *more > 0 { format!(" (and {more} more)") } else { String::new() })]
+    Refused {
+        /// The first rule broken, with the JSON path in the body.
+        violation: Violation,
+        /// How many more were found.
+        more: usize,
+    },
+    /// An Anthropic typed tool with no documented input schema, for a
+    /// provider that takes only function declarations.
+    #[error("tool {tool}: Anthropic's {tool_type} cannot be declared for {provider}: Anthropic documents no input schema for it, and {provider} does not take Anthropic's typed tools")]
+    NoDeclaration {
+        /// The tool's name.
+        tool: String,
+        /// Its Anthropic `type`.
+        tool_type: String,
+        /// The provider.
+        provider: Provider,
+    },
+    /// An Anthropic typed tool under another name than the one its type
+    /// fixes (Anthropic refuses it, and its calls carry the fixed name).
+    #[error("tool {tool}: Anthropic's {tool_type} is always named {expected:?}")]
+    TypedName {
+        /// The name given.
+        tool: String,
+        /// Its Anthropic `type`.
+        tool_type: String,
+        /// The name the type fixes.
+        expected: &'static str,
+    },
+    /// An input schema the provider cannot be given.
+    #[error("tool {tool}: {error}")]
+    Schema {
+        /// The tool's name.
+        tool: String,
+        /// What is wrong with its schema.
+        error: SchemaError,
+    },
+}
+
+/// The notes, one after another, for an error message.
+fn failures(notes: &[Note]) -> String {
+    notes
+        .iter()
+        .map(|n| format!("message {}: {}", n.index, n.text))
+        .collect::<Vec<_>>()
+        .join("; ")
+}

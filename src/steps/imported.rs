@@ -1,0 +1,378 @@
+//! What the provider-format imports share: the history they build, the
+//! assistant envelope, media payloads and the input's shapes.
+
+use std::borrow::Cow;
+
+use serde_json::Value;
+
+use crate::json::push_json_str;
+use crate::media::data_uri::{is_data_uri, BASE64};
+use crate::media::store::MediaStore;
+use crate::AttachmentKind;
+
+use std::fmt;
+use std::io;
+
+use super::envelope::Envelope;
+
+/// A carrier history read from another format, and what did not come
+/// across as it was.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ImportedHistory {
+    /// `(role, content)` messages: tool calls as assistant envelopes, tool
+    /// results as declared native carriers.
+    pub messages: Vec<(String, String)>,
+    /// One note per thing kept in another form, with the input message it
+    /// concerns.
+    pub notes: Vec<ImportNote>,
+}
+
+/// Something an import kept in another form than it came.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImportNote {
+    /// The input message, from 0.
+    pub message: usize,
+    /// What happened.
+    pub text: String,
+}
+
+impl ImportedHistory {
+    /// The history as JSON Lines: `{"role", "content"}` a line.
+    pub fn to_json_lines(&self) -> String {
+        let mut out = String::new();
+        for (role, content) in &self.messages {
+            out.push_str("{\"role\":");
+            push_json_str(&mut out, role);
+            out.push_str(",\"content\":");
+            push_json_str(&mut out, content);
+            out.push_str("}\n");
+        }
+        out
+    }
+
+    pub(crate) fn push(&mut self, role: &str, content: String) {
+        self.messages.push((role.to_owned(), content));
+    }
+
+    pub(crate) fn note(&mut self, message: usize, text: impl Into<String>) {
+        self.notes.push(ImportNote {
+            message,
+            text: text.into(),
+        });
+    }
+}
+
+/// One tool call of an assistant envelope.
+pub(crate) struct Call {
+    pub id: String,
+    pub name: String,
+    /// The arguments as JSON text (an object, or the string the source
+    /// held).
+    pub arguments: String,
+}
+
+/// `{"content": text|null, "tool_calls": [...], extra…}`.
+pub(crate) fn assistant_envelope(text: &str, calls: &[Call], extra: &[(String, String)]) -> String {
+    let mut out = String::from("{\"content\":");
+    if text.is_empty() {
+        out.push_str("null");
+    } else {
+        push_json_str(&mut out, text);
+    }
+    out.push_str(",\"tool_calls\":[");
+    for (i, c) in calls.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str("{\"id\":");
+        push_json_str(&mut out, &c.id);
+        out.push_str(",\"name\":");
+        push_json_str(&mut out, &c.name);
+        out.push_str(",\"arguments\":");
+        out.push_str(&c.arguments);
+        out.push('}');
+    }
+    out.push(']');
+    for (name, json) in extra {
+        out.push(',');
+        push_json_str(&mut out, name);
+        out.push(':');
+        out.push_str(json);
+    }
+    out.push('}');
+    out
+}
+
+/// The messages of a body: its `key` array, the value itself when it is
+/// an array, and `None` for anything else.
+pub(crate) fn messages_of<'v>(input: &'v Value, key: &str) -> Option<&'v [Value]> {
+    match input {
+        Value::Array(items) => Some(items),
+        Value::Object(m) => m.get(key)?.as_array().map(Vec::as_slice),
+        _ => None,
+    }
+}
+
+/// Where a payload comes from.
+pub(crate) enum Payload<'v> {
+    /// Base64 text of the bytes.
+    Base64(&'v str),
+    /// A `data:` URL.
+    DataUrl(&'v str),
+    /// An `http(s)` (or other) URL, declared as it is.
+    Url(&'v str),
+}
+
+/// The target to declare a payload by: its bytes stored, or the URL.
+pub(crate) fn target(
+    payload: Payload<'_>,
+    at: &str,
+    store: &mut dyn MediaStore,
+) -> Result<String, ImportError> {
+    use base64::Engine;
+    let b64 = match payload {
+        Payload::Url(url) => return Ok(url.to_owned()),
+        Payload::Base64(b64) => b64,
+        Payload::DataUrl(url) => url
+            .split_once(',')
+            .filter(|(head, _)| is_data_uri(head) && head.ends_with(";base64"))
+            .map(|(_, data)| data)
+            .ok_or_else(|| ImportError::at(at, "a data: URL that is not base64"))?,
+    };
+    let bytes = BASE64
+        .decode(b64)
+        .map_err(|e| ImportError::at(at, format!("the payload is not base64: {e}")))?;
+    Ok(store.put(&bytes).map_err(ImportError::Store)?.target)
+}
+
+/// An image URL or data URL as a payload.
+pub(crate) fn url_payload(url: &str) -> Payload<'_> {
+    if is_data_uri(url) {
+        Payload::DataUrl(url)
+    } else {
+        Payload::Url(url)
+    }
+}
+
+/// A string member.
+pub(crate) fn str_of<'v>(v: &'v Value, key: &str) -> Option<&'v str> {
+    v.get(key).and_then(Value::as_str)
+}
+
+/// The text of a content that is a string or a list of text parts of
+/// `text_type` (other parts are the caller's).
+pub(crate) fn text_of(content: &Value) -> Cow<'_, str> {
+    match content {
+        Value::String(s) => Cow::Borrowed(s),
+        Value::Array(parts) => Cow::Owned(
+            parts
+                .iter()
+                .filter_map(|p| str_of(p, "text"))
+                .collect::<Vec<_>>()
+                .join("\n"),
+        ),
+        _ => Cow::Borrowed(""),
+    }
+}
+
+/// A user's own media cannot be declared (a carrier history declares
+/// attachments in tool results only): stored at `target`, it is named in
+/// the user's text by the line this returns, and noted.
+pub(crate) fn user_media(
+    out: &mut ImportedHistory,
+    message: usize,
+    at: &str,
+    kind: AttachmentKind,
+    target: &str,
+) -> String {
+    out.note(
+        message,
+        format!(
+            "{at}: the user's own {} is named in the text, not declared",
+            kind.as_str()
+        ),
+    );
+    format!("[{} {target} sent by the user]", kind.as_str())
+}
+
+/// Add a tool result's attachment to an envelope.
+pub(crate) fn attach(env: &mut Envelope, kind: AttachmentKind, target: String) {
+    env.attachments.push(crate::Attachment::new(kind, target));
+}
+
+/// `Attachment of the NAME result (call ID): KIND TARGET`, read as
+/// `convert` writes it: `(name, id, kind, shown target)`.
+pub(crate) fn label(text: &str) -> Option<(&str, &str, AttachmentKind, &str)> {
+    let rest = text.strip_prefix("Attachment of the ")?;
+    let (name, rest) = rest.split_once(" result (call ")?;
+    let (id, rest) = rest.split_once("): ")?;
+    let (kind, shown) = rest.split_once(' ')?;
+    Some((name, id, AttachmentKind::from_name(kind)?, shown))
+}
+
+/// The results of one assistant turn's calls, held until the batch ends
+/// so that the media message `convert` writes after it can be folded back.
+#[derive(Default)]
+pub(crate) struct Batch {
+    /// The turn's calls: `(id, name)`.
+    pub calls: Vec<(String, String)>,
+    /// Each result: its call id and its envelope.
+    pub results: Vec<(String, Envelope)>,
+}
+
+impl Batch {
+    /// Declare each `(label, kind of the media part, payload)` on the
+    /// result its label names, taking the result's line `[KIND TARGET
+    /// {follows}]` out of its body — all of them, or nothing when any
+    /// label does not name a call of this batch and its tool, or its kind
+    /// is not the media part's.
+    pub fn fold(
+        &mut self,
+        pairs: Vec<(&str, AttachmentKind, Payload<'_>, String)>,
+        follows: &str,
+        store: &mut dyn MediaStore,
+    ) -> Result<bool, ImportError> {
+        if pairs.is_empty() {
+            return Ok(false);
+        }
+        // Check everything on copies of the bodies before changing one.
+        let mut bodies: Vec<Option<String>> = vec![None; self.results.len()];
+        let mut plan = Vec::new();
+        for (text, kind, payload, at) in pairs {
+            let Some((name, id, labelled, shown)) = label(text) else {
+                return Ok(false);
+            };
+            if labelled != kind || !self.calls.iter().any(|(c, n)| c == id && n == name) {
+                return Ok(false);
+            }
+            let Some(r) = self.results.iter().position(|(rid, _)| rid == id) else {
+                return Ok(false);
+            };
+            let body = bodies[r].get_or_insert_with(|| self.results[r].1.body.clone());
+            // The result must say that this very medium follows.
+            if !remove_line(body, &format!("[{} {shown} {follows}]", kind.as_str())) {
+                return Ok(false);
+            }
+            plan.push((r, kind, payload, at));
+        }
+        for (r, kind, payload, at) in plan {
+            let target = target(payload, &at, store)?;
+            self.results[r]
+                .1
+                .attachments
+                .push(crate::Attachment::new(kind, target));
+        }
+        for (r, body) in bodies.into_iter().enumerate() {
+            if let Some(body) = body {
+                self.results[r].1.body = body;
+            }
+        }
+        Ok(true)
+    }
+
+    /// Write the results, and start a new batch.
+    pub fn flush(&mut self, out: &mut ImportedHistory) {
+        for (_, env) in self.results.drain(..) {
+            out.push("tool", env.render());
+        }
+    }
+}
+
+/// Take the last occurrence of `line` (a whole line among the body's last
+/// lines, which are `convert`'s notes) out of `body`; whether it was there.
+pub(crate) fn remove_line(body: &mut String, line: &str) -> bool {
+    let Some(cut) = body.rfind(line) else {
+        return false;
+    };
+    let after = &body[cut + line.len()..];
+    let whole =
+        (cut == 0 || body[..cut].ends_with('\n')) && (after.is_empty() || after.starts_with('\n'));
+    let notes_after = after
+        .split('\n')
+        .all(|l| l.is_empty() || (l.starts_with('[') && l.ends_with(']')));
+    if !(whole && notes_after) {
+        return false;
+    }
+    // The line and the line feed before it (or, first, the one after).
+    let (start, end) = if cut > 0 {
+        (cut - 1, cut + line.len())
+    } else {
+        (0, (line.len() + 1).min(body.len()))
+    };
+    body.replace_range(start..end, "");
+    true
+}
+
+/// The kind of inline data by its MIME type: an image, audio or video by
+/// theirs, anything else a document.
+pub(crate) fn kind_of_inline(mime: &str) -> AttachmentKind {
+    kind_of_mime(mime).unwrap_or(AttachmentKind::Document)
+}
+
+/// A carrier's content made by an import, and what was noticed on the way.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Imported {
+    /// The message content: a native envelope.
+    pub content: String,
+    /// What was kept in another form than it came (each a sentence, with
+    /// the JSON path it concerns).
+    pub notes: Vec<String>,
+}
+
+/// Why something could not be imported.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ImportError {
+    /// The input is not what the format says, at a JSON path.
+    Invalid {
+        /// Where (`$.content[2]`).
+        at: String,
+        /// What is wrong.
+        what: String,
+    },
+    /// The media store failed.
+    Store(io::Error),
+}
+
+impl ImportError {
+    pub(crate) fn at(at: &str, what: impl Into<String>) -> ImportError {
+        ImportError::Invalid {
+            at: at.to_owned(),
+            what: what.into(),
+        }
+    }
+}
+
+impl fmt::Display for ImportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ImportError::Invalid { at, what } => write!(f, "{at}: {what}"),
+            ImportError::Store(e) => write!(f, "storing media: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for ImportError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ImportError::Store(e) => Some(e),
+            ImportError::Invalid { .. } => None,
+        }
+    }
+}
+
+/// The attachment kind a MIME type declares: images, audio, video, PDFs.
+pub(crate) fn kind_of_mime(mime: &str) -> Option<AttachmentKind> {
+    let mime = mime.trim().to_ascii_lowercase();
+    if mime.starts_with("image/") {
+        Some(AttachmentKind::Image)
+    } else if mime.starts_with("audio/") {
+        Some(AttachmentKind::Audio)
+    } else if mime.starts_with("video/") {
+        Some(AttachmentKind::Video)
+    } else if mime == "application/pdf" {
+        Some(AttachmentKind::Document)
+    } else {
+        None
+    }
+}

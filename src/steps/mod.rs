@@ -1,0 +1,23 @@
+//! The shared steps of converting a history, which no API owns: the walk
+//! (history to neutral turns), attaching media, names and ids, tool
+//! declarations and schema fitting, composing notes, the options and the
+//! report, the API table, the rule machinery and what reading a request
+//! body back shares. The APIs (`crate::apis`) build on these; nothing
+//! here names an API's folder.
+
+pub(crate) mod attach;
+pub(crate) mod compose;
+pub(crate) mod context;
+pub(crate) mod declare;
+pub(crate) mod envelope;
+pub(crate) mod error;
+pub(crate) mod imported;
+pub(crate) mod model;
+pub(crate) mod names;
+pub(crate) mod options;
+pub(crate) mod report;
+pub(crate) mod rule;
+pub(crate) mod spec;
+pub mod tools;
+pub(crate) mod walk;
+pub(crate) mod wire;

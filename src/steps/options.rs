@@ -1,0 +1,399 @@
+//! What a conversion may be told: model, limits, vision, media policy and
+//! resolver, tool definitions.
+
+use std::fmt;
+
+use std::sync::Arc;
+
+use crate::facts::Facts;
+use crate::media::{Policy, PreparedCache, Resolver};
+
+use super::tools::Tools;
+use crate::facts::{Family, Profile, Provider};
+
+/// How a history is converted: the model, whether images are sent, and
+/// how attachment targets are loaded.
+///
+/// By default: the provider's [`Provider::default_model`], vision on,
+/// `max_tokens` 4096 (Anthropic requires it), the default media
+/// [`Policy`] (no roots, so no local file is read) and the built-in
+/// resolver for that policy.
+///
+/// ```
+/// use tool_carrier::media::Policy;
+/// use tool_carrier::provider::Options;
+///
+/// let options = Options::new()
+///     .with_model("claude-opus-4-5")
+///     .with_vision(false)
+///     .with_policy(Policy::default().with_max_dim(1568));
+/// assert!(!options.vision());
+/// ```
+pub struct Options {
+    model: Option<String>,
+    pub(crate) vision: bool,
+    pub(crate) max_tokens: u32,
+    pub(crate) policy: Policy,
+    pub(crate) resolver: Option<Box<dyn Resolver + Send + Sync>>,
+    pub(crate) tools: Option<Tools>,
+    pub(crate) family: Option<Family>,
+    pub(crate) eviction: Eviction,
+    pub(crate) cache_breakpoints: bool,
+    pub(crate) fit_to_model: bool,
+    pub(crate) cache: Option<std::sync::Arc<dyn PreparedCache>>,
+    pub(crate) profile: Option<Profile>,
+    pub(crate) strict: bool,
+    facts: Option<Arc<Facts>>,
+}
+
+/// Options that contradict each other ([`Options::check`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum OptionsError {
+    /// An eviction step larger than the number of images (or documents)
+    /// kept: one step would leave out more than are kept, and none might
+    /// be sent while the notes say N are.
+    #[error("an eviction step of {step} is larger than the {keep} {what}s kept: the step leaves {what}s out {step} at a time, so it can be at most {keep}")]
+    StepOverKeep {
+        /// The step ([`Options::with_evict_step`]).
+        step: usize,
+        /// How many are kept ([`Options::with_keep_images`] or
+        /// [`Options::with_keep_documents`]).
+        keep: usize,
+        /// `image` or `document`.
+        what: &'static str,
+    },
+    /// `max_tokens` of 0: no provider answers with nothing.
+    #[error("max_tokens must be at least 1")]
+    ZeroMaxTokens,
+}
+
+/// How many attachments a request keeps, and how the oldest go: see
+/// [`Options::with_keep_images`], [`Options::with_keep_documents`],
+/// [`Options::with_image_tokens`] and [`Options::with_evict_step`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Eviction {
+    pub keep_images: Option<usize>,
+    pub keep_documents: Option<usize>,
+    pub image_tokens: Option<u64>,
+    pub step: usize,
+}
+
+impl fmt::Debug for Options {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Options")
+            .field("model", &self.model)
+            .field("vision", &self.vision)
+            .field("max_tokens", &self.max_tokens)
+            .field("policy", &self.policy)
+            .field("tools", &self.tools)
+            .field("family", &self.family)
+            .field("eviction", &self.eviction)
+            .field("cache_breakpoints", &self.cache_breakpoints)
+            .field("fit_to_model", &self.fit_to_model)
+            .field("cache", &self.cache.as_ref().map(|_| "given"))
+            .field("profile", &self.profile.as_ref().map(|p| &p.name))
+            .field("strict", &self.strict)
+            .field(
+                "facts",
+                &self.facts.as_ref().map_or("built-in", |_| "given"),
+            )
+            .field(
+                "resolver",
+                &self.resolver.as_ref().map_or("default", |_| "custom"),
+            )
+            .finish()
+    }
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options::new()
+    }
+}
+
+impl Options {
+    /// The defaults described on [`Options`].
+    pub fn new() -> Options {
+        Options {
+            model: None,
+            vision: true,
+            max_tokens: 4096,
+            policy: Policy::default(),
+            resolver: None,
+            tools: None,
+            family: None,
+            eviction: Eviction {
+                keep_images: None,
+                keep_documents: None,
+                image_tokens: None,
+                step: 1,
+            },
+            cache_breakpoints: true,
+            fit_to_model: true,
+            cache: None,
+            profile: None,
+            strict: false,
+            facts: None,
+        }
+    }
+
+    /// Read models, limits, image sizes and defaults from `facts` (the
+    /// built-in data with a user's file laid over it,
+    /// [`Facts::layered`]) instead of the built-in data alone.
+    ///
+    /// ```
+    /// use tool_carrier::facts::{Facts, Format};
+    /// use tool_carrier::provider::{Options, Provider};
+    /// let facts = Facts::builtin().layered(
+    ///     "[apis.anthropic]\ndefault_model = \"claude-opus-5\"\n",
+    ///     Format::Toml,
+    ///     "mine.toml",
+    /// )?;
+    /// let options = Options::new().with_facts(facts);
+    /// assert_eq!(options.model_for(Provider::Anthropic), "claude-opus-5");
+    /// # Ok::<(), tool_carrier::facts::FactsError>(())
+    /// ```
+    pub fn with_facts(self, facts: impl Into<Arc<Facts>>) -> Options {
+        Options {
+            facts: Some(facts.into()),
+            ..self
+        }
+    }
+
+    /// The facts conversions read: [`Options::with_facts`]'s, or the
+    /// built-in ones.
+    pub fn facts(&self) -> &Facts {
+        self.facts.as_deref().unwrap_or_else(|| Facts::builtin())
+    }
+
+    /// Refuse the request, with [`BuildError::Attachments`](crate::provider::BuildError::Attachments),
+    /// when any declared attachment failed
+    /// ([`NoteReason::is_failure`](crate::provider::NoteReason::is_failure)) instead
+    /// of sending a note in its place. Off by default.
+    pub fn with_strict(self, strict: bool) -> Options {
+        Options { strict, ..self }
+    }
+
+    /// The model family given with [`Options::with_family`].
+    pub fn family(&self) -> Option<Family> {
+        self.family
+    }
+
+    /// Whether these options contradict each other; [`build_request`](crate::provider::build_request)
+    /// refuses them with [`BuildError::Options`](crate::provider::BuildError::Options).
+    ///
+    /// # Errors
+    /// The first contradiction found.
+    ///
+    /// ```
+    /// use tool_carrier::provider::{Options, OptionsError};
+    /// let options = Options::new().with_keep_images(2).with_evict_step(5);
+    /// assert_eq!(
+    ///     options.check(),
+    ///     Err(OptionsError::StepOverKeep { step: 5, keep: 2, what: "image" })
+    /// );
+    /// assert_eq!(Options::new().with_keep_images(5).with_evict_step(5).check(), Ok(()));
+    /// ```
+    pub fn check(&self) -> Result<(), OptionsError> {
+        let step = self.eviction.step;
+        for (keep, what) in [
+            (self.eviction.keep_images, "image"),
+            (self.eviction.keep_documents, "document"),
+        ] {
+            if let Some(keep) = keep.filter(|&n| n >= 1 && step > n) {
+                return Err(OptionsError::StepOverKeep { step, keep, what });
+            }
+        }
+        if self.max_tokens == 0 {
+            return Err(OptionsError::ZeroMaxTokens);
+        }
+        Ok(())
+    }
+
+    /// Keep prepared images in `cache` and take them from it: an agent
+    /// that converts its history before every call prepares each
+    /// screenshot once ([`MemoryCache`](crate::media::MemoryCache) for one
+    /// process; a cache of the caller's for more). What comes from the
+    /// cache is byte for byte what preparing again would give.
+    pub fn with_cache(self, cache: std::sync::Arc<dyn PreparedCache>) -> Options {
+        Options {
+            cache: Some(cache),
+            ..self
+        }
+    }
+
+    /// Whether to fit each image to the size the provider documents its
+    /// model processes images at ([`Provider::view`]): on by default, so
+    /// no image is sent larger than the model sees it. A policy that
+    /// carries its own [`View`](crate::media::View) keeps it; with `false`
+    /// only the policy's [`max_dim`](crate::media::Policy::max_dim) and the
+    /// provider's hard limits apply.
+    pub fn with_fit_to_model(self, on: bool) -> Options {
+        Options {
+            fit_to_model: on,
+            ..self
+        }
+    }
+
+    /// Whether to mark prompt-cache breakpoints where the API caches only
+    /// at marks (Anthropic's `cache_control`, Bedrock's `cachePoint` for
+    /// Claude models): on by default. OpenAI and Gemini cache prefixes on
+    /// their own and get no marks.
+    pub fn with_cache_breakpoints(self, on: bool) -> Options {
+        Options {
+            cache_breakpoints: on,
+            ..self
+        }
+    }
+
+    /// Send at most the `n` most recent images; older ones become notes
+    /// ("only the n most recent images are kept"). Documents are counted
+    /// apart ([`Options::with_keep_documents`]).
+    pub fn with_keep_images(mut self, n: usize) -> Options {
+        self.eviction.keep_images = Some(n);
+        self
+    }
+
+    /// Send at most the `n` most recent documents.
+    pub fn with_keep_documents(mut self, n: usize) -> Options {
+        self.eviction.keep_documents = Some(n);
+        self
+    }
+
+    /// Send images whose estimated input tokens, for the provider and
+    /// model ([`Provider::image_tokens`] of each image as fitted), add up
+    /// to at most `tokens`; the oldest go first. Where the provider
+    /// documents no formula, Anthropic's (width × height / 750) stands in.
+    pub fn with_image_tokens(mut self, tokens: u64) -> Options {
+        self.eviction.image_tokens = Some(tokens);
+        self
+    }
+
+    /// Once any limit leaves images (or documents) out, leave them out `k`
+    /// at a time, oldest first: between N − k + 1 and N are sent, and as a
+    /// conversation grows a turn at a time the request changes before its
+    /// last message only at the turns where a step is taken, which keeps
+    /// a provider's prompt cache. `k` = 1 (the default) keeps exactly the
+    /// N newest; 0 counts as 1.
+    pub fn with_evict_step(mut self, k: usize) -> Options {
+        self.eviction.step = k.max(1);
+        self
+    }
+
+    /// Declare these tools in the request, each the way the provider
+    /// documents (see [`tools`](crate::provider::tools)). Without them, every tool the history
+    /// calls gets a minimal declaration, and the model is told not to
+    /// call any where the API can say so ([`Report::stubbed`](crate::provider::Report::stubbed)).
+    pub fn with_tools(self, tools: Tools) -> Options {
+        Options {
+            tools: Some(tools),
+            ..self
+        }
+    }
+
+    /// Say which family the model belongs to, for a model id the
+    /// built-in table does not recognise (an application inference
+    /// profile ARN, a custom model); see [`model`](crate::provider::model).
+    pub fn with_family(self, family: Family) -> Options {
+        Options {
+            family: Some(family),
+            ..self
+        }
+    }
+
+    /// The tool definitions given, if any.
+    pub fn tools(&self) -> Option<&Tools> {
+        self.tools.as_ref()
+    }
+
+    /// Name this model in the request (or in its URL).
+    pub fn with_model(self, model: impl Into<String>) -> Options {
+        Options {
+            model: Some(model.into()),
+            ..self
+        }
+    }
+
+    /// With `false`, no attachment is loaded or sent: each becomes a text
+    /// note naming its target.
+    pub fn with_vision(self, vision: bool) -> Options {
+        Options { vision, ..self }
+    }
+
+    /// Anthropic's required `max_tokens` (other providers ignore it).
+    pub fn with_max_tokens(self, max_tokens: u32) -> Options {
+        Options { max_tokens, ..self }
+    }
+
+    /// Limits and roots for resolving and preparing attachments. The
+    /// built-in resolver follows this policy unless
+    /// [`Options::with_resolver`] replaces it.
+    pub fn with_policy(self, policy: Policy) -> Options {
+        Options { policy, ..self }
+    }
+
+    /// Load targets with this resolver instead of the built-in one. Its
+    /// bytes are still sniffed and prepared under the policy. It must be
+    /// `Send + Sync`, like everything `Options` holds, so options can be
+    /// shared between threads and async tasks.
+    pub fn with_resolver(self, resolver: impl Resolver + Send + Sync + 'static) -> Options {
+        Options {
+            resolver: Some(Box::new(resolver)),
+            ..self
+        }
+    }
+
+    /// The model for `provider`: the one given, or its default.
+    pub fn model_for(&self, provider: Provider) -> &str {
+        if let Some(model) = &self.model {
+            return model;
+        }
+        match (provider, &self.profile) {
+            (Provider::OpenAiCompatible, Some(p)) => &p.default_model,
+            _ => self.facts().default_model(provider),
+        }
+    }
+
+    /// The OpenAI-compatible server's profile
+    /// ([`Provider::OpenAiCompatible`]; other providers ignore it). By
+    /// default [`Profile::generic`].
+    ///
+    /// ```
+    /// use tool_carrier::provider::{Options, Profile, Provider};
+    /// let options = Options::new().with_profile(Profile::builtin("deepseek")?);
+    /// assert_eq!(options.profile().name, "deepseek");
+    /// assert!(options.profile().vision);
+    /// assert_eq!(options.model_for(Provider::OpenAiCompatible), "deepseek-flash");
+    /// # Ok::<(), tool_carrier::provider::UnknownProfile>(())
+    /// ```
+    pub fn with_profile(self, profile: Profile) -> Options {
+        Options {
+            profile: Some(profile),
+            ..self
+        }
+    }
+
+    /// The profile [`Options::with_profile`] set, or the generic one.
+    pub fn profile(&self) -> &Profile {
+        static GENERIC: std::sync::OnceLock<Profile> = std::sync::OnceLock::new();
+        self.profile
+            .as_ref()
+            .unwrap_or_else(|| GENERIC.get_or_init(Profile::generic))
+    }
+
+    /// Whether attachments are sent at all.
+    pub fn vision(&self) -> bool {
+        self.vision
+    }
+
+    /// Anthropic's `max_tokens`.
+    pub fn max_tokens(&self) -> u32 {
+        self.max_tokens
+    }
+
+    /// The media policy.
+    pub fn policy(&self) -> &Policy {
+        &self.policy
+    }
+}

@@ -1,0 +1,141 @@
+//! What became of a history's attachments and tools in one request.
+
+use std::fmt;
+
+/// One attachment that was not sent as media, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Note {
+    /// Index of the history message that declared it (0-based, as in
+    /// `inspect`).
+    pub index: usize,
+    /// The target, as declared.
+    pub target: String,
+    /// Why it was not sent, for a program to act on.
+    pub reason: NoteReason,
+    /// The note written into the request in its place (what a model
+    /// reads).
+    pub text: String,
+}
+
+/// Why an attachment became a note.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum NoteReason {
+    /// Vision is off ([`Options::with_vision`](crate::provider::Options::with_vision)).
+    VisionOff,
+    /// Audio and video attachments are not sent anywhere.
+    KindNotSent,
+    /// The provider takes no attachment of this kind or source here (no
+    /// documents, no URLs).
+    NotTaken,
+    /// The declared kind and the bytes disagree (a PDF declared as an
+    /// image, an image declared as a document).
+    WrongKind,
+    /// The request already holds as many images or documents as the
+    /// provider takes; the oldest are left out.
+    OverCount,
+    /// The request size limit is reached; the oldest are left out.
+    OverTotal,
+    /// More images or documents than the caller keeps
+    /// ([`Options::with_keep_images`](crate::provider::Options::with_keep_images));
+    /// the oldest are left out.
+    OverKeep,
+    /// The caller's image-token budget is reached
+    /// ([`Options::with_image_tokens`](crate::provider::Options::with_image_tokens));
+    /// the oldest are left out.
+    OverTokens,
+    /// The target could not be resolved or prepared (the text says why).
+    Media,
+}
+
+impl NoteReason {
+    /// Whether the attachment failed, as opposed to being left out by
+    /// design: it could not be read or prepared, was outside the roots,
+    /// corrupt, declared as the wrong kind, or of a kind the provider does
+    /// not take. Vision turned off and the evictions a limit calls for
+    /// (the caller's or the provider's) are not failures.
+    /// [`Options::with_strict`](crate::provider::Options::with_strict) refuses a
+    /// request with any failure.
+    ///
+    /// ```
+    /// use tool_carrier::provider::NoteReason;
+    /// assert!(NoteReason::Media.is_failure());
+    /// assert!(!NoteReason::OverKeep.is_failure());
+    /// ```
+    pub fn is_failure(self) -> bool {
+        match self {
+            NoteReason::KindNotSent
+            | NoteReason::NotTaken
+            | NoteReason::WrongKind
+            | NoteReason::Media => true,
+            NoteReason::VisionOff
+            | NoteReason::OverCount
+            | NoteReason::OverTotal
+            | NoteReason::OverKeep
+            | NoteReason::OverTokens => false,
+        }
+    }
+}
+
+/// What became of the declared attachments.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Report {
+    /// Images sent inline (base64).
+    pub images: usize,
+    /// Documents (PDFs) sent inline (base64).
+    pub documents: usize,
+    /// Attachments sent as URL references.
+    pub urls: usize,
+    /// Attachments replaced by a note, in history order.
+    pub notes: Vec<Note>,
+    /// Assistant messages whose kept thinking blocks (Anthropic's) or
+    /// thought signatures (Gemini's) were left out, the request being for
+    /// another provider than the one that wrote them.
+    pub replay_left_out: usize,
+    /// The input tokens of the images sent inline, by the provider's own
+    /// count of each as sent ([`Provider::image_tokens`](crate::provider::Provider::image_tokens));
+    /// `None` where the provider documents no count and an image was
+    /// sent. What a compactor can
+    /// set against its context budget, in place of a fixed figure per
+    /// image ([`CHARS_PER_ATTACHMENT`](crate::media::CHARS_PER_ATTACHMENT)).
+    pub image_tokens: Option<u64>,
+    /// How many tools the request declares.
+    pub declared: usize,
+    /// Tools the history calls that got a minimal declaration (no
+    /// definition was given for them), in order of first call.
+    pub stubbed: Vec<String>,
+    /// Whether the request tells the model not to call any tool
+    /// (`tool_choice` none or its equivalent; only when every tool is a
+    /// minimal declaration).
+    pub choice_none: bool,
+    /// What was done to tool definitions to declare them: keywords left
+    /// out of a schema, typed tools declared as functions, a beta header
+    /// the request needs, and the like.
+    pub tool_notes: Vec<String>,
+}
+
+impl Report {
+    /// The notes of attachments that failed ([`NoteReason::is_failure`]),
+    /// in history order.
+    pub fn failures(&self) -> impl Iterator<Item = &Note> {
+        self.notes.iter().filter(|n| n.reason.is_failure())
+    }
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let plural = |n: usize| if n == 1 { "" } else { "s" };
+        write!(
+            f,
+            "{} image{}, {} document{}, {} URL{} sent; {} note{}",
+            self.images,
+            plural(self.images),
+            self.documents,
+            plural(self.documents),
+            self.urls,
+            plural(self.urls),
+            self.notes.len(),
+            plural(self.notes.len()),
+        )
+    }
+}
