@@ -126,7 +126,7 @@ pub fn tool_definitions(
         _ => {
             for tool in list(body.get("tools")) {
                 let one = Value::Array(vec![tool.clone()]).to_string();
-                if crate::provider::Tools::from_json(&one).is_ok() {
+                if crate::steps::tools::Tools::from_json(&one).is_ok() {
                     tools.push(tool);
                 } else {
                     left.push(

@@ -126,7 +126,7 @@ pub fn size_limit(target: &Target<'_>) -> Option<(&'static Rule, usize)> {
         Provider::Bedrock
             if target
                 .family
-                .or_else(|| crate::provider::model::bedrock_family(target.model))
+                .or_else(|| crate::facts::ids::bedrock_family(target.model))
                 == Some(Family::Claude) =>
         {
             &bedrock::rules::REQUEST_SIZE

@@ -14,6 +14,14 @@ use crate::Attachment;
 
 pub use crate::carrier::IS_ERROR;
 
+/// The member of the assistant envelope that keeps Anthropic's thinking
+/// blocks, replayed to Anthropic alone.
+pub const ANTHROPIC_THINKING: &str = "anthropic_thinking";
+
+/// The member of the assistant envelope that keeps Gemini's thought
+/// signatures, `{call id: signature}`, replayed to Gemini alone.
+pub const GEMINI_SIGNATURES: &str = "gemini_thought_signatures";
+
 /// The members the envelope writes itself.
 const RESERVED: [&str; 4] = ["tool_call_id", "content", IS_ERROR, "attachments"];
 

@@ -54,7 +54,7 @@ pub(crate) struct AssistantTurn<'a> {
     /// Its tool calls, in order.
     pub calls: Vec<Call>,
     /// Anthropic thinking blocks the envelope kept
-    /// ([`import::ANTHROPIC_THINKING`](crate::import::ANTHROPIC_THINKING)),
+    /// ([`import::ANTHROPIC_THINKING`](super::envelope::ANTHROPIC_THINKING)),
     /// for Anthropic to be given back.
     pub thinking: Vec<serde_json::Map<String, serde_json::Value>>,
 }
@@ -69,7 +69,7 @@ pub(crate) struct Call {
     /// The arguments.
     pub arguments: Arguments,
     /// The Gemini thought signature the envelope kept for this call
-    /// ([`import::GEMINI_SIGNATURES`](crate::import::GEMINI_SIGNATURES)),
+    /// ([`import::GEMINI_SIGNATURES`](super::envelope::GEMINI_SIGNATURES)),
     /// for Gemini to be given back.
     pub signature: Option<String>,
 }
@@ -334,8 +334,8 @@ fn envelope(index: usize, content: &str) -> Option<AssistantTurn<'static>> {
         [
             "content",
             "tool_calls",
-            crate::import::ANTHROPIC_THINKING,
-            crate::import::GEMINI_SIGNATURES,
+            super::envelope::ANTHROPIC_THINKING,
+            super::envelope::GEMINI_SIGNATURES,
         ],
     )?;
     if object.first_repeat(&[0, 1, 2, 3]).is_some() {

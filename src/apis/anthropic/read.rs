@@ -26,8 +26,7 @@ use crate::steps::imported::{
     Call, ImportedHistory, Payload,
 };
 
-/// The member of the assistant envelope that keeps thinking blocks.
-pub const THINKING: &str = "anthropic_thinking";
+pub use crate::steps::envelope::ANTHROPIC_THINKING as THINKING;
 /// The member of the assistant envelope that keeps other blocks.
 pub const BLOCKS: &str = "anthropic_blocks";
 

@@ -4,8 +4,8 @@ use std::collections::HashSet;
 
 use crate::json::tree::Json as Value;
 
-use crate::provider::model::bedrock_family;
-use crate::provider::Family;
+use crate::facts::ids::bedrock_family;
+use crate::facts::Family;
 use crate::steps::rule::{array, at, fits, idx, string, word, Basis, Out, Rule, Target};
 
 const API: &str =

@@ -24,9 +24,7 @@ use crate::steps::imported::{
     ImportedHistory, Payload,
 };
 
-/// The member of the assistant envelope that keeps the calls' thought
-/// signatures, `{call id: signature}`.
-pub const SIGNATURES: &str = "gemini_thought_signatures";
+pub use crate::steps::envelope::GEMINI_SIGNATURES as SIGNATURES;
 
 /// The member of the assistant envelope that keeps other model parts.
 pub const PARTS: &str = "gemini_parts";

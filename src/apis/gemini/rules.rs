@@ -4,7 +4,7 @@ use std::collections::HashSet;
 
 use crate::json::tree::Json as Value;
 
-use crate::provider::model::gemini_3_or_later;
+use crate::facts::ids::gemini_3_or_later;
 use crate::steps::rule::{array, at, idx, string, Basis, Out, Rule, Target};
 
 const CALLING: &str = "https://ai.google.dev/gemini-api/docs/function-calling";

@@ -28,8 +28,8 @@
 
 use serde_json::Value;
 
+use crate::facts::BRIDGE;
 use crate::media::store::MediaStore;
-use crate::provider::BRIDGE;
 use crate::AttachmentKind;
 
 use crate::steps::envelope::Envelope;

@@ -8,7 +8,7 @@
 
 use crate::json::tree::Json as Value;
 
-use crate::provider::{IdRule, Profile};
+use crate::facts::{IdRule, Profile};
 
 use crate::apis::openai_chat::rules::{declarations, pairing, Declarations, Pairing};
 use crate::steps::rule::{array, at, data_url, fits, idx, string, word, Basis, Out, Rule};

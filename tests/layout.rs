@@ -1,0 +1,292 @@
+//! The library's layout, checked on its sources: the arrows run one way
+//! (the layer above → the API folders → the shared steps → facts, media,
+//! carriers, JSON), no import circle of more than two files, none between
+//! folders, and no source file over 700 lines.
+//!
+//! An import is a `crate::…` or `super::…` path in code (comments and
+//! `#[cfg(test)] mod tests` left out), resolved to the file of the longest
+//! module it names. A `mod.rs` that only declares and re-exports its
+//! children is left out of the circles: it is the folder's table of
+//! contents, not a step.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// Every `.rs` file under `src/`, by module path.
+fn modules() -> BTreeMap<Vec<String>, PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    walk(&src, &mut files);
+    files
+        .into_iter()
+        .map(|f| {
+            let rel = f.strip_prefix(&src).unwrap().with_extension("");
+            let mut path: Vec<String> = rel
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
+            if path.last().is_some_and(|l| l == "mod" || l == "lib") {
+                path.pop();
+            }
+            (path, f)
+        })
+        .collect()
+}
+
+/// The code of a file: comments and its tests module left out.
+fn code(file: &Path) -> String {
+    let text = std::fs::read_to_string(file).unwrap();
+    let text = match text.find("#[cfg(test)]\nmod tests") {
+        Some(at) => &text[..at],
+        None => &text,
+    };
+    text.lines()
+        .map(|l| match l.find("//") {
+            Some(at) => &l[..at],
+            None => l,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Whether a `mod.rs` only declares and re-exports its children.
+fn table_of_contents(path: &[String], file: &Path) -> bool {
+    let is_mod = file.file_name().is_some_and(|n| n == "mod.rs");
+    is_mod
+        && code(file).split(';').all(|statement| {
+            let s = statement.trim();
+            s.is_empty()
+                || s.starts_with("#[")
+                || ["mod ", "pub mod ", "pub(crate) mod "].iter().any(|p| {
+                    s.trim_start_matches(|c| c != 'm' && c != 'p')
+                        .starts_with(p)
+                })
+                || ["pub use self::", "pub(crate) use self::"]
+                    .iter()
+                    .any(|p| s.starts_with(p))
+                || (s.starts_with("pub use ") || s.starts_with("pub(crate) use "))
+                    && !s.contains("crate::")
+                    && !s.contains("super::")
+        })
+        && !path.is_empty()
+}
+
+/// Each file's imports, as files.
+fn imports() -> BTreeMap<PathBuf, BTreeSet<PathBuf>> {
+    let modules = modules();
+    let mut out = BTreeMap::new();
+    for (path, file) in &modules {
+        let text = code(file);
+        let mut deps = BTreeSet::new();
+        let bytes = text.as_bytes();
+        for start in ["crate::", "super::"] {
+            let mut from = 0;
+            while let Some(at) = text[from..].find(start) {
+                let at = from + at;
+                from = at + start.len();
+                // A whole word: not `tool_crate::` or `xsuper::`.
+                if at > 0 && (bytes[at - 1].is_ascii_alphanumeric() || bytes[at - 1] == b'_') {
+                    continue;
+                }
+                let rest: String = text[at..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == ':')
+                    .collect();
+                let mut parts: Vec<&str> = rest.split("::").filter(|p| !p.is_empty()).collect();
+                let mut base: Vec<String> = Vec::new();
+                if parts[0] == "super" {
+                    base = path.clone();
+                    while parts.first() == Some(&"super") {
+                        base.pop();
+                        parts.remove(0);
+                    }
+                } else {
+                    parts.remove(0);
+                }
+                base.extend(parts.iter().map(|p| p.to_string()));
+                for k in (0..=base.len()).rev() {
+                    if let Some(target) = modules.get(&base[..k]) {
+                        if target != file {
+                            deps.insert(target.clone());
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        out.insert(file.clone(), deps);
+    }
+    out
+}
+
+fn rel(file: &Path) -> String {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    file.strip_prefix(&src).unwrap().display().to_string()
+}
+
+/// The strongly connected groups of more than one node (Tarjan).
+fn circles<N: Ord + Clone>(edges: &BTreeMap<N, BTreeSet<N>>) -> Vec<Vec<N>> {
+    struct State<N> {
+        index: BTreeMap<N, usize>,
+        low: BTreeMap<N, usize>,
+        stack: Vec<N>,
+        on: BTreeSet<N>,
+        out: Vec<Vec<N>>,
+    }
+    fn visit<N: Ord + Clone>(v: &N, edges: &BTreeMap<N, BTreeSet<N>>, s: &mut State<N>) {
+        let i = s.index.len();
+        s.index.insert(v.clone(), i);
+        s.low.insert(v.clone(), i);
+        s.stack.push(v.clone());
+        s.on.insert(v.clone());
+        for w in edges.get(v).into_iter().flatten() {
+            if !s.index.contains_key(w) {
+                visit(w, edges, s);
+                let lw = s.low[w];
+                let lv = s.low.get_mut(v).unwrap();
+                *lv = (*lv).min(lw);
+            } else if s.on.contains(w) {
+                let iw = s.index[w];
+                let lv = s.low.get_mut(v).unwrap();
+                *lv = (*lv).min(iw);
+            }
+        }
+        if s.low[v] == s.index[v] {
+            let mut group = Vec::new();
+            loop {
+                let w = s.stack.pop().unwrap();
+                s.on.remove(&w);
+                group.push(w.clone());
+                if &w == v {
+                    break;
+                }
+            }
+            if group.len() > 1 {
+                s.out.push(group);
+            }
+        }
+    }
+    let mut s = State {
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        stack: Vec::new(),
+        on: BTreeSet::new(),
+        out: Vec::new(),
+    };
+    for v in edges.keys() {
+        if !s.index.contains_key(v) {
+            visit(v, edges, &mut s);
+        }
+    }
+    s.out
+}
+
+#[test]
+fn no_import_circle_of_more_than_two_files() {
+    let modules = modules();
+    let contents: BTreeSet<PathBuf> = modules
+        .iter()
+        .filter(|(p, f)| table_of_contents(p, f))
+        .map(|(_, f)| f.clone())
+        .collect();
+    let edges: BTreeMap<PathBuf, BTreeSet<PathBuf>> = imports()
+        .into_iter()
+        .filter(|(f, _)| !contents.contains(f))
+        .map(|(f, deps)| {
+            (
+                f,
+                deps.into_iter().filter(|d| !contents.contains(d)).collect(),
+            )
+        })
+        .collect();
+    let too_big: Vec<Vec<String>> = circles(&edges)
+        .into_iter()
+        .filter(|c| c.len() > 2)
+        .map(|c| c.iter().map(|f| rel(f)).collect())
+        .collect();
+    assert!(too_big.is_empty(), "import circles: {too_big:#?}");
+}
+
+/// The folder a file is in (`steps`, `apis/anthropic`, or `` for the top).
+fn folder(file: &Path) -> String {
+    let r = rel(file);
+    match r.rfind('/') {
+        Some(at) => r[..at].to_owned(),
+        None => String::new(),
+    }
+}
+
+#[test]
+fn no_circle_between_folders() {
+    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (file, deps) in imports() {
+        let from = folder(&file);
+        for dep in deps {
+            let to = folder(&dep);
+            // A folder's own files, and a file and the folder it declares
+            // (`x.rs` or `x/mod.rs` and `x/…`), are one place.
+            if from != to && !to.starts_with(&format!("{from}/")) && !from.is_empty() {
+                edges.entry(from.clone()).or_default().insert(to);
+            }
+        }
+    }
+    let found = circles(&edges);
+    assert!(found.is_empty(), "folders import each other: {found:?}");
+}
+
+#[test]
+fn the_shared_steps_and_the_facts_name_no_api_and_no_layer_above() {
+    for (file, deps) in imports() {
+        let from = rel(&file);
+        if !(from.starts_with("steps/") || from.starts_with("facts/")) {
+            continue;
+        }
+        for dep in deps {
+            let to = rel(&dep);
+            assert!(
+                !(to.starts_with("apis/")
+                    || to.starts_with("provider/")
+                    || to.starts_with("rules/")
+                    || to.starts_with("import/")),
+                "{from} imports {to}"
+            );
+        }
+    }
+}
+
+#[test]
+fn an_api_folder_names_no_layer_above() {
+    for (file, deps) in imports() {
+        let from = rel(&file);
+        if !from.starts_with("apis/") {
+            continue;
+        }
+        for dep in deps {
+            let to = rel(&dep);
+            assert!(
+                !(to.starts_with("provider/") || to.starts_with("rules/")),
+                "{from} imports {to}"
+            );
+        }
+    }
+}
+
+#[test]
+fn no_source_file_is_over_700_lines() {
+    let long: Vec<(String, usize)> = modules()
+        .values()
+        .map(|f| (rel(f), std::fs::read_to_string(f).unwrap().lines().count()))
+        .filter(|(_, n)| *n > 700)
+        .collect();
+    assert!(long.is_empty(), "{long:?}");
+}
