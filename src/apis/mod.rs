@@ -5,6 +5,9 @@
 //! shared steps ([`crate::steps`]) and names no other API but the one it
 //! extends (Responses declares functions as Chat does; Ollama its tools;
 //! OpenAI-compatible servers are written by the Chat writer).
+//!
+//! An API plugs in through one row of [`APIS`]: the layer above
+//! (`provider`, `rules`, `import`) reaches each API only through it.
 
 pub(crate) mod anthropic;
 pub(crate) mod bedrock;
@@ -13,3 +16,113 @@ pub(crate) mod ollama;
 pub(crate) mod openai_chat;
 pub(crate) mod openai_compatible;
 pub(crate) mod openai_responses;
+
+use serde_json::Value;
+
+use crate::facts::{Family, Provider};
+use crate::json::tree::Json;
+use crate::media::store::MediaStore;
+use crate::steps::body::Body;
+use crate::steps::context::Context;
+use crate::steps::imported::{function_tools, ImportError, ImportedHistory};
+use crate::steps::rule::{Out, Rule, Target};
+use crate::steps::walk::Turn;
+
+/// What an API plugs in: one row of [`APIS`].
+pub(crate) struct Api {
+    /// Write the request body for the turns.
+    pub write: fn(Vec<Turn<'_>>, &Context<'_>) -> Body,
+    /// Read a request body written for this API back into a history.
+    pub read: fn(&Value, &mut dyn MediaStore) -> Result<ImportedHistory, ImportError>,
+    /// A body's tool definitions, as function tools, and what is left out.
+    pub tool_definitions: fn(&Value) -> (Vec<Value>, Vec<String>),
+    /// Every rule the API's check knows.
+    pub rules: &'static [&'static Rule],
+    /// Check a body against the rules.
+    pub check: fn(&Target<'_>, &Json<'_>, &mut Out),
+    /// The rule that bounds the request's size, for this target, where one
+    /// is documented (its limit is a fact: `request_bytes`).
+    pub request_size: fn(&Target<'_>) -> Option<&'static Rule>,
+}
+
+/// The row of `provider`.
+pub(crate) fn api(provider: Provider) -> &'static Api {
+    &APIS[provider as usize]
+}
+
+fn none(_: &Target<'_>) -> Option<&'static Rule> {
+    None
+}
+
+/// The rows, in the order of [`Provider::ALL`].
+pub(crate) static APIS: [Api; 8] = [
+    Api {
+        write: |turns, cx| Body::new(anthropic::write::build(turns, cx)),
+        read: anthropic::read::from_anthropic,
+        tool_definitions: function_tools,
+        rules: anthropic::rules::RULES,
+        check: anthropic::rules::check,
+        request_size: |_| Some(&anthropic::rules::REQUEST_SIZE),
+    },
+    Api {
+        write: |turns, cx| Body::new(openai_chat::write::build(turns, cx)),
+        read: openai_chat::read::from_openai_chat,
+        tool_definitions: function_tools,
+        rules: openai_chat::rules::RULES,
+        check: openai_chat::rules::check,
+        request_size: |_| Some(&openai_chat::rules::REQUEST_SIZE),
+    },
+    Api {
+        write: |turns, cx| Body::new(openai_responses::write::build(turns, cx)),
+        read: openai_responses::read::from_openai_responses,
+        tool_definitions: function_tools,
+        rules: openai_responses::rules::RULES,
+        check: openai_responses::rules::check,
+        request_size: |_| Some(&openai_responses::rules::REQUEST_SIZE),
+    },
+    GEMINI,
+    // The same API; the name keeps Gemini 2.x placement (the writer reads
+    // it from the context).
+    GEMINI,
+    Api {
+        write: |turns, cx| Body::new(bedrock::write::build(turns, cx)),
+        read: bedrock::read::from_bedrock,
+        tool_definitions: bedrock::read::tool_definitions,
+        rules: bedrock::rules::RULES,
+        check: bedrock::rules::check,
+        // Documented for Claude; Bedrock states none for the others.
+        request_size: |target| {
+            let family = target
+                .family
+                .or_else(|| crate::facts::ids::bedrock_family(target.model));
+            (family == Some(Family::Claude)).then_some(&bedrock::rules::REQUEST_SIZE)
+        },
+    },
+    Api {
+        write: |turns, cx| Body::new(ollama::write::build(turns, cx)),
+        read: ollama::read::from_ollama,
+        tool_definitions: function_tools,
+        rules: ollama::rules::RULES,
+        check: ollama::rules::check,
+        // Servers state no body size of their own.
+        request_size: none,
+    },
+    Api {
+        // Chat Completions, as the profile in the context says.
+        write: |turns, cx| Body::new(openai_chat::write::build(turns, cx)),
+        read: openai_chat::read::from_openai_chat,
+        tool_definitions: function_tools,
+        rules: openai_compatible::rules::RULES,
+        check: openai_compatible::rules::check,
+        request_size: none,
+    },
+];
+
+const GEMINI: Api = Api {
+    write: |turns, cx| Body::new(gemini::write::build(turns, cx)),
+    read: gemini::read::from_gemini,
+    tool_definitions: gemini::read::tool_definitions,
+    rules: gemini::rules::RULES,
+    check: gemini::rules::check,
+    request_size: |_| Some(&gemini::rules::REQUEST_SIZE),
+};

@@ -17,6 +17,7 @@
 //! ([`InlineStore`](crate::media::store::InlineStore)). A tool's error flag
 //! becomes the envelope member [`IS_ERROR`].
 
+use crate::apis::api;
 use crate::facts::Provider;
 
 mod mcp;
@@ -55,14 +56,7 @@ pub fn from_provider(
     input: &serde_json::Value,
     store: &mut dyn crate::media::store::MediaStore,
 ) -> Result<ImportedHistory, ImportError> {
-    match provider {
-        Provider::Anthropic => from_anthropic(input, store),
-        Provider::OpenAiChat | Provider::OpenAiCompatible => from_openai_chat(input, store),
-        Provider::OpenAiResponses => from_openai_responses(input, store),
-        Provider::Gemini | Provider::Gemini2 => from_gemini(input, store),
-        Provider::Bedrock => from_bedrock(input, store),
-        Provider::Ollama => from_ollama(input, store),
-    }
+    (api(provider).read)(input, store)
 }
 
 /// The tool definitions of a body written for `provider`, as a list
@@ -86,57 +80,5 @@ pub fn tool_definitions(
     provider: Provider,
     body: &serde_json::Value,
 ) -> (Vec<serde_json::Value>, Vec<String>) {
-    use serde_json::{json, Value};
-    let function = |name: &Value, description: Option<&Value>, parameters: Option<&Value>| {
-        let mut f = json!({"type": "function", "name": name, "parameters": parameters.cloned().unwrap_or(json!({"type": "object"}))});
-        if let Some(d) = description {
-            f["description"] = d.clone();
-        }
-        f
-    };
-    let mut tools = Vec::new();
-    let mut left = Vec::new();
-    let list = |v: Option<&Value>| v.and_then(Value::as_array).cloned().unwrap_or_default();
-    match provider {
-        Provider::Gemini | Provider::Gemini2 => {
-            for tool in list(body.get("tools")) {
-                match tool.get("functionDeclarations").and_then(Value::as_array) {
-                    Some(decls) => tools.extend(decls.iter().map(|d| {
-                        let parameters = d
-                            .get("parametersJsonSchema")
-                            .or_else(|| d.get("parameters"));
-                        function(&d["name"], d.get("description"), parameters)
-                    })),
-                    None => left.push(tool.to_string()),
-                }
-            }
-        }
-        Provider::Bedrock => {
-            for tool in list(body.pointer("/toolConfig/tools")) {
-                match tool.get("toolSpec") {
-                    Some(spec) => tools.push(function(
-                        &spec["name"],
-                        spec.get("description"),
-                        spec.pointer("/inputSchema/json"),
-                    )),
-                    None => left.push(tool.to_string()),
-                }
-            }
-        }
-        _ => {
-            for tool in list(body.get("tools")) {
-                let one = Value::Array(vec![tool.clone()]).to_string();
-                if crate::steps::tools::Tools::from_json(&one).is_ok() {
-                    tools.push(tool);
-                } else {
-                    left.push(
-                        tool.get("type")
-                            .and_then(Value::as_str)
-                            .map_or_else(|| tool.to_string(), str::to_owned),
-                    );
-                }
-            }
-        }
-    }
-    (tools, left)
+    (api(provider).tool_definitions)(body)
 }

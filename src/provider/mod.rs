@@ -88,7 +88,6 @@ use std::io::BufRead;
 
 use thiserror::Error;
 
-use crate::apis::{anthropic, bedrock, gemini, ollama, openai_chat, openai_responses};
 use crate::rules;
 use crate::steps::attach;
 use crate::steps::context::Context;
@@ -112,7 +111,6 @@ pub use crate::steps::spec::{Endpoint, Spec};
 pub use crate::steps::tools;
 pub use crate::steps::tools::schema::{Pointer, SchemaError};
 pub use crate::steps::tools::{Shape, Tool, Tools, ToolsError, ToolsErrorKind};
-use request::Api;
 pub use request::{Body, Request};
 
 /// Build `provider`'s request body from a history of `(role, content)`
@@ -282,18 +280,7 @@ fn assemble(
         cache_breakpoints: options.cache_breakpoints && caps.cache_marks,
         profile: profile.as_ref(),
     };
-    let body = Body(match provider {
-        Provider::Anthropic => Api::Anthropic(anthropic::write::build(turns, &cx)),
-        Provider::OpenAiChat | Provider::OpenAiCompatible => {
-            Api::OpenAiChat(openai_chat::write::build(turns, &cx))
-        }
-        Provider::OpenAiResponses => {
-            Api::OpenAiResponses(openai_responses::write::build(turns, &cx))
-        }
-        Provider::Gemini | Provider::Gemini2 => Api::Gemini(gemini::write::build(turns, &cx)),
-        Provider::Bedrock => Api::Bedrock(bedrock::write::build(turns, &cx)),
-        Provider::Ollama => Api::Ollama(ollama::write::build(turns, &cx)),
-    });
+    let body = (crate::apis::api(provider).write)(turns, &cx);
     let betas = declarations.betas();
     let headers = if provider == Provider::Anthropic && !betas.is_empty() {
         vec![("anthropic-beta", betas.join(","))]

@@ -3,12 +3,9 @@
 
 use std::io::{self, Write};
 
-use serde::Serialize;
-use serde_json::Value;
-
 use super::{Endpoint, Profile, Provider, Report};
-use crate::apis::{anthropic, bedrock, gemini, ollama, openai_chat, openai_responses};
 use crate::rules::Target;
+pub use crate::steps::body::Body;
 
 /// A request body for one provider, and what happened to the attachments.
 #[derive(Clone, Debug)]
@@ -18,8 +15,8 @@ pub struct Request {
     /// The model it names (in the body, or in the URL for Gemini and
     /// Bedrock).
     pub model: String,
-    /// The request body: serialize it (it implements [`Serialize`]), or
-    /// see it as a [`Value`] with [`Body::to_value`].
+    /// The request body: serialize it (it implements [`Serialize`](serde::Serialize)), or
+    /// see it as a [`Value`](serde_json::Value) with [`Body::to_value`].
     pub body: Body,
     /// HTTP headers the request needs besides authentication and the
     /// content type: `anthropic-beta` for the typed tools that need one.
@@ -72,46 +69,6 @@ impl Request {
     /// The writer's I/O errors.
     pub fn write_compact<W: Write>(&self, mut w: W) -> io::Result<()> {
         w.write_all(self.json.as_bytes())
-    }
-}
-
-/// A request body, held as typed structs and written when serialized:
-/// media payloads are encoded to base64 as they are written, so a body
-/// holds each payload's bytes once and never its base64 text.
-///
-/// Serialize it with serde_json (`to_writer`, `to_writer_pretty`, …), or
-/// see it as a [`Value`] with [`Body::to_value`].
-#[derive(Clone, Debug)]
-pub struct Body(pub(super) Api);
-
-#[derive(Clone, Debug)]
-pub(super) enum Api {
-    Anthropic(anthropic::write::Body),
-    OpenAiChat(openai_chat::write::Body),
-    OpenAiResponses(openai_responses::write::Body),
-    Gemini(gemini::write::Body),
-    Bedrock(bedrock::write::Body),
-    Ollama(ollama::write::Body),
-}
-
-impl Body {
-    /// The body as a [`Value`] (every payload's base64 text written out,
-    /// so this holds a copy of it).
-    pub fn to_value(&self) -> Value {
-        serde_json::to_value(self).expect("a body always serializes")
-    }
-}
-
-impl Serialize for Body {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match &self.0 {
-            Api::Anthropic(body) => body.serialize(s),
-            Api::OpenAiChat(body) => body.serialize(s),
-            Api::OpenAiResponses(body) => body.serialize(s),
-            Api::Gemini(body) => body.serialize(s),
-            Api::Bedrock(body) => body.serialize(s),
-            Api::Ollama(body) => body.serialize(s),
-        }
     }
 }
 

@@ -41,10 +41,8 @@
 //! assert!(broken[0].to_string().contains("must define tools"));
 //! ```
 
-use crate::apis::{
-    anthropic, bedrock, gemini, ollama, openai_chat, openai_compatible, openai_responses,
-};
-use crate::facts::{Family, Profile, Provider};
+use crate::apis::api;
+use crate::facts::Provider;
 use crate::json::tree::Json as Value;
 use crate::steps::rule::Out;
 
@@ -52,15 +50,7 @@ pub use crate::steps::rule::{Basis, Rule, Target, Violation};
 
 /// Every rule checked for `provider`.
 pub fn rules(provider: Provider) -> &'static [&'static Rule] {
-    match provider {
-        Provider::Anthropic => anthropic::rules::RULES,
-        Provider::OpenAiChat => openai_chat::rules::RULES,
-        Provider::OpenAiResponses => openai_responses::rules::RULES,
-        Provider::Gemini | Provider::Gemini2 => gemini::rules::RULES,
-        Provider::Bedrock => bedrock::rules::RULES,
-        Provider::Ollama => ollama::rules::RULES,
-        Provider::OpenAiCompatible => openai_compatible::rules::RULES,
-    }
+    api(provider).rules
 }
 
 /// Check `body` against every rule of `target`'s API; empty when it
@@ -72,18 +62,7 @@ pub fn check(target: &Target<'_>, body: &serde_json::Value) -> Vec<Violation> {
 /// [`check`] on the body as the rules read it.
 fn check_tree(target: &Target<'_>, body: &Value<'_>) -> Vec<Violation> {
     let mut out = Out::default();
-    match target.provider {
-        Provider::Anthropic => anthropic::rules::check(target, body, &mut out),
-        Provider::OpenAiChat => openai_chat::rules::check(target, body, &mut out),
-        Provider::OpenAiResponses => openai_responses::rules::check(body, &mut out),
-        Provider::Gemini | Provider::Gemini2 => gemini::rules::check(target, body, &mut out),
-        Provider::Bedrock => bedrock::rules::check(target, body, &mut out),
-        Provider::Ollama => ollama::rules::check(body, &mut out),
-        Provider::OpenAiCompatible => match target.profile {
-            Some(p) => openai_compatible::rules::check(p, body, &mut out),
-            None => openai_compatible::rules::check(&Profile::generic(), body, &mut out),
-        },
-    }
+    (api(target.provider).check)(target, body, &mut out);
     out.0
 }
 
@@ -120,24 +99,7 @@ pub fn check_json(target: &Target<'_>, json: &str) -> Result<Vec<Violation>, ser
 /// assert!(size_limit(&Target::new(Provider::Ollama, "qwen3-vl")).is_none());
 /// ```
 pub fn size_limit(target: &Target<'_>) -> Option<(&'static Rule, usize)> {
-    let rule: &'static Rule = match target.provider {
-        Provider::Anthropic => &anthropic::rules::REQUEST_SIZE,
-        // Documented for Claude; Bedrock states none for the others.
-        Provider::Bedrock
-            if target
-                .family
-                .or_else(|| crate::facts::ids::bedrock_family(target.model))
-                == Some(Family::Claude) =>
-        {
-            &bedrock::rules::REQUEST_SIZE
-        }
-        Provider::Bedrock => return None,
-        Provider::Gemini | Provider::Gemini2 => &gemini::rules::REQUEST_SIZE,
-        Provider::OpenAiChat => &openai_chat::rules::REQUEST_SIZE,
-        Provider::OpenAiResponses => &openai_responses::rules::REQUEST_SIZE,
-        // Servers state no body size of their own.
-        Provider::Ollama | Provider::OpenAiCompatible => return None,
-    };
+    let rule = (api(target.provider).request_size)(target)?;
     let limit = target.facts.api(target.provider).request_bytes?;
     Some((rule, usize::try_from(limit).unwrap_or(usize::MAX)))
 }

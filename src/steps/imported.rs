@@ -376,3 +376,49 @@ pub(crate) fn kind_of_mime(mime: &str) -> Option<AttachmentKind> {
         None
     }
 }
+
+/// A function tool in the form [`Tools::from_json`](crate::provider::Tools::from_json)
+/// reads, from its name, description and parameters schema (an object
+/// schema when there is none).
+pub(crate) fn function_tool(
+    name: &Value,
+    description: Option<&Value>,
+    parameters: Option<&Value>,
+) -> Value {
+    let mut f = serde_json::json!({
+        "type": "function",
+        "name": name,
+        "parameters": parameters.cloned().unwrap_or(serde_json::json!({"type": "object"})),
+    });
+    if let Some(d) = description {
+        f["description"] = d.clone();
+    }
+    f
+}
+
+/// The entries of `value`, an array, or none.
+pub(crate) fn list(value: Option<&Value>) -> Vec<Value> {
+    value.and_then(Value::as_array).cloned().unwrap_or_default()
+}
+
+/// The tool definitions of a body whose `tools` are already in a shape
+/// [`Tools::from_json`](crate::provider::Tools::from_json) reads (Anthropic,
+/// OpenAI, Ollama): each entry it takes, and the `type` (or JSON) of each
+/// it does not.
+pub(crate) fn function_tools(body: &Value) -> (Vec<Value>, Vec<String>) {
+    let mut tools = Vec::new();
+    let mut left = Vec::new();
+    for tool in list(body.get("tools")) {
+        let one = Value::Array(vec![tool.clone()]).to_string();
+        if super::tools::Tools::from_json(&one).is_ok() {
+            tools.push(tool);
+        } else {
+            left.push(
+                tool.get("type")
+                    .and_then(Value::as_str)
+                    .map_or_else(|| tool.to_string(), str::to_owned),
+            );
+        }
+    }
+    (tools, left)
+}

@@ -6,6 +6,7 @@
 //! here names an API's folder.
 
 pub(crate) mod attach;
+pub(crate) mod body;
 pub(crate) mod compose;
 pub(crate) mod context;
 pub(crate) mod declare;

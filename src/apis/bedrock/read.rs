@@ -20,8 +20,8 @@ use crate::AttachmentKind;
 use crate::steps::envelope::Envelope;
 use crate::steps::imported::ImportError;
 use crate::steps::imported::{
-    assistant_envelope, label, messages_of, str_of, target, user_media, Batch, Call,
-    ImportedHistory, Payload,
+    assistant_envelope, function_tool, label, list, messages_of, str_of, target, user_media, Batch,
+    Call, ImportedHistory, Payload,
 };
 
 /// The member of the assistant envelope that keeps other blocks.
@@ -215,4 +215,22 @@ fn user(
     }
     out.push("user", text.join("\n"));
     Ok(())
+}
+
+/// The `toolSpec`s of a body, as function tools; other entries (a
+/// `cachePoint`, a system tool) are left out, as JSON.
+pub(crate) fn tool_definitions(body: &Value) -> (Vec<Value>, Vec<String>) {
+    let mut tools = Vec::new();
+    let mut left = Vec::new();
+    for tool in list(body.pointer("/toolConfig/tools")) {
+        match tool.get("toolSpec") {
+            Some(spec) => tools.push(function_tool(
+                &spec["name"],
+                spec.get("description"),
+                spec.pointer("/inputSchema/json"),
+            )),
+            None => left.push(tool.to_string()),
+        }
+    }
+    (tools, left)
 }

@@ -20,8 +20,8 @@ use crate::AttachmentKind;
 use crate::steps::envelope::Envelope;
 use crate::steps::imported::ImportError;
 use crate::steps::imported::{
-    assistant_envelope, kind_of_inline, messages_of, str_of, target, user_media, Batch, Call,
-    ImportedHistory, Payload,
+    assistant_envelope, function_tool, kind_of_inline, list, messages_of, str_of, target,
+    user_media, Batch, Call, ImportedHistory, Payload,
 };
 
 pub use crate::steps::envelope::GEMINI_SIGNATURES as SIGNATURES;
@@ -249,4 +249,23 @@ fn user_parts(
     }
     out.push("user", text.join("\n"));
     Ok(())
+}
+
+/// The function declarations of a body, as function tools; other tools
+/// (Google Search, code execution) are named and left out.
+pub(crate) fn tool_definitions(body: &Value) -> (Vec<Value>, Vec<String>) {
+    let mut tools = Vec::new();
+    let mut left = Vec::new();
+    for tool in list(body.get("tools")) {
+        match tool.get("functionDeclarations").and_then(Value::as_array) {
+            Some(decls) => tools.extend(decls.iter().map(|d| {
+                let parameters = d
+                    .get("parametersJsonSchema")
+                    .or_else(|| d.get("parameters"));
+                function_tool(&d["name"], d.get("description"), parameters)
+            })),
+            None => left.push(tool.to_string()),
+        }
+    }
+    (tools, left)
 }

@@ -2,7 +2,7 @@
 
 use crate::json::tree::Json as Value;
 
-use crate::steps::rule::{array, at, calls_answered_at, idx, string, Basis, Out, Rule};
+use crate::steps::rule::{array, at, calls_answered_at, idx, string, Basis, Out, Rule, Target};
 
 const API: &str =
     "https://github.com/ollama/ollama/blob/main/docs/api.md#generate-a-chat-completion";
@@ -39,7 +39,7 @@ pub(crate) static ARGUMENTS: Rule = Rule {
 
 pub(crate) static RULES: &[&Rule] = &[&MESSAGES, &IMAGES, &TOOL_NAME, &ARGUMENTS];
 
-pub(crate) fn check(body: &Value, out: &mut Out) {
+pub(crate) fn check(_: &Target<'_>, body: &Value, out: &mut Out) {
     crate::steps::rule::message_count(&MESSAGES, body, "messages", usize::MAX, out);
     let messages = array(body, "messages");
     for (m, message) in messages.iter().enumerate() {

@@ -3,7 +3,7 @@
 use crate::json::tree::Json as Value;
 
 use crate::steps::rule::{
-    array, at, calls_answered_at, data_url, fits, idx, string, word, Basis, Out, Rule,
+    array, at, calls_answered_at, data_url, fits, idx, string, word, Basis, Out, Rule, Target,
 };
 
 const FUNCTIONS: &str = "https://platform.openai.com/docs/guides/function-calling";
@@ -110,7 +110,7 @@ pub(crate) static RULES: &[&Rule] = &[
     &REQUEST_SIZE,
 ];
 
-pub(crate) fn check(target: &crate::steps::rule::Target<'_>, body: &Value, out: &mut Out) {
+pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
     crate::steps::rule::message_count(&MESSAGE_COUNT, body, "messages", usize::MAX, out);
     let messages = array(body, "messages");
     declarations(

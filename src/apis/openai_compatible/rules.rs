@@ -11,7 +11,7 @@ use crate::json::tree::Json as Value;
 use crate::facts::{IdRule, Profile};
 
 use crate::apis::openai_chat::rules::{declarations, pairing, Declarations, Pairing};
-use crate::steps::rule::{array, at, data_url, fits, idx, string, word, Basis, Out, Rule};
+use crate::steps::rule::{array, at, data_url, fits, idx, string, word, Basis, Out, Rule, Target};
 
 const READ: &str = "2026-12-01";
 const CHAT: &str = "https://platform.openai.com/docs/api-reference/chat/create";
@@ -158,7 +158,15 @@ fn measured(profile: &Profile, b64: &str, raw: usize) -> u64 {
     }
 }
 
-pub(crate) fn check(profile: &Profile, body: &Value, out: &mut Out) {
+pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
+    let generic;
+    let profile = match target.profile {
+        Some(p) => p,
+        None => {
+            generic = Profile::generic();
+            &generic
+        }
+    };
     crate::steps::rule::message_count(&MESSAGE_COUNT, body, "messages", usize::MAX, out);
     let tools = array(body, "tools").len();
     if profile.max_tools.is_some_and(|max| tools as u64 > max) {

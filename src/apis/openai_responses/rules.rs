@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use crate::json::tree::Json as Value;
 
 use crate::apis::openai_chat::rules::{declarations, Declarations};
-use crate::steps::rule::{array, at, fits, idx, string, word, Basis, Out, Rule};
+use crate::steps::rule::{array, at, fits, idx, string, word, Basis, Out, Rule, Target};
 
 const FUNCTIONS: &str = "https://platform.openai.com/docs/guides/function-calling";
 const READ: &str = "2026-12-01";
@@ -121,7 +121,7 @@ fn data_lengths(item: &Value, path: &str, out: &mut Out) {
     }
 }
 
-pub(crate) fn check(body: &Value, out: &mut Out) {
+pub(crate) fn check(_: &Target<'_>, body: &Value, out: &mut Out) {
     if body.get("previous_response_id").is_none() {
         crate::steps::rule::message_count(&INPUT_PRESENT, body, "input", usize::MAX, out);
     }
