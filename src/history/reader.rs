@@ -34,7 +34,7 @@ enum State {
 /// Splits a history into [`Chunk`]s, streaming JSON Lines.
 ///
 /// Binary input and records longer than a limit are refused: see the
-/// [module documentation](self).
+/// [module documentation](crate::history).
 ///
 /// # Example
 /// ```
