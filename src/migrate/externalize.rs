@@ -29,11 +29,12 @@ use std::fmt;
 use std::io::{self, Write};
 
 use crate::carrier::{rebuild_carrier, Carrier, CarrierParts};
-use crate::history::{Chunk, IntoHistoryReader};
+use crate::history::IntoHistoryReader;
 use crate::media::data_uri::{decode_data_uri, is_data_uri};
 use crate::media::store::MediaStore;
 use crate::{Attachment, Role};
 
+use super::records::{self, Rewrite};
 use super::{Note, Notes};
 
 /// What [`externalize_history`] did.
@@ -102,57 +103,40 @@ pub fn externalize_history<W: Write>(
     input: impl IntoHistoryReader,
     output: W,
     store: &mut dyn MediaStore,
-    mut progress: impl FnMut(u64),
+    progress: impl FnMut(u64),
 ) -> io::Result<ExternalizeReport> {
     let mut report = ExternalizeReport::default();
     let mut output = Counting {
         inner: output,
         n: 0,
     };
-    let mut reader = input.into_history_reader()?;
-    let mut last_report = 0;
-    while let Some(chunk) = reader.next_chunk()? {
-        match chunk {
-            Chunk::Verbatim(bytes) => output.write_all(bytes)?,
-            Chunk::Record(record) => {
-                report.records += 1;
-                let note = |what: String| Note {
-                    index: record.index,
-                    line: record.line,
-                    what,
-                };
-                let message = match &record.message {
-                    Ok(m) => m,
-                    Err(e) => {
-                        report.bad_records.push(note(e.error.to_string()));
-                        output.write_all(record.raw)?;
-                        continue;
-                    }
-                };
-                let new = externalized(&message.role, &message.content, store, &mut report, &note)?;
-                match new {
-                    Some(content) => {
-                        let span = message.content_span.clone();
-                        let mut literal = String::with_capacity(content.len() + 16);
-                        crate::json::push_json_str(&mut literal, &content);
-                        output.write_all(&record.raw[..span.start])?;
-                        output.write_all(literal.as_bytes())?;
-                        output.write_all(&record.raw[span.end..])?;
-                    }
-                    None => output.write_all(record.raw)?,
-                }
+    let tally = records::rewrite(
+        input,
+        &mut output,
+        progress,
+        |record, message, note, output| match externalized(
+            &message.role,
+            &message.content,
+            store,
+            &mut report,
+            note,
+        )? {
+            Some(content) => {
+                let span = message.content_span.clone();
+                let mut literal = String::with_capacity(content.len() + 16);
+                crate::json::push_json_str(&mut literal, &content);
+                output.write_all(&record.raw[..span.start])?;
+                output.write_all(literal.as_bytes())?;
+                output.write_all(&record.raw[span.end..])?;
+                Ok(Rewrite::Written)
             }
-        }
-        let consumed = reader.consumed();
-        if consumed - last_report >= 1 << 20 {
-            last_report = consumed;
-            progress(consumed);
-        }
-    }
-    report.bytes_in = reader.consumed();
+            None => Ok(Rewrite::Unchanged),
+        },
+    )?;
+    report.records = tally.records;
+    report.bad_records = tally.bad_records;
+    report.bytes_in = tally.bytes_in;
     report.bytes_out = output.n;
-    progress(reader.consumed());
-    output.flush()?;
     Ok(report)
 }
 

@@ -24,15 +24,17 @@ use std::io::{self, Write};
 
 #[cfg(feature = "media")]
 mod externalize;
+mod records;
 #[cfg(feature = "media")]
 pub use externalize::{externalize_history, ExternalizeReport};
 
 use crate::carrier::{marker_line, Carrier, Declaration, Legacy};
-use crate::history::{Chunk, IntoHistoryReader, Message};
+use crate::history::{IntoHistoryReader, Message};
 use crate::roots::Roots;
 use crate::{
     parse_marker_line, render_native_attachments, Attachment, AttachmentKind, CarrierKind, Role,
 };
+use records::Rewrite;
 
 /// What migration may do beyond the plain upgrade.
 #[derive(Clone, Debug, Default)]
@@ -417,61 +419,40 @@ pub fn migrate_history<W: Write>(
     input: impl IntoHistoryReader,
     mut output: W,
     options: &MigrateOptions,
-    mut progress: impl FnMut(u64),
+    progress: impl FnMut(u64),
 ) -> io::Result<MigrationReport> {
     let mut report = MigrationReport::default();
-    let mut reader = input.into_history_reader()?;
-    let mut last_report = 0;
-    while let Some(chunk) = reader.next_chunk()? {
-        match chunk {
-            Chunk::Verbatim(bytes) => output.write_all(bytes)?,
-            Chunk::Record(record) => {
-                report.records += 1;
-                let note = |what: String| Note {
-                    index: record.index,
-                    line: record.line,
-                    what,
-                };
-                let message = match &record.message {
-                    Ok(m) => m,
-                    Err(e) => {
-                        report.bad_records.push(note(e.error.to_string()));
-                        output.write_all(record.raw)?;
-                        continue;
+    let tally = records::rewrite(
+        input,
+        &mut output,
+        progress,
+        |record, message, note, output| {
+            match migrate_message(&message.role, &message.content, options) {
+                MessageMigration::NotACarrier => report.not_carriers += 1,
+                MessageMigration::AlreadyDeclared => report.already_declared += 1,
+                MessageMigration::Left(reason) => report.left.push(note(reason.to_string())),
+                MessageMigration::Upgraded {
+                    kind,
+                    at,
+                    text,
+                    lifted,
+                } => {
+                    match kind {
+                        CarrierKind::Native => report.upgraded_native += 1,
+                        CarrierKind::Prompt => report.upgraded_prompt += 1,
                     }
-                };
-                match migrate_message(&message.role, &message.content, options) {
-                    MessageMigration::NotACarrier => report.not_carriers += 1,
-                    MessageMigration::AlreadyDeclared => report.already_declared += 1,
-                    MessageMigration::Left(reason) => report.left.push(note(reason.to_string())),
-                    MessageMigration::Upgraded {
-                        kind,
-                        at,
-                        text,
-                        lifted,
-                    } => {
-                        match kind {
-                            CarrierKind::Native => report.upgraded_native += 1,
-                            CarrierKind::Prompt => report.upgraded_prompt += 1,
-                        }
-                        for a in &lifted {
-                            report.lifted.push(note(format!("image {}", a.target)));
-                        }
-                        write_with_insertion(&mut output, record.raw, message, at, &text)?;
-                        continue;
+                    for a in &lifted {
+                        report.lifted.push(note(format!("image {}", a.target)));
                     }
+                    write_with_insertion(output, record.raw, message, at, &text)?;
+                    return Ok(Rewrite::Written);
                 }
-                output.write_all(record.raw)?;
             }
-        }
-        let consumed = reader.consumed();
-        if consumed - last_report >= 1 << 20 {
-            last_report = consumed;
-            progress(consumed);
-        }
-    }
-    progress(reader.consumed());
-    output.flush()?;
+            Ok(Rewrite::Unchanged)
+        },
+    )?;
+    report.records = tally.records;
+    report.bad_records = tally.bad_records;
     Ok(report)
 }
 
