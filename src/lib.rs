@@ -13,15 +13,24 @@
 //! * [`inspect`] — what `tool-carrier inspect` prints.
 //! * [`migrate`] — upgrading legacy carriers to declared ones.
 //! * [`roots`] — confining local targets to configured folders.
-//! * `media` (feature `media`) — declared image targets to bytes a provider
-//!   accepts.
-//! * `provider` (feature `media`) — a history to one request body for each
-//!   provider, tool definitions declared the way each documents.
-//! * `rules` (feature `media`) — the rules each provider's API enforces
-//!   that its SDK types cannot see, checked on a request body.
-//! * `facts` (feature `media`) — what the crate knows of each provider and
-//!   model (limits, image sizes, defaults, retirement dates) as dated
-//!   data, with a user's file laid over it.
+//!
+//! With the feature `media` (on by default):
+//!
+//! * [`media`] — declared image targets to bytes a provider accepts.
+//! * [`facts`] — what the crate knows of each provider and model (limits,
+//!   image sizes, defaults, retirement dates) as dated data, with a
+//!   user's file laid over it.
+//! * [`provider`] — a history to one request body for each provider
+//!   ([`provider::build_request`]), tool definitions declared the way each
+//!   documents.
+//! * [`rules`] — the rules each provider's API enforces that its SDK types
+//!   cannot see, checked on a request body ([`rules::check`]).
+//! * [`import`] — request bodies and MCP results back into carrier histories.
+//!
+//! Inside, each provider API is one folder (`src/apis/NAME/`: its writer,
+//! reader, rules and facts), built on shared steps that name no API
+//! (`src/steps/`); `provider`, `rules` and `import` reach the APIs through
+//! one table. The README's "Where things are" lists the folders.
 //!
 //! # A tour
 //!

@@ -333,6 +333,23 @@ impl Options {
         Options { policy, ..self }
     }
 
+    /// Read local targets only inside these folders (the media policy's
+    /// roots; by default there are none, so no local file is read).
+    ///
+    /// ```
+    /// use tool_carrier::provider::Options;
+    /// use tool_carrier::roots::Roots;
+    /// let options = Options::new().with_roots(Roots::new(["."])?);
+    /// assert_eq!(options.policy().roots().dirs().len(), 1);
+    /// # Ok::<(), tool_carrier::roots::RootsError>(())
+    /// ```
+    pub fn with_roots(self, roots: crate::roots::Roots) -> Options {
+        Options {
+            policy: self.policy.with_roots(roots),
+            ..self
+        }
+    }
+
     /// Load targets with this resolver instead of the built-in one. Its
     /// bytes are still sniffed and prepared under the policy. It must be
     /// `Send + Sync`, like everything `Options` holds, so options can be
