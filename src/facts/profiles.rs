@@ -1,5 +1,5 @@
 //! The built-in [`Profile`]s: entries of the facts data
-//! (`src/facts/data/openai-compatible.toml`), each fact with its source
+//! (`src/apis/openai_compatible/facts.toml`), each fact with its source
 //! and the date it was read. Where a server states nothing, the profile
 //! keeps [`Profile::generic`]'s choice, which every documented server
 //! accepts.
