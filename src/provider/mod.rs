@@ -194,7 +194,7 @@ where
             options,
             report,
         )?;
-        request.json = serde_json::to_string(&request.body).expect("a body always serializes");
+        request.json = request.body.to_json();
         let mut target = rules::Target::of(&request).with_facts(options.facts());
         if let Some(family) = options.family {
             target = target.with_family(family);

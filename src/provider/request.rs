@@ -47,7 +47,7 @@ impl Request {
     /// # Errors
     /// The writer's I/O errors.
     pub fn write_pretty<W: Write>(&self, mut w: W) -> io::Result<()> {
-        serde_json::to_writer_pretty(&mut w, &self.body)?;
+        self.body.write_pretty(&mut w)?;
         w.write_all(b"\n")
     }
 
