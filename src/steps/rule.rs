@@ -115,6 +115,22 @@ impl<'a> Target<'a> {
     }
 }
 
+/// One rule of an API, as a static: `rule!(NAME, "api/id", "what it
+/// says", SOURCE, Basis)`; the date it was read is the calling file's
+/// `READ`.
+macro_rules! rule {
+    ($name:ident, $id:expr, $says:expr, $source:expr, $basis:ident) => {
+        pub(crate) static $name: $crate::steps::rule::Rule = $crate::steps::rule::Rule {
+            id: $id,
+            says: $says,
+            source: $source,
+            read: READ,
+            basis: $crate::steps::rule::Basis::$basis,
+        };
+    };
+}
+pub(crate) use rule;
+
 /// The violations found so far.
 #[derive(Default)]
 pub(crate) struct Out(pub(crate) Vec<Violation>);

@@ -4,7 +4,7 @@ use std::collections::HashSet;
 
 use crate::json::tree::Json as Value;
 
-use crate::steps::rule::{array, at, fits, idx, string, word, Basis, Out, Rule, Target};
+use crate::steps::rule::{array, at, fits, idx, rule, string, word, Out, Rule, Target};
 
 const TOOL_USE: &str =
     "https://platform.claude.com/docs/en/agents-and-tools/tool-use/handle-tool-calls";
@@ -12,113 +12,70 @@ const DEFINE: &str = "https://platform.claude.com/docs/en/agents-and-tools/tool-
 const VISION: &str = "https://platform.claude.com/docs/en/build-with-claude/vision";
 const READ: &str = "2026-12-01";
 
-pub(crate) static MESSAGE_COUNT: Rule = Rule {
-    id: "anthropic/message-count",
-    says: "a request holds at least one message (an empty list is refused with \"messages: at least one message is required\") and at most 100,000",
-    source: "https://platform.claude.com/docs/en/api/messages (`messages`: \"There is a limit of 100,000 messages in a single request\")",
-    read: READ,
-    basis: Basis::Documented,
-};
-pub(crate) static TOOLS_DECLARED: Rule = Rule {
-    id: "anthropic/tools-declared",
-    says: "Requests which include `tool_use` or `tool_result` blocks must define tools.",
-    source: "https://platform.claude.com/docs/en/api/errors (a 400 invalid_request_error; the text as users quote it)",
-    read: READ,
-    basis: Basis::Observed,
-};
-pub(crate) static RESULTS_FOLLOW: Rule = Rule {
-    id: "anthropic/results-follow-calls",
-    says: "each tool_use block must have a corresponding tool_result block in the next message, and the tool_result blocks come first in it",
-    source: TOOL_USE,
-    read: READ,
-    basis: Basis::Documented,
-};
-pub(crate) static RESULT_ANSWERS: Rule = Rule {
-    id: "anthropic/result-answers-call",
-    says: "each tool_result block must have a corresponding tool_use block in the previous message",
-    source:
-        "https://platform.claude.com/docs/en/agents-and-tools/tool-use/troubleshooting-tool-use",
-    read: READ,
-    basis: Basis::Observed,
-};
-pub(crate) static TOOL_NAME: Rule = Rule {
-    id: "anthropic/tool-name",
-    says: "a tool's name must match ^[a-zA-Z0-9_-]{1,64}$, and names are unique",
-    source: DEFINE,
-    read: READ,
-    basis: Basis::Documented,
-};
-pub(crate) static USE_ID: Rule = Rule {
-    id: "anthropic/tool-use-id",
-    says: "tool_use.id must match ^[a-zA-Z0-9_-]+$",
-    source: "https://platform.claude.com/docs/en/api/messages/create (enforced; the pattern as the API's error quotes it)",
-    read: READ,
-    basis: Basis::Observed,
-};
-pub(crate) static USE_ID_UNIQUE: Rule = Rule {
-    id: "anthropic/tool-use-id-unique",
-    says: "`tool_use` ids must be unique across the request",
-    source: "https://platform.claude.com/docs/en/api/errors (a 400 invalid_request_error; the text as users quote it)",
-    read: READ,
-    basis: Basis::Observed,
-};
-pub(crate) static INPUT_SCHEMA: Rule = Rule {
-    id: "anthropic/input-schema",
-    says: "a custom tool's input_schema has \"type\": \"object\" and no oneOf, allOf or anyOf at the top level",
-    source: "https://platform.claude.com/docs/en/api/messages/create",
-    read: READ,
-    basis: Basis::Documented,
-};
-pub(crate) static CALLED_DECLARED: Rule = Rule {
-    id: "anthropic/calls-declared",
-    says: "every tool_use names a tool the request defines",
-    source: DEFINE,
-    read: READ,
-    basis: Basis::Prudent,
-};
-pub(crate) static IMAGE_COUNT: Rule = Rule {
-    id: "anthropic/image-count",
-    says: "up to 100 images per request for models with a 200k-token context window, 600 for the others",
-    source: VISION,
-    read: READ,
-    basis: Basis::Documented,
-};
-pub(crate) static IMAGE_SIZE: Rule = Rule {
-    id: "anthropic/image-size",
-    says: "images at most 8000×8000 px; when a request holds more than 20 images, at most 2000×2000 px each",
-    source: VISION,
-    read: READ,
-    basis: Basis::Documented,
-};
-pub(crate) static IMAGE_BYTES: Rule = Rule {
-    id: "anthropic/image-bytes",
-    says: "each image at most 10 MB, measured on its base64 encoding; JPEG, PNG, GIF or WEBP",
-    source: VISION,
-    read: READ,
-    basis: Basis::Documented,
-};
-pub(crate) static EMPTY_TEXT: Rule = Rule {
-    id: "anthropic/no-empty-text",
-    says: "text content blocks must contain non-whitespace text",
-    source: "https://platform.claude.com/docs/en/build-with-claude/working-with-messages",
-    read: READ,
-    basis: Basis::Observed,
-};
-pub(crate) static REQUEST_SIZE: Rule = Rule {
-    id: "anthropic/request-size",
-    says: "a Messages request is at most 32 MB",
-    source: "https://platform.claude.com/docs/en/api/overview",
-    read: READ,
-    basis: Basis::Documented,
-};
+rule!(MESSAGE_COUNT, "anthropic/message-count", "a request holds at least one message (an empty list is refused with \"messages: at least one message is required\") and at most 100,000", "https://platform.claude.com/docs/en/api/messages (`messages`: \"There is a limit of 100,000 messages in a single request\")", Documented);
+rule!(TOOLS_DECLARED, "anthropic/tools-declared", "Requests which include `tool_use` or `tool_result` blocks must define tools.", "https://platform.claude.com/docs/en/api/errors (a 400 invalid_request_error; the text as users quote it)", Observed);
+rule!(RESULTS_FOLLOW, "anthropic/results-follow-calls", "each tool_use block must have a corresponding tool_result block in the next message, and the tool_result blocks come first in it", TOOL_USE, Documented);
+rule!(
+    RESULT_ANSWERS,
+    "anthropic/result-answers-call",
+    "each tool_result block must have a corresponding tool_use block in the previous message",
+    "https://platform.claude.com/docs/en/agents-and-tools/tool-use/troubleshooting-tool-use",
+    Observed
+);
+rule!(
+    TOOL_NAME,
+    "anthropic/tool-name",
+    "a tool's name must match ^[a-zA-Z0-9_-]{1,64}$, and names are unique",
+    DEFINE,
+    Documented
+);
+rule!(USE_ID, "anthropic/tool-use-id", "tool_use.id must match ^[a-zA-Z0-9_-]+$", "https://platform.claude.com/docs/en/api/messages/create (enforced; the pattern as the API's error quotes it)", Observed);
+rule!(USE_ID_UNIQUE, "anthropic/tool-use-id-unique", "`tool_use` ids must be unique across the request", "https://platform.claude.com/docs/en/api/errors (a 400 invalid_request_error; the text as users quote it)", Observed);
+rule!(INPUT_SCHEMA, "anthropic/input-schema", "a custom tool's input_schema has \"type\": \"object\" and no oneOf, allOf or anyOf at the top level", "https://platform.claude.com/docs/en/api/messages/create", Documented);
+rule!(
+    CALLED_DECLARED,
+    "anthropic/calls-declared",
+    "every tool_use names a tool the request defines",
+    DEFINE,
+    Prudent
+);
+rule!(
+    IMAGE_COUNT,
+    "anthropic/image-count",
+    "up to 100 images per request for models with a 200k-token context window, 600 for the others",
+    VISION,
+    Documented
+);
+rule!(IMAGE_SIZE, "anthropic/image-size", "images at most 8000×8000 px; when a request holds more than 20 images, at most 2000×2000 px each", VISION, Documented);
+rule!(
+    IMAGE_BYTES,
+    "anthropic/image-bytes",
+    "each image at most 10 MB, measured on its base64 encoding; JPEG, PNG, GIF or WEBP",
+    VISION,
+    Documented
+);
+rule!(
+    EMPTY_TEXT,
+    "anthropic/no-empty-text",
+    "text content blocks must contain non-whitespace text",
+    "https://platform.claude.com/docs/en/build-with-claude/working-with-messages",
+    Observed
+);
+rule!(
+    REQUEST_SIZE,
+    "anthropic/request-size",
+    "a Messages request is at most 32 MB",
+    "https://platform.claude.com/docs/en/api/overview",
+    Documented
+);
 
-pub(crate) static CACHE_MARKS: Rule = Rule {
-    id: "anthropic/cache-breakpoints",
-    says: "A maximum of 4 blocks with cache_control may be provided.",
-    source: "https://platform.claude.com/docs/en/build-with-claude/prompt-caching",
-    read: READ,
-    basis: Basis::Documented,
-};
+rule!(
+    CACHE_MARKS,
+    "anthropic/cache-breakpoints",
+    "A maximum of 4 blocks with cache_control may be provided.",
+    "https://platform.claude.com/docs/en/build-with-claude/prompt-caching",
+    Documented
+);
 
 pub(crate) static RULES: &[&Rule] = &[
     &MESSAGE_COUNT,

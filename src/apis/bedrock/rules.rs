@@ -6,7 +6,7 @@ use crate::json::tree::Json as Value;
 
 use crate::facts::ids::bedrock_family;
 use crate::facts::Family;
-use crate::steps::rule::{array, at, fits, idx, string, word, Basis, Out, Rule, Target};
+use crate::steps::rule::{array, at, fits, idx, rule, string, word, Out, Rule, Target};
 
 const API: &str =
     "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html";
@@ -14,128 +14,72 @@ const MESSAGE: &str =
     "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Message.html";
 const READ: &str = "2026-12-01";
 
-pub(crate) static MESSAGE_COUNT: Rule = Rule {
-    id: "bedrock/message-count",
-    says: "a Converse request for a model id holds at least one message, and the conversation starts with a user message",
-    source: API,
-    read: READ,
-    basis: Basis::Documented,
-};
-pub(crate) static TOOL_CONFIG: Rule = Rule {
-    id: "bedrock/tool-config",
-    says: "The toolConfig field must be defined when using toolUse and toolResult content blocks.",
-    source: API,
-    read: READ,
-    basis: Basis::Observed,
-};
-pub(crate) static CALLS_DECLARED: Rule = Rule {
-    id: "bedrock/calls-declared",
-    says: "every toolUse names a tool of toolConfig (or, for Claude, of additionalModelRequestFields.tools)",
-    source: API,
-    read: READ,
-    basis: Basis::Prudent,
-};
-pub(crate) static NAMES: Rule = Rule {
-    id: "bedrock/names-and-ids",
-    says:
-        "tool names match [a-zA-Z0-9_-]+ and toolUseIds [a-zA-Z0-9_.:-]+, each 1 to 64 characters",
-    source:
-        "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolSpecification.html",
-    read: READ,
-    basis: Basis::Documented,
-};
-pub(crate) static NAME_UNIQUE: Rule = Rule {
-    id: "bedrock/tool-names-unique",
-    says: "no tool name is declared twice, in toolConfig or beside it in additionalModelRequestFields.tools (Claude refuses a request whose tool names repeat)",
-    source: API,
-    read: READ,
-    basis: Basis::Prudent,
-};
-pub(crate) static ID_UNIQUE: Rule = Rule {
-    id: "bedrock/tool-use-id-unique",
-    says: "each toolUseId is used by one toolUse only (as Claude, behind Converse, demands)",
-    source: API,
-    read: READ,
-    basis: Basis::Prudent,
-};
-pub(crate) static PAIRING: Rule = Rule {
-    id: "bedrock/results-follow-calls",
-    says: "each toolUse is answered by a toolResult in the next (user) message, and each toolResult answers a toolUse of the message before",
-    source: "https://docs.aws.amazon.com/bedrock/latest/userguide/tool-use-inference-call.html",
-    read: READ,
-    basis: Basis::Documented,
-};
-pub(crate) static ALTERNATE: Rule = Rule {
-    id: "bedrock/alternating-roles",
-    says: "a conversation starts with a user message and alternates between user and assistant",
-    source: API,
-    read: READ,
-    basis: Basis::Documented,
-};
-pub(crate) static MEDIA_COUNTS: Rule = Rule {
-    id: "bedrock/media-counts",
-    says: "up to 20 images (each at most 3.75 MB and 8000×8000 px) and 5 documents (each at most 4.5 MB); the page states it per message, the check counts the whole request (stricter)",
-    source: MESSAGE,
-    read: READ,
-    basis: Basis::Documented,
-};
-pub(crate) static MANY_MEDIA_SIZE: Rule = Rule {
-    id: "bedrock/many-media-size",
-    says: "on Bedrock, documents count with images toward Claude's \"more than 20\", over which each image is at most 2000×2000 px",
-    source: "https://platform.claude.com/docs/en/build-with-claude/vision",
-    read: READ,
-    basis: Basis::Documented,
-};
-pub(crate) static MEDIA_IN_USER: Rule = Rule {
-    id: "bedrock/media-in-user-messages",
-    says: "images and documents go in user messages only",
-    source: MESSAGE,
-    read: READ,
-    basis: Basis::Documented,
-};
-pub(crate) static MEDIA_IN_RESULT: Rule = Rule {
-    id: "bedrock/media-in-tool-result",
-    says: "images and documents inside a toolResult are supported by Amazon Nova and Anthropic Claude 3 and later only",
-    source: "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolResultContentBlock.html",
-    read: READ,
-    basis: Basis::Documented,
-};
-pub(crate) static DOCUMENT_NAME: Rule = Rule {
-    id: "bedrock/document-name",
-    says: "a document name is 1 to 200 of letters, digits, single spaces, hyphens, parentheses and square brackets, and no two documents share one (\"Messages can't contain duplicate document names\")",
-    source: "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_DocumentBlock.html",
-    read: READ,
-    basis: Basis::Documented,
-};
-pub(crate) static DOCUMENT_TEXT: Rule = Rule {
-    id: "bedrock/document-needs-text",
-    says: "content that holds a document block also holds a text block",
-    source: MESSAGE,
-    read: READ,
-    basis: Basis::Documented,
-};
-pub(crate) static BLANK_TEXT: Rule = Rule {
-    id: "bedrock/no-blank-text",
-    says: "text blocks are not blank (\"The text field in the ContentBlock object is blank\")",
-    source: API,
-    read: READ,
-    basis: Basis::Observed,
-};
-pub(crate) static REQUEST_SIZE: Rule = Rule {
-    id: "bedrock/request-size",
-    says: "a request to Claude on Bedrock is at most 20 MB",
-    source: "https://platform.claude.com/docs/en/api/overview",
-    read: READ,
-    basis: Basis::Documented,
-};
+rule!(MESSAGE_COUNT, "bedrock/message-count", "a Converse request for a model id holds at least one message, and the conversation starts with a user message", API, Documented);
+rule!(
+    TOOL_CONFIG,
+    "bedrock/tool-config",
+    "The toolConfig field must be defined when using toolUse and toolResult content blocks.",
+    API,
+    Observed
+);
+rule!(CALLS_DECLARED, "bedrock/calls-declared", "every toolUse names a tool of toolConfig (or, for Claude, of additionalModelRequestFields.tools)", API, Prudent);
+rule!(
+    NAMES,
+    "bedrock/names-and-ids",
+    "tool names match [a-zA-Z0-9_-]+ and toolUseIds [a-zA-Z0-9_.:-]+, each 1 to 64 characters",
+    "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolSpecification.html",
+    Documented
+);
+rule!(NAME_UNIQUE, "bedrock/tool-names-unique", "no tool name is declared twice, in toolConfig or beside it in additionalModelRequestFields.tools (Claude refuses a request whose tool names repeat)", API, Prudent);
+rule!(
+    ID_UNIQUE,
+    "bedrock/tool-use-id-unique",
+    "each toolUseId is used by one toolUse only (as Claude, behind Converse, demands)",
+    API,
+    Prudent
+);
+rule!(PAIRING, "bedrock/results-follow-calls", "each toolUse is answered by a toolResult in the next (user) message, and each toolResult answers a toolUse of the message before", "https://docs.aws.amazon.com/bedrock/latest/userguide/tool-use-inference-call.html", Documented);
+rule!(
+    ALTERNATE,
+    "bedrock/alternating-roles",
+    "a conversation starts with a user message and alternates between user and assistant",
+    API,
+    Documented
+);
+rule!(MEDIA_COUNTS, "bedrock/media-counts", "up to 20 images (each at most 3.75 MB and 8000×8000 px) and 5 documents (each at most 4.5 MB); the page states it per message, the check counts the whole request (stricter)", MESSAGE, Documented);
+rule!(MANY_MEDIA_SIZE, "bedrock/many-media-size", "on Bedrock, documents count with images toward Claude's \"more than 20\", over which each image is at most 2000×2000 px", "https://platform.claude.com/docs/en/build-with-claude/vision", Documented);
+rule!(
+    MEDIA_IN_USER,
+    "bedrock/media-in-user-messages",
+    "images and documents go in user messages only",
+    MESSAGE,
+    Documented
+);
+rule!(MEDIA_IN_RESULT, "bedrock/media-in-tool-result", "images and documents inside a toolResult are supported by Amazon Nova and Anthropic Claude 3 and later only", "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolResultContentBlock.html", Documented);
+rule!(DOCUMENT_NAME, "bedrock/document-name", "a document name is 1 to 200 of letters, digits, single spaces, hyphens, parentheses and square brackets, and no two documents share one (\"Messages can't contain duplicate document names\")", "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_DocumentBlock.html", Documented);
+rule!(
+    DOCUMENT_TEXT,
+    "bedrock/document-needs-text",
+    "content that holds a document block also holds a text block",
+    MESSAGE,
+    Documented
+);
+rule!(
+    BLANK_TEXT,
+    "bedrock/no-blank-text",
+    "text blocks are not blank (\"The text field in the ContentBlock object is blank\")",
+    API,
+    Observed
+);
+rule!(
+    REQUEST_SIZE,
+    "bedrock/request-size",
+    "a request to Claude on Bedrock is at most 20 MB",
+    "https://platform.claude.com/docs/en/api/overview",
+    Documented
+);
 
-pub(crate) static CACHE_POINTS: Rule = Rule {
-    id: "bedrock/cache-points",
-    says: "cachePoint blocks only for models with prompt caching (the crate marks them for Claude), at most 4",
-    source: "https://docs.aws.amazon.com/bedrock/latest/userguide/prompt-caching.html",
-    read: READ,
-    basis: Basis::Documented,
-};
+rule!(CACHE_POINTS, "bedrock/cache-points", "cachePoint blocks only for models with prompt caching (the crate marks them for Claude), at most 4", "https://docs.aws.amazon.com/bedrock/latest/userguide/prompt-caching.html", Documented);
 
 pub(crate) static RULES: &[&Rule] = &[
     &MESSAGE_COUNT,

@@ -5,102 +5,66 @@ use std::collections::HashSet;
 use crate::json::tree::Json as Value;
 
 use crate::facts::ids::gemini_3_or_later;
-use crate::steps::rule::{array, at, idx, string, Basis, Out, Rule, Target};
+use crate::steps::rule::{array, at, idx, rule, string, Out, Rule, Target};
 
 const CALLING: &str = "https://ai.google.dev/gemini-api/docs/function-calling";
 const READ: &str = "2026-12-01";
 
-pub(crate) static CONTENTS: Rule = Rule {
-    id: "gemini/contents-present",
-    says: "`contents` is required and holds the conversation (an empty list is refused with \"contents is not specified\")",
-    source: "https://ai.google.dev/api/generate-content#request-body",
-    read: READ,
-    basis: Basis::Documented,
-};
-pub(crate) static RESPONSE_COUNT: Rule = Rule {
-    id: "gemini/response-count",
-    says: "Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.",
-    source: CALLING,
-    read: READ,
-    basis: Basis::Observed,
-};
-pub(crate) static RESPONSE_MATCHES: Rule = Rule {
-    id: "gemini/response-matches-call",
-    says: "each functionResponse carries the name and id of a call of the turn before",
-    source: CALLING,
-    read: READ,
-    basis: Basis::Documented,
-};
-pub(crate) static CALL_TURN_PLACE: Rule = Rule {
-    id: "gemini/call-turn-follows-user",
-    says: "Please ensure that function call turn comes immediately after a user turn or after a function response turn.",
-    source: CALLING,
-    read: READ,
-    basis: Basis::Observed,
-};
-pub(crate) static CALLS_DECLARED: Rule = Rule {
-    id: "gemini/calls-declared",
-    says: "a functionCall names a declared function",
-    source: CALLING,
-    read: READ,
-    basis: Basis::Observed,
-};
-pub(crate) static CONFIG_NEEDS_TOOLS: Rule = Rule {
-    id: "gemini/tool-config-needs-declarations",
-    says: "toolConfig.functionCallingConfig is only valid with function declarations",
-    source: "https://ai.google.dev/api/caching#ToolConfig",
-    read: READ,
-    basis: Basis::Observed,
-};
-pub(crate) static FUNCTION_NAME: Rule = Rule {
-    id: "gemini/function-name",
-    says: "function names start with a letter or an underscore, then a-z, A-Z, 0-9, underscores, dots, colons and dashes, at most 64",
-    source: "https://ai.google.dev/api/caching#FunctionDeclaration",
-    read: READ,
-    basis: Basis::Documented,
-};
-pub(crate) static ONE_SCHEMA: Rule = Rule {
-    id: "gemini/one-parameters-schema",
-    says: "a declaration has `parameters` or `parametersJsonSchema`, not both; beside a `$ref`, only `description` and `default`",
-    source: "https://ai.google.dev/api/caching#FunctionDeclaration",
-    read: READ,
-    basis: Basis::Documented,
-};
-pub(crate) static THOUGHT_SIGNATURE: Rule = Rule {
-    id: "gemini/thought-signature",
-    says: "on Gemini 3, the first function call part of each model turn carries a thoughtSignature",
-    source: "https://ai.google.dev/gemini-api/docs/thought-signatures",
-    read: READ,
-    basis: Basis::Documented,
-};
-pub(crate) static NESTED_MEDIA: Rule = Rule {
-    id: "gemini/media-in-function-response",
-    says: "media inside functionResponse.parts only for Gemini 3 models, and only PNG, JPEG, WEBP, PDF or plain text",
-    source: CALLING,
-    read: READ,
-    basis: Basis::Documented,
-};
-pub(crate) static MIME: Rule = Rule {
-    id: "gemini/inline-types",
-    says: "inline images are PNG, JPEG, WEBP, HEIC or HEIF; documents PDF",
-    source: "https://ai.google.dev/gemini-api/docs/image-understanding",
-    read: READ,
-    basis: Basis::Documented,
-};
-pub(crate) static INLINE_SIZE: Rule = Rule {
-    id: "gemini/inline-size",
-    says: "inline data up to 100 MB per request; an inline PDF up to 50 MB",
-    source: "https://ai.google.dev/gemini-api/docs/file-input-methods",
-    read: READ,
-    basis: Basis::Documented,
-};
-pub(crate) static REQUEST_SIZE: Rule = Rule {
-    id: "gemini/request-size",
-    says: "a request with inline data is at most 100 MB",
-    source: "https://ai.google.dev/gemini-api/docs/file-input-methods",
-    read: READ,
-    basis: Basis::Documented,
-};
+rule!(CONTENTS, "gemini/contents-present", "`contents` is required and holds the conversation (an empty list is refused with \"contents is not specified\")", "https://ai.google.dev/api/generate-content#request-body", Documented);
+rule!(RESPONSE_COUNT, "gemini/response-count", "Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.", CALLING, Observed);
+rule!(
+    RESPONSE_MATCHES,
+    "gemini/response-matches-call",
+    "each functionResponse carries the name and id of a call of the turn before",
+    CALLING,
+    Documented
+);
+rule!(CALL_TURN_PLACE, "gemini/call-turn-follows-user", "Please ensure that function call turn comes immediately after a user turn or after a function response turn.", CALLING, Observed);
+rule!(
+    CALLS_DECLARED,
+    "gemini/calls-declared",
+    "a functionCall names a declared function",
+    CALLING,
+    Observed
+);
+rule!(
+    CONFIG_NEEDS_TOOLS,
+    "gemini/tool-config-needs-declarations",
+    "toolConfig.functionCallingConfig is only valid with function declarations",
+    "https://ai.google.dev/api/caching#ToolConfig",
+    Observed
+);
+rule!(FUNCTION_NAME, "gemini/function-name", "function names start with a letter or an underscore, then a-z, A-Z, 0-9, underscores, dots, colons and dashes, at most 64", "https://ai.google.dev/api/caching#FunctionDeclaration", Documented);
+rule!(ONE_SCHEMA, "gemini/one-parameters-schema", "a declaration has `parameters` or `parametersJsonSchema`, not both; beside a `$ref`, only `description` and `default`", "https://ai.google.dev/api/caching#FunctionDeclaration", Documented);
+rule!(
+    THOUGHT_SIGNATURE,
+    "gemini/thought-signature",
+    "on Gemini 3, the first function call part of each model turn carries a thoughtSignature",
+    "https://ai.google.dev/gemini-api/docs/thought-signatures",
+    Documented
+);
+rule!(NESTED_MEDIA, "gemini/media-in-function-response", "media inside functionResponse.parts only for Gemini 3 models, and only PNG, JPEG, WEBP, PDF or plain text", CALLING, Documented);
+rule!(
+    MIME,
+    "gemini/inline-types",
+    "inline images are PNG, JPEG, WEBP, HEIC or HEIF; documents PDF",
+    "https://ai.google.dev/gemini-api/docs/image-understanding",
+    Documented
+);
+rule!(
+    INLINE_SIZE,
+    "gemini/inline-size",
+    "inline data up to 100 MB per request; an inline PDF up to 50 MB",
+    "https://ai.google.dev/gemini-api/docs/file-input-methods",
+    Documented
+);
+rule!(
+    REQUEST_SIZE,
+    "gemini/request-size",
+    "a request with inline data is at most 100 MB",
+    "https://ai.google.dev/gemini-api/docs/file-input-methods",
+    Documented
+);
 
 pub(crate) static RULES: &[&Rule] = &[
     &CONTENTS,

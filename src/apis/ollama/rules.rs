@@ -2,40 +2,34 @@
 
 use crate::json::tree::Json as Value;
 
-use crate::steps::rule::{array, at, calls_answered_at, idx, string, Basis, Out, Rule, Target};
+use crate::steps::rule::{array, at, calls_answered_at, idx, rule, string, Out, Rule, Target};
 
 const API: &str =
     "https://github.com/ollama/ollama/blob/main/docs/api.md#generate-a-chat-completion";
 const READ: &str = "2026-12-01";
 
-pub(crate) static MESSAGES: Rule = Rule {
-    id: "ollama/messages-present",
-    says: "a chat request holds at least one message: with an empty `messages` list the server only loads the model and answers nothing",
-    source: "https://github.com/ollama/ollama/blob/main/docs/api.md#load-a-model-1",
-    read: READ,
-    basis: Basis::Documented,
-};
-pub(crate) static IMAGES: Rule = Rule {
-    id: "ollama/images-base64",
-    says: "`images` holds base64-encoded images, without a data: prefix",
-    source: API,
-    read: READ,
-    basis: Basis::Documented,
-};
-pub(crate) static TOOL_NAME: Rule = Rule {
-    id: "ollama/tool-name",
-    says: "a tool message names (tool_name) a function the assistant message before it called",
-    source: API,
-    read: READ,
-    basis: Basis::Prudent,
-};
-pub(crate) static ARGUMENTS: Rule = Rule {
-    id: "ollama/arguments-object",
-    says: "tool call arguments are a JSON object",
-    source: API,
-    read: READ,
-    basis: Basis::Documented,
-};
+rule!(MESSAGES, "ollama/messages-present", "a chat request holds at least one message: with an empty `messages` list the server only loads the model and answers nothing", "https://github.com/ollama/ollama/blob/main/docs/api.md#load-a-model-1", Documented);
+rule!(
+    IMAGES,
+    "ollama/images-base64",
+    "`images` holds base64-encoded images, without a data: prefix",
+    API,
+    Documented
+);
+rule!(
+    TOOL_NAME,
+    "ollama/tool-name",
+    "a tool message names (tool_name) a function the assistant message before it called",
+    API,
+    Prudent
+);
+rule!(
+    ARGUMENTS,
+    "ollama/arguments-object",
+    "tool call arguments are a JSON object",
+    API,
+    Documented
+);
 
 pub(crate) static RULES: &[&Rule] = &[&MESSAGES, &IMAGES, &TOOL_NAME, &ARGUMENTS];
 

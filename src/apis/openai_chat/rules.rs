@@ -3,97 +3,67 @@
 use crate::json::tree::Json as Value;
 
 use crate::steps::rule::{
-    array, at, calls_answered_at, data_url, fits, idx, string, word, Basis, Out, Rule, Target,
+    array, at, calls_answered_at, data_url, fits, idx, rule, string, word, Out, Rule, Target,
 };
 
 const FUNCTIONS: &str = "https://platform.openai.com/docs/guides/function-calling";
 const VISION: &str = "https://platform.openai.com/docs/guides/images-vision";
 const READ: &str = "2026-12-01";
 
-pub(crate) static MESSAGE_COUNT: Rule = Rule {
-    id: "openai-chat/message-count",
-    says: "`messages` holds at least one message (an empty list is refused: \"[] is too short - 'messages'\")",
-    source: "https://platform.openai.com/docs/api-reference/chat/create (`messages`, minItems 1 in the OpenAPI document)",
-    read: READ,
-    basis: Basis::Documented,
-};
-pub(crate) static RESULTS_FOLLOW: Rule = Rule {
-    id: "openai-chat/results-follow-calls",
-    says: "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'.",
-    source: FUNCTIONS,
-    read: READ,
-    basis: Basis::Observed,
-};
-pub(crate) static TOOL_ANSWERS: Rule = Rule {
-    id: "openai-chat/tool-answers-call",
-    says: "messages with role 'tool' must be a response to a preceding message with 'tool_calls'",
-    source: FUNCTIONS,
-    read: READ,
-    basis: Basis::Observed,
-};
-pub(crate) static CHOICE_NEEDS_TOOLS: Rule = Rule {
-    id: "openai-chat/tool-choice-needs-tools",
-    says: "'tool_choice' is only allowed when 'tools' are specified",
-    source: "https://platform.openai.com/docs/api-reference/chat/create",
-    read: READ,
-    basis: Basis::Observed,
-};
-pub(crate) static FUNCTION_NAME: Rule = Rule {
-    id: "openai-chat/function-name",
-    says: "function names are a-z, A-Z, 0-9, underscores and dashes, at most 64 (documented for `tools`; the same pattern is reported enforced on the history's `tool_calls`)",
-    source: "https://platform.openai.com/docs/api-reference/chat/create",
-    read: READ,
-    basis: Basis::Documented,
-};
-pub(crate) static CALL_ID: Rule = Rule {
-    id: "openai-chat/tool-call-id",
-    says: "a tool call id is at most 40 characters (\"string too long. Expected a string with maximum length 40\")",
-    source: "https://community.openai.com/ (reports of the error, 2025-2026)",
-    read: READ,
-    basis: Basis::Observed,
-};
-pub(crate) static ARRAY_ITEMS: Rule = Rule {
-    id: "openai-chat/array-items",
-    says: "an array schema in function parameters needs `items` (invalid_function_parameters)",
-    source: FUNCTIONS,
-    read: READ,
-    basis: Basis::Observed,
-};
-pub(crate) static PARAMETERS_OBJECT: Rule = Rule {
-    id: "openai-chat/parameters-object",
-    says: "function parameters are a JSON Schema of type object, without oneOf, anyOf, allOf, enum, const or not at the top level",
-    source: FUNCTIONS,
-    read: READ,
-    basis: Basis::Observed,
-};
-pub(crate) static MEDIA_IN_USER: Rule = Rule {
-    id: "openai-chat/media-in-user-messages",
-    says: "image and file parts go in user messages only (tool messages take text)",
-    source: VISION,
-    read: READ,
-    basis: Basis::Documented,
-};
-pub(crate) static IMAGES: Rule = Rule {
-    id: "openai-chat/images",
-    says: "up to 1500 images per request; PNG, JPEG, WEBP or non-animated GIF",
-    source: VISION,
-    read: READ,
-    basis: Basis::Documented,
-};
-pub(crate) static FILES: Rule = Rule {
-    id: "openai-chat/files",
-    says: "file parts are PDFs, each under 50 MB and under 50 MB together",
-    source: "https://platform.openai.com/docs/guides/pdf-files",
-    read: READ,
-    basis: Basis::Documented,
-};
-pub(crate) static REQUEST_SIZE: Rule = Rule {
-    id: "openai-chat/request-size",
-    says: "up to 512 MB of payload per request",
-    source: VISION,
-    read: READ,
-    basis: Basis::Documented,
-};
+rule!(MESSAGE_COUNT, "openai-chat/message-count", "`messages` holds at least one message (an empty list is refused: \"[] is too short - 'messages'\")", "https://platform.openai.com/docs/api-reference/chat/create (`messages`, minItems 1 in the OpenAPI document)", Documented);
+rule!(RESULTS_FOLLOW, "openai-chat/results-follow-calls", "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'.", FUNCTIONS, Observed);
+rule!(
+    TOOL_ANSWERS,
+    "openai-chat/tool-answers-call",
+    "messages with role 'tool' must be a response to a preceding message with 'tool_calls'",
+    FUNCTIONS,
+    Observed
+);
+rule!(
+    CHOICE_NEEDS_TOOLS,
+    "openai-chat/tool-choice-needs-tools",
+    "'tool_choice' is only allowed when 'tools' are specified",
+    "https://platform.openai.com/docs/api-reference/chat/create",
+    Observed
+);
+rule!(FUNCTION_NAME, "openai-chat/function-name", "function names are a-z, A-Z, 0-9, underscores and dashes, at most 64 (documented for `tools`; the same pattern is reported enforced on the history's `tool_calls`)", "https://platform.openai.com/docs/api-reference/chat/create", Documented);
+rule!(CALL_ID, "openai-chat/tool-call-id", "a tool call id is at most 40 characters (\"string too long. Expected a string with maximum length 40\")", "https://community.openai.com/ (reports of the error, 2025-2026)", Observed);
+rule!(
+    ARRAY_ITEMS,
+    "openai-chat/array-items",
+    "an array schema in function parameters needs `items` (invalid_function_parameters)",
+    FUNCTIONS,
+    Observed
+);
+rule!(PARAMETERS_OBJECT, "openai-chat/parameters-object", "function parameters are a JSON Schema of type object, without oneOf, anyOf, allOf, enum, const or not at the top level", FUNCTIONS, Observed);
+rule!(
+    MEDIA_IN_USER,
+    "openai-chat/media-in-user-messages",
+    "image and file parts go in user messages only (tool messages take text)",
+    VISION,
+    Documented
+);
+rule!(
+    IMAGES,
+    "openai-chat/images",
+    "up to 1500 images per request; PNG, JPEG, WEBP or non-animated GIF",
+    VISION,
+    Documented
+);
+rule!(
+    FILES,
+    "openai-chat/files",
+    "file parts are PDFs, each under 50 MB and under 50 MB together",
+    "https://platform.openai.com/docs/guides/pdf-files",
+    Documented
+);
+rule!(
+    REQUEST_SIZE,
+    "openai-chat/request-size",
+    "up to 512 MB of payload per request",
+    VISION,
+    Documented
+);
 
 pub(crate) static RULES: &[&Rule] = &[
     &MESSAGE_COUNT,

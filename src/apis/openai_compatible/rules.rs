@@ -11,113 +11,101 @@ use crate::json::tree::Json as Value;
 use crate::facts::{IdRule, Profile};
 
 use crate::apis::openai_chat::rules::{declarations, pairing, Declarations, Pairing};
-use crate::steps::rule::{array, at, data_url, fits, idx, string, word, Basis, Out, Rule, Target};
+use crate::steps::rule::{array, at, data_url, fits, idx, rule, string, word, Out, Rule, Target};
 
 const READ: &str = "2026-12-01";
 const CHAT: &str = "https://platform.openai.com/docs/api-reference/chat/create";
 
-macro_rules! rule {
-    ($name:ident, $id:literal, $says:literal, $source:expr, $basis:ident) => {
-        pub(crate) static $name: Rule = Rule {
-            id: concat!("openai-compatible/", $id),
-            says: $says,
-            source: $source,
-            read: READ,
-            basis: Basis::$basis,
-        };
-    };
-}
-
 rule!(
     TOOL_COUNT,
-    "tool-count",
+    "openai-compatible/tool-count",
     "no more tools than the profile's max_tools (Azure OpenAI: 128 a Chat Completions request)",
     "https://learn.microsoft.com/azure/ai-services/openai/quotas-limits",
     Documented
 );
 rule!(
     MESSAGE_COUNT,
-    "message-count",
+    "openai-compatible/message-count",
     "`messages` holds at least one message",
     CHAT,
     Documented
 );
 rule!(
     RESULTS_FOLLOW,
-    "results-follow-calls",
+    "openai-compatible/results-follow-calls",
     "an assistant message with tool_calls is followed by tool messages answering each id",
     "https://platform.openai.com/docs/guides/function-calling",
     Documented
 );
 rule!(
     TOOL_ANSWERS,
-    "tool-answers-call",
+    "openai-compatible/tool-answers-call",
     "a tool message answers a call of the assistant message before its batch",
     "https://platform.openai.com/docs/guides/function-calling",
     Documented
 );
 rule!(
     CHOICE_NEEDS_TOOLS,
-    "tool-choice-needs-tools",
+    "openai-compatible/tool-choice-needs-tools",
     "tool_choice only with tools",
     CHAT,
     Prudent
 );
 rule!(
     FUNCTION_NAME,
-    "function-name",
+    "openai-compatible/function-name",
     "function names are a-z, A-Z, 0-9, underscores and dashes, at most 64",
     CHAT,
     Prudent
 );
 rule!(
     ARRAY_ITEMS,
-    "array-items",
+    "openai-compatible/array-items",
     "an array schema in function parameters has items",
     CHAT,
     Prudent
 );
 rule!(
     PARAMETERS_OBJECT,
-    "parameters-object",
+    "openai-compatible/parameters-object",
     "function parameters are a JSON Schema of type object",
     CHAT,
     Prudent
 );
 rule!(
     NO_TOOLS,
-    "no-tools",
+    "openai-compatible/no-tools",
     "a server whose profile takes no tools gets no tools, tool_choice, tool_calls or tool messages",
     "https://platform.openai.com/docs/guides/function-calling",
     Prudent
 );
-rule!(NO_VISION, "no-vision",
+rule!(NO_VISION, "openai-compatible/no-vision",
     "a server whose profile takes no images gets no image parts (DeepSeek: \"unknown variant `image_url`, expected `text`\")",
     "https://api-docs.deepseek.com/", Observed);
-rule!(MEDIA_PLACEMENT, "media-placement",
+rule!(MEDIA_PLACEMENT, "openai-compatible/media-placement",
     "image and file parts go in user messages, and in tool messages only where the profile says the server takes them there",
     "https://platform.openai.com/docs/guides/images-vision", Documented);
-rule!(USER_AFTER_TOOL, "user-after-tool",
+rule!(USER_AFTER_TOOL, "openai-compatible/user-after-tool",
     "a server whose profile says so refuses a user message right after a tool message (Mistral: \"Unexpected role 'user' after role 'tool'\")",
     "https://docs.mistral.ai/capabilities/function_calling/", Observed);
 rule!(
     IMAGE_TYPES,
-    "image-types",
+    "openai-compatible/image-types",
     "inline images are of the profile's types, and URLs only where it takes URLs",
     "https://platform.openai.com/docs/guides/images-vision",
     Documented
 );
-rule!(IMAGE_CAPS, "image-caps",
+rule!(IMAGE_CAPS, "openai-compatible/image-caps",
     "images keep the profile's caps: count, bytes each, bytes together, largest side (Groq: 4 MB of base64 a request, 5 images)",
     "https://console.groq.com/docs/vision", Documented);
 rule!(
     FILES,
-    "files",
+    "openai-compatible/files",
     "file parts (PDFs) only where the profile takes them",
     "https://openrouter.ai/docs/features/multimodal/pdfs",
     Documented
 );
-rule!(CALL_ID, "tool-call-id",
+rule!(CALL_ID, "openai-compatible/tool-call-id",
     "tool-call ids keep the profile's rule (Mistral: \"must be a-z, A-Z, 0-9, with a length of 9\")",
     "https://docs.mistral.ai/capabilities/function_calling/", Observed);
 

@@ -5,82 +5,64 @@ use std::collections::HashSet;
 use crate::json::tree::Json as Value;
 
 use crate::apis::openai_chat::rules::{declarations, Declarations};
-use crate::steps::rule::{array, at, fits, idx, string, word, Basis, Out, Rule, Target};
+use crate::steps::rule::{array, at, fits, idx, rule, string, word, Out, Rule, Target};
 
 const FUNCTIONS: &str = "https://platform.openai.com/docs/guides/function-calling";
 const READ: &str = "2026-12-01";
 
-pub(crate) static INPUT_PRESENT: Rule = Rule {
-    id: "openai-responses/input-present",
-    says: "a request that continues no stored response holds its conversation in `input`: an empty one asks the model about nothing",
-    source: "https://platform.openai.com/docs/api-reference/responses/create (`input`)",
-    read: READ,
-    basis: Basis::Prudent,
-};
-pub(crate) static OUTPUT_HAS_CALL: Rule = Rule {
-    id: "openai-responses/output-has-call",
-    says: "No tool call found for function call output with call_id …",
-    source: FUNCTIONS,
-    read: READ,
-    basis: Basis::Observed,
-};
-pub(crate) static CALL_HAS_OUTPUT: Rule = Rule {
-    id: "openai-responses/call-has-output",
-    says: "No tool output found for function call …",
-    source: FUNCTIONS,
-    read: READ,
-    basis: Basis::Observed,
-};
-pub(crate) static CHOICE_NEEDS_TOOLS: Rule = Rule {
-    id: "openai-responses/tool-choice-needs-tools",
-    says: "tool_choice names a tool or mode for the tools the request declares",
-    source: "https://platform.openai.com/docs/api-reference/responses/create",
-    read: READ,
-    basis: Basis::Prudent,
-};
-pub(crate) static FUNCTION_NAME: Rule = Rule {
-    id: "openai-responses/function-name",
-    says: "function names are a-z, A-Z, 0-9, underscores and dashes, at most 64",
-    source: "https://platform.openai.com/docs/api-reference/responses/create",
-    read: READ,
-    basis: Basis::Documented,
-};
-pub(crate) static CALL_ID: Rule = Rule {
-    id: "openai-responses/call-id",
-    says: "a call_id is at most 64 characters (string_above_max_length)",
-    source: FUNCTIONS,
-    read: READ,
-    basis: Basis::Observed,
-};
-pub(crate) static ARRAY_ITEMS: Rule = Rule {
-    id: "openai-responses/array-items",
-    says: "an array schema in function parameters needs `items` (invalid_function_parameters)",
-    source: FUNCTIONS,
-    read: READ,
-    basis: Basis::Observed,
-};
-pub(crate) static PARAMETERS_OBJECT: Rule = Rule {
-    id: "openai-responses/parameters-object",
-    says: "function parameters are a JSON Schema of type object, without oneOf, anyOf, allOf, enum, const or not at the top level",
-    source: FUNCTIONS,
-    read: READ,
-    basis: Basis::Observed,
-};
-pub(crate) static REQUEST_SIZE: Rule = Rule {
-    id: "openai-responses/request-size",
-    says: "up to 512 MB of payload per request",
-    source: "https://platform.openai.com/docs/guides/images-vision",
-    read: READ,
-    basis: Basis::Documented,
-};
+rule!(INPUT_PRESENT, "openai-responses/input-present", "a request that continues no stored response holds its conversation in `input`: an empty one asks the model about nothing", "https://platform.openai.com/docs/api-reference/responses/create (`input`)", Prudent);
+rule!(
+    OUTPUT_HAS_CALL,
+    "openai-responses/output-has-call",
+    "No tool call found for function call output with call_id …",
+    FUNCTIONS,
+    Observed
+);
+rule!(
+    CALL_HAS_OUTPUT,
+    "openai-responses/call-has-output",
+    "No tool output found for function call …",
+    FUNCTIONS,
+    Observed
+);
+rule!(
+    CHOICE_NEEDS_TOOLS,
+    "openai-responses/tool-choice-needs-tools",
+    "tool_choice names a tool or mode for the tools the request declares",
+    "https://platform.openai.com/docs/api-reference/responses/create",
+    Prudent
+);
+rule!(
+    FUNCTION_NAME,
+    "openai-responses/function-name",
+    "function names are a-z, A-Z, 0-9, underscores and dashes, at most 64",
+    "https://platform.openai.com/docs/api-reference/responses/create",
+    Documented
+);
+rule!(
+    CALL_ID,
+    "openai-responses/call-id",
+    "a call_id is at most 64 characters (string_above_max_length)",
+    FUNCTIONS,
+    Observed
+);
+rule!(
+    ARRAY_ITEMS,
+    "openai-responses/array-items",
+    "an array schema in function parameters needs `items` (invalid_function_parameters)",
+    FUNCTIONS,
+    Observed
+);
+rule!(PARAMETERS_OBJECT, "openai-responses/parameters-object", "function parameters are a JSON Schema of type object, without oneOf, anyOf, allOf, enum, const or not at the top level", FUNCTIONS, Observed);
+rule!(
+    REQUEST_SIZE,
+    "openai-responses/request-size",
+    "up to 512 MB of payload per request",
+    "https://platform.openai.com/docs/guides/images-vision",
+    Documented
+);
 
-pub(crate) static DATA_LENGTH: Rule = Rule {
-    id: "openai-responses/data-length",
-    says: "an input_image's image_url is at most 20,971,520 characters and an input_file's file_data at most 73,400,320 (maxLength in the API's OpenAPI description)",
-    source: "https://github.com/openai/openai-python/blob/main/api_reference/openapi.transformed.yml (InputImageContentParamAutoParam, InputFileContentParam)",
-    read: READ,
-    basis: Basis::Documented,
-};
+rule!(DATA_LENGTH, "openai-responses/data-length", "an input_image's image_url is at most 20,971,520 characters and an input_file's file_data at most 73,400,320 (maxLength in the API's OpenAPI description)", "https://github.com/openai/openai-python/blob/main/api_reference/openapi.transformed.yml (InputImageContentParamAutoParam, InputFileContentParam)", Documented);
 
 /// `maxLength` of `input_image.image_url` and `input_file.file_data`.
 pub(crate) const MAX_IMAGE_URL: usize = 20_971_520;
