@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
+
 use tool_carrier::facts::Facts;
 use tool_carrier::import::read_records_with;
 use tool_carrier::media::store::InlineStore;
@@ -24,8 +25,7 @@ pub struct Args {
     #[arg(
         long,
         value_name = "NAME",
-        value_parser = PossibleValuesParser::new(Provider::NAMES)
-            .map(|name| name.parse::<Provider>().expect("a listed provider name")),
+        value_parser = crate::provider_parser(),
     )]
     provider: Provider,
     /// The model to name (in the body, or in the URL for gemini and

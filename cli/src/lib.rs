@@ -57,6 +57,17 @@ enum Command {
     Models(models::Args),
 }
 
+/// The value parser of every `--provider`-like option: one of
+/// [`Provider::NAMES`](tool_carrier::provider::Provider::NAMES), listed in
+/// `--help` and in the error for any other value.
+fn provider_parser(
+) -> impl clap::builder::TypedValueParser<Value = tool_carrier::provider::Provider> {
+    use clap::builder::TypedValueParser;
+    use tool_carrier::provider::Provider;
+    clap::builder::PossibleValuesParser::new(Provider::NAMES)
+        .map(|name| name.parse::<Provider>().expect("a listed provider name"))
+}
+
 /// Exit status for a finished run that found bad records or pending changes.
 const FOUND: u8 = 1;
 /// Exit status for a run that could not finish (I/O, arguments, input

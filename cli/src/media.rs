@@ -4,7 +4,6 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::builder::{PossibleValuesParser, TypedValueParser};
 use tool_carrier::facts::Facts;
 use tool_carrier::media::Policy;
 use tool_carrier::provider::Provider;
@@ -30,8 +29,7 @@ pub struct Args {
     #[arg(
         long,
         value_name = "NAME",
-        value_parser = PossibleValuesParser::new(Provider::NAMES)
-            .map(|name| name.parse::<Provider>().expect("a listed provider name")),
+        value_parser = crate::provider_parser(),
     )]
     budget: Option<Provider>,
     /// Show what this provider's model would get: its byte cap (unless
@@ -39,8 +37,7 @@ pub struct Args {
     #[arg(
         long,
         value_name = "NAME",
-        value_parser = PossibleValuesParser::new(Provider::NAMES)
-            .map(|name| name.parse::<Provider>().expect("a listed provider name")),
+        value_parser = crate::provider_parser(),
     )]
     provider: Option<Provider>,
     /// With --provider: the model (each provider has a default).

@@ -5,7 +5,6 @@
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use clap::builder::{PossibleValuesParser, TypedValueParser};
 use serde::Serialize;
 use tool_carrier::facts::{Date, Facts, Model, Provenance};
 use tool_carrier::media::View;
@@ -19,8 +18,7 @@ pub struct Args {
     #[arg(
         long,
         value_name = "NAME",
-        value_parser = PossibleValuesParser::new(Provider::NAMES)
-            .map(|name| name.parse::<Provider>().expect("a listed provider name")),
+        value_parser = crate::provider_parser(),
     )]
     provider: Option<Provider>,
     /// One JSON object a model instead of a table.
@@ -89,22 +87,7 @@ impl std::fmt::Display for ViewRow {
 }
 
 fn row<'f>(facts: &'f Facts, model: &'f Model, api: Provider) -> Row<'f> {
-    let prefix = model_prefix(model);
-    let all: Vec<&Provenance> = facts
-        .provenances()
-        .filter(|(k, _)| k.starts_with(&prefix))
-        .map(|(_, p)| p)
-        .collect();
-    // The page most of its values come from first, then the others.
-    let mut sources: Vec<(usize, &Provenance)> = Vec::new();
-    for p in all {
-        match sources.iter_mut().find(|(_, q)| *q == p) {
-            Some((n, _)) => *n += 1,
-            None => sources.push((1, p)),
-        }
-    }
-    sources.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.source.cmp(&b.1.source)));
-    let sources = sources.into_iter().map(|(_, p)| p).collect();
+    let sources = facts.sources(model);
     let limit = facts.max_images(api, &model.id);
     Row {
         id: &model.id,
@@ -125,22 +108,6 @@ fn row<'f>(facts: &'f Facts, model: &'f Model, api: Provider) -> Row<'f> {
         retires: model.retires_at(api),
         successor: model.successor.as_deref(),
         sources,
-    }
-}
-
-/// The dotted-key prefix of a model's values.
-fn model_prefix(model: &Model) -> String {
-    let bare = model
-        .id
-        .bytes()
-        .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
-    if bare {
-        format!("models.{}.", model.id)
-    } else {
-        format!(
-            "models.{}.",
-            serde_json::to_string(&model.id).unwrap_or_default()
-        )
     }
 }
 

@@ -294,6 +294,28 @@ impl Facts {
         self.layer.provenance.iter().map(|(k, p)| (k.as_str(), p))
     }
 
+    /// Where `model`'s values come from: each page once, the page most of
+    /// its values were read on first.
+    pub fn sources(&self, model: &Model) -> Vec<&Provenance> {
+        let mut prefix = String::from("models.");
+        layer::push_key(&mut prefix, &model.id);
+        prefix.push('.');
+        let mut counted: Vec<(usize, &Provenance)> = Vec::new();
+        for (_, p) in self
+            .layer
+            .provenance
+            .range(prefix.clone()..)
+            .take_while(|(k, _)| k.starts_with(&prefix))
+        {
+            match counted.iter_mut().find(|(_, q)| *q == p) {
+                Some((n, _)) => *n += 1,
+                None => counted.push((1, p)),
+            }
+        }
+        counted.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.source.cmp(&b.1.source)));
+        counted.into_iter().map(|(_, p)| p).collect()
+    }
+
     /// The model `id` names at `provider`, if the data knows it: the
     /// entry whose id is `id`, or begins it followed by a snapshot suffix
     /// (a date, `-latest`, `-preview…`, Bedrock's `-v1:0`, Vertex's
