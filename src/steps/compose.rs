@@ -100,18 +100,18 @@ pub(crate) fn file_name(target: &str) -> Option<&str> {
 
 /// Messages for APIs whose roles must alternate (Anthropic, Bedrock):
 /// content pushed for the role of the last message joins it.
-pub(crate) struct Alternating<B> {
-    messages: Vec<(&'static str, Vec<B>)>,
+pub(crate) struct Alternating<R, B> {
+    messages: Vec<(R, Vec<B>)>,
 }
 
-impl<B> Alternating<B> {
+impl<R: Copy + PartialEq, B> Alternating<R, B> {
     pub(crate) fn new() -> Self {
         Alternating {
             messages: Vec::new(),
         }
     }
 
-    pub(crate) fn push(&mut self, role: &'static str, blocks: Vec<B>) {
+    pub(crate) fn push(&mut self, role: R, blocks: Vec<B>) {
         if blocks.is_empty() {
             return;
         }
@@ -124,13 +124,9 @@ impl<B> Alternating<B> {
     /// The messages, a `user` one holding `opening` put first when the
     /// history starts with the assistant (both APIs require a user turn
     /// first).
-    pub(crate) fn finish(mut self, opening: B) -> Vec<(&'static str, Vec<B>)> {
-        if self
-            .messages
-            .first()
-            .is_some_and(|(role, _)| *role != "user")
-        {
-            self.messages.insert(0, ("user", vec![opening]));
+    pub(crate) fn finish(mut self, user: R, opening: B) -> Vec<(R, Vec<B>)> {
+        if self.messages.first().is_some_and(|(role, _)| *role != user) {
+            self.messages.insert(0, (user, vec![opening]));
         }
         self.messages
     }
@@ -146,8 +142,8 @@ pub(crate) const OPENING_TEXT: &str = "(conversation continues)";
 /// (evicting turns only the oldest media into notes, after it). At most
 /// two, so with one for the tools or system text at most three: the APIs
 /// that cache at marks take four.
-pub(crate) fn cache_breakpoints<B>(
-    messages: &[(&'static str, Vec<B>)],
+pub(crate) fn cache_breakpoints<R, B>(
+    messages: &[(R, Vec<B>)],
     sends_media: fn(&B) -> bool,
     on: bool,
 ) -> Vec<usize> {

@@ -113,6 +113,20 @@ pub(crate) fn messages_of<'v>(input: &'v Value, key: &str) -> Option<&'v [Value]
     }
 }
 
+/// `input` read as an API's wire type `T`, borrowing its strings; an
+/// error names the JSON path where the shape broke.
+pub(crate) fn typed<'v, T: serde::Deserialize<'v>>(input: &'v Value) -> Result<T, ImportError> {
+    serde_path_to_error::deserialize(input).map_err(|e| {
+        let path = e.path().to_string();
+        let at = match path.as_str() {
+            "." => "$".to_owned(),
+            p if p.starts_with('[') => format!("${p}"),
+            p => format!("$.{p}"),
+        };
+        ImportError::at(&at, e.into_inner().to_string())
+    })
+}
+
 /// Where a payload comes from.
 pub(crate) enum Payload<'v> {
     /// Base64 text of the bytes.

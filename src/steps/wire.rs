@@ -1,17 +1,20 @@
 //! Pieces every API's wire types share: payloads written as base64 while
-//! they are serialized, JSON given by the caller (schemas, typed tools)
-//! written with sorted keys, and tool-call arguments kept as raw JSON text.
+//! they are serialized (and read back as the text they are), JSON given
+//! by the caller (schemas, typed tools) written with sorted keys, and
+//! tool-call arguments kept as raw JSON text.
 //!
-//! Each API's own types live beside its builder (`anthropic.rs`, …); every
-//! struct there derives `Serialize` with one fixed field order, the
-//! conversation (`messages`, `contents`, `input`) last, so what changes
-//! least between turns comes first.
+//! Each API's own types live in its folder (`apis/anthropic/wire.rs`, …)
+//! and serve both directions: they derive `Serialize` with one fixed field
+//! order, the conversation (`messages`, `contents`, `input`) last, so what
+//! changes least between turns comes first, and `Deserialize`, borrowing
+//! every string from the body being read.
 
 use std::borrow::Cow;
 use std::sync::Arc;
 
+use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::ser::{SerializeMap, Serializer};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
@@ -46,13 +49,145 @@ pub(crate) enum UrlOrData {
     Data(DataUrl),
 }
 
-/// Content that is a plain string, or a list of parts (OpenAI Chat and
-/// Responses both take either).
+/// Base64 text: a payload's, written while it is serialized, or the text
+/// a body being read holds (borrowed from it).
+#[derive(Clone, Debug)]
+pub(crate) enum B64<'a> {
+    Payload(Arc<Prepared>),
+    Text(Cow<'a, str>),
+}
+
+impl Serialize for B64<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            B64::Payload(p) => s.collect_str(&p.base64()),
+            B64::Text(text) => s.serialize_str(text),
+        }
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for B64<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_str(StrVisitor).map(B64::Text)
+    }
+}
+
+impl<'a> B64<'a> {
+    /// The text read from a body (`""` for a payload being written).
+    pub(crate) fn text(&self) -> &str {
+        match self {
+            B64::Text(text) => text,
+            B64::Payload(_) => "",
+        }
+    }
+}
+
+/// A string, borrowed from the body being read where it can be.
+struct StrVisitor;
+
+impl<'de> Visitor<'de> for StrVisitor {
+    type Value = Cow<'de, str>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a string")
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+        Ok(Cow::Borrowed(v))
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(Cow::Owned(v.to_owned()))
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
+        Ok(Cow::Owned(v))
+    }
+}
+
+/// A tagged item of an API's (a block, a part, an item) that the crate
+/// knows, or any other object of that list kept as it is: a block the
+/// history kept as the provider wrote it (a thinking block and its
+/// signature) given back unchanged, or, read, a block of a type the crate
+/// does not know.
+///
+/// Read, an object whose `type` is one of `T`'s must be `T` in full: a
+/// known block of a broken shape is an error naming what broke, never
+/// kept as unknown.
 #[derive(Clone, Debug, Serialize)]
 #[serde(untagged)]
-pub(crate) enum TextOr<P> {
-    Text(String),
+pub(crate) enum Open<T> {
+    Known(T),
+    Other(Map<String, Value>),
+}
+
+impl<T> From<T> for Open<T> {
+    fn from(known: T) -> Open<T> {
+        Open::Known(known)
+    }
+}
+
+/// The `type` tags of a tagged enum of wire items.
+pub(crate) trait Tagged {
+    /// Every tag the enum reads.
+    const TAGS: &'static [&'static str];
+}
+
+impl<'de, T: Deserialize<'de> + Tagged> Deserialize<'de> for Open<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let map = Map::<String, Value>::deserialize(d)?;
+        let known = map
+            .get("type")
+            .and_then(Value::as_str)
+            .is_some_and(|tag| T::TAGS.contains(&tag));
+        if !known {
+            return Ok(Open::Other(map));
+        }
+        T::deserialize(Value::Object(map))
+            .map(Open::Known)
+            .map_err(de::Error::custom)
+    }
+}
+
+/// Content that is a plain string, or a list of parts (Anthropic, OpenAI
+/// Chat and Responses all take either).
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub(crate) enum TextOr<'a, P> {
+    Text(Cow<'a, str>),
     Parts(Vec<P>),
+}
+
+impl<'de: 'a, 'a, P: Deserialize<'de>> Deserialize<'de> for TextOr<'a, P> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(TextOrVisitor(std::marker::PhantomData))
+    }
+}
+
+struct TextOrVisitor<P>(std::marker::PhantomData<P>);
+
+impl<'de, P: Deserialize<'de>> Visitor<'de> for TextOrVisitor<P> {
+    type Value = TextOr<'de, P>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("text or a list of blocks")
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+        Ok(TextOr::Text(Cow::Borrowed(v)))
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(TextOr::Text(Cow::Owned(v.to_owned())))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut parts = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1024));
+        while let Some(part) = seq.next_element()? {
+            parts.push(part);
+        }
+        Ok(TextOr::Parts(parts))
+    }
 }
 
 /// A JSON object given by the caller, written with its keys sorted at
@@ -60,6 +195,12 @@ pub(crate) enum TextOr<P> {
 /// a build switch on.
 #[derive(Clone, Debug)]
 pub(crate) struct Sorted(pub Map<String, Value>);
+
+impl<'de> Deserialize<'de> for Sorted {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Map::deserialize(d).map(Sorted)
+    }
+}
 
 impl Serialize for Sorted {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -194,6 +335,22 @@ impl Serialize for ArgumentsObject<'_> {
 /// A call's arguments, written as an object ([`Arguments::as_object`]).
 #[derive(Clone, Debug)]
 pub(crate) struct AsObject(pub Arguments);
+
+/// Read back, a call's `input` (any JSON) is kept as its compact text.
+impl<'de> Deserialize<'de> for AsObject {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = Value::deserialize(d)?;
+        RawValue::from_string(value.to_string())
+            .map(|raw| AsObject(Arguments::Json(raw)))
+            .map_err(de::Error::custom)
+    }
+}
+
+impl Default for AsObject {
+    fn default() -> AsObject {
+        AsObject(Arguments::None)
+    }
+}
 
 impl Serialize for AsObject {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {

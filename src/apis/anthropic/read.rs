@@ -14,17 +14,21 @@
 //! `cache_control` marks are the request's, not the conversation's: they
 //! are left out.
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 use crate::media::store::MediaStore;
 use crate::AttachmentKind;
 
+use super::wire::{Block, Body, Content, Item, Marked, Message, Role, Source};
 use crate::steps::envelope::Envelope;
 use crate::steps::imported::ImportError;
 use crate::steps::imported::{
-    assistant_envelope, attach, messages_of, str_of, target, text_of, url_payload, user_media,
-    Call, ImportedHistory, Payload,
+    assistant_envelope, attach, target, typed, url_payload, user_media, Call, ImportedHistory,
+    Payload,
 };
+use crate::steps::wire::{Open, TextOr};
 
 pub use crate::steps::envelope::ANTHROPIC_THINKING as THINKING;
 /// The member of the assistant envelope that keeps other blocks.
@@ -38,102 +42,124 @@ pub fn from_anthropic(
     input: &Value,
     store: &mut dyn MediaStore,
 ) -> Result<ImportedHistory, ImportError> {
-    let messages = messages_of(input, "messages")
-        .ok_or_else(|| ImportError::at("$", "expected a Messages body or a list of messages"))?;
+    let (system, messages) = match input {
+        Value::Array(_) => (None, typed::<Vec<Message<'_>>>(input)?),
+        Value::Object(_) => {
+            let body: Body<'_> = typed(input)?;
+            (body.system, body.messages)
+        }
+        _ => {
+            return Err(ImportError::at(
+                "$",
+                "expected a Messages body or a list of messages",
+            ))
+        }
+    };
     let mut out = ImportedHistory::default();
-    match input.get("system") {
-        None | Some(Value::Null) => {}
-        Some(system) => {
-            let text = text_of(system);
-            if !text.is_empty() {
-                out.push("system", text.into_owned());
-            }
+    if let Some(system) = system {
+        let text = text_of(&system);
+        if !text.is_empty() {
+            out.push("system", text.into_owned());
         }
     }
-    for (m, message) in messages.iter().enumerate() {
+    for (m, message) in messages.into_iter().enumerate() {
         let at = format!("$.messages[{m}]");
-        let role = str_of(message, "role")
-            .ok_or_else(|| ImportError::at(&at, "a message needs a role"))?;
-        let content = message.get("content").unwrap_or(&Value::Null);
-        match role {
-            "user" => user(m, &at, content, store, &mut out)?,
-            "assistant" => assistant(m, &at, content, &mut out)?,
-            other => return Err(ImportError::at(&at, format!("unknown role {other:?}"))),
+        match (message.role, message.content) {
+            (Role::User, TextOr::Text(text)) => out.push("user", text.into_owned()),
+            (Role::User, TextOr::Parts(items)) => user(m, &at, items, store, &mut out)?,
+            (Role::Assistant, TextOr::Text(text)) => out.push("assistant", text.into_owned()),
+            (Role::Assistant, TextOr::Parts(items)) => assistant(m, &at, items, &mut out),
         }
     }
     Ok(out)
 }
 
-fn blocks<'v>(content: &'v Value, at: &str) -> Result<Vec<&'v Value>, ImportError> {
-    match content {
-        Value::Array(items) => Ok(items.iter().collect()),
-        _ => Err(ImportError::at(
-            &format!("{at}.content"),
-            "expected text or a list of blocks",
-        )),
+/// The text of `system`: a string, or its text blocks joined by lines.
+fn text_of<'a>(system: &'a TextOr<'a, Marked<Item<'a>>>) -> Cow<'a, str> {
+    match system {
+        TextOr::Text(text) => Cow::Borrowed(text),
+        TextOr::Parts(items) => Cow::Owned(
+            items
+                .iter()
+                .filter_map(|item| match &item.inner {
+                    Open::Known(Block::Text { text }) => Some(&**text),
+                    _ => None,
+                })
+                .collect::<Vec<_>>()
+                .join("\n"),
+        ),
     }
 }
 
 /// An `image` or `document` block's target.
 fn media(
-    block: &Value,
+    document: bool,
+    source: Source<'_>,
     at: &str,
     store: &mut dyn MediaStore,
 ) -> Result<(AttachmentKind, String), ImportError> {
-    let kind = if str_of(block, "type") == Some("image") {
-        AttachmentKind::Image
-    } else {
+    let kind = if document {
         AttachmentKind::Document
+    } else {
+        AttachmentKind::Image
     };
-    let source = block.get("source").unwrap_or(&Value::Null);
     let sat = format!("{at}.source");
-    let payload = match str_of(source, "type") {
-        Some("base64") => Payload::Base64(
-            str_of(source, "data")
-                .ok_or_else(|| ImportError::at(&sat, "a base64 source needs data"))?,
-        ),
-        Some("url") => url_payload(
-            str_of(source, "url")
-                .ok_or_else(|| ImportError::at(&sat, "a url source needs a url"))?,
-        ),
-        other => {
-            return Err(ImportError::at(
-                &sat,
-                format!(
-                    "a source of type {} cannot be read back (base64 or url)",
-                    other.unwrap_or("none")
-                ),
-            ))
-        }
+    let payload = match &source {
+        Source::Base64 { data, .. } => Payload::Base64(data.text()),
+        Source::Url { url } => url_payload(url),
     };
     Ok((kind, target(payload, &sat, store)?))
+}
+
+/// An item as JSON, as the body had it (`cache_control` left out).
+fn raw(item: &Item<'_>) -> Value {
+    let mut value = serde_json::to_value(item).unwrap_or(Value::Null);
+    if let Value::Object(m) = &mut value {
+        m.remove("cache_control");
+    }
+    value
+}
+
+fn type_name(block: &Value) -> String {
+    block
+        .get("type")
+        .and_then(Value::as_str)
+        .map_or("untyped".into(), |t| format!("{t:?}"))
 }
 
 fn user(
     m: usize,
     at: &str,
-    content: &Value,
+    items: Vec<Marked<Item<'_>>>,
     store: &mut dyn MediaStore,
     out: &mut ImportedHistory,
 ) -> Result<(), ImportError> {
-    if let Value::String(text) = content {
-        out.push("user", text.clone());
-        return Ok(());
-    }
     let mut text = Vec::new();
-    for (b, block) in blocks(content, at)?.into_iter().enumerate() {
+    for (b, item) in items.into_iter().enumerate() {
         let bat = format!("{at}.content[{b}]");
-        match str_of(block, "type") {
-            Some("tool_result") => out.push("tool", tool_result(block, &bat, store)?),
-            Some("text") => text.push(str_of(block, "text").unwrap_or("").to_owned()),
-            Some("image" | "document") => {
-                let (kind, target) = media(block, &bat, store)?;
+        match item.inner {
+            Open::Known(Block::ToolResult {
+                tool_use_id,
+                content,
+                is_error,
+            }) => out.push(
+                "tool",
+                tool_result(&tool_use_id, content, is_error, &bat, store)?,
+            ),
+            Open::Known(Block::Text { text: t }) => text.push(t.into_owned()),
+            Open::Known(Block::Image { source }) => {
+                let (kind, target) = media(false, source, &bat, store)?;
                 text.push(user_media(out, m, &bat, kind, &target));
             }
-            _ => {
+            Open::Known(Block::Document { source }) => {
+                let (kind, target) = media(true, source, &bat, store)?;
+                text.push(user_media(out, m, &bat, kind, &target));
+            }
+            other => {
+                let block = serde_json::to_value(&other).unwrap_or(Value::Null);
                 out.note(
                     m,
-                    format!("{bat}: a {} block is kept as text", type_name(block)),
+                    format!("{bat}: a {} block is kept as text", type_name(&block)),
                 );
                 text.push(block.to_string());
             }
@@ -145,88 +171,79 @@ fn user(
     Ok(())
 }
 
-fn type_name(block: &Value) -> String {
-    str_of(block, "type").map_or("untyped".into(), |t| format!("{t:?}"))
-}
-
-fn tool_result(block: &Value, at: &str, store: &mut dyn MediaStore) -> Result<String, ImportError> {
-    let id = str_of(block, "tool_use_id")
-        .ok_or_else(|| ImportError::at(at, "a tool_result needs a tool_use_id"))?;
+fn tool_result(
+    id: &str,
+    content: Option<Content<'_>>,
+    is_error: bool,
+    at: &str,
+    store: &mut dyn MediaStore,
+) -> Result<String, ImportError> {
     let mut env = Envelope {
         call_id: Some(id.to_owned()),
-        is_error: block.get("is_error") == Some(&Value::Bool(true)),
+        is_error,
         ..Envelope::default()
     };
-    match block.get("content") {
-        None | Some(Value::Null) => {}
-        Some(Value::String(s)) => env.line(s),
-        Some(Value::Array(items)) => {
-            for (i, item) in items.iter().enumerate() {
+    match content {
+        None => {}
+        Some(TextOr::Text(text)) => env.line(&text),
+        Some(TextOr::Parts(items)) => {
+            for (i, item) in items.into_iter().enumerate() {
                 let iat = format!("{at}.content[{i}]");
-                match str_of(item, "type") {
-                    Some("text") => env.line(str_of(item, "text").unwrap_or("")),
-                    Some("image" | "document") => {
-                        let (kind, target) = media(item, &iat, store)?;
+                match item {
+                    Open::Known(Block::Text { text }) => env.line(&text),
+                    Open::Known(Block::Image { source }) => {
+                        let (kind, target) = media(false, source, &iat, store)?;
                         attach(&mut env, kind, target);
                     }
-                    _ => env.line(&item.to_string()),
+                    Open::Known(Block::Document { source }) => {
+                        let (kind, target) = media(true, source, &iat, store)?;
+                        attach(&mut env, kind, target);
+                    }
+                    other => env.line(&serde_json::to_string(&other).unwrap_or_default()),
                 }
             }
-        }
-        Some(_) => {
-            return Err(ImportError::at(
-                &format!("{at}.content"),
-                "expected text or a list of blocks",
-            ))
         }
     }
     Ok(env.render())
 }
 
-fn assistant(
-    m: usize,
-    at: &str,
-    content: &Value,
-    out: &mut ImportedHistory,
-) -> Result<(), ImportError> {
-    if let Value::String(text) = content {
-        out.push("assistant", text.clone());
-        return Ok(());
-    }
+fn assistant(m: usize, at: &str, items: Vec<Marked<Item<'_>>>, out: &mut ImportedHistory) {
     let mut text = Vec::new();
     let mut calls = Vec::new();
     let mut thinking = Vec::new();
     let mut others = Vec::new();
-    for (b, block) in blocks(content, at)?.into_iter().enumerate() {
-        let bat = format!("{at}.content[{b}]");
-        match str_of(block, "type") {
-            Some("text") => text.push(str_of(block, "text").unwrap_or("")),
-            Some("tool_use") => calls.push(Call {
-                id: str_of(block, "id")
-                    .ok_or_else(|| ImportError::at(&bat, "a tool_use needs an id"))?
-                    .to_owned(),
-                name: str_of(block, "name")
-                    .ok_or_else(|| ImportError::at(&bat, "a tool_use needs a name"))?
-                    .to_owned(),
-                arguments: block.get("input").map_or("{}".into(), Value::to_string),
+    for (b, item) in items.into_iter().enumerate() {
+        match item.inner {
+            Open::Known(Block::Text { text: t }) => text.push(t),
+            Open::Known(Block::ToolUse { id, name, input }) => calls.push(Call {
+                id: id.into_owned(),
+                name: name.into_owned(),
+                arguments: input.0.as_text().into_owned(),
             }),
-            Some("thinking" | "redacted_thinking") => thinking.push(without_cache_control(block)),
-            _ => {
+            other => {
+                let block = raw(&other);
+                if matches!(
+                    block.get("type").and_then(Value::as_str),
+                    Some("thinking" | "redacted_thinking")
+                ) {
+                    thinking.push(block);
+                    continue;
+                }
                 out.note(
                     m,
                     format!(
-                        "{bat}: a {} block is kept as the envelope's {BLOCKS}",
-                        type_name(block)
+                        "{at}.content[{b}]: a {} block is kept as the envelope's {BLOCKS}",
+                        type_name(&block)
                     ),
                 );
-                others.push(without_cache_control(block));
+                others.push(block);
             }
         }
     }
     let text = text.join("\n");
     if calls.is_empty() && thinking.is_empty() && others.is_empty() {
         out.push("assistant", text);
-        return Ok(());
+        return;
     }
     let mut extra = Vec::new();
     if !thinking.is_empty() {
@@ -236,15 +253,6 @@ fn assistant(
         extra.push((BLOCKS.to_owned(), Value::Array(others).to_string()));
     }
     out.push("assistant", assistant_envelope(&text, &calls, &extra));
-    Ok(())
-}
-
-fn without_cache_control(block: &Value) -> Value {
-    let mut block = block.clone();
-    if let Value::Object(m) = &mut block {
-        m.remove("cache_control");
-    }
-    block
 }
 
 #[cfg(test)]
@@ -316,15 +324,25 @@ mod tests {
             err(json!(1)),
             "$: expected a Messages body or a list of messages"
         );
+        assert_eq!(err(json!([{"content": "x"}])), "$[0]: missing field `role`");
         assert_eq!(
-            err(json!([{"content": "x"}])),
-            "$.messages[0]: a message needs a role"
+            err(json!({"messages": [{"role": "system", "content": "x"}]})),
+            "$.messages[0].role: unknown variant `system`, expected `user` or `assistant`"
         );
         assert_eq!(
             err(json!([{"role": "user", "content": [{"type": "tool_result"}]}])),
-            "$.messages[0].content[0]: a tool_result needs a tool_use_id"
+            "$[0].content[0]: missing field `tool_use_id`"
         );
-        assert!(err(json!([{"role": "user", "content": [{"type": "image", "source": {"type": "file", "file_id": "f"}}]}]))
-            .contains("a source of type file cannot be read back"));
+        assert_eq!(
+            err(json!([{"role": "user", "content": 7}])),
+            "$[0].content: invalid type: integer `7`, expected text or a list of blocks"
+        );
+        // A known block of a broken shape is refused, not kept as unknown.
+        assert_eq!(
+            err(
+                json!([{"role": "user", "content": [{"type": "image", "source": {"type": "file", "file_id": "f"}}]}])
+            ),
+            "$[0].content[0]: unknown variant `file`, expected `base64` or `url`"
+        );
     }
 }

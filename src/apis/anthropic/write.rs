@@ -23,99 +23,26 @@
 //! * `tools` declares every tool (typed tools as given); with only
 //!   minimal declarations, `tool_choice` is `{"type": "none"}`.
 
-use serde::Serialize;
-
+use super::wire::{
+    sends_media, Block, Body, CacheControl, Content, Item, Marked, Message, Role, Source, Tool,
+    ToolChoice,
+};
 use crate::steps::compose::{
     cache_breakpoints, has_media, text_with_notes, Alternating, Placement, OPENING_TEXT,
 };
 use crate::steps::context::Context;
 use crate::steps::declare::{Declarations, Input};
 use crate::steps::walk::{AssistantTurn, Media, Slot, ToolResult, Turn, UserCarrier};
-use crate::steps::wire::{AsObject, Base64, Sorted, TextOr};
-
-/// A Messages request body.
-#[derive(Clone, Debug, Serialize)]
-pub(crate) struct Body {
-    model: String,
-    max_tokens: u32,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    system: Option<TextOr<Marked<Block>>>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    tools: Vec<Marked<Tool>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    tool_choice: Option<ToolChoice>,
-    messages: Vec<Message>,
-}
-
-#[derive(Clone, Debug, Serialize)]
-#[serde(untagged)]
-enum Tool {
-    /// A typed tool's definition, as given.
-    Typed(Sorted),
-    Custom {
-        name: String,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        description: Option<String>,
-        input_schema: Sorted,
-    },
-}
-
-#[derive(Clone, Debug, Serialize)]
-struct ToolChoice {
-    #[serde(rename = "type")]
-    kind: &'static str,
-}
-
-#[derive(Clone, Debug, Serialize)]
-struct Message {
-    role: &'static str,
-    content: TextOr<Marked<Block>>,
-}
-
-/// A tool result's content.
-type Content = TextOr<Block>;
-
-/// A block or a tool, maybe marked as a prompt-cache breakpoint.
-#[derive(Clone, Debug, Serialize)]
-struct Marked<T> {
-    #[serde(flatten)]
-    inner: T,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    cache_control: Option<CacheControl>,
-}
-
-impl<T> Marked<T> {
-    fn plain(inner: T) -> Marked<T> {
-        Marked {
-            inner,
-            cache_control: None,
-        }
-    }
-
-    fn breakpoint(inner: T) -> Marked<T> {
-        Marked {
-            inner,
-            cache_control: Some(CacheControl::EPHEMERAL),
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, Serialize)]
-struct CacheControl {
-    #[serde(rename = "type")]
-    kind: &'static str,
-}
-
-impl CacheControl {
-    /// The default (five-minute) cache.
-    const EPHEMERAL: CacheControl = CacheControl { kind: "ephemeral" };
-}
+use crate::steps::wire::{AsObject, Open, Sorted, TextOr, B64};
 
 /// A lone text block as a plain string, unless it is a breakpoint.
-fn content(mut blocks: Vec<Block>, breakpoint: bool) -> TextOr<Marked<Block>> {
+fn content(
+    mut blocks: Vec<Item<'static>>,
+    breakpoint: bool,
+) -> TextOr<'static, Marked<Item<'static>>> {
     if !breakpoint {
-        if let [Block::Text { .. }] = blocks.as_slice() {
-            if let Some(Block::Text { text }) = blocks.pop() {
+        if let [Open::Known(Block::Text { .. })] = blocks.as_slice() {
+            if let Some(Open::Known(Block::Text { text })) = blocks.pop() {
                 return TextOr::Text(text);
             }
         }
@@ -136,86 +63,29 @@ fn content(mut blocks: Vec<Block>, breakpoint: bool) -> TextOr<Marked<Block>> {
     )
 }
 
-impl Block {
-    /// Whether the block sends an image or a document (itself, or inside
-    /// a tool result).
-    fn sends_media(&self) -> bool {
-        match self {
-            Block::Image { .. } | Block::Document { .. } => true,
-            Block::ToolResult {
-                content: Some(TextOr::Parts(blocks)),
-                ..
-            } => blocks.iter().any(Block::sends_media),
-            _ => false,
-        }
-    }
-}
-
-#[derive(Clone, Debug, Serialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-enum Block {
-    Text {
-        text: String,
-    },
-    Image {
-        source: Source,
-    },
-    Document {
-        source: Source,
-    },
-    ToolUse {
-        id: String,
-        name: String,
-        input: AsObject,
-    },
-    ToolResult {
-        tool_use_id: String,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        content: Option<Content>,
-        #[serde(skip_serializing_if = "std::ops::Not::not")]
-        is_error: bool,
-    },
-    /// A block the history kept as Anthropic wrote it (a thinking block
-    /// and its signature), given back unchanged.
-    #[serde(untagged)]
-    Replayed(serde_json::Map<String, serde_json::Value>),
-}
-
-#[derive(Clone, Debug, Serialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-enum Source {
-    Base64 {
-        media_type: &'static str,
-        data: Base64,
-    },
-    Url {
-        url: String,
-    },
-}
-
 /// Build the body.
-pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body {
+pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
     let mut system: Vec<&str> = Vec::new();
     let mut messages = Alternating::new();
     for turn in turns {
         match turn {
             Turn::System(text) => system.push(text),
-            Turn::User(text) => messages.push("user", text_block(&text).into_iter().collect()),
-            Turn::Assistant(a) => messages.push("assistant", assistant(a)),
+            Turn::User(text) => messages.push(Role::User, text_block(&text).into_iter().collect()),
+            Turn::Assistant(a) => messages.push(Role::Assistant, assistant(a)),
             Turn::Results(results) => {
-                messages.push("user", results.into_iter().map(tool_result).collect())
+                messages.push(Role::User, results.into_iter().map(tool_result).collect())
             }
-            Turn::Carrier(c) => messages.push("user", carrier(c)),
+            Turn::Carrier(c) => messages.push(Role::User, carrier(c)),
         }
     }
-    let opening = Block::Text {
-        text: OPENING_TEXT.to_owned(),
-    };
-    let messages = messages.finish(opening);
+    let opening = Open::Known(Block::Text {
+        text: OPENING_TEXT.into(),
+    });
+    let messages = messages.finish(Role::User, opening);
     // Caching: <https://platform.claude.com/docs/en/build-with-claude/prompt-caching>
     // (read 2026-12-01): everything up to a marked block is cached; at
     // most 4 marks a request.
-    let marks = cache_breakpoints(&messages, Block::sends_media, cx.cache_breakpoints);
+    let marks = cache_breakpoints(&messages, sends_media, cx.cache_breakpoints);
     let messages = messages
         .into_iter()
         .enumerate()
@@ -231,9 +101,11 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body {
     let system = (!system.is_empty()).then(|| {
         let text = system.join("\n\n");
         if cx.cache_breakpoints {
-            TextOr::Parts(vec![Marked::breakpoint(Block::Text { text })])
+            TextOr::Parts(vec![Marked::breakpoint(
+                Block::Text { text: text.into() }.into(),
+            )])
         } else {
-            TextOr::Text(text)
+            TextOr::Text(text.into())
         }
     });
     let (mut tools, tool_choice) = declare(cx.declarations);
@@ -245,7 +117,7 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body {
         }
     }
     Body {
-        model: cx.model.to_owned(),
+        model: cx.model.to_owned().into(),
         max_tokens: cx.max_tokens,
         system,
         tools,
@@ -255,15 +127,15 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body {
 }
 
 /// `tools`, and `tool_choice` none when every tool is a stand-in.
-fn declare(declarations: &Declarations) -> (Vec<Marked<Tool>>, Option<ToolChoice>) {
+fn declare(declarations: &Declarations) -> (Vec<Marked<Tool<'static>>>, Option<ToolChoice>) {
     let tools = declarations
         .tools
         .iter()
         .map(|d| match &d.input {
             Input::Typed { definition, .. } => Tool::Typed(Sorted(definition.clone())),
             Input::Schema(schema) => Tool::Custom {
-                name: d.name.clone(),
-                description: d.description.clone(),
+                name: d.name.clone().into(),
+                description: d.description.clone().map(Into::into),
                 input_schema: Sorted(schema.clone()),
             },
         })
@@ -276,70 +148,74 @@ fn declare(declarations: &Declarations) -> (Vec<Marked<Tool>>, Option<ToolChoice
 
 /// A text block, or nothing for text that is empty or only white space
 /// (Anthropic refuses both).
-fn text_block(text: &str) -> Option<Block> {
-    (!text.trim().is_empty()).then(|| Block::Text {
-        text: text.to_owned(),
+fn text_block(text: &str) -> Option<Item<'static>> {
+    (!text.trim().is_empty()).then(|| {
+        Open::Known(Block::Text {
+            text: text.to_owned().into(),
+        })
     })
 }
 
-fn assistant(turn: AssistantTurn<'_>) -> Vec<Block> {
+fn assistant(turn: AssistantTurn<'_>) -> Vec<Item<'static>> {
     // Thinking blocks come first, as the model wrote them (signatures
     // included): https://platform.claude.com/docs/en/build-with-claude/extended-thinking
     // (read 2026-12-01), "Preserving thinking blocks".
-    let mut blocks: Vec<Block> = turn.thinking.into_iter().map(Block::Replayed).collect();
+    let mut blocks: Vec<Item<'static>> = turn.thinking.into_iter().map(Open::Other).collect();
     blocks.extend(turn.text.as_deref().and_then(text_block));
-    blocks.extend(turn.calls.into_iter().map(|call| Block::ToolUse {
-        id: call.id,
-        name: call.name,
-        input: AsObject(call.arguments),
+    blocks.extend(turn.calls.into_iter().map(|call| {
+        Open::Known(Block::ToolUse {
+            id: call.id.into(),
+            name: call.name.into(),
+            input: AsObject(call.arguments),
+        })
     }));
     blocks
 }
 
-fn tool_result(result: ToolResult<'_>) -> Block {
+fn tool_result(result: ToolResult<'_>) -> Item<'static> {
     let text = text_with_notes(&result.body, &result.slots, Placement::Inside);
     let content = if has_media(&result.slots) {
-        let mut content: Vec<Block> = text_block(&text).into_iter().collect();
+        let mut content: Vec<Item<'static>> = text_block(&text).into_iter().collect();
         content.extend(media_blocks(result.slots));
         Some(TextOr::Parts(content))
     } else {
-        (!text.trim().is_empty()).then_some(TextOr::Text(text))
+        (!text.trim().is_empty()).then(|| Content::Text(text.into()))
     };
-    Block::ToolResult {
-        tool_use_id: result.call_id,
+    Open::Known(Block::ToolResult {
+        tool_use_id: result.call_id.into(),
         content,
         is_error: result.is_error,
-    }
+    })
 }
 
-fn carrier(c: UserCarrier<'_>) -> Vec<Block> {
+fn carrier(c: UserCarrier<'_>) -> Vec<Item<'static>> {
     let text = text_with_notes(&c.text, &c.slots, Placement::Inside);
-    let mut blocks: Vec<Block> = text_block(&text).into_iter().collect();
+    let mut blocks: Vec<Item<'static>> = text_block(&text).into_iter().collect();
     blocks.extend(media_blocks(c.slots));
     blocks
 }
 
 /// `image` and `document` blocks for the slots sent as media, in order.
-fn media_blocks(slots: Vec<Slot<'_>>) -> impl Iterator<Item = Block> + '_ {
+fn media_blocks(slots: Vec<Slot<'_>>) -> impl Iterator<Item = Item<'static>> + '_ {
     slots.into_iter().filter_map(|slot| {
         let (document, source) = match slot.media {
             Media::Inline(p) => (
                 p.is_document(),
                 Source::Base64 {
-                    media_type: p.media_type.as_str(),
-                    data: Base64(p),
+                    media_type: p.media_type.as_str().into(),
+                    data: B64::Payload(p),
                 },
             ),
             Media::Url(url) => (
                 slot.kind == crate::AttachmentKind::Document,
-                Source::Url { url },
+                Source::Url { url: url.into() },
             ),
             Media::Note(..) => return None,
         };
-        Some(if document {
+        Some(Open::Known(if document {
             Block::Document { source }
         } else {
             Block::Image { source }
-        })
+        }))
     })
 }

@@ -202,7 +202,7 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body {
     let opening = Block::Text {
         text: OPENING_TEXT.to_owned(),
     };
-    let messages = messages.finish(opening);
+    let messages = messages.finish("user", opening);
     // Caching: <https://docs.aws.amazon.com/bedrock/latest/userguide/prompt-caching.html>
     // (read 2026-12-01): a cachePoint block caches everything before it;
     // Claude takes them in system, messages and tools, at most 4.

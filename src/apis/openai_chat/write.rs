@@ -91,7 +91,7 @@ enum Message {
     },
 }
 
-type Content = TextOr<Part>;
+type Content = TextOr<'static, Part>;
 
 #[derive(Clone, Debug, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -160,7 +160,7 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body {
                 content: text.to_owned(),
             }),
             Turn::User(text) => messages.push(Message::User {
-                content: TextOr::Text(text.into_owned()),
+                content: TextOr::Text(text.into_owned().into()),
             }),
             Turn::Assistant(a) if shape.tools => messages.push(assistant(a)),
             Turn::Assistant(a) => messages.push(assistant_as_text(a)),
@@ -310,7 +310,7 @@ fn results_batch(results: Vec<ToolResult<'_>>, shape: Shape, messages: &mut Vec<
         let text = text_with_notes(&result.body, &result.slots, Placement::NextMessage);
         messages.push(Message::Tool {
             tool_call_id: result.call_id.clone(),
-            content: TextOr::Text(text),
+            content: TextOr::Text(text.into()),
         });
         if has_media(&result.slots) {
             held.push(result);
@@ -339,7 +339,7 @@ fn carrier(c: UserCarrier<'_>) -> Message {
     let text = text_with_notes(&c.text, &c.slots, Placement::Inside);
     if !has_media(&c.slots) {
         return Message::User {
-            content: TextOr::Text(text),
+            content: TextOr::Text(text.into()),
         };
     }
     let mut parts = Vec::new();

@@ -63,7 +63,7 @@ enum Item {
     },
 }
 
-type Content = TextOr<Part>;
+type Content = TextOr<'static, Part>;
 
 #[derive(Clone, Debug, Serialize)]
 #[serde(tag = "type")]
@@ -125,7 +125,7 @@ fn declare(declarations: &Declarations) -> (Vec<Tool>, Option<&'static str>) {
 fn message(role: &'static str, text: String) -> Item {
     Item::Message {
         role,
-        content: TextOr::Text(text),
+        content: TextOr::Text(text.into()),
     }
 }
 
@@ -147,7 +147,7 @@ fn assistant(turn: AssistantTurn<'_>, input: &mut Vec<Item>) {
 /// The text, then the media; a plain string when there are no media.
 fn content(text: String, slots: Vec<Slot<'_>>) -> Content {
     if !has_media(&slots) {
-        return TextOr::Text(text);
+        return TextOr::Text(text.into());
     }
     let mut parts = Vec::new();
     if !text.is_empty() {

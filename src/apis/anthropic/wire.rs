@@ -1,0 +1,171 @@
+//! Anthropic Messages on the wire: one set of types, written by
+//! [`write`](super::write) and read by [`read`](super::read).
+//!
+//! Reading borrows every string from the body. Fields the reader has no
+//! use for (the model, `max_tokens`, `tools`, `tool_choice`) are not read,
+//! so a body is never refused over them; `cache_control` marks are the
+//! request's, not the conversation's, and are not read. A block of a type
+//! not named here is kept as it is ([`Open`]).
+
+use std::borrow::Cow;
+
+use serde::{Deserialize, Serialize};
+
+use crate::steps::wire::{AsObject, Open, Sorted, Tagged, TextOr, B64};
+
+/// A Messages request body.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) struct Body<'a> {
+    #[serde(skip_deserializing)]
+    pub model: Cow<'a, str>,
+    #[serde(skip_deserializing)]
+    pub max_tokens: u32,
+    #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
+    pub system: Option<TextOr<'a, Marked<Item<'a>>>>,
+    #[serde(skip_deserializing, skip_serializing_if = "Vec::is_empty")]
+    pub tools: Vec<Marked<Tool<'a>>>,
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub tool_choice: Option<ToolChoice>,
+    #[serde(borrow)]
+    pub messages: Vec<Message<'a>>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub(crate) enum Tool<'a> {
+    /// A typed tool's definition, as given.
+    Typed(Sorted),
+    Custom {
+        name: Cow<'a, str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        description: Option<Cow<'a, str>>,
+        input_schema: Sorted,
+    },
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct ToolChoice {
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum Role {
+    User,
+    Assistant,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) struct Message<'a> {
+    pub role: Role,
+    #[serde(borrow)]
+    pub content: TextOr<'a, Marked<Item<'a>>>,
+}
+
+/// A tool result's content.
+pub(crate) type Content<'a> = TextOr<'a, Item<'a>>;
+
+/// A block or a tool, maybe marked as a prompt-cache breakpoint.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) struct Marked<T> {
+    #[serde(flatten)]
+    pub inner: T,
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub cache_control: Option<CacheControl>,
+}
+
+impl<T> Marked<T> {
+    pub fn plain(inner: T) -> Marked<T> {
+        Marked {
+            inner,
+            cache_control: None,
+        }
+    }
+
+    pub fn breakpoint(inner: T) -> Marked<T> {
+        Marked {
+            inner,
+            cache_control: Some(CacheControl::EPHEMERAL),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Serialize)]
+pub(crate) struct CacheControl {
+    #[serde(rename = "type")]
+    kind: &'static str,
+}
+
+impl CacheControl {
+    /// The default (five-minute) cache.
+    pub const EPHEMERAL: CacheControl = CacheControl { kind: "ephemeral" };
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub(crate) enum Block<'a> {
+    Text {
+        #[serde(borrow)]
+        text: Cow<'a, str>,
+    },
+    Image {
+        #[serde(borrow)]
+        source: Source<'a>,
+    },
+    Document {
+        #[serde(borrow)]
+        source: Source<'a>,
+    },
+    ToolUse {
+        #[serde(borrow)]
+        id: Cow<'a, str>,
+        #[serde(borrow)]
+        name: Cow<'a, str>,
+        #[serde(default)]
+        input: AsObject,
+    },
+    ToolResult {
+        #[serde(borrow)]
+        tool_use_id: Cow<'a, str>,
+        #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
+        content: Option<Content<'a>>,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        is_error: bool,
+    },
+}
+
+impl Tagged for Block<'_> {
+    const TAGS: &'static [&'static str] = &["text", "image", "document", "tool_use", "tool_result"];
+}
+
+/// A block the crate knows, or one kept as Anthropic wrote it.
+pub(crate) type Item<'a> = Open<Block<'a>>;
+
+/// Whether the item sends an image or a document (itself, or inside a
+/// tool result).
+pub(crate) fn sends_media(item: &Item<'_>) -> bool {
+    match item {
+        Open::Known(Block::Image { .. } | Block::Document { .. }) => true,
+        Open::Known(Block::ToolResult {
+            content: Some(TextOr::Parts(items)),
+            ..
+        }) => items.iter().any(sends_media),
+        _ => false,
+    }
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub(crate) enum Source<'a> {
+    Base64 {
+        #[serde(borrow)]
+        media_type: Cow<'a, str>,
+        #[serde(borrow)]
+        data: B64<'a>,
+    },
+    Url {
+        #[serde(borrow)]
+        url: Cow<'a, str>,
+    },
+}
