@@ -127,20 +127,30 @@ impl<T> From<T> for Open<T> {
     }
 }
 
-/// The `type` tags of a tagged enum of wire items.
+/// The tags of an enum of wire items.
 pub(crate) trait Tagged {
     /// Every tag the enum reads.
     const TAGS: &'static [&'static str];
+
+    /// Whether `item` is one of the enum's: by its `type` member, or, for
+    /// an API whose items are objects with one member named for their
+    /// kind (Bedrock's blocks), by that member's name.
+    fn is_known(item: &Map<String, Value>) -> bool {
+        item.get("type")
+            .and_then(Value::as_str)
+            .is_some_and(|tag| Self::TAGS.contains(&tag))
+    }
+}
+
+/// [`Tagged::is_known`] for items keyed by their kind.
+pub(crate) fn keyed(item: &Map<String, Value>, tags: &[&str]) -> bool {
+    item.keys().any(|key| tags.contains(&key.as_str()))
 }
 
 impl<'de, T: Deserialize<'de> + Tagged> Deserialize<'de> for Open<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let map = Map::<String, Value>::deserialize(d)?;
-        let known = map
-            .get("type")
-            .and_then(Value::as_str)
-            .is_some_and(|tag| T::TAGS.contains(&tag));
-        if !known {
+        if !T::is_known(&map) {
             return Ok(Open::Other(map));
         }
         T::deserialize(Value::Object(map))

@@ -17,12 +17,14 @@ use serde_json::Value;
 use crate::media::store::MediaStore;
 use crate::AttachmentKind;
 
+use super::wire::{Block, Body, Message, Role};
 use crate::steps::envelope::Envelope;
 use crate::steps::imported::ImportError;
 use crate::steps::imported::{
-    assistant_envelope, function_tool, label, list, messages_of, str_of, target, user_media, Batch,
-    Call, ImportedHistory, Payload,
+    assistant_envelope, function_tool, label, list, target, typed, user_media, Batch, Call,
+    ImportedHistory, Payload,
 };
+use crate::steps::wire::Open;
 
 /// The member of the assistant envelope that keeps other blocks.
 pub const BLOCKS: &str = "bedrock_blocks";
@@ -35,145 +37,164 @@ pub fn from_bedrock(
     input: &Value,
     store: &mut dyn MediaStore,
 ) -> Result<ImportedHistory, ImportError> {
-    let messages = messages_of(input, "messages")
-        .ok_or_else(|| ImportError::at("$", "expected a Converse body or a list of messages"))?;
-    let mut out = ImportedHistory::default();
-    if let Some(system) = input.get("system").and_then(Value::as_array) {
-        let text: Vec<&str> = system.iter().filter_map(|b| str_of(b, "text")).collect();
-        if !text.is_empty() {
-            out.push("system", text.join("\n"));
+    let (system, messages) = match input {
+        Value::Array(_) => (Vec::new(), typed::<Vec<Message<'_>>>(input)?),
+        Value::Object(_) => {
+            let body: Body<'_> = typed(input)?;
+            (body.system, body.messages)
         }
+        _ => {
+            return Err(ImportError::at(
+                "$",
+                "expected a Converse body or a list of messages",
+            ))
+        }
+    };
+    let mut out = ImportedHistory::default();
+    let system: Vec<&str> = system
+        .iter()
+        .filter_map(|b| match b {
+            Open::Known(Block::Text(text)) => Some(&**text),
+            _ => None,
+        })
+        .collect();
+    if !system.is_empty() {
+        out.push("system", system.join("\n"));
     }
     let mut batch = Batch::default();
-    for (m, message) in messages.iter().enumerate() {
+    for (m, message) in messages.into_iter().enumerate() {
         let at = format!("$.messages[{m}]");
-        let role = str_of(message, "role")
-            .ok_or_else(|| ImportError::at(&at, "a message needs a role"))?;
-        let blocks = message
-            .get("content")
-            .and_then(Value::as_array)
-            .ok_or_else(|| {
-                ImportError::at(&format!("{at}.content"), "expected a list of blocks")
-            })?;
-        match role {
-            "assistant" => {
+        match message.role {
+            Role::Assistant => {
                 batch.calls.clear();
-                let mut text = Vec::new();
-                let mut calls = Vec::new();
-                let mut others = Vec::new();
-                for (b, block) in blocks.iter().enumerate() {
-                    let bat = format!("{at}.content[{b}]");
-                    if let Some(t) = str_of(block, "text") {
-                        text.push(t);
-                    } else if let Some(u) = block.get("toolUse") {
-                        let id = str_of(u, "toolUseId")
-                            .ok_or_else(|| ImportError::at(&bat, "a toolUse needs a toolUseId"))?;
-                        let name = str_of(u, "name")
-                            .ok_or_else(|| ImportError::at(&bat, "a toolUse needs a name"))?;
-                        batch.calls.push((id.to_owned(), name.to_owned()));
-                        calls.push(Call {
-                            id: id.to_owned(),
-                            name: name.to_owned(),
-                            arguments: u.get("input").map_or("{}".into(), Value::to_string),
-                        });
-                    } else if block.get("cachePoint").is_none() {
-                        out.note(
-                            m,
-                            format!(
-                                "{bat}: a block of another kind is kept as the envelope's {BLOCKS}"
-                            ),
-                        );
-                        others.push(block.clone());
-                    }
-                }
-                let text = text.join("\n");
-                if calls.is_empty() && others.is_empty() {
-                    out.push("assistant", text);
-                } else {
-                    let extra = if others.is_empty() {
-                        Vec::new()
-                    } else {
-                        vec![(BLOCKS.to_owned(), Value::Array(others).to_string())]
-                    };
-                    out.push("assistant", assistant_envelope(&text, &calls, &extra));
-                }
+                assistant(m, &at, message.content, &mut batch, &mut out);
             }
-            "user" => user(m, &at, blocks, &mut batch, store, &mut out)?,
-            other => return Err(ImportError::at(&at, format!("unknown role {other:?}"))),
+            Role::User => user(m, &at, message.content, &mut batch, store, &mut out)?,
         }
     }
     batch.flush(&mut out);
     Ok(out)
 }
 
-/// An `image` or `document` block's kind and payload.
-fn media<'v>(
-    block: &'v Value,
+fn assistant(
+    m: usize,
     at: &str,
-) -> Result<Option<(AttachmentKind, Payload<'v>)>, ImportError> {
-    let (kind, inner) = match (block.get("image"), block.get("document")) {
-        (Some(i), _) => (AttachmentKind::Image, i),
-        (None, Some(d)) => (AttachmentKind::Document, d),
-        _ => return Ok(None),
-    };
-    let bytes = inner["source"]["bytes"].as_str().ok_or_else(|| {
-        ImportError::at(at, "only bytes sources can be read back (not s3Location)")
-    })?;
-    Ok(Some((kind, Payload::Base64(bytes))))
+    blocks: Vec<Open<Block<'_>>>,
+    batch: &mut Batch,
+    out: &mut ImportedHistory,
+) {
+    let mut text = Vec::new();
+    let mut calls = Vec::new();
+    let mut others = Vec::new();
+    for (b, block) in blocks.into_iter().enumerate() {
+        match block {
+            Open::Known(Block::Text(t)) => text.push(t),
+            Open::Known(Block::ToolUse(u)) => {
+                batch.calls.push((
+                    u.tool_use_id.clone().into_owned(),
+                    u.name.clone().into_owned(),
+                ));
+                calls.push(Call {
+                    id: u.tool_use_id.into_owned(),
+                    name: u.name.into_owned(),
+                    arguments: u.input.0.as_text().into_owned(),
+                });
+            }
+            Open::Known(Block::CachePoint(_)) => {}
+            other => {
+                out.note(
+                    m,
+                    format!(
+                        "{at}.content[{b}]: a block of another kind is kept as the envelope's {BLOCKS}"
+                    ),
+                );
+                others.push(as_json(&other));
+            }
+        }
+    }
+    let text = text.join("\n");
+    if calls.is_empty() && others.is_empty() {
+        out.push("assistant", text);
+    } else {
+        let extra = if others.is_empty() {
+            Vec::new()
+        } else {
+            vec![(BLOCKS.to_owned(), Value::Array(others).to_string())]
+        };
+        out.push("assistant", assistant_envelope(&text, &calls, &extra));
+    }
+}
+
+/// A block as the JSON it was.
+fn as_json(block: &Open<Block<'_>>) -> Value {
+    serde_json::to_value(block).unwrap_or(Value::Null)
+}
+
+/// An `image` or `document` block's kind and payload.
+fn media<'b>(block: &'b Open<Block<'_>>) -> Option<(AttachmentKind, Payload<'b>)> {
+    match block {
+        Open::Known(Block::Image(i)) => Some((
+            AttachmentKind::Image,
+            Payload::Base64(i.source.bytes.text()),
+        )),
+        Open::Known(Block::Document(d)) => Some((
+            AttachmentKind::Document,
+            Payload::Base64(d.source.bytes.text()),
+        )),
+        _ => None,
+    }
 }
 
 fn user(
     m: usize,
     at: &str,
-    blocks: &[Value],
+    blocks: Vec<Open<Block<'_>>>,
     batch: &mut Batch,
     store: &mut dyn MediaStore,
     out: &mut ImportedHistory,
 ) -> Result<(), ImportError> {
     // Blocks before the last result are the user's; only those after it
     // may be the labelled media (its fixed position).
-    let last = blocks.iter().rposition(|b| b.get("toolResult").is_some());
+    let last = blocks
+        .iter()
+        .rposition(|b| matches!(b, Open::Known(Block::ToolResult(_))));
     let mut before = Vec::new();
     let mut rest = Vec::new();
     for (b, block) in blocks.iter().enumerate() {
         let bat = format!("{at}.content[{b}]");
-        let Some(r) = block.get("toolResult") else {
-            if block.get("cachePoint").is_none() {
-                if last.is_some_and(|l| b < l) {
-                    before.push((b, block));
-                } else {
-                    rest.push((b, block));
-                }
+        let r = match block {
+            Open::Known(Block::ToolResult(r)) => r,
+            Open::Known(Block::CachePoint(_)) => continue,
+            _ if last.is_some_and(|l| b < l) => {
+                before.push((b, block));
+                continue;
             }
-            continue;
+            _ => {
+                rest.push((b, block));
+                continue;
+            }
         };
-        let id = str_of(r, "toolUseId")
-            .ok_or_else(|| ImportError::at(&bat, "a toolResult needs a toolUseId"))?;
         let mut env = Envelope {
-            call_id: Some(id.to_owned()),
-            is_error: str_of(r, "status") == Some("error"),
+            call_id: Some(r.tool_use_id.clone().into_owned()),
+            is_error: r.status.as_deref() == Some("error"),
             ..Envelope::default()
         };
-        for (i, item) in r
-            .get("content")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .enumerate()
-        {
+        for (i, item) in r.content.iter().enumerate() {
             let iat = format!("{bat}.toolResult.content[{i}]");
-            if let Some(t) = str_of(item, "text") {
-                env.line(t);
-            } else if let Some(j) = item.get("json") {
-                env.line(&j.to_string());
-            } else if let Some((kind, payload)) = media(item, &iat)? {
-                env.attachments
-                    .push(crate::Attachment::new(kind, target(payload, &iat, store)?));
-            } else {
-                env.line(&item.to_string());
+            match item {
+                Open::Known(Block::Text(t)) => env.line(t),
+                Open::Known(Block::Json(j)) => env.line(&j.to_string()),
+                _ => match media(item) {
+                    Some((kind, payload)) => env
+                        .attachments
+                        .push(crate::Attachment::new(kind, target(payload, &iat, store)?)),
+                    None => env.line(&as_json(item).to_string()),
+                },
             }
         }
-        batch.results.push((id.to_owned(), env));
+        batch
+            .results
+            .push((r.tool_use_id.clone().into_owned(), env));
     }
     // The labelled media after the results: label, media, label, media…,
     // then whatever the user said next (Converse joins the two turns).
@@ -183,10 +204,13 @@ fn user(
         while lead + 1 < rest.len() {
             let (_, text) = rest[lead];
             let (c, block) = rest[lead + 1];
-            let Some(text) = str_of(text, "text").filter(|t| label(t).is_some()) else {
+            let Some(text) = (match text {
+                Open::Known(Block::Text(t)) if label(t).is_some() => Some(&**t),
+                _ => None,
+            }) else {
                 break;
             };
-            let Ok(Some((kind, payload))) = media(block, &format!("{at}.content[{c}]")) else {
+            let Some((kind, payload)) = media(block) else {
                 break;
             };
             pairs.push((text, kind, payload, format!("{at}.content[{c}]")));
@@ -196,21 +220,22 @@ fn user(
     let folded = !pairs.is_empty() && batch.fold(pairs, "follows after the tool results", store)?;
     batch.flush(out);
     let rest = if folded { &rest[lead..] } else { &rest[..] };
-    let rest: Vec<(usize, &Value)> = before.into_iter().chain(rest.iter().copied()).collect();
+    let rest: Vec<(usize, &Open<Block<'_>>)> =
+        before.into_iter().chain(rest.iter().copied()).collect();
     if rest.is_empty() {
         return Ok(());
     }
     let mut text = Vec::new();
     for &(b, block) in &rest {
         let bat = format!("{at}.content[{b}]");
-        if let Some(t) = str_of(block, "text") {
-            text.push(t.to_owned());
-        } else if let Some((kind, payload)) = media(block, &bat)? {
+        if let Open::Known(Block::Text(t)) = block {
+            text.push(t.clone().into_owned());
+        } else if let Some((kind, payload)) = media(block) {
             let target = target(payload, &bat, store)?;
             text.push(user_media(out, m, &bat, kind, &target));
         } else {
             out.note(m, format!("{bat}: a block of another kind is kept as text"));
-            text.push(block.to_string());
+            text.push(as_json(block).to_string());
         }
     }
     out.push("user", text.join("\n"));
@@ -233,4 +258,55 @@ pub(crate) fn tool_definitions(body: &Value) -> (Vec<Value>, Vec<String>) {
         }
     }
     (tools, left)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::media::store::InlineStore;
+    use serde_json::json;
+
+    fn err(v: Value) -> String {
+        from_bedrock(&v, &mut InlineStore).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn bad_shapes_name_their_path() {
+        assert_eq!(
+            err(json!("x")),
+            "$: expected a Converse body or a list of messages"
+        );
+        assert_eq!(
+            err(json!({"messages": [{"role": "user"}]})),
+            "$.messages[0]: missing field `content`"
+        );
+        assert_eq!(
+            err(json!([{"role": "user", "content": [{"toolResult": {"content": []}}]}])),
+            "$[0].content[0]: missing field `toolUseId`"
+        );
+        // A known block of a broken shape is refused, not kept as unknown:
+        // an S3 location cannot be read back.
+        assert_eq!(
+            err(json!([{"role": "user", "content": [
+                {"image": {"format": "png", "source": {"s3Location": {"uri": "s3://b/k"}}}}]}])),
+            "$[0].content[0]: missing field `bytes`"
+        );
+    }
+
+    #[test]
+    fn unknown_blocks_are_kept_as_they_were() {
+        let body = json!({"messages": [
+            {"role": "assistant", "content": [
+                {"reasoningContent": {"reasoningText": {"text": "hm", "signature": "sig"}}},
+                {"text": "Done."},
+                {"cachePoint": {"type": "default"}}]}]});
+        let h = from_bedrock(&body, &mut InlineStore).unwrap();
+        let a: Value = serde_json::from_str(&h.messages[0].1).unwrap();
+        assert_eq!(a["content"], "Done.");
+        assert_eq!(
+            a[BLOCKS][0]["reasoningContent"]["reasoningText"]["signature"],
+            "sig"
+        );
+        assert_eq!(h.notes.len(), 1);
+    }
 }

@@ -31,9 +31,12 @@
 
 use std::collections::HashSet;
 
-use serde::Serialize;
 use serde_json::Map;
 
+use super::wire::{
+    Block, Body, Bytes, CachePoint, Document, Extra, Image, Message, Role, Schema, Tool,
+    ToolConfig, ToolResultBlock, ToolSpec, ToolUse,
+};
 use crate::steps::compose::{
     attachment_label, cache_breakpoints, file_name, has_media, text_with_notes, Alternating,
     Placement, OPENING_TEXT,
@@ -41,149 +44,13 @@ use crate::steps::compose::{
 use crate::steps::context::Context;
 use crate::steps::declare::Declarations;
 use crate::steps::walk::{AssistantTurn, Media, Slot, ToolResult, Turn, UserCarrier};
-use crate::steps::wire::{AsObject, Base64, Sorted};
-
-/// A Converse request body.
-#[derive(Clone, Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct Body {
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    system: Vec<Block>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    tool_config: Option<ToolConfig>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    additional_model_request_fields: Option<Extra>,
-    messages: Vec<Message>,
-}
-
-#[derive(Clone, Debug, Serialize)]
-struct ToolConfig {
-    tools: Vec<Tool>,
-}
-
-#[derive(Clone, Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-enum Tool {
-    ToolSpec(ToolSpec),
-    CachePoint(CachePoint),
-}
-
-/// A prompt-cache checkpoint: everything before it is cached.
-#[derive(Clone, Copy, Debug, Serialize)]
-struct CachePoint {
-    #[serde(rename = "type")]
-    kind: &'static str,
-}
-
-impl CachePoint {
-    const DEFAULT: CachePoint = CachePoint { kind: "default" };
-}
-
-#[derive(Clone, Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ToolSpec {
-    name: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    description: Option<String>,
-    input_schema: Schema,
-}
-
-#[derive(Clone, Debug, Serialize)]
-struct Schema {
-    json: Sorted,
-}
-
-/// Claude's own fields, passed through by Converse.
-#[derive(Clone, Debug, Serialize)]
-struct Extra {
-    tools: Vec<Sorted>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    anthropic_beta: Vec<&'static str>,
-}
-
-#[derive(Clone, Debug, Serialize)]
-struct Message {
-    role: &'static str,
-    content: Vec<Block>,
-}
-
-/// A content block: an object with one member named for its kind.
-#[derive(Clone, Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-enum Block {
-    Image(Image),
-    Document(Document),
-    ToolUse(ToolUse),
-    ToolResult(ToolResultBlock),
-    CachePoint(CachePoint),
-    /// `{"text": …}` (untagged variants come last).
-    #[serde(untagged)]
-    Text {
-        text: String,
-    },
-}
-
-#[derive(Clone, Debug, Serialize)]
-struct Image {
-    format: &'static str,
-    source: Bytes,
-}
-
-#[derive(Clone, Debug, Serialize)]
-struct Document {
-    format: &'static str,
-    name: String,
-    source: Bytes,
-}
-
-#[derive(Clone, Debug, Serialize)]
-struct Bytes {
-    bytes: Base64,
-}
-
-#[derive(Clone, Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ToolUse {
-    tool_use_id: String,
-    name: String,
-    input: AsObject,
-}
-
-#[derive(Clone, Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ToolResultBlock {
-    tool_use_id: String,
-    content: Vec<Block>,
-    /// `"error"` for a failed tool (Converse's `status`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    status: Option<&'static str>,
-}
-
-impl Block {
-    fn is_text(&self) -> bool {
-        matches!(self, Block::Text { .. })
-    }
-
-    fn is_document(&self) -> bool {
-        matches!(self, Block::Document(_))
-    }
-
-    /// Whether the block sends an image or a document (itself, or inside
-    /// a tool result).
-    fn sends_media(&self) -> bool {
-        match self {
-            Block::Image(_) | Block::Document(_) => true,
-            Block::ToolResult(r) => r.content.iter().any(Block::sends_media),
-            _ => false,
-        }
-    }
-}
+use crate::steps::wire::{AsObject, Open, Sorted, B64};
 
 /// Text of a tool result that has neither text nor media.
 const NO_OUTPUT: &str = "(no output)";
 
 /// Build the body.
-pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body {
+pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
     let mut b = Builder {
         names: HashSet::new(),
         media_in_results: cx.caps.media_in_tool_result,
@@ -193,16 +60,14 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body {
     for turn in turns {
         match turn {
             Turn::System(text) => system.extend(text_block(text)),
-            Turn::User(text) => messages.push("user", text_block(&text).into_iter().collect()),
-            Turn::Assistant(a) => messages.push("assistant", b.assistant(a)),
-            Turn::Results(results) => messages.push("user", b.results(results)),
-            Turn::Carrier(c) => messages.push("user", b.carrier(c)),
+            Turn::User(text) => messages.push(Role::User, text_block(&text).into_iter().collect()),
+            Turn::Assistant(a) => messages.push(Role::Assistant, b.assistant(a)),
+            Turn::Results(results) => messages.push(Role::User, b.results(results)),
+            Turn::Carrier(c) => messages.push(Role::User, b.carrier(c)),
         }
     }
-    let opening = Block::Text {
-        text: OPENING_TEXT.to_owned(),
-    };
-    let messages = messages.finish("user", opening);
+    let opening = Block::Text(OPENING_TEXT.into());
+    let messages = messages.finish(Role::User, opening);
     // Caching: <https://docs.aws.amazon.com/bedrock/latest/userguide/prompt-caching.html>
     // (read 2026-12-01): a cachePoint block caches everything before it;
     // Claude takes them in system, messages and tools, at most 4.
@@ -214,7 +79,10 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body {
             if marks.contains(&i) {
                 content.push(Block::CachePoint(CachePoint::DEFAULT));
             }
-            Message { role, content }
+            Message {
+                role,
+                content: known(content),
+            }
         })
         .collect();
     let (mut tool_config, additional_model_request_fields) = declare(cx.declarations);
@@ -229,7 +97,7 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body {
         }
     }
     Body {
-        system,
+        system: known(system),
         tool_config,
         additional_model_request_fields,
         messages,
@@ -242,22 +110,27 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body {
 /// documents it for InvokeModel): never in both lists, which would give
 /// Claude one name twice. `toolConfig` needs at least one tool, so when
 /// every tool is typed it holds [`PLACEHOLDER`].
-fn declare(declarations: &Declarations) -> (Option<ToolConfig>, Option<Extra>) {
+/// Blocks the crate wrote, as a list that may also hold others.
+fn known(blocks: Vec<Block<'static>>) -> Vec<Open<Block<'static>>> {
+    blocks.into_iter().map(Open::Known).collect()
+}
+
+fn declare(declarations: &Declarations) -> (Option<ToolConfig<'static>>, Option<Extra>) {
     if declarations.is_empty() {
         return (None, None);
     }
     let spec = |name: &str, description: Option<&str>, schema: Map<_, _>| {
         Tool::ToolSpec(ToolSpec {
-            name: name.to_owned(),
+            name: name.to_owned().into(),
             description: description
                 .filter(|s| !s.trim().is_empty())
-                .map(str::to_owned),
+                .map(|s| s.to_owned().into()),
             input_schema: Schema {
                 json: Sorted(schema),
             },
         })
     };
-    let mut tools: Vec<Tool> = declarations
+    let mut tools: Vec<Tool<'static>> = declarations
         .functions()
         .map(|(d, schema)| spec(&d.name, d.description.as_deref(), schema.clone()))
         .collect();
@@ -282,23 +155,16 @@ const PLACEHOLDER_DESCRIPTION: &str =
 
 /// Put a text block first when `content` has none: a tool result may not
 /// be empty, and content holding a document must hold text.
-fn ensure_text(content: &mut Vec<Block>, text: &str) {
+fn ensure_text(content: &mut Vec<Block<'static>>, text: &str) {
     if !content.iter().any(Block::is_text) {
-        content.insert(
-            0,
-            Block::Text {
-                text: text.to_owned(),
-            },
-        );
+        content.insert(0, Block::Text(text.to_owned().into()));
     }
 }
 
 /// A text block, or nothing for text that is empty or only white space
 /// (Converse refuses both as blank).
-fn text_block(text: &str) -> Option<Block> {
-    (!text.trim().is_empty()).then(|| Block::Text {
-        text: text.to_owned(),
-    })
+fn text_block(text: &str) -> Option<Block<'static>> {
+    (!text.trim().is_empty()).then(|| Block::Text(text.to_owned().into()))
 }
 
 struct Builder {
@@ -310,8 +176,8 @@ struct Builder {
 }
 
 impl Builder {
-    fn assistant(&mut self, turn: AssistantTurn<'_>) -> Vec<Block> {
-        let mut blocks: Vec<Block> = turn
+    fn assistant(&mut self, turn: AssistantTurn<'_>) -> Vec<Block<'static>> {
+        let mut blocks: Vec<Block<'static>> = turn
             .text
             .as_deref()
             .and_then(text_block)
@@ -319,8 +185,8 @@ impl Builder {
             .collect();
         blocks.extend(turn.calls.into_iter().map(|call| {
             Block::ToolUse(ToolUse {
-                tool_use_id: call.id,
-                name: call.name,
+                tool_use_id: call.id.into(),
+                name: call.name.into(),
                 input: AsObject(call.arguments),
             })
         }));
@@ -330,7 +196,7 @@ impl Builder {
     /// A batch of results: `toolResult` blocks, then (for a model that
     /// takes no media inside them) each result's media as blocks of the
     /// same message, labelled with the call they came from.
-    fn results(&mut self, results: Vec<ToolResult<'_>>) -> Vec<Block> {
+    fn results(&mut self, results: Vec<ToolResult<'_>>) -> Vec<Block<'static>> {
         let placement = if self.media_in_results {
             Placement::Inside
         } else {
@@ -340,7 +206,7 @@ impl Builder {
         let mut held = Vec::new();
         for result in results {
             let text = text_with_notes(&result.body, &result.slots, placement);
-            let mut content: Vec<Block> = text_block(&text).into_iter().collect();
+            let mut content: Vec<Block<'static>> = text_block(&text).into_iter().collect();
             let id = result.call_id;
             if placement == Placement::Inside {
                 content.extend(self.media_blocks(result.slots));
@@ -351,17 +217,15 @@ impl Builder {
                 ensure_text(&mut content, NO_OUTPUT);
             }
             blocks.push(Block::ToolResult(ToolResultBlock {
-                tool_use_id: id,
-                content,
-                status: result.is_error.then_some("error"),
+                tool_use_id: id.into(),
+                content: known(content),
+                status: result.is_error.then_some("error".into()),
             }));
         }
         for (name, id, slots) in held {
             for slot in slots {
                 if matches!(slot.media, Media::Inline(_)) {
-                    blocks.push(Block::Text {
-                        text: attachment_label(&name, &id, &slot),
-                    });
+                    blocks.push(Block::Text(attachment_label(&name, &id, &slot).into()));
                     blocks.extend(self.media_blocks(vec![slot]));
                 }
             }
@@ -369,9 +233,9 @@ impl Builder {
         blocks
     }
 
-    fn carrier(&mut self, c: UserCarrier<'_>) -> Vec<Block> {
+    fn carrier(&mut self, c: UserCarrier<'_>) -> Vec<Block<'static>> {
         let text = text_with_notes(&c.text, &c.slots, Placement::Inside);
-        let mut blocks: Vec<Block> = text_block(&text).into_iter().collect();
+        let mut blocks: Vec<Block<'static>> = text_block(&text).into_iter().collect();
         blocks.extend(self.media_blocks(c.slots));
         if blocks.iter().any(Block::is_document) {
             ensure_text(&mut blocks, NO_OUTPUT);
@@ -379,7 +243,7 @@ impl Builder {
         blocks
     }
 
-    fn media_blocks(&mut self, slots: Vec<Slot<'_>>) -> Vec<Block> {
+    fn media_blocks(&mut self, slots: Vec<Slot<'_>>) -> Vec<Block<'static>> {
         let mut blocks = Vec::new();
         for slot in slots {
             let Media::Inline(p) = slot.media else {
@@ -387,16 +251,20 @@ impl Builder {
             };
             blocks.push(if p.is_document() {
                 Block::Document(Document {
-                    format: "pdf",
-                    name: self.document_name(&slot.target),
-                    source: Bytes { bytes: Base64(p) },
+                    format: "pdf".into(),
+                    name: self.document_name(&slot.target).into(),
+                    source: Bytes {
+                        bytes: B64::Payload(p),
+                    },
                 })
             } else {
                 // png, jpeg, gif, webp: the subtype of the media type.
                 let format = p.media_type.as_str().trim_start_matches("image/");
                 Block::Image(Image {
-                    format,
-                    source: Bytes { bytes: Base64(p) },
+                    format: format.into(),
+                    source: Bytes {
+                        bytes: B64::Payload(p),
+                    },
                 })
             });
         }

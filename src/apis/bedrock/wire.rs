@@ -1,0 +1,195 @@
+//! Bedrock Converse on the wire: one set of types, written by
+//! [`write`](super::write) and read by [`read`](super::read).
+//!
+//! A content block is an object with one member named for its kind
+//! (`{"text": …}`, `{"image": {…}}`); a block of a kind not named here
+//! (reasoning, guard content, video, …) is kept as it is ([`Open`]).
+//! Reading borrows strings from the body and leaves out what it has no use
+//! for (`toolConfig`, Claude's own fields, inference settings).
+
+use std::borrow::Cow;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::steps::wire::{keyed, AsObject, Open, Sorted, Tagged, B64};
+
+/// A Converse request body.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Body<'a> {
+    #[serde(borrow, default, skip_serializing_if = "Vec::is_empty")]
+    pub system: Vec<Open<Block<'a>>>,
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub tool_config: Option<ToolConfig<'a>>,
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub additional_model_request_fields: Option<Extra>,
+    #[serde(borrow)]
+    pub messages: Vec<Message<'a>>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct ToolConfig<'a> {
+    pub tools: Vec<Tool<'a>>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) enum Tool<'a> {
+    ToolSpec(ToolSpec<'a>),
+    CachePoint(CachePoint),
+}
+
+/// A prompt-cache checkpoint: everything before it is cached.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+pub(crate) struct CachePoint {
+    #[serde(rename = "type", skip_deserializing)]
+    kind: &'static str,
+}
+
+impl CachePoint {
+    pub const DEFAULT: CachePoint = CachePoint { kind: "default" };
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct ToolSpec<'a> {
+    pub name: Cow<'a, str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<Cow<'a, str>>,
+    pub input_schema: Schema,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct Schema {
+    pub json: Sorted,
+}
+
+/// Claude's own fields, passed through by Converse.
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct Extra {
+    pub tools: Vec<Sorted>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub anthropic_beta: Vec<&'static str>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum Role {
+    User,
+    Assistant,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) struct Message<'a> {
+    pub role: Role,
+    #[serde(borrow)]
+    pub content: Vec<Open<Block<'a>>>,
+}
+
+/// A content block: an object with one member named for its kind.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) enum Block<'a> {
+    #[serde(borrow)]
+    Text(Cow<'a, str>),
+    #[serde(borrow)]
+    Image(Image<'a>),
+    #[serde(borrow)]
+    Document(Document<'a>),
+    #[serde(borrow)]
+    ToolUse(ToolUse<'a>),
+    #[serde(borrow)]
+    ToolResult(ToolResultBlock<'a>),
+    CachePoint(CachePoint),
+    /// Read only: a tool result's JSON (`{"json": …}`).
+    Json(Value),
+}
+
+impl Tagged for Block<'_> {
+    const TAGS: &'static [&'static str] = &[
+        "text",
+        "image",
+        "document",
+        "toolUse",
+        "toolResult",
+        "cachePoint",
+        "json",
+    ];
+
+    fn is_known(item: &Map<String, Value>) -> bool {
+        keyed(item, Self::TAGS)
+    }
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) struct Image<'a> {
+    #[serde(borrow)]
+    pub format: Cow<'a, str>,
+    #[serde(borrow)]
+    pub source: Bytes<'a>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) struct Document<'a> {
+    #[serde(borrow)]
+    pub format: Cow<'a, str>,
+    #[serde(borrow, default)]
+    pub name: Cow<'a, str>,
+    #[serde(borrow)]
+    pub source: Bytes<'a>,
+}
+
+/// A blob's bytes, as base64 text (the JSON of the REST API). Converse
+/// also takes an `s3Location`, which cannot be read back.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) struct Bytes<'a> {
+    #[serde(borrow)]
+    pub bytes: B64<'a>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct ToolUse<'a> {
+    #[serde(borrow)]
+    pub tool_use_id: Cow<'a, str>,
+    #[serde(borrow)]
+    pub name: Cow<'a, str>,
+    #[serde(default)]
+    pub input: AsObject,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct ToolResultBlock<'a> {
+    #[serde(borrow)]
+    pub tool_use_id: Cow<'a, str>,
+    #[serde(borrow, default)]
+    pub content: Vec<Open<Block<'a>>>,
+    /// `"error"` for a failed tool (Converse's `status`).
+    #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<Cow<'a, str>>,
+}
+
+impl Block<'_> {
+    pub fn is_text(&self) -> bool {
+        matches!(self, Block::Text(_))
+    }
+
+    pub fn is_document(&self) -> bool {
+        matches!(self, Block::Document(_))
+    }
+
+    /// Whether the block sends an image or a document (itself, or inside
+    /// a tool result).
+    pub fn sends_media(&self) -> bool {
+        match self {
+            Block::Image(_) | Block::Document(_) => true,
+            Block::ToolResult(r) => r.content.iter().any(|item| match item {
+                Open::Known(block) => block.sends_media(),
+                Open::Other(_) => false,
+            }),
+            _ => false,
+        }
+    }
+}
