@@ -290,3 +290,43 @@ fn no_source_file_is_over_700_lines() {
         .collect();
     assert!(long.is_empty(), "{long:?}");
 }
+
+/// An API is its folder and its row: every folder under `src/apis/` holds
+/// its spec (`mod.rs`) and its facts (`facts.toml`, which the build script
+/// finds), and has one row in `APIS` naming that spec. Nothing else lists
+/// the folders.
+#[test]
+fn an_api_is_a_folder_and_a_row() {
+    let apis = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/apis");
+    let table = std::fs::read_to_string(apis.join("mod.rs")).unwrap();
+    let mut folders = Vec::new();
+    for entry in std::fs::read_dir(&apis).unwrap() {
+        let path = entry.unwrap().path();
+        if !path.is_dir() {
+            continue;
+        }
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let module = std::fs::read_to_string(path.join("mod.rs")).unwrap();
+        assert!(
+            module.contains("pub(crate) const SPEC: Spec"),
+            "{name}/mod.rs holds no SPEC"
+        );
+        assert!(
+            path.join("facts.toml").is_file(),
+            "{name} has no facts.toml"
+        );
+        assert_eq!(
+            table.matches(&format!("spec: &{name}::SPEC,")).count(),
+            1,
+            "{name} needs one row in APIS"
+        );
+        folders.push(name);
+    }
+    assert_eq!(folders.len(), 7);
+    let builtin =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/facts/builtin.rs"))
+            .unwrap();
+    for name in &folders {
+        assert!(!builtin.contains(&format!("{name}/facts.toml")), "{name}");
+    }
+}

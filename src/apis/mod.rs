@@ -16,6 +16,7 @@ pub(crate) mod ollama;
 pub(crate) mod openai_chat;
 pub(crate) mod openai_compatible;
 pub(crate) mod openai_responses;
+mod provider;
 
 use serde_json::Value;
 
@@ -26,10 +27,13 @@ use crate::steps::body::Body;
 use crate::steps::context::Context;
 use crate::steps::imported::{function_tools, ImportError, ImportedHistory};
 use crate::steps::rule::{Out, Rule, Target};
+use crate::steps::spec::Spec;
 use crate::steps::walk::Turn;
 
 /// What an API plugs in: one row of [`APIS`].
 pub(crate) struct Api {
+    /// The request's shape: names, endpoint, patterns.
+    pub spec: &'static Spec,
     /// Write the request body for the turns.
     pub write: fn(Vec<Turn<'_>>, &Context<'_>) -> Body,
     /// Read a request body written for this API back into a history.
@@ -55,8 +59,9 @@ fn none(_: &Target<'_>) -> Option<&'static Rule> {
 }
 
 /// The rows, in the order of [`Provider::ALL`].
-pub(crate) static APIS: [Api; 8] = [
+pub(crate) static APIS: [Api; Provider::COUNT] = [
     Api {
+        spec: &anthropic::SPEC,
         write: |turns, cx| Body::new(anthropic::write::build(turns, cx)),
         read: anthropic::read::from_anthropic,
         tool_definitions: function_tools,
@@ -65,6 +70,7 @@ pub(crate) static APIS: [Api; 8] = [
         request_size: |_| Some(&anthropic::rules::REQUEST_SIZE),
     },
     Api {
+        spec: &openai_chat::SPEC,
         write: |turns, cx| Body::new(openai_chat::write::build(turns, cx)),
         read: openai_chat::read::from_openai_chat,
         tool_definitions: function_tools,
@@ -73,6 +79,7 @@ pub(crate) static APIS: [Api; 8] = [
         request_size: |_| Some(&openai_chat::rules::REQUEST_SIZE),
     },
     Api {
+        spec: &openai_responses::SPEC,
         write: |turns, cx| Body::new(openai_responses::write::build(turns, cx)),
         read: openai_responses::read::from_openai_responses,
         tool_definitions: function_tools,
@@ -83,8 +90,12 @@ pub(crate) static APIS: [Api; 8] = [
     GEMINI,
     // The same API; the name keeps Gemini 2.x placement (the writer reads
     // it from the context).
-    GEMINI,
     Api {
+        spec: &gemini::SPEC_2,
+        ..GEMINI
+    },
+    Api {
+        spec: &bedrock::SPEC,
         write: |turns, cx| Body::new(bedrock::write::build(turns, cx)),
         read: bedrock::read::from_bedrock,
         tool_definitions: bedrock::read::tool_definitions,
@@ -99,6 +110,7 @@ pub(crate) static APIS: [Api; 8] = [
         },
     },
     Api {
+        spec: &ollama::SPEC,
         write: |turns, cx| Body::new(ollama::write::build(turns, cx)),
         read: ollama::read::from_ollama,
         tool_definitions: function_tools,
@@ -108,6 +120,7 @@ pub(crate) static APIS: [Api; 8] = [
         request_size: none,
     },
     Api {
+        spec: &openai_compatible::SPEC,
         // Chat Completions, as the profile in the context says.
         write: |turns, cx| Body::new(openai_chat::write::build(turns, cx)),
         read: openai_chat::read::from_openai_chat,
@@ -119,6 +132,7 @@ pub(crate) static APIS: [Api; 8] = [
 ];
 
 const GEMINI: Api = Api {
+    spec: &gemini::SPEC,
     write: |turns, cx| Body::new(gemini::write::build(turns, cx)),
     read: gemini::read::from_gemini,
     tool_definitions: gemini::read::tool_definitions,

@@ -6,28 +6,51 @@
 use std::fmt;
 use std::str::FromStr;
 
-/// A provider API a history can be converted for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Provider {
+/// Declares [`Provider`] from one line per API: its variant, its
+/// command-line name and the name used in notes.
+macro_rules! providers {
+    ($($(#[$doc:meta])* $variant:ident = $name:literal, $display:literal;)*) => {
+        /// A provider API a history can be converted for.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Provider {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl Provider {
+            /// How many there are.
+            pub(crate) const COUNT: usize = [$(Provider::$variant),*].len();
+
+            /// Every provider, in the order of [`Provider::NAMES`].
+            pub const ALL: [Provider; Provider::COUNT] = [$(Provider::$variant),*];
+
+            /// The command-line names, in the order of [`Provider::ALL`].
+            pub const NAMES: [&'static str; Provider::COUNT] = [$($name),*];
+
+            const DISPLAY_NAMES: [&'static str; Provider::COUNT] = [$($display),*];
+        }
+    };
+}
+
+providers! {
     /// Anthropic Messages (`POST /v1/messages`).
-    Anthropic,
+    Anthropic = "anthropic", "Anthropic";
     /// OpenAI Chat Completions (`POST /v1/chat/completions`).
-    OpenAiChat,
+    OpenAiChat = "openai-chat", "OpenAI";
     /// OpenAI Responses (`POST /v1/responses`).
-    OpenAiResponses,
+    OpenAiResponses = "openai-responses", "OpenAI";
     /// Gemini 3 `generateContent`: images nested in the function responses.
-    Gemini,
+    Gemini = "gemini", "Gemini";
     /// Gemini 2.x `generateContent`: images in a `user` content after the
     /// function responses.
-    Gemini2,
+    Gemini2 = "gemini-2", "Gemini";
     /// Amazon Bedrock Converse (`POST /model/{modelId}/converse`).
-    Bedrock,
+    Bedrock = "bedrock", "Bedrock";
     /// Ollama chat (`POST /api/chat`).
-    Ollama,
+    Ollama = "ollama", "Ollama";
     /// A server that speaks Chat Completions (vLLM, llama.cpp, LM Studio,
     /// Mistral, Groq, …), as its [`Profile`](crate::provider::Profile) says it takes it
     /// ([`Options::with_profile`](crate::provider::Options::with_profile); [`Profile::generic`](crate::provider::Profile::generic) by default).
-    OpenAiCompatible,
+    OpenAiCompatible = "openai-compatible", "OpenAI-compatible";
 }
 
 /// A provider name that is not one of [`Provider::NAMES`].
@@ -48,30 +71,6 @@ impl fmt::Display for UnknownProvider {
 impl std::error::Error for UnknownProvider {}
 
 impl Provider {
-    /// Every provider, in the order of [`Provider::NAMES`].
-    pub const ALL: [Provider; 8] = [
-        Provider::Anthropic,
-        Provider::OpenAiChat,
-        Provider::OpenAiResponses,
-        Provider::Gemini,
-        Provider::Gemini2,
-        Provider::Bedrock,
-        Provider::Ollama,
-        Provider::OpenAiCompatible,
-    ];
-
-    /// The command-line names, in the order of [`Provider::ALL`].
-    pub const NAMES: [&'static str; 8] = [
-        "anthropic",
-        "openai-chat",
-        "openai-responses",
-        "gemini",
-        "gemini-2",
-        "bedrock",
-        "ollama",
-        "openai-compatible",
-    ];
-
     /// The command-line name: `anthropic`, `openai-chat`, …
     ///
     /// ```
@@ -79,8 +78,13 @@ impl Provider {
     /// assert_eq!(Provider::Gemini2.name(), "gemini-2");
     /// assert_eq!("gemini-2".parse::<Provider>(), Ok(Provider::Gemini2));
     /// ```
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         Provider::NAMES[self as usize]
+    }
+
+    /// The name used in notes: `Anthropic`, `OpenAI`, `Gemini`, …
+    pub const fn display_name(self) -> &'static str {
+        Provider::DISPLAY_NAMES[self as usize]
     }
 }
 

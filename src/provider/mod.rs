@@ -260,7 +260,7 @@ fn assemble(
         declare::declare(
             options.tools.as_ref(),
             &called,
-            provider,
+            spec,
             caps.typed_tools,
             &mut names,
             &mut report,

@@ -15,9 +15,9 @@
 use serde_json::{Map, Value};
 
 use super::names::Rename;
+use super::spec::Spec;
 use super::tools::schema::{self, Dialect};
 use super::tools::{Kind, Tools};
-use crate::facts::Provider;
 use crate::steps::error::BuildError;
 use crate::steps::report::Report;
 
@@ -120,11 +120,12 @@ pub(crate) enum TypedTools {
 pub(crate) fn declare(
     tools: Option<&Tools>,
     called: &[&str],
-    provider: Provider,
+    spec: &Spec,
     typed_tools: TypedTools,
     names: &mut Rename,
     report: &mut Report,
 ) -> Result<Declarations, BuildError> {
+    let provider = spec.provider;
     let dialect = Dialect::of(provider);
     let mut out = Declarations::default();
     if let Some(tools) = tools {
@@ -198,7 +199,7 @@ pub(crate) fn declare(
             .iter()
             .copied()
             .filter(|name| tools.get(name).is_none())
-            .filter(|_| provider.spec().needs_declared_calls)
+            .filter(|_| spec.needs_declared_calls)
             .collect();
         stubs(&undefined, names, &mut out, report);
         for name in &undefined {
@@ -206,7 +207,7 @@ pub(crate) fn declare(
                 "tool {name}: called in the history but not among the definitions; declared with a minimal schema"
             ));
         }
-    } else if !called.is_empty() && provider.spec().needs_declared_calls {
+    } else if !called.is_empty() && spec.needs_declared_calls {
         stubs(called, names, &mut out, report);
         out.choice_none = true;
     }

@@ -4,3 +4,19 @@ pub(crate) mod read;
 pub(crate) mod rules;
 pub(crate) mod wire;
 pub(crate) mod write;
+
+use crate::facts::Provider;
+use crate::steps::names::Pattern;
+use crate::steps::spec::Spec;
+
+/// What the crate knows of the API's request shape.
+pub(crate) const SPEC: Spec = Spec {
+    method: "POST",
+    url: "https://api.anthropic.com/v1/messages",
+    model_in_body: true,
+    needs_declared_calls: true,
+    choice_none: true,
+    names: Pattern::TOOL_NAME,
+    ids: Pattern::ANTHROPIC_ID,
+    ..Spec::of(Provider::Anthropic)
+};

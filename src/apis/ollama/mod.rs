@@ -3,3 +3,21 @@
 pub(crate) mod read;
 pub(crate) mod rules;
 pub(crate) mod write;
+
+use crate::facts::Provider;
+use crate::steps::names::Pattern;
+use crate::steps::spec::Spec;
+
+/// What the crate knows of the API's request shape.
+pub(crate) const SPEC: Spec = Spec {
+    method: "POST",
+    url: "http://localhost:11434/api/chat",
+    model_in_body: true,
+    // Ollama replays calls without declarations and cannot be told
+    // not to call, so minimal declarations would only invite calls.
+    needs_declared_calls: false,
+    choice_none: false,
+    names: Pattern::ANY,
+    ids: Pattern::ANY_ID,
+    ..Spec::of(Provider::Ollama)
+};

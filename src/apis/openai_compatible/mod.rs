@@ -4,3 +4,21 @@
 //! facts (`facts.toml`).
 
 pub(crate) mod rules;
+
+use crate::facts::Provider;
+use crate::steps::names::Pattern;
+use crate::steps::spec::Spec;
+
+/// What the crate knows of the API's request shape.
+pub(crate) const SPEC: Spec = Spec {
+    method: "POST",
+    // What depends on the server is its profile's (the facts'
+    // [profiles]); this is the generic profile's URL.
+    url: "http://localhost:8000/v1/chat/completions",
+    model_in_body: true,
+    needs_declared_calls: true,
+    choice_none: true,
+    names: Pattern::TOOL_NAME,
+    ids: Pattern::OPENAI_ID,
+    ..Spec::of(Provider::OpenAiCompatible)
+};
