@@ -17,7 +17,8 @@
 
 use serde::Serialize;
 
-use crate::apis::openai_chat::write::{functions, Function};
+use crate::apis::openai_chat::wire::Function;
+use crate::apis::openai_chat::write::functions;
 use crate::steps::compose::{file_name, has_media, text_with_notes, Placement};
 use crate::steps::context::Context;
 use crate::steps::declare::Declarations;
