@@ -30,25 +30,6 @@ impl Serialize for Base64 {
     }
 }
 
-/// A payload written as a `data:` URL.
-#[derive(Clone, Debug)]
-pub(crate) struct DataUrl(pub Arc<Prepared>);
-
-impl Serialize for DataUrl {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(&self.0.data_url())
-    }
-}
-
-/// A URL the provider fetches, or a payload sent inline as a `data:` URL
-/// (the two forms OpenAI's `image_url` takes).
-#[derive(Clone, Debug, Serialize)]
-#[serde(untagged)]
-pub(crate) enum UrlOrData {
-    Url(String),
-    Data(DataUrl),
-}
-
 /// Base64 text: a payload's, written while it is serialized, or the text
 /// a body being read holds (borrowed from it).
 #[derive(Clone, Debug)]
