@@ -1,8 +1,6 @@
 //! What the provider-format imports share: the history they build, the
 //! assistant envelope, media payloads and the input's shapes.
 
-use std::borrow::Cow;
-
 use serde_json::Value;
 
 use crate::json::push_json_str;
@@ -171,22 +169,6 @@ pub(crate) fn url_payload(url: &str) -> Payload<'_> {
 /// A string member.
 pub(crate) fn str_of<'v>(v: &'v Value, key: &str) -> Option<&'v str> {
     v.get(key).and_then(Value::as_str)
-}
-
-/// The text of a content that is a string or a list of text parts of
-/// `text_type` (other parts are the caller's).
-pub(crate) fn text_of(content: &Value) -> Cow<'_, str> {
-    match content {
-        Value::String(s) => Cow::Borrowed(s),
-        Value::Array(parts) => Cow::Owned(
-            parts
-                .iter()
-                .filter_map(|p| str_of(p, "text"))
-                .collect::<Vec<_>>()
-                .join("\n"),
-        ),
-        _ => Cow::Borrowed(""),
-    }
 }
 
 /// A user's own media cannot be declared (a carrier history declares

@@ -30,25 +30,6 @@ impl Serialize for Base64 {
     }
 }
 
-/// A payload written as a `data:` URL.
-#[derive(Clone, Debug)]
-pub(crate) struct DataUrl(pub Arc<Prepared>);
-
-impl Serialize for DataUrl {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(&self.0.data_url())
-    }
-}
-
-/// A URL the provider fetches, or a payload sent inline as a `data:` URL
-/// (the two forms OpenAI's `image_url` takes).
-#[derive(Clone, Debug, Serialize)]
-#[serde(untagged)]
-pub(crate) enum UrlOrData {
-    Url(String),
-    Data(DataUrl),
-}
-
 /// Base64 text: a payload's, written while it is serialized, or the text
 /// a body being read holds (borrowed from it).
 #[derive(Clone, Debug)]
@@ -78,6 +59,40 @@ impl<'a> B64<'a> {
         match self {
             B64::Text(text) => text,
             B64::Payload(_) => "",
+        }
+    }
+}
+
+/// A URL: a payload's `data:` URL, written while it is serialized, or a
+/// URL as text (one the provider fetches, or, read, whatever URL the body
+/// holds, borrowed from it).
+#[derive(Clone, Debug)]
+pub(crate) enum Url<'a> {
+    Payload(Arc<Prepared>),
+    Text(Cow<'a, str>),
+}
+
+impl Serialize for Url<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Url::Payload(p) => s.collect_str(&p.data_url()),
+            Url::Text(text) => s.serialize_str(text),
+        }
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for Url<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_str(StrVisitor).map(Url::Text)
+    }
+}
+
+impl Url<'_> {
+    /// The URL read from a body (`""` for a payload being written).
+    pub(crate) fn text(&self) -> &str {
+        match self {
+            Url::Text(text) => text,
+            Url::Payload(_) => "",
         }
     }
 }
@@ -365,5 +380,46 @@ impl Default for AsObject {
 impl Serialize for AsObject {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         self.0.as_object().serialize(s)
+    }
+}
+
+/// A call's arguments, written as a JSON string ([`Arguments::as_text`],
+/// OpenAI's form). Read back, a string is kept as the text it is, and any
+/// other value (an object, as some servers send) as its compact JSON.
+#[derive(Clone, Debug)]
+pub(crate) struct AsText(pub Arguments);
+
+impl<'de> Deserialize<'de> for AsText {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match Value::deserialize(d)? {
+            Value::String(text) => Ok(AsText(Arguments::Text(text))),
+            value => RawValue::from_string(value.to_string())
+                .map(|raw| AsText(Arguments::Json(raw)))
+                .map_err(de::Error::custom),
+        }
+    }
+}
+
+impl Default for AsText {
+    fn default() -> AsText {
+        AsText(Arguments::None)
+    }
+}
+
+impl Serialize for AsText {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.0.as_text())
+    }
+}
+
+impl AsText {
+    /// The arguments as the JSON text a body held them: a string as a
+    /// JSON string, a value as its compact JSON, none as `{}`.
+    pub(crate) fn json(&self) -> Cow<'_, str> {
+        match &self.0 {
+            Arguments::Text(text) => Cow::Owned(Value::String(text.clone()).to_string()),
+            Arguments::Json(raw) => Cow::Borrowed(raw.get()),
+            Arguments::None => Cow::Borrowed("{}"),
+        }
     }
 }

@@ -11,9 +11,12 @@
 //! | legacy `function_call` of an `assistant` | one more call of its envelope, id `call_M_N` |
 //! | legacy `function` | a `tool` carrier naming no call (the first call still unanswered takes it) |
 //!
-//! [`read_message`] reads one message; [`from_openai_chat`] reads a body
-//! with it, and so does the history reader of records spelled the Chat way
-//! ([`read_records`](crate::provider::read_records)).
+//! A body is read on the types the writer writes it with
+//! ([`wire`](super::wire)): a part of a known type must have that type's
+//! shape, a part of another type is kept as it is. [`read_message`] reads
+//! one message as [`from_openai_chat`] reads each of a body's; the history
+//! reader of records spelled the Chat way
+//! ([`read_records`](crate::provider::read_records)) uses it.
 //!
 //! **The media message `convert` writes after a batch** is read back into
 //! the batch's results, by its fixed shape at its fixed position: the
@@ -32,12 +35,14 @@ use crate::facts::BRIDGE;
 use crate::media::store::MediaStore;
 use crate::AttachmentKind;
 
+use super::wire::{Body, CallFunction, Content, Message, Part, Role};
 use crate::steps::envelope::Envelope;
 use crate::steps::imported::ImportError;
 use crate::steps::imported::{
-    assistant_envelope, messages_of, str_of, target, text_of, url_payload, user_media, Batch, Call,
+    assistant_envelope, attach, target, typed, url_payload, user_media, Batch, Call,
     ImportedHistory, Payload,
 };
+use crate::steps::wire::{Open, TextOr};
 
 /// Read a Chat Completions request body (or a bare `messages` array).
 ///
@@ -47,32 +52,28 @@ pub fn from_openai_chat(
     input: &Value,
     store: &mut dyn MediaStore,
 ) -> Result<ImportedHistory, ImportError> {
-    let messages = messages_of(input, "messages").ok_or_else(|| {
-        ImportError::at(
-            "$",
-            "expected a Chat Completions body or a list of messages",
-        )
-    })?;
+    let messages: Vec<Message<'_>> = match input {
+        Value::Array(_) => typed(input)?,
+        Value::Object(_) => typed::<Body<'_>>(input)?.messages,
+        _ => {
+            return Err(ImportError::at(
+                "$",
+                "expected a Chat Completions body or a list of messages",
+            ))
+        }
+    };
     let mut out = ImportedHistory::default();
     let mut batch = Batch::default();
     let mut m = 0;
     while m < messages.len() {
         let message = &messages[m];
-        let at = format!("$.messages[{m}]");
-        let role = str_of(message, "role")
-            .ok_or_else(|| ImportError::at(&at, "a message needs a role"))?;
-        if !matches!(role, "tool" | "function") && !batch.results.is_empty() {
+        if !matches!(message.role, Role::Tool | Role::Function) && !batch.results.is_empty() {
             // The batch ends here: its media message, if this is one.
             let mut next = m;
-            if role == "assistant"
-                && is_bridge(message)
-                && messages
-                    .get(m + 1)
-                    .is_some_and(|n| str_of(n, "role") == Some("user"))
-            {
+            if is_bridge(message) && messages.get(m + 1).is_some_and(|n| n.role == Role::User) {
                 next = m + 1;
             }
-            let folded = str_of(&messages[next], "role") == Some("user")
+            let folded = messages[next].role == Role::User
                 && fold(
                     &messages[next],
                     &format!("$.messages[{next}]"),
@@ -90,7 +91,7 @@ pub fn from_openai_chat(
                 continue;
             }
         }
-        match read_message(m, &at, role, message, store, &mut out)? {
+        match read(m, &format!("$.messages[{m}]"), message, store, &mut out)? {
             ChatMessage::Message(role, content) => {
                 if role == "assistant" {
                     batch.calls.clear();
@@ -133,9 +134,10 @@ pub(crate) enum ChatMessage {
 /// first call still unanswered.
 ///
 /// # Errors
-/// [`ImportError`] at the JSON path of what is not Chat's shape: a
-/// `content` that is neither text, null nor a list of parts, `tool_calls`
-/// that is not a list, a call without an id or a name, an unknown role.
+/// [`ImportError`] at the JSON path of what is not Chat's shape: an
+/// unknown role, a `content` that is neither text, null nor a list of
+/// parts, `tool_calls` that is not a list, a call without an id or a
+/// name, a part of a known type whose shape is not that type's.
 pub(crate) fn read_message(
     m: usize,
     at: &str,
@@ -144,29 +146,39 @@ pub(crate) fn read_message(
     store: &mut dyn MediaStore,
     notes: &mut ImportedHistory,
 ) -> Result<ChatMessage, ImportError> {
-    let content = match message.get("content") {
-        None | Some(Value::Null) => &Value::Null,
-        Some(content @ (Value::String(_) | Value::Array(_))) => content,
-        Some(_) => {
-            return Err(ImportError::at(
-                &format!("{at}.content"),
-                "content is neither text, null nor a list of parts",
-            ))
-        }
-    };
-    match role {
-        "system" | "developer" => Ok(ChatMessage::Message(
-            "system",
-            text_of(content).into_owned(),
-        )),
-        "user" => Ok(ChatMessage::Message(
+    if Role::named(role).is_none() {
+        return Err(ImportError::at(at, format!("unknown role {role:?}")));
+    }
+    let message: Message<'_> = typed(message).map_err(|e| match e {
+        // The paths of `typed` start at the message, `$`.
+        ImportError::Invalid { at: path, what } => ImportError::Invalid {
+            at: format!("{at}{}", path.strip_prefix('$').unwrap_or(&path)),
+            what,
+        },
+        other => other,
+    })?;
+    read(m, at, &message, store, notes)
+}
+
+/// [`read_message`], of a message read.
+fn read(
+    m: usize,
+    at: &str,
+    message: &Message<'_>,
+    store: &mut dyn MediaStore,
+    notes: &mut ImportedHistory,
+) -> Result<ChatMessage, ImportError> {
+    let content = message.content.as_ref();
+    match message.role {
+        Role::System | Role::Developer => Ok(ChatMessage::Message("system", text_of(content))),
+        Role::User => Ok(ChatMessage::Message(
             "user",
             user(m, at, content, store, notes)?,
         )),
-        "assistant" => assistant(m, at, message, content),
-        "tool" | "function" => {
-            let id = match role {
-                "tool" => str_of(message, "tool_call_id").unwrap_or(""),
+        Role::Assistant => assistant(m, at, message),
+        Role::Tool | Role::Function => {
+            let id = match message.role {
+                Role::Tool => message.tool_call_id.as_deref().unwrap_or(""),
                 _ => "",
             };
             let mut env = Envelope {
@@ -176,15 +188,17 @@ pub(crate) fn read_message(
             match content {
                 // Media inside a tool message (what convert writes for
                 // servers that take it there) is declared on it.
-                Value::Array(parts) => {
+                Some(TextOr::Parts(parts)) => {
                     for (p, part) in parts.iter().enumerate() {
-                        let pat = format!("{at}.content[{p}]");
-                        match media_part(part, &pat)? {
+                        match media(part) {
                             Some((kind, payload)) => {
-                                let target = target(payload, &pat, store)?;
-                                env.attachments.push(crate::Attachment::new(kind, target));
+                                let target = target(payload, &format!("{at}.content[{p}]"), store)?;
+                                attach(&mut env, kind, target);
                             }
-                            None => env.line(str_of(part, "text").unwrap_or(&part.to_string())),
+                            None => match part_text(part) {
+                                Some(text) => env.line(text),
+                                None => env.line(&json(part)),
+                            },
                         }
                     }
                 }
@@ -192,73 +206,72 @@ pub(crate) fn read_message(
             }
             Ok(ChatMessage::Result(id.to_owned(), env))
         }
-        other => Err(ImportError::at(at, format!("unknown role {other:?}"))),
     }
+}
+
+/// The text of a content: itself, or the text of its parts, by lines
+/// (other parts are the caller's).
+fn text_of(content: Option<&Content<'_>>) -> String {
+    match content {
+        None => String::new(),
+        Some(TextOr::Text(text)) => text.clone().into_owned(),
+        Some(TextOr::Parts(parts)) => parts
+            .iter()
+            .filter_map(part_text)
+            .collect::<Vec<_>>()
+            .join("\n"),
+    }
+}
+
+/// A part's text: a `text` part's, or that of a part of another type
+/// which has one.
+fn part_text<'p>(part: &'p Open<Part<'_>>) -> Option<&'p str> {
+    match part {
+        Open::Known(Part::Text { text }) => Some(text),
+        Open::Known(_) => None,
+        Open::Other(map) => map.get("text").and_then(Value::as_str),
+    }
+}
+
+/// A part kept as it is, as JSON text.
+fn json(part: &Open<Part<'_>>) -> String {
+    serde_json::to_string(part).unwrap_or_default()
 }
 
 /// An assistant message: an envelope when it has calls (`tool_calls`,
 /// or the legacy `function_call`), else its text.
-fn assistant(
-    m: usize,
-    at: &str,
-    message: &Value,
-    content: &Value,
-) -> Result<ChatMessage, ImportError> {
-    let text = text_of(content).into_owned();
-    let list: &[Value] = match message.get("tool_calls") {
-        None | Some(Value::Null) => &[],
-        Some(Value::Array(list)) => list,
-        Some(_) => {
-            return Err(ImportError::at(
-                &format!("{at}.tool_calls"),
-                "tool_calls is not a list",
-            ))
-        }
-    };
-    let legacy = match message.get("function_call") {
-        None | Some(Value::Null) => None,
-        Some(f @ Value::Object(_)) => Some(f),
-        Some(_) => {
-            return Err(ImportError::at(
-                &format!("{at}.function_call"),
-                "function_call is not an object",
-            ))
-        }
-    };
-    if list.is_empty() && legacy.is_none() {
+fn assistant(m: usize, at: &str, message: &Message<'_>) -> Result<ChatMessage, ImportError> {
+    let text = text_of(message.content.as_ref());
+    if message.tool_calls.is_empty() && message.function_call.is_none() {
         return Ok(ChatMessage::Message("assistant", text));
     }
-    let arguments = |f: &Value| match f.get("arguments") {
-        Some(Value::String(s)) => Value::String(s.clone()).to_string(),
-        Some(v) => v.to_string(),
-        None => "{}".into(),
+    let call = |id: String, f: &CallFunction<'_>, at: String, what: &str| {
+        let name = f
+            .name
+            .as_deref()
+            .ok_or_else(|| ImportError::at(&at, what))?;
+        Ok::<_, ImportError>(Call {
+            id,
+            name: name.to_owned(),
+            arguments: f.arguments.json().into_owned(),
+        })
     };
     let mut parsed = Vec::new();
-    for (c, call) in list.iter().enumerate() {
-        let cat = format!("{at}.tool_calls[{c}]");
-        let f = call.get("function").unwrap_or(&Value::Null);
-        let id =
-            str_of(call, "id").ok_or_else(|| ImportError::at(&cat, "a tool call needs an id"))?;
-        let name = str_of(f, "name")
-            .ok_or_else(|| ImportError::at(&cat, "a tool call needs function.name"))?;
-        parsed.push(Call {
-            id: id.to_owned(),
-            name: name.to_owned(),
-            arguments: arguments(f),
-        });
+    for (c, tool_call) in message.tool_calls.iter().enumerate() {
+        parsed.push(call(
+            tool_call.id.clone().into_owned(),
+            &tool_call.function,
+            format!("{at}.tool_calls[{c}]"),
+            "a tool call needs function.name",
+        )?);
     }
-    if let Some(f) = legacy {
-        let name = str_of(f, "name").ok_or_else(|| {
-            ImportError::at(
-                &format!("{at}.function_call"),
-                "a function call needs a name",
-            )
-        })?;
-        parsed.push(Call {
-            id: format!("call_{m}_{}", list.len()),
-            name: name.to_owned(),
-            arguments: arguments(f),
-        });
+    if let Some(f) = &message.function_call {
+        parsed.push(call(
+            format!("call_{m}_{}", message.tool_calls.len()),
+            f,
+            format!("{at}.function_call"),
+            "a function call needs a name",
+        )?);
     }
     let calls = parsed
         .iter()
@@ -270,22 +283,21 @@ fn assistant(
     ))
 }
 
-fn is_bridge(message: &Value) -> bool {
-    message.get("content") == Some(&Value::String(BRIDGE.to_owned()))
-        && message
-            .get("tool_calls")
-            .is_none_or(|c| c.as_array().is_some_and(Vec::is_empty))
+fn is_bridge(message: &Message<'_>) -> bool {
+    message.role == Role::Assistant
+        && matches!(&message.content, Some(TextOr::Text(text)) if text == BRIDGE)
+        && message.tool_calls.is_empty()
 }
 
 /// If `message` is the media message of the batch (its parts, throughout,
 /// a label then an `image_url` or `file` part), fold it back.
 fn fold(
-    message: &Value,
+    message: &Message<'_>,
     at: &str,
     batch: &mut Batch,
     store: &mut dyn MediaStore,
 ) -> Result<bool, ImportError> {
-    let Some(parts) = message.get("content").and_then(Value::as_array) else {
+    let Some(TextOr::Parts(parts)) = &message.content else {
         return Ok(false);
     };
     if !parts.len().is_multiple_of(2) {
@@ -293,55 +305,34 @@ fn fold(
     }
     let mut pairs = Vec::new();
     for (i, pair) in parts.chunks(2).enumerate() {
-        let Some(text) = (str_of(&pair[0], "type") == Some("text"))
-            .then(|| str_of(&pair[0], "text"))
-            .flatten()
-        else {
+        let Open::Known(Part::Text { text }) = &pair[0] else {
             return Ok(false);
         };
-        let (kind, payload) = match str_of(&pair[1], "type") {
-            Some("image_url") => {
-                let url = pair[1]["image_url"]["url"]
-                    .as_str()
-                    .or_else(|| pair[1]["image_url"].as_str());
-                let Some(url) = url else { return Ok(false) };
-                (AttachmentKind::Image, url_payload(url))
-            }
-            Some("file") => match str_of(&pair[1]["file"], "file_data") {
-                Some(data) => (AttachmentKind::Document, Payload::DataUrl(data)),
-                None => return Ok(false),
-            },
-            _ => return Ok(false),
+        let Some((kind, payload)) = media(&pair[1]) else {
+            return Ok(false);
         };
-        pairs.push((text, kind, payload, format!("{at}.content[{}]", 2 * i + 1)));
+        pairs.push((
+            &**text,
+            kind,
+            payload,
+            format!("{at}.content[{}]", 2 * i + 1),
+        ));
     }
     batch.fold(pairs, "follows in the next user message", store)
 }
 
 /// An `image_url` or `file` part's kind and payload; `None` for another
 /// part.
-fn media_part<'v>(
-    part: &'v Value,
-    at: &str,
-) -> Result<Option<(AttachmentKind, Payload<'v>)>, ImportError> {
-    match str_of(part, "type") {
-        Some("image_url") => {
-            let url = part["image_url"]["url"]
-                .as_str()
-                .or_else(|| part["image_url"].as_str())
-                .ok_or_else(|| ImportError::at(at, "an image_url part needs a url"))?;
-            Ok(Some((AttachmentKind::Image, url_payload(url))))
+fn media<'p>(part: &'p Open<Part<'_>>) -> Option<(AttachmentKind, Payload<'p>)> {
+    match part {
+        Open::Known(Part::ImageUrl { image_url }) => {
+            Some((AttachmentKind::Image, url_payload(image_url.url.text())))
         }
-        Some("file") => {
-            let data = str_of(&part["file"], "file_data").ok_or_else(|| {
-                ImportError::at(
-                    at,
-                    "a file part needs file_data (a file_id cannot be read back)",
-                )
-            })?;
-            Ok(Some((AttachmentKind::Document, Payload::DataUrl(data))))
-        }
-        _ => Ok(None),
+        Open::Known(Part::File { file }) => Some((
+            AttachmentKind::Document,
+            Payload::DataUrl(file.file_data.text()),
+        )),
+        _ => None,
     }
 }
 
@@ -350,28 +341,28 @@ fn media_part<'v>(
 fn user(
     m: usize,
     at: &str,
-    content: &Value,
+    content: Option<&Content<'_>>,
     store: &mut dyn MediaStore,
     notes: &mut ImportedHistory,
 ) -> Result<String, ImportError> {
-    let Value::Array(parts) = content else {
-        return Ok(text_of(content).into_owned());
+    let Some(TextOr::Parts(parts)) = content else {
+        return Ok(text_of(content));
     };
     let mut text = Vec::new();
     for (p, part) in parts.iter().enumerate() {
         let pat = format!("{at}.content[{p}]");
-        if str_of(part, "type") == Some("text") {
-            text.push(str_of(part, "text").unwrap_or("").to_owned());
+        if let Open::Known(Part::Text { text: t }) = part {
+            text.push(t.clone().into_owned());
             continue;
         }
-        match media_part(part, &pat)? {
+        match media(part) {
             Some((kind, payload)) => {
                 let target = target(payload, &pat, store)?;
                 text.push(user_media(notes, m, &pat, kind, &target));
             }
-            _ => {
+            None => {
                 notes.note(m, format!("{pat}: a part of another type is kept as text"));
-                text.push(part.to_string());
+                text.push(json(part));
             }
         }
     }
@@ -458,5 +449,102 @@ mod tests {
             assert_eq!(t["attachments"], json!([]));
             assert_eq!(h.notes.len(), 1);
         }
+    }
+
+    #[test]
+    fn what_chat_allows_is_read_as_before() {
+        let body = json!({"model": "gpt-5", "tools": [{"type": "function"}], "messages": [
+            {"role": "developer", "content": [{"type": "text", "text": "Be brief."}]},
+            {"role": "user", "name": "ann", "content": [
+                {"type": "text", "text": "Look"},
+                {"type": "image_url", "image_url": "https://x/a.png"},
+                {"type": "input_audio", "input_audio": {"data": "AAA", "format": "wav"}}]},
+            {"role": "assistant", "content": null, "refusal": null, "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": "f", "arguments": {"a": 1}}}]},
+            {"role": "tool", "tool_call_id": "c1", "content": null},
+            {"role": "assistant", "content": null, "function_call": {"name": "g"}},
+            {"role": "function", "name": "g", "content": [{"type": "text", "text": "done"}]}
+        ]});
+        let h = from_openai_chat(&body, &mut InlineStore).unwrap();
+        let roles: Vec<&str> = h.messages.iter().map(|(r, _)| r.as_str()).collect();
+        assert_eq!(
+            roles,
+            ["system", "user", "assistant", "tool", "assistant", "tool"]
+        );
+        assert_eq!(h.messages[0].1, "Be brief.");
+        let lines: Vec<&str> = h.messages[1].1.lines().collect();
+        assert_eq!(
+            lines[..2],
+            ["Look", "[image https://x/a.png sent by the user]"]
+        );
+        assert_eq!(
+            serde_json::from_str::<Value>(lines[2]).unwrap(),
+            json!({"type": "input_audio", "input_audio": {"data": "AAA", "format": "wav"}})
+        );
+        assert_eq!(h.notes.len(), 2);
+        assert_eq!(
+            h.messages[2].1,
+            r#"{"content":null,"tool_calls":[{"id":"c1","name":"f","arguments":{"a":1}}]}"#
+        );
+        assert_eq!(
+            h.messages[4].1,
+            r#"{"content":null,"tool_calls":[{"id":"call_4_0","name":"g","arguments":{}}]}"#
+        );
+        assert_eq!(h.messages[5].1, r#"{"content":"done","attachments":[]}"#);
+    }
+
+    #[test]
+    fn bad_shapes_name_their_path() {
+        let err = |v: Value| {
+            from_openai_chat(&v, &mut InlineStore)
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(
+            err(json!(1)),
+            "$: expected a Chat Completions body or a list of messages"
+        );
+        assert_eq!(err(json!({"model": "m"})), "$: missing field `messages`");
+        assert_eq!(err(json!([{"content": "x"}])), "$[0]: missing field `role`");
+        assert_eq!(
+            err(json!({"messages": [{"role": "critic", "content": "x"}]})),
+            "$.messages[0].role: unknown variant `critic`, expected one of \
+             `system`, `developer`, `user`, `assistant`, `tool`, `function`"
+        );
+        assert_eq!(
+            err(json!([{"role": "tool", "tool_call_id": "c", "content": {"x": 1}}])),
+            "$[0].content: content is neither text, null nor a list of parts"
+        );
+        assert_eq!(
+            err(json!([{"role": "assistant", "content": "x", "tool_calls": {"id": "a"}}])),
+            "$[0].tool_calls: tool_calls is not a list"
+        );
+        assert_eq!(
+            err(json!([{"role": "assistant", "tool_calls": [{"function": {"name": "f"}}]}])),
+            "$[0].tool_calls[0]: missing field `id`"
+        );
+        assert_eq!(
+            err(json!([{"role": "assistant", "tool_calls": [{"id": "a", "function": {}}]}])),
+            "$.messages[0].tool_calls[0]: a tool call needs function.name"
+        );
+        assert_eq!(
+            err(json!([{"role": "assistant", "function_call": {"arguments": "{}"}}])),
+            "$.messages[0].function_call: a function call needs a name"
+        );
+        assert_eq!(
+            err(
+                json!([{"role": "user", "content": [{"type": "image_url", "image_url": {"url": "data:image/png,abc"}}]}])
+            ),
+            "$.messages[0].content[0]: a data: URL that is not base64"
+        );
+        // A known part of a broken shape is refused, not kept as unknown.
+        assert_eq!(
+            err(json!([{"role": "user", "content": [{"type": "file", "file": {"file_id": "f"}}]}])),
+            "$[0].content[0]: missing field `file_data`"
+        );
+        assert_eq!(
+            err(json!([{"role": "user", "content": [{"type": "image_url", "image_url": {}}]}])),
+            "$[0].content[0]: missing field `url`"
+        );
     }
 }

@@ -31,101 +31,18 @@
 //! line of the assistant's text and each batch of results as one `user`
 //! message (`[result of NAME (call ID)]` and the body, then the media).
 
-use serde::Serialize;
+use std::borrow::Cow;
 
 use crate::facts::BRIDGE;
 use crate::steps::compose::{attachment_label, file_name, has_media, text_with_notes, Placement};
 use crate::steps::context::Context;
 use crate::steps::declare::Declarations;
 use crate::steps::walk::{AssistantTurn, Media, Slot, ToolResult, Turn, UserCarrier};
-use crate::steps::wire::{DataUrl, Sorted, TextOr, UrlOrData};
+use crate::steps::wire::{AsText, Open, Sorted, TextOr, Url};
 
-/// A Chat Completions request body.
-#[derive(Clone, Debug, Serialize)]
-pub(crate) struct Body {
-    model: String,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    tools: Vec<Tool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    tool_choice: Option<&'static str>,
-    messages: Vec<Message>,
-}
-
-/// `{"type": "function", "function": {…}}`, as Chat Completions and Ollama
-/// declare tools.
-#[derive(Clone, Debug, Serialize)]
-pub(crate) struct Tool {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    function: Function,
-}
-
-/// `{"name", "description", "parameters"}`, the function object Chat
-/// Completions, Responses and Ollama share.
-#[derive(Clone, Debug, Serialize)]
-pub(crate) struct Function {
-    pub name: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
-    pub parameters: Sorted,
-}
-
-#[derive(Clone, Debug, Serialize)]
-#[serde(tag = "role", rename_all = "snake_case")]
-enum Message {
-    System {
-        content: String,
-    },
-    User {
-        content: Content,
-    },
-    Assistant {
-        /// `null` beside tool calls with no text.
-        content: Option<String>,
-        #[serde(skip_serializing_if = "Vec::is_empty")]
-        tool_calls: Vec<ToolCall>,
-    },
-    Tool {
-        tool_call_id: String,
-        content: Content,
-    },
-}
-
-type Content = TextOr<'static, Part>;
-
-#[derive(Clone, Debug, Serialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-enum Part {
-    Text { text: String },
-    ImageUrl { image_url: ImageUrl },
-    File { file: File },
-}
-
-#[derive(Clone, Debug, Serialize)]
-struct ImageUrl {
-    url: UrlOrData,
-}
-
-#[derive(Clone, Debug, Serialize)]
-struct File {
-    filename: String,
-    file_data: DataUrl,
-}
-
-#[derive(Clone, Debug, Serialize)]
-struct ToolCall {
-    id: String,
-    #[serde(rename = "type")]
-    kind: &'static str,
-    function: CallFunction,
-}
-
-#[derive(Clone, Debug, Serialize)]
-struct CallFunction {
-    name: String,
-    /// JSON text, as the API takes it.
-    arguments: String,
-}
+/// Ollama declares its tools as Chat does.
+pub(crate) use super::wire::Tool;
+use super::wire::{Body, CallFunction, File, Function, ImageUrl, Message, Part, Role, ToolCall};
 
 /// How the body is shaped: OpenAI's own, or as a compatible server's
 /// profile says.
@@ -139,8 +56,21 @@ struct Shape {
     tools: bool,
 }
 
+/// A message's content, as written.
+type Content = super::wire::Content<'static>;
+
+/// A message's text content.
+fn text(text: impl Into<Cow<'static, str>>) -> Option<Content> {
+    Some(TextOr::Text(text.into()))
+}
+
+/// A message's content of parts.
+fn parts(parts: Vec<Open<Part<'static>>>) -> Option<Content> {
+    Some(TextOr::Parts(parts))
+}
+
 /// Build the body.
-pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body {
+pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
     let shape = match cx.profile {
         Some(p) => Shape {
             media_in_tool: cx.caps.media_in_tool_result,
@@ -156,12 +86,8 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body {
     let mut messages = Vec::new();
     for turn in turns {
         match turn {
-            Turn::System(text) => messages.push(Message::System {
-                content: text.to_owned(),
-            }),
-            Turn::User(text) => messages.push(Message::User {
-                content: TextOr::Text(text.into_owned().into()),
-            }),
+            Turn::System(t) => messages.push(Message::new(Role::System, text(t.to_owned()))),
+            Turn::User(t) => messages.push(Message::new(Role::User, text(t.into_owned()))),
             Turn::Assistant(a) if shape.tools => messages.push(assistant(a)),
             Turn::Assistant(a) => messages.push(assistant_as_text(a)),
             Turn::Results(results) if !shape.tools => messages.push(results_as_user(results)),
@@ -178,7 +104,7 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body {
         (Vec::new(), None)
     };
     Body {
-        model: cx.model.to_owned(),
+        model: cx.model.to_owned().into(),
         tools,
         tool_choice,
         messages,
@@ -187,16 +113,11 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body {
 
 /// `messages` with the [`BRIDGE`] assistant message put between every
 /// `tool` message and a `user` message right after it.
-fn bridged(messages: Vec<Message>) -> Vec<Message> {
-    let mut out = Vec::with_capacity(messages.len());
+fn bridged(messages: Vec<Message<'static>>) -> Vec<Message<'static>> {
+    let mut out: Vec<Message<'static>> = Vec::with_capacity(messages.len());
     for message in messages {
-        if matches!(message, Message::User { .. })
-            && matches!(out.last(), Some(Message::Tool { .. }))
-        {
-            out.push(Message::Assistant {
-                content: Some(BRIDGE.to_owned()),
-                tool_calls: Vec::new(),
-            });
+        if message.role == Role::User && out.last().is_some_and(|m| m.role == Role::Tool) {
+            out.push(Message::new(Role::Assistant, text(BRIDGE)));
         }
         out.push(message);
     }
@@ -205,42 +126,35 @@ fn bridged(messages: Vec<Message>) -> Vec<Message> {
 
 /// An assistant turn for a server without tools: its text, then one line
 /// per call.
-fn assistant_as_text(turn: AssistantTurn<'_>) -> Message {
-    let mut text = turn.text.map(|t| t.into_owned()).unwrap_or_default();
+fn assistant_as_text(turn: AssistantTurn<'_>) -> Message<'static> {
+    let mut t = turn.text.map(|t| t.into_owned()).unwrap_or_default();
     for call in turn.calls {
-        if !text.is_empty() {
-            text.push('\n');
+        if !t.is_empty() {
+            t.push('\n');
         }
-        text.push_str(&format!(
+        t.push_str(&format!(
             "[called {} (call {}) with {}]",
             call.name,
             call.id,
             call.arguments.as_text()
         ));
     }
-    Message::Assistant {
-        content: Some(text),
-        tool_calls: Vec::new(),
-    }
+    Message::new(Role::Assistant, text(t))
 }
 
 /// A batch of results for a server without tools: one `user` message,
 /// each result labelled, its media right after it.
-fn results_as_user(results: Vec<ToolResult<'_>>) -> Message {
-    let mut parts = Vec::new();
+fn results_as_user(results: Vec<ToolResult<'_>>) -> Message<'static> {
+    let mut content = Vec::new();
     for result in results {
         let body = text_with_notes(&result.body, &result.slots, Placement::Inside);
-        parts.push(Part::Text {
-            text: format!(
-                "[result of {} (call {})]\n{body}",
-                result.name, result.call_id
-            ),
-        });
-        parts.extend(result.slots.into_iter().filter_map(media_part));
+        content.push(text_part(format!(
+            "[result of {} (call {})]\n{body}",
+            result.name, result.call_id
+        )));
+        content.extend(result.slots.into_iter().filter_map(media_part));
     }
-    Message::User {
-        content: TextOr::Parts(parts),
-    }
+    Message::new(Role::User, parts(content))
 }
 
 /// `tools` as function tools, and `tool_choice` `"none"` when every tool
@@ -265,53 +179,58 @@ pub(crate) fn functions(declarations: &Declarations) -> impl Iterator<Item = Fun
     })
 }
 
-fn assistant(turn: AssistantTurn<'_>) -> Message {
+fn assistant(turn: AssistantTurn<'_>) -> Message<'static> {
     if turn.calls.is_empty() {
-        return Message::Assistant {
-            content: Some(turn.text.map(|t| t.into_owned()).unwrap_or_default()),
-            tool_calls: Vec::new(),
-        };
+        return Message::new(
+            Role::Assistant,
+            text(turn.text.map(|t| t.into_owned()).unwrap_or_default()),
+        );
     }
     let tool_calls = turn
         .calls
         .into_iter()
         .map(|call| ToolCall {
-            id: call.id,
+            id: call.id.into(),
             kind: "function",
             function: CallFunction {
-                name: call.name,
-                arguments: call.arguments.as_text().into_owned(),
+                name: Some(call.name.into()),
+                arguments: AsText(call.arguments),
             },
         })
         .collect();
-    Message::Assistant {
-        content: turn.text.map(|t| t.into_owned()),
+    Message {
         tool_calls,
+        ..Message::new(
+            Role::Assistant,
+            turn.text.map(|t| TextOr::Text(t.into_owned().into())),
+        )
     }
 }
 
-fn results_batch(results: Vec<ToolResult<'_>>, shape: Shape, messages: &mut Vec<Message>) {
-    let mut parts = Vec::new();
+/// A `tool` message answering the call `id`.
+fn tool(id: String, content: Option<Content>) -> Message<'static> {
+    Message {
+        tool_call_id: Some(id.into()),
+        ..Message::new(Role::Tool, content)
+    }
+}
+
+fn results_batch(results: Vec<ToolResult<'_>>, shape: Shape, messages: &mut Vec<Message<'static>>) {
+    let mut media = Vec::new();
     let mut held = Vec::new();
     for result in results {
         if shape.media_in_tool && has_media(&result.slots) {
-            let text = text_with_notes(&result.body, &result.slots, Placement::Inside);
+            let t = text_with_notes(&result.body, &result.slots, Placement::Inside);
             let mut content = Vec::new();
-            if !text.is_empty() {
-                content.push(Part::Text { text });
+            if !t.is_empty() {
+                content.push(text_part(t));
             }
             content.extend(result.slots.into_iter().filter_map(media_part));
-            messages.push(Message::Tool {
-                tool_call_id: result.call_id,
-                content: TextOr::Parts(content),
-            });
+            messages.push(tool(result.call_id, parts(content)));
             continue;
         }
-        let text = text_with_notes(&result.body, &result.slots, Placement::NextMessage);
-        messages.push(Message::Tool {
-            tool_call_id: result.call_id.clone(),
-            content: TextOr::Text(text.into()),
-        });
+        let t = text_with_notes(&result.body, &result.slots, Placement::NextMessage);
+        messages.push(tool(result.call_id.clone(), text(t)));
         if has_media(&result.slots) {
             held.push(result);
         }
@@ -322,56 +241,56 @@ fn results_batch(results: Vec<ToolResult<'_>>, shape: Shape, messages: &mut Vec<
             if !matches!(slot.media, Media::Inline(_) | Media::Url(_)) {
                 continue;
             }
-            parts.push(Part::Text {
-                text: attachment_label(&name, &id, &slot),
-            });
-            parts.extend(media_part(slot));
+            media.push(text_part(attachment_label(&name, &id, &slot)));
+            media.extend(media_part(slot));
         }
     }
-    if !parts.is_empty() {
-        messages.push(Message::User {
-            content: TextOr::Parts(parts),
-        });
+    if !media.is_empty() {
+        messages.push(Message::new(Role::User, parts(media)));
     }
 }
 
-fn carrier(c: UserCarrier<'_>) -> Message {
-    let text = text_with_notes(&c.text, &c.slots, Placement::Inside);
+fn carrier(c: UserCarrier<'_>) -> Message<'static> {
+    let t = text_with_notes(&c.text, &c.slots, Placement::Inside);
     if !has_media(&c.slots) {
-        return Message::User {
-            content: TextOr::Text(text.into()),
-        };
+        return Message::new(Role::User, text(t));
     }
-    let mut parts = Vec::new();
-    if !text.is_empty() {
-        parts.push(Part::Text { text });
+    let mut content = Vec::new();
+    if !t.is_empty() {
+        content.push(text_part(t));
     }
-    parts.extend(c.slots.into_iter().filter_map(media_part));
-    Message::User {
-        content: TextOr::Parts(parts),
-    }
+    content.extend(c.slots.into_iter().filter_map(media_part));
+    Message::new(Role::User, parts(content))
+}
+
+fn text_part(text: String) -> Open<Part<'static>> {
+    Part::Text { text: text.into() }.into()
 }
 
 /// An `image_url` or `file` part, for a slot sent as media.
-fn media_part(slot: Slot<'_>) -> Option<Part> {
-    match slot.media {
-        Media::Inline(p) if p.is_document() => Some(Part::File {
+fn media_part(slot: Slot<'_>) -> Option<Open<Part<'static>>> {
+    let part = match slot.media {
+        Media::Inline(p) if p.is_document() => Part::File {
             file: File {
-                filename: file_name(&slot.target).unwrap_or("document.pdf").to_owned(),
-                file_data: DataUrl(p),
+                filename: file_name(&slot.target)
+                    .unwrap_or("document.pdf")
+                    .to_owned()
+                    .into(),
+                file_data: Url::Payload(p),
             },
-        }),
-        Media::Inline(p) => Some(Part::ImageUrl {
+        },
+        Media::Inline(p) => Part::ImageUrl {
             image_url: ImageUrl {
-                url: UrlOrData::Data(DataUrl(p)),
+                url: Url::Payload(p),
             },
-        }),
+        },
         // Only image URLs reach here: chat `file` parts take no URL.
-        Media::Url(url) => Some(Part::ImageUrl {
+        Media::Url(url) => Part::ImageUrl {
             image_url: ImageUrl {
-                url: UrlOrData::Url(url),
+                url: Url::Text(url.into()),
             },
-        }),
-        Media::Note(..) => None,
-    }
+        },
+        Media::Note(..) => return None,
+    };
+    Some(part.into())
 }

@@ -7,18 +7,25 @@
 //! | `assistant` message (`output_text`) and the `function_call` items after it | one assistant envelope |
 //! | `function_call_output` | a `tool` carrier: `input_text` the body, `input_image` / `input_file` declared |
 //! | `reasoning` and other items | kept as the next assistant envelope's `openai_items` member, with a note |
+//!
+//! A body is read on the types the writer writes it with
+//! ([`wire`](super::wire)): an item or a part of a known type must have
+//! that type's shape (an error names the item), one of another type is
+//! kept as it is.
 
 use serde_json::Value;
 
 use crate::media::store::MediaStore;
 use crate::AttachmentKind;
 
+use super::wire::{Body, Content, Input, Item, Part, Role};
 use crate::steps::envelope::Envelope;
 use crate::steps::imported::ImportError;
 use crate::steps::imported::{
-    assistant_envelope, messages_of, str_of, target, url_payload, user_media, Call,
-    ImportedHistory, Payload,
+    assistant_envelope, attach, target, typed, url_payload, user_media, Call, ImportedHistory,
+    Payload,
 };
+use crate::steps::wire::{Open, TextOr};
 
 /// The member of the assistant envelope that keeps other items.
 pub const ITEMS: &str = "openai_items";
@@ -32,203 +39,218 @@ pub fn from_openai_responses(
     store: &mut dyn MediaStore,
 ) -> Result<ImportedHistory, ImportError> {
     let mut out = ImportedHistory::default();
-    if let Some(text) = input.get("instructions").and_then(Value::as_str) {
-        out.push("system", text.to_owned());
-    }
-    if let Some(text) = input.get("input").and_then(Value::as_str) {
-        out.push("user", text.to_owned());
-        return Ok(out);
-    }
-    let items = messages_of(input, "input").ok_or_else(|| {
-        ImportError::at("$", "expected a Responses body or a list of input items")
-    })?;
-    // The assistant turn being gathered: its text, calls and kept items.
-    let mut text = String::new();
-    let mut calls: Vec<Call> = Vec::new();
-    let mut kept: Vec<Value> = Vec::new();
-    let mut open = false;
-    let close = |text: &mut String,
-                 calls: &mut Vec<Call>,
-                 kept: &mut Vec<Value>,
-                 open: &mut bool,
-                 out: &mut ImportedHistory| {
-        if !*open {
-            return;
+    let items: Vec<Input<'_>> = match input {
+        Value::Array(_) => typed(input)?,
+        Value::Object(_) => {
+            let body: Body<'_> = typed(input)?;
+            if let Some(text) = body.instructions {
+                out.push("system", text.into_owned());
+            }
+            match body.input {
+                TextOr::Text(text) => {
+                    out.push("user", text.into_owned());
+                    return Ok(out);
+                }
+                TextOr::Parts(items) => items,
+            }
         }
-        *open = false;
-        let extra: Vec<(String, String)> = if kept.is_empty() {
-            Vec::new()
-        } else {
-            vec![(
-                ITEMS.to_owned(),
-                Value::Array(std::mem::take(kept)).to_string(),
-            )]
-        };
-        if calls.is_empty() && extra.is_empty() {
-            out.push("assistant", std::mem::take(text));
-        } else {
-            out.push("assistant", assistant_envelope(text, calls, &extra));
-            text.clear();
-            calls.clear();
+        _ => {
+            return Err(ImportError::at(
+                "$",
+                "expected a Responses body or a list of input items",
+            ))
         }
     };
-    for (i, item) in items.iter().enumerate() {
+    let mut turn = Gathered::default();
+    for (i, item) in items.into_iter().enumerate() {
         let at = format!("$.input[{i}]");
-        let kind = str_of(item, "type").unwrap_or(if item.get("role").is_some() {
-            "message"
-        } else {
-            ""
-        });
-        match kind {
-            "message" => {
-                let role = str_of(item, "role")
-                    .ok_or_else(|| ImportError::at(&at, "a message needs a role"))?;
-                if role == "assistant" {
-                    if open && !calls.is_empty() {
-                        close(&mut text, &mut calls, &mut kept, &mut open, &mut out);
-                    }
-                    open = true;
-                    let t = message_text(item, &at, i, store, &mut out)?;
-                    if !text.is_empty() && !t.is_empty() {
-                        text.push('\n');
-                    }
-                    text.push_str(&t);
-                    continue;
+        match item.0 {
+            Open::Known(Item::Message {
+                role: Role::Assistant,
+                content,
+            }) => {
+                if turn.open && !turn.calls.is_empty() {
+                    turn.close(&mut out);
                 }
-                close(&mut text, &mut calls, &mut kept, &mut open, &mut out);
-                let t = message_text(item, &at, i, store, &mut out)?;
+                turn.open = true;
+                let t = message_text(&content, &at, i, store, &mut out)?;
+                if !turn.text.is_empty() && !t.is_empty() {
+                    turn.text.push('\n');
+                }
+                turn.text.push_str(&t);
+            }
+            Open::Known(Item::Message { role, content }) => {
+                turn.close(&mut out);
+                let t = message_text(&content, &at, i, store, &mut out)?;
                 match role {
-                    "system" | "developer" => out.push("system", t),
-                    "user" => out.push("user", t),
-                    other => return Err(ImportError::at(&at, format!("unknown role {other:?}"))),
+                    Role::User => out.push("user", t),
+                    _ => out.push("system", t),
                 }
             }
-            "function_call" => {
-                open = true;
-                let arguments = match item.get("arguments") {
-                    Some(Value::String(s)) => Value::String(s.clone()).to_string(),
-                    Some(v) => v.to_string(),
-                    None => "{}".into(),
-                };
-                calls.push(Call {
-                    id: str_of(item, "call_id")
-                        .ok_or_else(|| ImportError::at(&at, "a function_call needs a call_id"))?
-                        .to_owned(),
-                    name: str_of(item, "name")
-                        .ok_or_else(|| ImportError::at(&at, "a function_call needs a name"))?
-                        .to_owned(),
-                    arguments,
+            Open::Known(Item::FunctionCall {
+                call_id,
+                name,
+                arguments,
+            }) => {
+                turn.open = true;
+                turn.calls.push(Call {
+                    id: call_id.into_owned(),
+                    name: name.into_owned(),
+                    arguments: arguments.json().into_owned(),
                 });
             }
-            "function_call_output" => {
-                close(&mut text, &mut calls, &mut kept, &mut open, &mut out);
-                out.push("tool", output(item, &at, store)?);
+            Open::Known(Item::FunctionCallOutput { call_id, output }) => {
+                turn.close(&mut out);
+                out.push("tool", self::output(&call_id, &output, &at, store)?);
             }
-            _ => {
+            Open::Other(item) => {
+                let kind = item.get("type").and_then(Value::as_str).unwrap_or("");
                 out.note(
                     i,
                     format!(
                         "{at}: a {kind:?} item is kept as the next assistant envelope's {ITEMS}"
                     ),
                 );
-                kept.push(item.clone());
-                open = true;
+                turn.kept.push(Value::Object(item));
+                turn.open = true;
             }
         }
     }
-    close(&mut text, &mut calls, &mut kept, &mut open, &mut out);
+    turn.close(&mut out);
     Ok(out)
 }
 
-/// A part's image or file target.
+/// The assistant turn being gathered: its text, calls and kept items.
+#[derive(Default)]
+struct Gathered {
+    text: String,
+    calls: Vec<Call>,
+    kept: Vec<Value>,
+    /// Whether anything of the turn was read.
+    open: bool,
+}
+
+impl Gathered {
+    /// Write the turn, if one was read, and start the next.
+    fn close(&mut self, out: &mut ImportedHistory) {
+        if !self.open {
+            return;
+        }
+        self.open = false;
+        let extra: Vec<(String, String)> = if self.kept.is_empty() {
+            Vec::new()
+        } else {
+            vec![(
+                ITEMS.to_owned(),
+                Value::Array(std::mem::take(&mut self.kept)).to_string(),
+            )]
+        };
+        if self.calls.is_empty() && extra.is_empty() {
+            out.push("assistant", std::mem::take(&mut self.text));
+        } else {
+            out.push(
+                "assistant",
+                assistant_envelope(&self.text, &self.calls, &extra),
+            );
+            self.text.clear();
+            self.calls.clear();
+        }
+    }
+}
+
+/// A part's text: an `input_text` part's, or that of a part of another
+/// type which has one (`output_text`, …).
+fn part_text<'p>(part: &'p Open<Part<'_>>) -> Option<&'p str> {
+    match part {
+        Open::Known(Part::Text { text }) => Some(text),
+        Open::Known(_) => None,
+        Open::Other(part) => part.get("text").and_then(Value::as_str),
+    }
+}
+
+/// An `input_image` or `input_file` part's kind and target; `None` for
+/// another part.
 fn part_target(
-    part: &Value,
+    part: &Open<Part<'_>>,
     at: &str,
     store: &mut dyn MediaStore,
 ) -> Result<Option<(AttachmentKind, String)>, ImportError> {
-    match str_of(part, "type") {
-        Some("input_image") => {
-            let url = str_of(part, "image_url").ok_or_else(|| {
-                ImportError::at(
-                    at,
-                    "an input_image needs an image_url (a file_id cannot be read back)",
-                )
-            })?;
-            Ok(Some((
-                AttachmentKind::Image,
-                target(url_payload(url), at, store)?,
-            )))
+    let (kind, payload) = match part {
+        Open::Known(Part::Image { image_url, .. }) => {
+            (AttachmentKind::Image, url_payload(image_url.text()))
         }
-        Some("input_file") => {
-            let payload = match (str_of(part, "file_data"), str_of(part, "file_url")) {
-                (Some(data), _) => Payload::DataUrl(data),
+        Open::Known(Part::File {
+            file_data,
+            file_url,
+            ..
+        }) => {
+            let payload = match (file_data, file_url) {
+                (Some(data), _) => Payload::DataUrl(data.text()),
                 (None, Some(url)) => Payload::Url(url),
-                _ => {
+                (None, None) => {
                     return Err(ImportError::at(
                         at,
                         "an input_file needs file_data or file_url",
                     ))
                 }
             };
-            Ok(Some((
-                AttachmentKind::Document,
-                target(payload, at, store)?,
-            )))
+            (AttachmentKind::Document, payload)
         }
-        _ => Ok(None),
-    }
+        _ => return Ok(None),
+    };
+    Ok(Some((kind, target(payload, at, store)?)))
 }
 
 fn message_text(
-    item: &Value,
+    content: &Content<'_>,
     at: &str,
     i: usize,
     store: &mut dyn MediaStore,
     out: &mut ImportedHistory,
 ) -> Result<String, ImportError> {
-    match item.get("content") {
-        Some(Value::String(s)) => Ok(s.clone()),
-        Some(Value::Array(parts)) => {
-            let mut text = Vec::new();
-            for (p, part) in parts.iter().enumerate() {
-                let pat = format!("{at}.content[{p}]");
-                if let Some(t) = str_of(part, "text") {
-                    text.push(t.to_owned());
-                } else if let Some((kind, target)) = part_target(part, &pat, store)? {
-                    text.push(user_media(out, i, &pat, kind, &target));
-                } else {
-                    out.note(i, format!("{pat}: a part of another type is kept as text"));
-                    text.push(part.to_string());
-                }
-            }
-            Ok(text.join("\n"))
+    let parts = match content {
+        TextOr::Text(text) => return Ok(text.clone().into_owned()),
+        TextOr::Parts(parts) => parts,
+    };
+    let mut text = Vec::new();
+    for (p, part) in parts.iter().enumerate() {
+        let pat = format!("{at}.content[{p}]");
+        if let Some(t) = part_text(part) {
+            text.push(t.to_owned());
+        } else if let Some((kind, target)) = part_target(part, &pat, store)? {
+            text.push(user_media(out, i, &pat, kind, &target));
+        } else {
+            out.note(i, format!("{pat}: a part of another type is kept as text"));
+            text.push(serde_json::to_string(part).unwrap_or_default());
         }
-        _ => Ok(String::new()),
     }
+    Ok(text.join("\n"))
 }
 
-fn output(item: &Value, at: &str, store: &mut dyn MediaStore) -> Result<String, ImportError> {
-    let id = str_of(item, "call_id")
-        .ok_or_else(|| ImportError::at(at, "a function_call_output needs a call_id"))?;
+fn output(
+    call_id: &str,
+    output: &Content<'_>,
+    at: &str,
+    store: &mut dyn MediaStore,
+) -> Result<String, ImportError> {
     let mut env = Envelope {
-        call_id: Some(id.to_owned()),
+        call_id: Some(call_id.to_owned()),
         ..Envelope::default()
     };
-    match item.get("output") {
-        Some(Value::String(s)) => env.line(s),
-        Some(Value::Array(parts)) => {
+    match output {
+        TextOr::Text(text) => env.line(text),
+        TextOr::Parts(parts) => {
             for (p, part) in parts.iter().enumerate() {
                 let pat = format!("{at}.output[{p}]");
-                if let Some(t) = str_of(part, "text") {
+                if let Some(t) = part_text(part) {
                     env.line(t);
                 } else if let Some((kind, target)) = part_target(part, &pat, store)? {
-                    env.attachments.push(crate::Attachment::new(kind, target));
+                    attach(&mut env, kind, target);
                 } else {
-                    env.line(&part.to_string());
+                    env.line(&serde_json::to_string(part).unwrap_or_default());
                 }
             }
         }
-        _ => {}
     }
     Ok(env.render())
 }
@@ -267,5 +289,105 @@ mod tests {
         assert_eq!(t["content"], "saved");
         assert_eq!(t["attachments"][0]["kind"], "image");
         assert_eq!(h.notes.len(), 1);
+    }
+
+    #[test]
+    fn what_responses_allows_is_read_as_before() {
+        let h = from_openai_responses(
+            &json!({"model": "gpt-5", "instructions": "Be brief.", "input": "Hi."}),
+            &mut InlineStore,
+        )
+        .unwrap();
+        assert_eq!(
+            h.messages,
+            [
+                ("system".to_owned(), "Be brief.".to_owned()),
+                ("user".to_owned(), "Hi.".to_owned())
+            ]
+        );
+        let reasoning =
+            json!({"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "gAAA"});
+        let body = json!([
+            {"role": "developer", "content": "Be brief."},
+            {"role": "user", "content": [
+                {"type": "input_text", "text": "Look"},
+                {"type": "input_image", "image_url": "https://x/a.png", "detail": "high"}]},
+            reasoning,
+            {"type": "message", "id": "msg_1", "status": "completed", "role": "assistant",
+             "content": [{"type": "output_text", "text": "On it.", "annotations": []}]},
+            {"type": "function_call", "id": "fc_1", "status": "completed", "call_id": "c1",
+             "name": "f", "arguments": {"a": 1}},
+            {"type": "function_call_output", "call_id": "c1", "status": "completed", "output": [
+                {"type": "input_text", "text": "ok"},
+                {"type": "input_file", "file_url": "https://x/a.pdf"},
+                {"type": "output_text", "text": "also"}]}
+        ]);
+        let h = from_openai_responses(&body, &mut InlineStore).unwrap();
+        let roles: Vec<&str> = h.messages.iter().map(|(r, _)| r.as_str()).collect();
+        assert_eq!(roles, ["system", "user", "assistant", "tool"]);
+        assert_eq!(
+            h.messages[1].1,
+            "Look\n[image https://x/a.png sent by the user]"
+        );
+        let a: Value = serde_json::from_str(&h.messages[2].1).unwrap();
+        assert_eq!(a["content"], "On it.");
+        assert_eq!(
+            a["tool_calls"],
+            json!([{"id": "c1", "name": "f", "arguments": {"a": 1}}])
+        );
+        assert_eq!(a[ITEMS], json!([reasoning]));
+        let t: Value = serde_json::from_str(&h.messages[3].1).unwrap();
+        assert_eq!(t["content"], "ok\nalso");
+        assert_eq!(t["attachments"][0]["target"], "https://x/a.pdf");
+        assert_eq!(h.notes.len(), 2);
+    }
+
+    #[test]
+    fn bad_shapes_name_their_path() {
+        let err = |v: Value| {
+            from_openai_responses(&v, &mut InlineStore)
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(
+            err(json!(1)),
+            "$: expected a Responses body or a list of input items"
+        );
+        assert_eq!(err(json!({"model": "m"})), "$: missing field `input`");
+        assert_eq!(
+            err(json!({"input": [{"role": "critic", "content": "x"}]})),
+            "$.input[0]: unknown variant `critic`, expected one of \
+             `system`, `developer`, `user`, `assistant`"
+        );
+        assert_eq!(
+            err(json!([{"type": "function_call", "name": "f"}])),
+            "$[0]: missing field `call_id`"
+        );
+        assert_eq!(
+            err(json!([{"role": "user", "content": 7}])),
+            "$[0]: invalid type: integer `7`, expected text or a list of blocks"
+        );
+        assert_eq!(
+            err(json!([{"role": "user", "content": [{"type": "input_file", "file_id": "f"}]}])),
+            "$.input[0].content[0]: an input_file needs file_data or file_url"
+        );
+        assert_eq!(
+            err(
+                json!([{"role": "user", "content": [{"type": "input_image", "image_url": "data:image/png,abc"}]}])
+            ),
+            "$.input[0].content[0]: a data: URL that is not base64"
+        );
+        // A known part of a broken shape is refused, not kept as unknown
+        // (the path is the item's: a known item is read whole).
+        assert_eq!(
+            err(json!([{"role": "user", "content": [{"type": "input_image", "file_id": "f"}]}])),
+            "$[0]: missing field `image_url`"
+        );
+        assert_eq!(
+            err(
+                json!([{"type": "function_call_output", "call_id": "c", "output": [{"type": "input_text"}]}])
+            ),
+            "$[0]: missing field `text`"
+        );
     }
 }

@@ -15,84 +15,22 @@
 //! carrier is a `user` message with `input_text` / `input_image` /
 //! `input_file` content. `http(s)` targets become `image_url` / `file_url`.
 
-use serde::Serialize;
-
-use crate::apis::openai_chat::write::{functions, Function};
+use crate::apis::openai_chat::write::functions;
 use crate::steps::compose::{file_name, has_media, text_with_notes, Placement};
 use crate::steps::context::Context;
 use crate::steps::declare::Declarations;
 use crate::steps::walk::{AssistantTurn, Media, Slot, ToolResult, Turn, UserCarrier};
-use crate::steps::wire::{DataUrl, TextOr, UrlOrData};
+use crate::steps::wire::{AsText, Open, TextOr, Url};
 
-/// A Responses request body.
-#[derive(Clone, Debug, Serialize)]
-pub(crate) struct Body {
-    model: String,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    tools: Vec<Tool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    tool_choice: Option<&'static str>,
-    input: Vec<Item>,
-}
-
-#[derive(Clone, Debug, Serialize)]
-struct Tool {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    #[serde(flatten)]
-    function: Function,
-    strict: bool,
-}
-
-#[derive(Clone, Debug, Serialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-enum Item {
-    Message {
-        role: &'static str,
-        content: Content,
-    },
-    FunctionCall {
-        call_id: String,
-        name: String,
-        /// JSON text, as the API takes it.
-        arguments: String,
-    },
-    FunctionCallOutput {
-        call_id: String,
-        output: Content,
-    },
-}
-
-type Content = TextOr<'static, Part>;
-
-#[derive(Clone, Debug, Serialize)]
-#[serde(tag = "type")]
-enum Part {
-    #[serde(rename = "input_text")]
-    Text { text: String },
-    #[serde(rename = "input_image")]
-    Image {
-        detail: &'static str,
-        image_url: UrlOrData,
-    },
-    #[serde(rename = "input_file")]
-    File {
-        #[serde(skip_serializing_if = "Option::is_none")]
-        filename: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        file_data: Option<DataUrl>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        file_url: Option<String>,
-    },
-}
+use super::wire::{Body, Content, Input, Item, Part, Role, Tool};
 
 /// Build the body.
-pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body {
+pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
     let mut input = Vec::new();
     for turn in turns {
         match turn {
-            Turn::System(text) => input.push(message("system", text.to_owned())),
-            Turn::User(text) => input.push(message("user", text.into_owned())),
+            Turn::System(text) => input.push(message(Role::System, text.to_owned())),
+            Turn::User(text) => input.push(message(Role::User, text.into_owned())),
             Turn::Assistant(a) => assistant(a, &mut input),
             Turn::Results(results) => input.extend(results.into_iter().map(output)),
             Turn::Carrier(c) => input.push(carrier(c)),
@@ -100,10 +38,11 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body {
     }
     let (tools, tool_choice) = declare(cx.declarations);
     Body {
-        model: cx.model.to_owned(),
+        model: cx.model.to_owned().into(),
+        instructions: None,
         tools,
         tool_choice,
-        input,
+        input: TextOr::Parts(input),
     }
 }
 
@@ -122,59 +61,65 @@ fn declare(declarations: &Declarations) -> (Vec<Tool>, Option<&'static str>) {
     (tools, choice)
 }
 
-fn message(role: &'static str, text: String) -> Item {
+fn message(role: Role, text: String) -> Input<'static> {
     Item::Message {
         role,
         content: TextOr::Text(text.into()),
     }
+    .into()
 }
 
-fn assistant(turn: AssistantTurn<'_>, input: &mut Vec<Item>) {
+fn assistant(turn: AssistantTurn<'_>, input: &mut Vec<Input<'static>>) {
     if let Some(text) = turn.text {
-        input.push(message("assistant", text.into_owned()));
+        input.push(message(Role::Assistant, text.into_owned()));
     } else if turn.calls.is_empty() {
-        input.push(message("assistant", String::new()));
+        input.push(message(Role::Assistant, String::new()));
     }
     for call in turn.calls {
-        input.push(Item::FunctionCall {
-            arguments: call.arguments.as_text().into_owned(),
-            call_id: call.id,
-            name: call.name,
-        });
+        input.push(
+            Item::FunctionCall {
+                call_id: call.id.into(),
+                name: call.name.into(),
+                arguments: AsText(call.arguments),
+            }
+            .into(),
+        );
     }
 }
 
 /// The text, then the media; a plain string when there are no media.
-fn content(text: String, slots: Vec<Slot<'_>>) -> Content {
+fn content(text: String, slots: Vec<Slot<'_>>) -> Content<'static> {
     if !has_media(&slots) {
         return TextOr::Text(text.into());
     }
-    let mut parts = Vec::new();
+    let mut parts: Vec<Open<Part<'static>>> = Vec::new();
     if !text.is_empty() {
-        parts.push(Part::Text { text });
+        parts.push(Part::Text { text: text.into() }.into());
     }
     parts.extend(slots.into_iter().filter_map(media_part));
     TextOr::Parts(parts)
 }
 
-fn output(result: ToolResult<'_>) -> Item {
+fn output(result: ToolResult<'_>) -> Input<'static> {
     let text = text_with_notes(&result.body, &result.slots, Placement::Inside);
     Item::FunctionCallOutput {
-        call_id: result.call_id,
+        call_id: result.call_id.into(),
         output: content(text, result.slots),
     }
+    .into()
 }
 
-fn carrier(c: UserCarrier<'_>) -> Item {
+fn carrier(c: UserCarrier<'_>) -> Input<'static> {
     let text = text_with_notes(&c.text, &c.slots, Placement::Inside);
     Item::Message {
-        role: "user",
+        role: Role::User,
         content: content(text, c.slots),
     }
+    .into()
 }
 
 /// An `input_image` or `input_file` part, for a slot sent as media.
-fn media_part(slot: Slot<'_>) -> Option<Part> {
+fn media_part(slot: Slot<'_>) -> Option<Open<Part<'static>>> {
     let is_document = slot.kind == crate::AttachmentKind::Document;
     let file = |filename, file_data, file_url| Part::File {
         filename,
@@ -185,14 +130,19 @@ fn media_part(slot: Slot<'_>) -> Option<Part> {
         detail: "auto",
         image_url,
     };
-    match slot.media {
+    let part = match slot.media {
         Media::Inline(p) if p.is_document() => {
             let filename = file_name(&slot.target).unwrap_or("document.pdf");
-            Some(file(Some(filename.to_owned()), Some(DataUrl(p)), None))
+            file(
+                Some(filename.to_owned().into()),
+                Some(Url::Payload(p)),
+                None,
+            )
         }
-        Media::Inline(p) => Some(image(UrlOrData::Data(DataUrl(p)))),
-        Media::Url(url) if is_document => Some(file(None, None, Some(url))),
-        Media::Url(url) => Some(image(UrlOrData::Url(url))),
-        Media::Note(..) => None,
-    }
+        Media::Inline(p) => image(Url::Payload(p)),
+        Media::Url(url) if is_document => file(None, None, Some(url.into())),
+        Media::Url(url) => image(Url::Text(url.into())),
+        Media::Note(..) => return None,
+    };
+    Some(part.into())
 }
