@@ -357,3 +357,51 @@ impl Serialize for AsObject {
         self.0.as_object().serialize(s)
     }
 }
+
+/// An item of a list whose kind is the one member it holds, not a `type`
+/// tag (Gemini's parts: `text`, `inlineData`, …): one the crate knows, or
+/// any other object kept as it is.
+///
+/// Read, an object holding one of `T`'s members (not `null`) must be `T`
+/// in full, the member named in the error, and hold no other of them: a
+/// known item of a broken shape is an error, never kept as unknown.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub(crate) enum Keyed<T> {
+    Known(T),
+    Other(Map<String, Value>),
+}
+
+/// The members that tell the kinds of a [`Keyed`] item apart.
+pub(crate) trait Keys {
+    /// Every member the type reads as a kind.
+    const KEYS: &'static [&'static str];
+}
+
+impl<'de, T: Deserialize<'de> + Keys> Deserialize<'de> for Keyed<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let map = Map::<String, Value>::deserialize(d)?;
+        let mut held = T::KEYS
+            .iter()
+            .filter(|k| map.get(**k).is_some_and(|v| !v.is_null()));
+        let Some(first) = held.next() else {
+            return Ok(Keyed::Other(map));
+        };
+        if let Some(second) = held.next() {
+            return Err(de::Error::custom(format_args!(
+                "holds both `{first}` and `{second}` (one kind to an item)"
+            )));
+        }
+        serde_path_to_error::deserialize(Value::Object(map))
+            .map(Keyed::Known)
+            .map_err(de::Error::custom)
+    }
+}
+
+/// Read, a member that may be left out or `null` (its absence, as in
+/// proto3 JSON): `#[serde(default, deserialize_with = "or_default")]`.
+pub(crate) fn or_default<'de, D: Deserializer<'de>, T: Deserialize<'de> + Default>(
+    d: D,
+) -> Result<T, D::Error> {
+    Option::<T>::deserialize(d).map(Option::unwrap_or_default)
+}
