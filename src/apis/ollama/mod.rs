@@ -2,4 +2,5 @@
 
 pub(crate) mod read;
 pub(crate) mod rules;
+pub(crate) mod wire;
 pub(crate) mod write;
