@@ -101,16 +101,6 @@ pub(crate) fn assistant_envelope(text: &str, calls: &[Call], extra: &[(String, S
     out
 }
 
-/// The messages of a body: its `key` array, the value itself when it is
-/// an array, and `None` for anything else.
-pub(crate) fn messages_of<'v>(input: &'v Value, key: &str) -> Option<&'v [Value]> {
-    match input {
-        Value::Array(items) => Some(items),
-        Value::Object(m) => m.get(key)?.as_array().map(Vec::as_slice),
-        _ => None,
-    }
-}
-
 /// `input` read as an API's wire type `T`, borrowing its strings; an
 /// error names the JSON path where the shape broke.
 pub(crate) fn typed<'v, T: serde::Deserialize<'v>>(input: &'v Value) -> Result<T, ImportError> {

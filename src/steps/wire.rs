@@ -20,16 +20,6 @@ use serde_json::{Map, Value};
 
 use crate::media::Prepared;
 
-/// A payload written as its base64 text.
-#[derive(Clone, Debug)]
-pub(crate) struct Base64(pub Arc<Prepared>);
-
-impl Serialize for Base64 {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(&self.0.base64())
-    }
-}
-
 /// Base64 text: a payload's, written while it is serialized, or the text
 /// a body being read holds (borrowed from it).
 #[derive(Clone, Debug)]
@@ -142,30 +132,20 @@ impl<T> From<T> for Open<T> {
     }
 }
 
-/// The tags of an enum of wire items.
+/// The `type` tags of an enum of wire items.
 pub(crate) trait Tagged {
     /// Every tag the enum reads.
     const TAGS: &'static [&'static str];
-
-    /// Whether `item` is one of the enum's: by its `type` member, or, for
-    /// an API whose items are objects with one member named for their
-    /// kind (Bedrock's blocks), by that member's name.
-    fn is_known(item: &Map<String, Value>) -> bool {
-        item.get("type")
-            .and_then(Value::as_str)
-            .is_some_and(|tag| Self::TAGS.contains(&tag))
-    }
-}
-
-/// [`Tagged::is_known`] for items keyed by their kind.
-pub(crate) fn keyed(item: &Map<String, Value>, tags: &[&str]) -> bool {
-    item.keys().any(|key| tags.contains(&key.as_str()))
 }
 
 impl<'de, T: Deserialize<'de> + Tagged> Deserialize<'de> for Open<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let map = Map::<String, Value>::deserialize(d)?;
-        if !T::is_known(&map) {
+        let known = map
+            .get("type")
+            .and_then(Value::as_str)
+            .is_some_and(|tag| T::TAGS.contains(&tag));
+        if !known {
             return Ok(Open::Other(map));
         }
         T::deserialize(Value::Object(map))
@@ -422,4 +402,53 @@ impl AsText {
             Arguments::None => Cow::Borrowed("{}"),
         }
     }
+}
+
+/// An item of a list whose kind is the one member it holds, not a `type`
+/// tag (Gemini's parts: `text`, `inlineData`, …; Bedrock's blocks:
+/// `text`, `image`, `toolUse`, …): one the crate knows, or
+/// any other object kept as it is.
+///
+/// Read, an object holding one of `T`'s members (not `null`) must be `T`
+/// in full, the member named in the error, and hold no other of them: a
+/// known item of a broken shape is an error, never kept as unknown.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub(crate) enum Keyed<T> {
+    Known(T),
+    Other(Map<String, Value>),
+}
+
+/// The members that tell the kinds of a [`Keyed`] item apart.
+pub(crate) trait Keys {
+    /// Every member the type reads as a kind.
+    const KEYS: &'static [&'static str];
+}
+
+impl<'de, T: Deserialize<'de> + Keys> Deserialize<'de> for Keyed<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let map = Map::<String, Value>::deserialize(d)?;
+        let mut held = T::KEYS
+            .iter()
+            .filter(|k| map.get(**k).is_some_and(|v| !v.is_null()));
+        let Some(first) = held.next() else {
+            return Ok(Keyed::Other(map));
+        };
+        if let Some(second) = held.next() {
+            return Err(de::Error::custom(format_args!(
+                "holds both `{first}` and `{second}` (one kind to an item)"
+            )));
+        }
+        serde_path_to_error::deserialize(Value::Object(map))
+            .map(Keyed::Known)
+            .map_err(de::Error::custom)
+    }
+}
+
+/// Read, a member that may be left out or `null` (its absence, as in
+/// proto3 JSON): `#[serde(default, deserialize_with = "or_default")]`.
+pub(crate) fn or_default<'de, D: Deserializer<'de>, T: Deserialize<'de> + Default>(
+    d: D,
+) -> Result<T, D::Error> {
+    Option::<T>::deserialize(d).map(Option::unwrap_or_default)
 }

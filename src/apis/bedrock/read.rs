@@ -24,7 +24,7 @@ use crate::steps::imported::{
     assistant_envelope, function_tool, label, list, target, typed, user_media, Batch, Call,
     ImportedHistory, Payload,
 };
-use crate::steps::wire::Open;
+use crate::steps::wire::Keyed;
 
 /// The member of the assistant envelope that keeps other blocks.
 pub const BLOCKS: &str = "bedrock_blocks";
@@ -54,7 +54,7 @@ pub fn from_bedrock(
     let system: Vec<&str> = system
         .iter()
         .filter_map(|b| match b {
-            Open::Known(Block::Text(text)) => Some(&**text),
+            Keyed::Known(Block::Text(text)) => Some(&**text),
             _ => None,
         })
         .collect();
@@ -79,7 +79,7 @@ pub fn from_bedrock(
 fn assistant(
     m: usize,
     at: &str,
-    blocks: Vec<Open<Block<'_>>>,
+    blocks: Vec<Keyed<Block<'_>>>,
     batch: &mut Batch,
     out: &mut ImportedHistory,
 ) {
@@ -88,8 +88,8 @@ fn assistant(
     let mut others = Vec::new();
     for (b, block) in blocks.into_iter().enumerate() {
         match block {
-            Open::Known(Block::Text(t)) => text.push(t),
-            Open::Known(Block::ToolUse(u)) => {
+            Keyed::Known(Block::Text(t)) => text.push(t),
+            Keyed::Known(Block::ToolUse(u)) => {
                 batch.calls.push((
                     u.tool_use_id.clone().into_owned(),
                     u.name.clone().into_owned(),
@@ -100,7 +100,7 @@ fn assistant(
                     arguments: u.input.0.as_text().into_owned(),
                 });
             }
-            Open::Known(Block::CachePoint(_)) => {}
+            Keyed::Known(Block::CachePoint(_)) => {}
             other => {
                 out.note(
                     m,
@@ -126,18 +126,18 @@ fn assistant(
 }
 
 /// A block as the JSON it was.
-fn as_json(block: &Open<Block<'_>>) -> Value {
+fn as_json(block: &Keyed<Block<'_>>) -> Value {
     serde_json::to_value(block).unwrap_or(Value::Null)
 }
 
 /// An `image` or `document` block's kind and payload.
-fn media<'b>(block: &'b Open<Block<'_>>) -> Option<(AttachmentKind, Payload<'b>)> {
+fn media<'b>(block: &'b Keyed<Block<'_>>) -> Option<(AttachmentKind, Payload<'b>)> {
     match block {
-        Open::Known(Block::Image(i)) => Some((
+        Keyed::Known(Block::Image(i)) => Some((
             AttachmentKind::Image,
             Payload::Base64(i.source.bytes.text()),
         )),
-        Open::Known(Block::Document(d)) => Some((
+        Keyed::Known(Block::Document(d)) => Some((
             AttachmentKind::Document,
             Payload::Base64(d.source.bytes.text()),
         )),
@@ -148,7 +148,7 @@ fn media<'b>(block: &'b Open<Block<'_>>) -> Option<(AttachmentKind, Payload<'b>)
 fn user(
     m: usize,
     at: &str,
-    blocks: Vec<Open<Block<'_>>>,
+    blocks: Vec<Keyed<Block<'_>>>,
     batch: &mut Batch,
     store: &mut dyn MediaStore,
     out: &mut ImportedHistory,
@@ -157,14 +157,14 @@ fn user(
     // may be the labelled media (its fixed position).
     let last = blocks
         .iter()
-        .rposition(|b| matches!(b, Open::Known(Block::ToolResult(_))));
+        .rposition(|b| matches!(b, Keyed::Known(Block::ToolResult(_))));
     let mut before = Vec::new();
     let mut rest = Vec::new();
     for (b, block) in blocks.iter().enumerate() {
         let bat = format!("{at}.content[{b}]");
         let r = match block {
-            Open::Known(Block::ToolResult(r)) => r,
-            Open::Known(Block::CachePoint(_)) => continue,
+            Keyed::Known(Block::ToolResult(r)) => r,
+            Keyed::Known(Block::CachePoint(_)) => continue,
             _ if last.is_some_and(|l| b < l) => {
                 before.push((b, block));
                 continue;
@@ -182,8 +182,8 @@ fn user(
         for (i, item) in r.content.iter().enumerate() {
             let iat = format!("{bat}.toolResult.content[{i}]");
             match item {
-                Open::Known(Block::Text(t)) => env.line(t),
-                Open::Known(Block::Json(j)) => env.line(&j.to_string()),
+                Keyed::Known(Block::Text(t)) => env.line(t),
+                Keyed::Known(Block::Json(j)) => env.line(&j.to_string()),
                 _ => match media(item) {
                     Some((kind, payload)) => env
                         .attachments
@@ -205,7 +205,7 @@ fn user(
             let (_, text) = rest[lead];
             let (c, block) = rest[lead + 1];
             let Some(text) = (match text {
-                Open::Known(Block::Text(t)) if label(t).is_some() => Some(&**t),
+                Keyed::Known(Block::Text(t)) if label(t).is_some() => Some(&**t),
                 _ => None,
             }) else {
                 break;
@@ -220,7 +220,7 @@ fn user(
     let folded = !pairs.is_empty() && batch.fold(pairs, "follows after the tool results", store)?;
     batch.flush(out);
     let rest = if folded { &rest[lead..] } else { &rest[..] };
-    let rest: Vec<(usize, &Open<Block<'_>>)> =
+    let rest: Vec<(usize, &Keyed<Block<'_>>)> =
         before.into_iter().chain(rest.iter().copied()).collect();
     if rest.is_empty() {
         return Ok(());
@@ -228,7 +228,7 @@ fn user(
     let mut text = Vec::new();
     for &(b, block) in &rest {
         let bat = format!("{at}.content[{b}]");
-        if let Open::Known(Block::Text(t)) = block {
+        if let Keyed::Known(Block::Text(t)) = block {
             text.push(t.clone().into_owned());
         } else if let Some((kind, payload)) = media(block) {
             let target = target(payload, &bat, store)?;

@@ -3,23 +3,23 @@
 //!
 //! A content block is an object with one member named for its kind
 //! (`{"text": …}`, `{"image": {…}}`); a block of a kind not named here
-//! (reasoning, guard content, video, …) is kept as it is ([`Open`]).
+//! (reasoning, guard content, video, …) is kept as it is ([`Keyed`]).
 //! Reading borrows strings from the body and leaves out what it has no use
 //! for (`toolConfig`, Claude's own fields, inference settings).
 
 use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use crate::steps::wire::{keyed, AsObject, Open, Sorted, Tagged, B64};
+use crate::steps::wire::{AsObject, Keyed, Keys, Sorted, B64};
 
 /// A Converse request body.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct Body<'a> {
     #[serde(borrow, default, skip_serializing_if = "Vec::is_empty")]
-    pub system: Vec<Open<Block<'a>>>,
+    pub system: Vec<Keyed<Block<'a>>>,
     #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
     pub tool_config: Option<ToolConfig<'a>>,
     #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
@@ -84,7 +84,7 @@ pub(crate) enum Role {
 pub(crate) struct Message<'a> {
     pub role: Role,
     #[serde(borrow)]
-    pub content: Vec<Open<Block<'a>>>,
+    pub content: Vec<Keyed<Block<'a>>>,
 }
 
 /// A content block: an object with one member named for its kind.
@@ -106,8 +106,8 @@ pub(crate) enum Block<'a> {
     Json(Value),
 }
 
-impl Tagged for Block<'_> {
-    const TAGS: &'static [&'static str] = &[
+impl Keys for Block<'_> {
+    const KEYS: &'static [&'static str] = &[
         "text",
         "image",
         "document",
@@ -116,10 +116,6 @@ impl Tagged for Block<'_> {
         "cachePoint",
         "json",
     ];
-
-    fn is_known(item: &Map<String, Value>) -> bool {
-        keyed(item, Self::TAGS)
-    }
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -165,7 +161,7 @@ pub(crate) struct ToolResultBlock<'a> {
     #[serde(borrow)]
     pub tool_use_id: Cow<'a, str>,
     #[serde(borrow, default)]
-    pub content: Vec<Open<Block<'a>>>,
+    pub content: Vec<Keyed<Block<'a>>>,
     /// `"error"` for a failed tool (Converse's `status`).
     #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
     pub status: Option<Cow<'a, str>>,
@@ -186,8 +182,8 @@ impl Block<'_> {
         match self {
             Block::Image(_) | Block::Document(_) => true,
             Block::ToolResult(r) => r.content.iter().any(|item| match item {
-                Open::Known(block) => block.sends_media(),
-                Open::Other(_) => false,
+                Keyed::Known(block) => block.sends_media(),
+                Keyed::Other(_) => false,
             }),
             _ => false,
         }

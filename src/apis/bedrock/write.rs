@@ -44,7 +44,7 @@ use crate::steps::compose::{
 use crate::steps::context::Context;
 use crate::steps::declare::Declarations;
 use crate::steps::walk::{AssistantTurn, Media, Slot, ToolResult, Turn, UserCarrier};
-use crate::steps::wire::{AsObject, Open, Sorted, B64};
+use crate::steps::wire::{AsObject, Keyed, Sorted, B64};
 
 /// Text of a tool result that has neither text nor media.
 const NO_OUTPUT: &str = "(no output)";
@@ -111,8 +111,8 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
 /// Claude one name twice. `toolConfig` needs at least one tool, so when
 /// every tool is typed it holds [`PLACEHOLDER`].
 /// Blocks the crate wrote, as a list that may also hold others.
-fn known(blocks: Vec<Block<'static>>) -> Vec<Open<Block<'static>>> {
-    blocks.into_iter().map(Open::Known).collect()
+fn known(blocks: Vec<Block<'static>>) -> Vec<Keyed<Block<'static>>> {
+    blocks.into_iter().map(Keyed::Known).collect()
 }
 
 fn declare(declarations: &Declarations) -> (Option<ToolConfig<'static>>, Option<Extra>) {

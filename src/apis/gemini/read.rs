@@ -12,17 +12,21 @@
 //! | other parts beside the responses | a `user` message after them |
 //! | thought signatures of calls | kept as the envelope's `gemini_thought_signatures` member (`{call id: signature}`), written back when converting for Gemini; the placeholder `convert` writes is its own, and left out |
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 use crate::media::store::MediaStore;
 use crate::AttachmentKind;
 
+use super::wire::{Body, Content, FunctionResponse, Item, Part, Response, Role};
 use crate::steps::envelope::Envelope;
 use crate::steps::imported::ImportError;
 use crate::steps::imported::{
-    assistant_envelope, function_tool, kind_of_inline, list, messages_of, str_of, target,
-    user_media, Batch, Call, ImportedHistory, Payload,
+    assistant_envelope, function_tool, kind_of_inline, list, target, typed, user_media, Batch,
+    Call, ImportedHistory, Payload,
 };
+use crate::steps::wire::Keyed;
 
 pub use crate::steps::envelope::GEMINI_SIGNATURES as SIGNATURES;
 
@@ -40,15 +44,22 @@ pub fn from_gemini(
     input: &Value,
     store: &mut dyn MediaStore,
 ) -> Result<ImportedHistory, ImportError> {
-    let contents = messages_of(input, "contents").ok_or_else(|| {
-        ImportError::at("$", "expected a generateContent body or a list of contents")
-    })?;
+    let (system, contents) = match input {
+        Value::Array(_) => (None, typed::<Vec<Content<'_>>>(input)?),
+        Value::Object(body) if body.contains_key("contents") => {
+            let body: Body<'_> = typed(input)?;
+            (body.system_instruction, body.contents)
+        }
+        _ => {
+            return Err(ImportError::at(
+                "$",
+                "expected a generateContent body or a list of contents",
+            ))
+        }
+    };
     let mut out = ImportedHistory::default();
-    if let Some(parts) = input
-        .pointer("/systemInstruction/parts")
-        .and_then(Value::as_array)
-    {
-        let text: Vec<&str> = parts.iter().filter_map(|p| str_of(p, "text")).collect();
+    if let Some(system) = system {
+        let text: Vec<&str> = system.parts.iter().filter_map(text_of).collect();
         if !text.is_empty() {
             out.push("system", text.join("\n"));
         }
@@ -56,132 +67,171 @@ pub fn from_gemini(
     let mut batch = Batch::default();
     for (m, content) in contents.iter().enumerate() {
         let at = format!("$.contents[{m}]");
-        let parts = content
-            .get("parts")
-            .and_then(Value::as_array)
-            .ok_or_else(|| ImportError::at(&format!("{at}.parts"), "expected a list of parts"))?;
-        match str_of(content, "role").unwrap_or("user") {
-            "model" => {
-                batch.flush(&mut out);
-                batch.calls.clear();
-                let mut text = Vec::new();
-                let mut calls: Vec<Call> = Vec::new();
-                let mut signatures = serde_json::Map::new();
-                let mut others: Vec<Value> = Vec::new();
-                for (p, part) in parts.iter().enumerate() {
-                    if let Some(t) = str_of(part, "text") {
-                        text.push(t);
-                    } else if let Some(f) = part.get("functionCall") {
-                        let name = str_of(f, "name").ok_or_else(|| {
-                            ImportError::at(
-                                &format!("{at}.parts[{p}]"),
-                                "a functionCall needs a name",
-                            )
-                        })?;
-                        let id =
-                            str_of(f, "id").map_or_else(|| format!("call_{m}_{p}"), str::to_owned);
-                        batch.calls.push((id.clone(), name.to_owned()));
-                        calls.push(Call {
-                            id,
-                            name: name.to_owned(),
-                            arguments: f.get("args").map_or("{}".into(), Value::to_string),
-                        });
-                    }
-                    if str_of(part, "text").is_none() && part.get("functionCall").is_none() {
-                        out.note(m, format!("{at}.parts[{p}]: a part of another kind is kept as the envelope's {PARTS}"));
-                        others.push(part.clone());
-                    } else if part.get("thought") == Some(&Value::Bool(true)) {
-                        // A thought summary is the model's, not its answer.
-                        text.pop();
-                        out.note(
-                            m,
-                            format!("{at}.parts[{p}]: a thought is kept as the envelope's {PARTS}"),
-                        );
-                        others.push(part.clone());
-                    }
-                    match (str_of(part, "thoughtSignature"), calls.last()) {
-                        (Some(s), Some(call))
-                            if s != PLACEHOLDER && part.get("functionCall").is_some() =>
-                        {
-                            signatures.insert(call.id.clone(), Value::String(s.to_owned()));
-                        }
-                        (Some(s), _) if s != PLACEHOLDER => {
-                            out.note(m, format!("{at}.parts[{p}]: a thought signature on a part that is no call is left out"));
-                        }
-                        _ => {}
-                    }
-                }
-                let text = text.join("\n");
-                let mut extra = Vec::new();
-                if !signatures.is_empty() {
-                    extra.push((SIGNATURES.to_owned(), Value::Object(signatures).to_string()));
-                }
-                if !others.is_empty() {
-                    extra.push((PARTS.to_owned(), Value::Array(others).to_string()));
-                }
-                if calls.is_empty() && extra.is_empty() {
-                    out.push("assistant", text);
-                } else {
-                    out.push("assistant", assistant_envelope(&text, &calls, &extra));
-                }
-            }
-            _ => user(m, &at, parts, &mut batch, store, &mut out)?,
+        match content.role {
+            Role::Model => model(m, &at, &content.parts, &mut batch, &mut out),
+            Role::User | Role::Other => user(m, &at, &content.parts, &mut batch, store, &mut out)?,
         }
     }
     batch.flush(&mut out);
     Ok(out)
 }
 
-fn inline<'v>(part: &'v Value) -> Option<(AttachmentKind, Payload<'v>)> {
-    let d = part.get("inlineData")?;
-    let kind = kind_of_inline(str_of(d, "mimeType").unwrap_or(""));
-    Some((kind, Payload::Base64(str_of(d, "data")?)))
+/// The text of a text part.
+fn text_of<'p>(part: &'p Item<'_>) -> Option<&'p str> {
+    match part {
+        Keyed::Known(Part { text: Some(t), .. }) => Some(t),
+        _ => None,
+    }
+}
+
+/// The kind and payload of an `inlineData` part.
+fn inline<'p>(part: &'p Item<'_>) -> Option<(AttachmentKind, Payload<'p>)> {
+    match part {
+        Keyed::Known(Part {
+            inline_data: Some(blob),
+            ..
+        }) => Some((
+            kind_of_inline(&blob.mime_type),
+            Payload::Base64(blob.data.text()),
+        )),
+        _ => None,
+    }
+}
+
+fn response_of<'p, 'a>(part: &'p Item<'a>) -> Option<&'p FunctionResponse<'a>> {
+    match part {
+        Keyed::Known(Part {
+            function_response: Some(r),
+            ..
+        }) => Some(r),
+        _ => None,
+    }
+}
+
+/// A part as JSON, as the body had it.
+fn raw(part: &Item<'_>) -> Value {
+    serde_json::to_value(part).unwrap_or(Value::Null)
+}
+
+/// A model content: its text and calls, and the parts of other kinds
+/// (and thoughts) kept as they are.
+fn model(m: usize, at: &str, parts: &[Item<'_>], batch: &mut Batch, out: &mut ImportedHistory) {
+    batch.flush(out);
+    batch.calls.clear();
+    let mut text = Vec::new();
+    let mut calls: Vec<Call> = Vec::new();
+    let mut signatures = serde_json::Map::new();
+    let mut others: Vec<Value> = Vec::new();
+    for (p, part) in parts.iter().enumerate() {
+        let (known, signature) = match part {
+            Keyed::Known(k) => (Some(k), k.thought_signature.as_deref()),
+            Keyed::Other(map) => (None, map.get("thoughtSignature").and_then(Value::as_str)),
+        };
+        // A thought summary is the model's, not its answer.
+        let thought = known.is_some_and(|k| k.thought == Some(true));
+        let said = known.and_then(|k| k.text.as_deref());
+        let call = known.and_then(|k| k.function_call.as_ref());
+        match (said, call) {
+            (Some(t), _) if !thought => text.push(t),
+            (_, Some(f)) => {
+                let id =
+                    f.id.as_deref()
+                        .map_or_else(|| format!("call_{m}_{p}"), str::to_owned);
+                batch.calls.push((id.clone(), f.name.clone().into_owned()));
+                calls.push(Call {
+                    id,
+                    name: f.name.clone().into_owned(),
+                    arguments: f.args.0.as_text().into_owned(),
+                });
+            }
+            _ => {}
+        }
+        let read = said.is_some() || call.is_some();
+        if !read {
+            out.note(
+                m,
+                format!(
+                    "{at}.parts[{p}]: a part of another kind is kept as the envelope's {PARTS}"
+                ),
+            );
+            others.push(raw(part));
+        } else if thought {
+            out.note(
+                m,
+                format!("{at}.parts[{p}]: a thought is kept as the envelope's {PARTS}"),
+            );
+            others.push(raw(part));
+        }
+        match (signature, calls.last()) {
+            (Some(s), Some(c)) if s != PLACEHOLDER && call.is_some() => {
+                signatures.insert(c.id.clone(), Value::String(s.to_owned()));
+            }
+            (Some(s), _) if s != PLACEHOLDER => {
+                out.note(
+                    m,
+                    format!(
+                        "{at}.parts[{p}]: a thought signature on a part that is no call is left out"
+                    ),
+                );
+            }
+            _ => {}
+        }
+    }
+    let text = text.join("\n");
+    let mut extra = Vec::new();
+    if !signatures.is_empty() {
+        extra.push((SIGNATURES.to_owned(), Value::Object(signatures).to_string()));
+    }
+    if !others.is_empty() {
+        extra.push((PARTS.to_owned(), Value::Array(others).to_string()));
+    }
+    if calls.is_empty() && extra.is_empty() {
+        out.push("assistant", text);
+    } else {
+        out.push("assistant", assistant_envelope(&text, &calls, &extra));
+    }
+}
+
+/// A response's text: the output written, or the response's JSON.
+fn response_text<'r>(response: &'r Response<'_>) -> Cow<'r, str> {
+    match response {
+        Response::Output(o) => Cow::Borrowed(&o.output),
+        Response::Other(value) => Cow::Owned(value.to_string()),
+    }
 }
 
 fn user(
     m: usize,
     at: &str,
-    parts: &[Value],
+    parts: &[Item<'_>],
     batch: &mut Batch,
     store: &mut dyn MediaStore,
     out: &mut ImportedHistory,
 ) -> Result<(), ImportError> {
-    let responses: Vec<(usize, &Value)> = parts
+    let responses: Vec<(usize, &FunctionResponse<'_>)> = parts
         .iter()
         .enumerate()
-        .filter_map(|(p, part)| part.get("functionResponse").map(|r| (p, r)))
+        .filter_map(|(p, part)| response_of(part).map(|r| (p, r)))
         .collect();
     if !responses.is_empty() {
         for (p, r) in responses {
             let pat = format!("{at}.parts[{p}].functionResponse");
-            let name = str_of(r, "name").unwrap_or("");
             let answered = |id: &str| batch.results.iter().any(|(a, _)| a == id);
-            let id = str_of(r, "id").map(str::to_owned).or_else(|| {
+            let id = r.id.as_deref().map(str::to_owned).or_else(|| {
                 batch
                     .calls
                     .iter()
-                    .find(|(id, n)| n == name && !answered(id))
+                    .find(|(id, n)| *n == r.name && !answered(id))
                     .map(|(id, _)| id.clone())
             });
             let mut env = Envelope {
                 call_id: id.clone(),
                 ..Envelope::default()
             };
-            if let Some(resp) = r.get("response") {
-                match str_of(resp, "output") {
-                    Some(output) if resp.as_object().is_some_and(|o| o.len() == 1) => {
-                        env.line(output)
-                    }
-                    _ => env.line(&resp.to_string()),
-                }
+            if let Some(response) = &r.response {
+                env.line(&response_text(response));
             }
-            for (i, part) in r
-                .get("parts")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .enumerate()
-            {
+            for (i, part) in r.parts.iter().enumerate() {
                 let iat = format!("{pat}.parts[{i}]");
                 if let Some((kind, payload)) = inline(part) {
                     env.attachments
@@ -191,10 +241,10 @@ fn user(
             batch.results.push((id.unwrap_or_default(), env));
         }
         // Other parts beside the responses: the user's, after them.
-        let others: Vec<(usize, &Value)> = parts
+        let others: Vec<(usize, &Item<'_>)> = parts
             .iter()
             .enumerate()
-            .filter(|(_, part)| part.get("functionResponse").is_none())
+            .filter(|(_, part)| response_of(part).is_none())
             .collect();
         if others.is_empty() {
             return Ok(());
@@ -206,7 +256,7 @@ fn user(
     if !batch.results.is_empty() && parts.len().is_multiple_of(2) {
         let mut pairs = Vec::new();
         for (i, pair) in parts.chunks(2).enumerate() {
-            match (str_of(&pair[0], "text"), inline(&pair[1])) {
+            match (text_of(&pair[0]), inline(&pair[1])) {
                 (Some(text), Some((kind, payload))) => {
                     pairs.push((text, kind, payload, format!("{at}.parts[{}]", 2 * i + 1)))
                 }
@@ -222,7 +272,7 @@ fn user(
         }
     }
     batch.flush(out);
-    let all: Vec<(usize, &Value)> = parts.iter().enumerate().collect();
+    let all: Vec<(usize, &Item<'_>)> = parts.iter().enumerate().collect();
     user_parts(m, at, &all, store, out)
 }
 
@@ -230,21 +280,21 @@ fn user(
 fn user_parts(
     m: usize,
     at: &str,
-    parts: &[(usize, &Value)],
+    parts: &[(usize, &Item<'_>)],
     store: &mut dyn MediaStore,
     out: &mut ImportedHistory,
 ) -> Result<(), ImportError> {
     let mut text = Vec::new();
     for &(p, part) in parts {
         let pat = format!("{at}.parts[{p}]");
-        if let Some(t) = str_of(part, "text") {
+        if let Some(t) = text_of(part) {
             text.push(t.to_owned());
         } else if let Some((kind, payload)) = inline(part) {
             let target = target(payload, &pat, store)?;
             text.push(user_media(out, m, &pat, kind, &target));
         } else {
             out.note(m, format!("{pat}: a part of another kind is kept as text"));
-            text.push(part.to_string());
+            text.push(raw(part).to_string());
         }
     }
     out.push("user", text.join("\n"));
@@ -268,4 +318,98 @@ pub(crate) fn tool_definitions(body: &Value) -> (Vec<Value>, Vec<String>) {
         }
     }
     (tools, left)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::media::store::InlineStore;
+    use serde_json::json;
+
+    const GIF: &str = "R0lGODlhAQABAIAAAP///wAAACwAAAAAAQABAAACAkQBADs=";
+
+    #[test]
+    fn a_conversation_with_thoughts_and_kept_parts() {
+        let body = json!({
+            "systemInstruction": {"role": "system", "parts": [{"text": "Be brief."}]},
+            "generationConfig": {"thinkingConfig": {"includeThoughts": true}},
+            "contents": [
+                {"parts": [{"text": "Look."}]},
+                {"role": "model", "parts": [
+                    {"text": "hm", "thought": true},
+                    {"text": "Taking it."},
+                    {"functionCall": {"name": "shot", "args": {"page": "a"}}, "thoughtSignature": "sig"},
+                    {"executableCode": {"language": "PYTHON", "code": "1"}}]},
+                {"role": "user", "parts": [
+                    {"functionResponse": {"name": "shot", "response": {"output": "saved"},
+                        "parts": [{"inlineData": {"mimeType": "image/gif", "data": GIF}}]}},
+                    {"text": "And?"}]}
+            ]
+        });
+        let h = from_gemini(&body, &mut InlineStore).unwrap();
+        let roles: Vec<&str> = h.messages.iter().map(|(r, _)| r.as_str()).collect();
+        assert_eq!(roles, ["system", "user", "assistant", "tool", "user"]);
+        assert_eq!(h.messages[0].1, "Be brief.");
+        let a: Value = serde_json::from_str(&h.messages[2].1).unwrap();
+        assert_eq!(a["content"], "Taking it.");
+        assert_eq!(
+            a["tool_calls"][0],
+            json!({"id": "call_1_2", "name": "shot", "arguments": {"page": "a"}})
+        );
+        assert_eq!(a[SIGNATURES], json!({"call_1_2": "sig"}));
+        assert_eq!(
+            a[PARTS],
+            json!([{"text": "hm", "thought": true}, {"executableCode": {"language": "PYTHON", "code": "1"}}])
+        );
+        let t: Value = serde_json::from_str(&h.messages[3].1).unwrap();
+        assert_eq!(
+            (t["tool_call_id"].as_str(), t["content"].as_str()),
+            (Some("call_1_2"), Some("saved"))
+        );
+        assert_eq!(
+            t["attachments"][0]["target"],
+            format!("data:image/gif;base64,{GIF}")
+        );
+        assert_eq!(h.messages[4].1, "And?");
+        assert_eq!(h.notes.len(), 2);
+    }
+
+    #[test]
+    fn bad_shapes_name_their_path() {
+        let err = |v: Value| from_gemini(&v, &mut InlineStore).unwrap_err().to_string();
+        assert_eq!(
+            err(json!({"messages": []})),
+            "$: expected a generateContent body or a list of contents"
+        );
+        assert_eq!(
+            err(json!([{"role": "user"}])),
+            "$[0]: missing field `parts`"
+        );
+        assert_eq!(
+            err(
+                json!({"contents": [{"role": "model", "parts": [{"functionCall": {"args": {}}}]}]})
+            ),
+            "$.contents[0].parts[0]: functionCall: missing field `name`"
+        );
+        assert_eq!(
+            err(json!([{"parts": 7}])),
+            "$[0].parts: invalid type: integer `7`, expected a sequence"
+        );
+        // A known part of a broken shape is refused, not kept as unknown.
+        assert_eq!(
+            err(json!([{"parts": [{"text": "a"}, {"inlineData": {"mimeType": "image/png"}}]}])),
+            "$[0].parts[1]: inlineData: missing field `data`"
+        );
+        assert_eq!(
+            err(
+                json!([{"parts": [{"text": "a", "inlineData": {"mimeType": "image/png", "data": GIF}}]}])
+            ),
+            "$[0].parts[0]: holds both `text` and `inlineData` (one kind to an item)"
+        );
+        assert_eq!(
+            err(json!([{"role": "user", "parts": [
+                {"functionResponse": {"name": "f", "parts": [{"inlineData": {"mimeType": 7, "data": GIF}}]}}]}])),
+            "$[0].parts[0]: functionResponse.parts[0]: inlineData.mimeType: invalid type: integer `7`, expected a string"
+        );
+    }
 }

@@ -26,8 +26,10 @@
 //!   GIF arrives here already converted to PNG. The model is named in the
 //!   URL, not in the body.
 
-use serde::Serialize;
-
+use super::wire::{
+    Blob, Body, Content, FunctionCall, FunctionCallingConfig, FunctionDeclaration,
+    FunctionResponse, Item, Output, Part, Response, Role, SystemInstruction, ToolConfig, Tools,
+};
 use crate::facts::ids::gemini_3_or_later;
 use crate::steps::compose::{
     attachment_label, has_media, text_with_notes, Placement, OPENING_TEXT,
@@ -35,107 +37,7 @@ use crate::steps::compose::{
 use crate::steps::context::Context;
 use crate::steps::declare::Declarations;
 use crate::steps::walk::{AssistantTurn, Media, Slot, ToolResult, Turn, UserCarrier};
-use crate::steps::wire::{AsObject, Base64, Sorted};
-
-/// A `generateContent` request body.
-#[derive(Clone, Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct Body {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    system_instruction: Option<SystemInstruction>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    tools: Vec<Tools>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    tool_config: Option<ToolConfig>,
-    contents: Vec<Content>,
-}
-
-#[derive(Clone, Debug, Serialize)]
-struct SystemInstruction {
-    parts: Vec<Part>,
-}
-
-#[derive(Clone, Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Tools {
-    function_declarations: Vec<FunctionDeclaration>,
-}
-
-#[derive(Clone, Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-struct FunctionDeclaration {
-    name: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    description: Option<String>,
-    parameters_json_schema: Sorted,
-}
-
-#[derive(Clone, Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ToolConfig {
-    function_calling_config: FunctionCallingConfig,
-}
-
-#[derive(Clone, Debug, Serialize)]
-struct FunctionCallingConfig {
-    mode: &'static str,
-}
-
-#[derive(Clone, Debug, Serialize)]
-struct Content {
-    role: &'static str,
-    parts: Vec<Part>,
-}
-
-#[derive(Clone, Debug, Serialize)]
-#[serde(untagged)]
-enum Part {
-    Text {
-        text: String,
-    },
-    InlineData {
-        #[serde(rename = "inlineData")]
-        inline_data: Blob,
-    },
-    FunctionCall {
-        #[serde(rename = "functionCall")]
-        function_call: FunctionCall,
-        #[serde(rename = "thoughtSignature", skip_serializing_if = "Option::is_none")]
-        thought_signature: Option<String>,
-    },
-    FunctionResponse {
-        #[serde(rename = "functionResponse")]
-        function_response: FunctionResponse,
-    },
-}
-
-#[derive(Clone, Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Blob {
-    mime_type: &'static str,
-    data: Base64,
-}
-
-#[derive(Clone, Debug, Serialize)]
-struct FunctionCall {
-    id: String,
-    name: String,
-    args: AsObject,
-}
-
-#[derive(Clone, Debug, Serialize)]
-struct FunctionResponse {
-    id: String,
-    name: String,
-    response: Output,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    parts: Vec<Part>,
-}
-
-#[derive(Clone, Debug, Serialize)]
-struct Output {
-    output: String,
-}
+use crate::steps::wire::{AsObject, Sorted, B64};
 
 /// Where a function response's media go.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -151,7 +53,7 @@ enum Nesting {
 const FOREIGN_THOUGHT_SIGNATURE: &str = "skip_thought_signature_validator";
 
 /// Build the body.
-pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body {
+pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
     let nesting = if cx.caps.media_in_tool_result {
         Nesting::InResponse
     } else {
@@ -165,29 +67,27 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body {
             Turn::System(text) => system.push(text),
             Turn::User(text) => push(
                 &mut contents,
-                "user",
+                Role::User,
                 text_part(&text).into_iter().collect(),
             ),
-            Turn::Assistant(a) => push(&mut contents, "model", model_parts(a, signed)),
+            Turn::Assistant(a) => push(&mut contents, Role::Model, model_parts(a, signed)),
             Turn::Results(results) => responses(results, nesting, &mut contents),
-            Turn::Carrier(c) => push(&mut contents, "user", carrier(c)),
+            Turn::Carrier(c) => push(&mut contents, Role::User, carrier(c)),
         }
     }
-    if contents.first().is_some_and(|c| c.role != "user") {
+    if contents.first().is_some_and(|c| c.role != Role::User) {
         let opening = text_part(OPENING_TEXT).into_iter().collect();
         contents.insert(
             0,
             Content {
-                role: "user",
+                role: Role::User,
                 parts: opening,
             },
         );
     }
     let system: Vec<&str> = system.into_iter().filter(|s| !s.is_empty()).collect();
     let system_instruction = (!system.is_empty()).then(|| SystemInstruction {
-        parts: vec![Part::Text {
-            text: system.join("\n\n"),
-        }],
+        parts: vec![Part::text(system.join("\n\n"))],
     });
     let (tools, tool_config) = declare(cx.declarations);
     Body {
@@ -200,15 +100,15 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body {
 
 /// `tools[].functionDeclarations` with `parametersJsonSchema`, and
 /// function calling mode `NONE` when every tool is a stand-in.
-fn declare(declarations: &Declarations) -> (Vec<Tools>, Option<ToolConfig>) {
+fn declare(declarations: &Declarations) -> (Vec<Tools<'static>>, Option<ToolConfig>) {
     if declarations.is_empty() {
         return (Vec::new(), None);
     }
     let function_declarations = declarations
         .functions()
         .map(|(d, schema)| FunctionDeclaration {
-            name: d.name.clone(),
-            description: d.description.clone(),
+            name: d.name.clone().into(),
+            description: d.description.clone().map(Into::into),
             parameters_json_schema: Sorted(schema.clone()),
         })
         .collect();
@@ -225,12 +125,12 @@ fn declare(declarations: &Declarations) -> (Vec<Tools>, Option<ToolConfig>) {
 
 /// Add a content. Consecutive model contents join (a model turn with
 /// function calls must follow a user turn or the function responses).
-fn push(contents: &mut Vec<Content>, role: &'static str, parts: Vec<Part>) {
+fn push(contents: &mut Vec<Content<'static>>, role: Role, parts: Vec<Item<'static>>) {
     if parts.is_empty() {
         return;
     }
-    if role == "model" {
-        if let Some(last) = contents.last_mut().filter(|c| c.role == "model") {
+    if role == Role::Model {
+        if let Some(last) = contents.last_mut().filter(|c| c.role == Role::Model) {
             last.parts.extend(parts);
             return;
         }
@@ -238,14 +138,12 @@ fn push(contents: &mut Vec<Content>, role: &'static str, parts: Vec<Part>) {
     contents.push(Content { role, parts });
 }
 
-fn text_part(text: &str) -> Option<Part> {
-    (!text.is_empty()).then(|| Part::Text {
-        text: text.to_owned(),
-    })
+fn text_part(text: &str) -> Option<Item<'static>> {
+    (!text.is_empty()).then(|| Part::text(text.to_owned()))
 }
 
-fn model_parts(turn: AssistantTurn<'_>, signed: bool) -> Vec<Part> {
-    let mut parts: Vec<Part> = turn
+fn model_parts(turn: AssistantTurn<'_>, signed: bool) -> Vec<Item<'static>> {
+    let mut parts: Vec<Item<'static>> = turn
         .text
         .as_deref()
         .and_then(text_part)
@@ -256,22 +154,22 @@ fn model_parts(turn: AssistantTurn<'_>, signed: bool) -> Vec<Part> {
     let own = turn.calls.iter().any(|c| c.signature.is_some());
     for (n, call) in turn.calls.into_iter().enumerate() {
         let thought_signature = match call.signature {
-            Some(s) if signed => Some(s),
-            _ => (n == 0 && signed && !own).then(|| FOREIGN_THOUGHT_SIGNATURE.to_owned()),
+            Some(s) if signed => Some(s.into()),
+            _ => (n == 0 && signed && !own).then_some(FOREIGN_THOUGHT_SIGNATURE.into()),
         };
-        parts.push(Part::FunctionCall {
-            function_call: FunctionCall {
-                id: call.id,
-                name: call.name,
+        parts.push(Part::function_call(
+            FunctionCall {
+                id: Some(call.id.into()),
+                name: call.name.into(),
                 args: AsObject(call.arguments),
             },
             thought_signature,
-        });
+        ));
     }
     parts
 }
 
-fn responses(results: Vec<ToolResult<'_>>, nesting: Nesting, contents: &mut Vec<Content>) {
+fn responses(results: Vec<ToolResult<'_>>, nesting: Nesting, contents: &mut Vec<Content<'static>>) {
     let moved = nesting == Nesting::FollowingContent;
     let placement = if moved {
         Placement::NextMessage
@@ -283,9 +181,11 @@ fn responses(results: Vec<ToolResult<'_>>, nesting: Nesting, contents: &mut Vec<
     for result in results {
         let text = text_with_notes(&result.body, &result.slots, placement);
         let mut response = FunctionResponse {
-            id: result.call_id.clone(),
-            name: result.name.clone(),
-            response: Output { output: text },
+            id: Some(result.call_id.clone().into()),
+            name: result.name.clone().into(),
+            response: Some(Response::Output(Output {
+                output: text.into(),
+            })),
             parts: Vec::new(),
         };
         if has_media(&result.slots) {
@@ -295,42 +195,40 @@ fn responses(results: Vec<ToolResult<'_>>, nesting: Nesting, contents: &mut Vec<
                 response.parts = result.slots.into_iter().filter_map(inline_data).collect();
             }
         }
-        parts.push(Part::FunctionResponse {
-            function_response: response,
-        });
+        parts.push(Part::function_response(response));
     }
-    push(contents, "user", parts);
+    push(contents, Role::User, parts);
     let mut following = Vec::new();
     for result in held {
         for slot in result.slots {
             if matches!(slot.media, Media::Inline(_)) {
-                following.push(Part::Text {
-                    text: attachment_label(&result.name, &result.call_id, &slot),
-                });
+                following.push(Part::text(attachment_label(
+                    &result.name,
+                    &result.call_id,
+                    &slot,
+                )));
                 following.extend(inline_data(slot));
             }
         }
     }
-    push(contents, "user", following);
+    push(contents, Role::User, following);
 }
 
-fn carrier(c: UserCarrier<'_>) -> Vec<Part> {
+fn carrier(c: UserCarrier<'_>) -> Vec<Item<'static>> {
     let text = text_with_notes(&c.text, &c.slots, Placement::Inside);
-    let mut parts: Vec<Part> = text_part(&text).into_iter().collect();
+    let mut parts: Vec<Item<'static>> = text_part(&text).into_iter().collect();
     parts.extend(c.slots.into_iter().filter_map(inline_data));
     parts
 }
 
 /// An `inlineData` part (the same shape nested in a function response and
 /// in a content). Gemini takes no URL targets, so only inline media occur.
-fn inline_data(slot: Slot<'_>) -> Option<Part> {
+fn inline_data(slot: Slot<'_>) -> Option<Item<'static>> {
     match slot.media {
-        Media::Inline(p) => Some(Part::InlineData {
-            inline_data: Blob {
-                mime_type: p.media_type.as_str(),
-                data: Base64(p),
-            },
-        }),
+        Media::Inline(p) => Some(Part::inline_data(Blob {
+            mime_type: p.media_type.as_str().into(),
+            data: B64::Payload(p),
+        })),
         Media::Url(_) | Media::Note(..) => None,
     }
 }

@@ -2,6 +2,7 @@
 
 pub(crate) mod read;
 pub(crate) mod rules;
+pub(crate) mod wire;
 pub(crate) mod write;
 
 use crate::facts::Provider;

@@ -14,12 +14,13 @@ use serde_json::Value;
 use crate::media::store::MediaStore;
 use crate::AttachmentKind;
 
+use super::wire::{Body, Message, Role};
 use crate::steps::envelope::Envelope;
 use crate::steps::imported::ImportError;
 use crate::steps::imported::{
-    assistant_envelope, label, messages_of, str_of, target, user_media, Batch, Call,
-    ImportedHistory, Payload,
+    assistant_envelope, label, target, typed, user_media, Batch, Call, ImportedHistory, Payload,
 };
+use crate::steps::wire::B64;
 
 /// Read an `/api/chat` request body (or a bare `messages` array).
 ///
@@ -29,47 +30,27 @@ pub fn from_ollama(
     input: &Value,
     store: &mut dyn MediaStore,
 ) -> Result<ImportedHistory, ImportError> {
-    let messages = messages_of(input, "messages")
-        .ok_or_else(|| ImportError::at("$", "expected a chat body or a list of messages"))?;
+    let messages = match input {
+        Value::Array(_) => typed::<Vec<Message<'_>>>(input)?,
+        Value::Object(body) if body.contains_key("messages") => typed::<Body<'_>>(input)?.messages,
+        _ => {
+            return Err(ImportError::at(
+                "$",
+                "expected a chat body or a list of messages",
+            ))
+        }
+    };
     let mut out = ImportedHistory::default();
     let mut batch = Batch::default();
     for (m, message) in messages.iter().enumerate() {
         let at = format!("$.messages[{m}]");
-        let role = str_of(message, "role")
-            .ok_or_else(|| ImportError::at(&at, "a message needs a role"))?;
-        let content = str_of(message, "content").unwrap_or("");
-        let images: Vec<&str> = message
-            .get("images")
-            .and_then(Value::as_array)
-            .map(|i| i.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default();
-        if role == "tool" {
-            let name = str_of(message, "tool_name").unwrap_or("");
-            // The batch's first call of this tool not answered yet.
-            let answered = |id: &str| batch.results.iter().any(|(r, _)| r == id);
-            let id = str_of(message, "tool_call_id")
-                .map(str::to_owned)
-                .or_else(|| {
-                    batch
-                        .calls
-                        .iter()
-                        .find(|(id, n)| (name.is_empty() || n == name) && !answered(id))
-                        .map(|(id, _)| id.clone())
-                })
-                .unwrap_or_default();
-            let mut env = Envelope {
-                call_id: (!id.is_empty()).then(|| id.clone()),
-                ..Envelope::default()
-            };
-            env.line(content);
-            // Images on a tool message itself are its own.
-            for (i, b) in images.iter().enumerate() {
-                let iat = format!("{at}.images[{i}]");
-                let target = target(Payload::Base64(b), &iat, store)?;
-                env.attachments
-                    .push(crate::Attachment::new(AttachmentKind::Image, target));
-            }
-            batch.results.push((id, env));
+        let content: &str = &message.content;
+        let images: Vec<&str> = message.images.iter().map(B64::text).collect();
+        if message.role == Role::Tool {
+            let env = tool(&at, message, &images, &batch, store)?;
+            batch
+                .results
+                .push((env.call_id.clone().unwrap_or_default(), env));
             continue;
         }
         if !batch.results.is_empty() {
@@ -77,7 +58,7 @@ pub fn from_ollama(
             // history had: each is matched, in order, to the next result of
             // the tool it names.
             let lines: Vec<String> = relabel(content, &batch);
-            let folded = role == "user"
+            let folded = message.role == Role::User
                 && !images.is_empty()
                 && lines.len() == images.len()
                 && batch.fold(
@@ -102,9 +83,9 @@ pub fn from_ollama(
                 continue;
             }
         }
-        match role {
-            "system" => out.push("system", content.to_owned()),
-            "user" => {
+        match message.role {
+            Role::System => out.push("system", content.to_owned()),
+            Role::User => {
                 let mut text = content.to_owned();
                 for (i, b) in images.iter().enumerate() {
                     let iat = format!("{at}.images[{i}]");
@@ -117,39 +98,72 @@ pub fn from_ollama(
                 }
                 out.push("user", text);
             }
-            "assistant" => {
+            Role::Assistant => {
                 batch.calls.clear();
-                let calls = message.get("tool_calls").and_then(Value::as_array);
-                match calls {
-                    Some(list) if !list.is_empty() => {
-                        let mut parsed = Vec::new();
-                        for (n, call) in list.iter().enumerate() {
-                            let f = call.get("function").unwrap_or(&Value::Null);
-                            let name = str_of(f, "name").ok_or_else(|| {
-                                ImportError::at(
-                                    &format!("{at}.tool_calls[{n}]"),
-                                    "a tool call needs function.name",
-                                )
-                            })?;
-                            let id = str_of(call, "id")
-                                .map_or_else(|| format!("call_{m}_{n}"), str::to_owned);
-                            batch.calls.push((id.clone(), name.to_owned()));
-                            parsed.push(Call {
-                                id,
-                                name: name.to_owned(),
-                                arguments: f.get("arguments").map_or("{}".into(), Value::to_string),
-                            });
-                        }
-                        out.push("assistant", assistant_envelope(content, &parsed, &[]));
-                    }
-                    _ => out.push("assistant", content.to_owned()),
+                if message.tool_calls.is_empty() {
+                    out.push("assistant", content.to_owned());
+                    continue;
                 }
+                let mut calls = Vec::new();
+                for (n, call) in message.tool_calls.iter().enumerate() {
+                    let id = call
+                        .id
+                        .as_deref()
+                        .map_or_else(|| format!("call_{m}_{n}"), str::to_owned);
+                    let name = call.function.name.clone().into_owned();
+                    batch.calls.push((id.clone(), name.clone()));
+                    calls.push(Call {
+                        id,
+                        name,
+                        arguments: call.function.arguments.0.as_text().into_owned(),
+                    });
+                }
+                out.push("assistant", assistant_envelope(content, &calls, &[]));
             }
-            other => return Err(ImportError::at(&at, format!("unknown role {other:?}"))),
+            // Read above, into the batch.
+            Role::Tool => {}
         }
     }
     batch.flush(&mut out);
     Ok(out)
+}
+
+/// A `tool` message as a result: answering its `tool_call_id`, else the
+/// batch's first call of its tool (of any, without `tool_name`) not
+/// answered yet; its own images declared.
+fn tool(
+    at: &str,
+    message: &Message<'_>,
+    images: &[&str],
+    batch: &Batch,
+    store: &mut dyn MediaStore,
+) -> Result<Envelope, ImportError> {
+    let name = message.tool_name.as_deref().unwrap_or("");
+    let answered = |id: &str| batch.results.iter().any(|(r, _)| r == id);
+    let id = message
+        .tool_call_id
+        .as_deref()
+        .map(str::to_owned)
+        .or_else(|| {
+            batch
+                .calls
+                .iter()
+                .find(|(id, n)| (name.is_empty() || n == name) && !answered(id))
+                .map(|(id, _)| id.clone())
+        })
+        .unwrap_or_default();
+    let mut env = Envelope {
+        call_id: (!id.is_empty()).then_some(id),
+        ..Envelope::default()
+    };
+    env.line(&message.content);
+    for (i, b) in images.iter().enumerate() {
+        let iat = format!("{at}.images[{i}]");
+        let target = target(Payload::Base64(b), &iat, store)?;
+        env.attachments
+            .push(crate::Attachment::new(AttachmentKind::Image, target));
+    }
+    Ok(env)
 }
 
 /// The lines of `content`, each label's call id replaced by the id of the
@@ -194,4 +208,79 @@ fn relabel(content: &str, batch: &Batch) -> Vec<String> {
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::media::store::InlineStore;
+    use serde_json::json;
+
+    const GIF: &str = "R0lGODlhAQABAIAAAP///wAAACwAAAAAAQABAAACAkQBADs=";
+
+    #[test]
+    fn a_batch_and_its_images_message_fold_back() {
+        let body = json!({
+            "model": "qwen3-vl", "stream": false, "options": {"num_ctx": 8192}, "think": true,
+            "messages": [
+                {"role": "system", "content": "Be brief."},
+                {"role": "assistant", "thinking": "hm", "content": null, "tool_calls": [
+                    {"function": {"index": 0, "name": "shot", "arguments": {"page": "a"}}}]},
+                {"role": "tool", "tool_name": "shot",
+                 "content": "saved\n[image a.png follows in the next user message]"},
+                {"role": "user", "content": "Attachment of the shot result (call c9): image a.png",
+                 "images": [GIF]},
+                {"role": "user", "content": "And?", "images": [GIF]}
+            ]
+        });
+        let h = from_ollama(&body, &mut InlineStore).unwrap();
+        let roles: Vec<&str> = h.messages.iter().map(|(r, _)| r.as_str()).collect();
+        assert_eq!(roles, ["system", "assistant", "tool", "user"]);
+        let a: Value = serde_json::from_str(&h.messages[1].1).unwrap();
+        assert_eq!(
+            a["tool_calls"][0],
+            json!({"id": "call_1_0", "name": "shot", "arguments": {"page": "a"}})
+        );
+        let t: Value = serde_json::from_str(&h.messages[2].1).unwrap();
+        assert_eq!(
+            (t["tool_call_id"].as_str(), t["content"].as_str()),
+            (Some("call_1_0"), Some("saved"))
+        );
+        assert_eq!(
+            t["attachments"][0]["target"],
+            format!("data:image/gif;base64,{GIF}")
+        );
+        assert_eq!(
+            h.messages[3].1,
+            format!("And?\n[image data:image/gif;base64,{GIF} sent by the user]")
+        );
+        assert_eq!(h.notes.len(), 1);
+    }
+
+    #[test]
+    fn bad_shapes_name_their_path() {
+        let err = |v: Value| from_ollama(&v, &mut InlineStore).unwrap_err().to_string();
+        assert_eq!(
+            err(json!({"contents": []})),
+            "$: expected a chat body or a list of messages"
+        );
+        assert_eq!(err(json!([{"content": "x"}])), "$[0]: missing field `role`");
+        assert_eq!(
+            err(json!({"messages": [{"role": "critic", "content": "x"}]})),
+            "$.messages[0].role: unknown variant `critic`, expected one of `system`, `user`, `assistant`, `tool`"
+        );
+        assert_eq!(
+            err(json!([{"role": "assistant", "tool_calls": [{"function": {"arguments": {}}}]}])),
+            "$[0].tool_calls[0].function: missing field `name`"
+        );
+        // Content of another shape is refused, not read as empty.
+        assert_eq!(
+            err(json!([{"role": "user", "content": [{"type": "text", "text": "x"}]}])),
+            "$[0].content: invalid type: sequence, expected a string"
+        );
+        assert_eq!(
+            err(json!([{"role": "user", "content": "x", "images": [GIF, 7]}])),
+            "$[0].images[1]: invalid type: integer `7`, expected a string"
+        );
+    }
 }

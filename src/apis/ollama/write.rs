@@ -15,55 +15,19 @@
 //! arrive here already converted to PNG. Empty `content` is left out, as
 //! the official client does.
 
-use serde::Serialize;
-
-use crate::apis::openai_chat::write::Tool;
+use super::wire::{Body, CallFunction, Message, Role, ToolCall};
 use crate::steps::compose::{attachment_label, has_media, text_with_notes, Placement};
 use crate::steps::context::Context;
 use crate::steps::walk::{AssistantTurn, Media, Slot, ToolResult, Turn, UserCarrier};
-use crate::steps::wire::{AsObject, Base64};
-
-/// An `/api/chat` request body.
-#[derive(Clone, Debug, Serialize)]
-pub(crate) struct Body {
-    model: String,
-    stream: bool,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    tools: Vec<Tool>,
-    messages: Vec<Message>,
-}
-
-#[derive(Clone, Debug, Serialize)]
-struct Message {
-    role: &'static str,
-    #[serde(skip_serializing_if = "String::is_empty")]
-    content: String,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    images: Vec<Base64>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    tool_calls: Vec<ToolCall>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    tool_name: Option<String>,
-}
-
-#[derive(Clone, Debug, Serialize)]
-struct ToolCall {
-    function: CallFunction,
-}
-
-#[derive(Clone, Debug, Serialize)]
-struct CallFunction {
-    name: String,
-    arguments: AsObject,
-}
+use crate::steps::wire::{AsObject, B64};
 
 /// Build the body.
-pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body {
+pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
     let mut messages = Vec::new();
     for turn in turns {
         match turn {
-            Turn::System(text) => messages.push(message("system", text.to_owned())),
-            Turn::User(text) => messages.push(message("user", text.into_owned())),
+            Turn::System(text) => messages.push(message(Role::System, text.to_owned())),
+            Turn::User(text) => messages.push(message(Role::User, text.into_owned())),
             Turn::Assistant(a) => messages.push(assistant(a)),
             Turn::Results(results) => batch(results, &mut messages),
             Turn::Carrier(c) => messages.push(carrier(c)),
@@ -72,34 +36,36 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body {
     // Ollama has no "none" tool choice: the declarations go as they are.
     let (tools, _) = crate::apis::openai_chat::write::declare(cx.declarations);
     Body {
-        model: cx.model.to_owned(),
+        model: cx.model.to_owned().into(),
         stream: false,
         tools,
         messages,
     }
 }
 
-fn message(role: &'static str, content: String) -> Message {
+fn message(role: Role, content: String) -> Message<'static> {
     Message {
         role,
-        content,
+        content: content.into(),
         images: Vec::new(),
         tool_calls: Vec::new(),
         tool_name: None,
+        tool_call_id: None,
     }
 }
 
-fn assistant(turn: AssistantTurn<'_>) -> Message {
+fn assistant(turn: AssistantTurn<'_>) -> Message<'static> {
     let mut m = message(
-        "assistant",
+        Role::Assistant,
         turn.text.map(|t| t.into_owned()).unwrap_or_default(),
     );
     m.tool_calls = turn
         .calls
         .into_iter()
         .map(|call| ToolCall {
+            id: None,
             function: CallFunction {
-                name: call.name,
+                name: call.name.into(),
                 arguments: AsObject(call.arguments),
             },
         })
@@ -107,12 +73,12 @@ fn assistant(turn: AssistantTurn<'_>) -> Message {
     m
 }
 
-fn batch(results: Vec<ToolResult<'_>>, messages: &mut Vec<Message>) {
+fn batch(results: Vec<ToolResult<'_>>, messages: &mut Vec<Message<'static>>) {
     let mut held = Vec::new();
     for result in results {
         let text = text_with_notes(&result.body, &result.slots, Placement::NextMessage);
-        let mut m = message("tool", text);
-        m.tool_name = Some(result.name.clone());
+        let mut m = message(Role::Tool, text);
+        m.tool_name = Some(result.name.clone().into());
         messages.push(m);
         if has_media(&result.slots) {
             held.push(result);
@@ -129,23 +95,23 @@ fn batch(results: Vec<ToolResult<'_>>, messages: &mut Vec<Message>) {
         }
     }
     if !images.is_empty() {
-        let mut m = message("user", labels.join("\n"));
+        let mut m = message(Role::User, labels.join("\n"));
         m.images = images;
         messages.push(m);
     }
 }
 
-fn carrier(c: UserCarrier<'_>) -> Message {
+fn carrier(c: UserCarrier<'_>) -> Message<'static> {
     let text = text_with_notes(&c.text, &c.slots, Placement::Inside);
-    let mut m = message("user", text);
+    let mut m = message(Role::User, text);
     m.images = c.slots.into_iter().filter_map(image).collect();
     m
 }
 
 /// The raw base64 of an image sent inline.
-fn image(slot: Slot<'_>) -> Option<Base64> {
+fn image(slot: Slot<'_>) -> Option<B64<'static>> {
     match slot.media {
-        Media::Inline(p) if !p.is_document() => Some(Base64(p)),
+        Media::Inline(p) if !p.is_document() => Some(B64::Payload(p)),
         _ => None,
     }
 }

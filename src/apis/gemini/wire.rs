@@ -1,0 +1,210 @@
+//! Gemini `generateContent` on the wire: one set of types, written by
+//! [`write`](super::write) and read by [`read`](super::read).
+//!
+//! Reading borrows the strings outside parts from the body (a part is
+//! read as an object first, to see its kind). Fields the reader has no
+//! use for (`tools`, `toolConfig`, `generationConfig`, …) are not read, so
+//! a body is never refused over them; a member left out or `null` is
+//! absent (proto3 JSON). A part's kind is the member it holds
+//! ([`Keyed`]): a part of a kind not named here (`fileData`,
+//! `executableCode`, …) is kept as it is; one of a kind named here must
+//! have that kind's shape.
+
+use std::borrow::Cow;
+
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::{Map, Value};
+
+use crate::steps::wire::{or_default, AsObject, Keyed, Keys, Sorted, B64};
+
+/// A `generateContent` request body.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Body<'a> {
+    #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
+    pub system_instruction: Option<SystemInstruction<'a>>,
+    #[serde(skip_deserializing, skip_serializing_if = "Vec::is_empty")]
+    pub tools: Vec<Tools<'a>>,
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub tool_config: Option<ToolConfig>,
+    #[serde(borrow)]
+    pub contents: Vec<Content<'a>>,
+}
+
+/// Read, its `role` (if any) is not: it is the system's.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) struct SystemInstruction<'a> {
+    #[serde(borrow, default, deserialize_with = "or_default")]
+    pub parts: Vec<Item<'a>>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Tools<'a> {
+    pub function_declarations: Vec<FunctionDeclaration<'a>>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct FunctionDeclaration<'a> {
+    pub name: Cow<'a, str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<Cow<'a, str>>,
+    pub parameters_json_schema: Sorted,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct ToolConfig {
+    pub function_calling_config: FunctionCallingConfig,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct FunctionCallingConfig {
+    pub mode: &'static str,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum Role {
+    /// Also a content without a role.
+    #[default]
+    User,
+    Model,
+    /// Read, any other role (`function`, of older bodies): the user's.
+    #[serde(other, skip_serializing)]
+    Other,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) struct Content<'a> {
+    #[serde(default, deserialize_with = "or_default")]
+    pub role: Role,
+    #[serde(borrow)]
+    pub parts: Vec<Item<'a>>,
+}
+
+/// A part the crate knows, or one kept as Gemini wrote it.
+pub(crate) type Item<'a> = Keyed<Part<'a>>;
+
+/// A part: one of `text`, `inlineData`, `functionCall` or
+/// `functionResponse` (the API's `data`), and what marks it.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Part<'a> {
+    #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<Cow<'a, str>>,
+    #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
+    pub inline_data: Option<Blob<'a>>,
+    #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
+    pub function_call: Option<FunctionCall<'a>>,
+    #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
+    pub function_response: Option<FunctionResponse<'a>>,
+    /// A thought (summary) of the model's, not its answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thought: Option<bool>,
+    #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
+    pub thought_signature: Option<Cow<'a, str>>,
+    /// Read, the part's other members (`videoMetadata`, …), so a part
+    /// kept is kept whole.
+    #[serde(flatten, skip_serializing_if = "Map::is_empty")]
+    pub rest: Map<String, Value>,
+}
+
+impl Keys for Part<'_> {
+    const KEYS: &'static [&'static str] =
+        &["text", "inlineData", "functionCall", "functionResponse"];
+}
+
+impl<'a> Part<'a> {
+    pub fn text(text: impl Into<Cow<'a, str>>) -> Item<'a> {
+        Keyed::Known(Part {
+            text: Some(text.into()),
+            ..Part::default()
+        })
+    }
+
+    pub fn inline_data(blob: Blob<'a>) -> Item<'a> {
+        Keyed::Known(Part {
+            inline_data: Some(blob),
+            ..Part::default()
+        })
+    }
+
+    pub fn function_call(call: FunctionCall<'a>, signature: Option<Cow<'a, str>>) -> Item<'a> {
+        Keyed::Known(Part {
+            function_call: Some(call),
+            thought_signature: signature,
+            ..Part::default()
+        })
+    }
+
+    pub fn function_response(response: FunctionResponse<'a>) -> Item<'a> {
+        Keyed::Known(Part {
+            function_response: Some(response),
+            ..Part::default()
+        })
+    }
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Blob<'a> {
+    #[serde(borrow)]
+    pub mime_type: Cow<'a, str>,
+    #[serde(borrow)]
+    pub data: B64<'a>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) struct FunctionCall<'a> {
+    #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    pub name: Cow<'a, str>,
+    #[serde(default)]
+    pub args: AsObject,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) struct FunctionResponse<'a> {
+    #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<Cow<'a, str>>,
+    #[serde(borrow, default, deserialize_with = "or_default")]
+    pub name: Cow<'a, str>,
+    /// Read, `null` too is a response (`Some`).
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub response: Option<Response<'a>>,
+    #[serde(
+        borrow,
+        default,
+        deserialize_with = "or_default",
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    pub parts: Vec<Item<'a>>,
+}
+
+/// A function's response: `{"output": text}`, as written; read, any other
+/// JSON (the API takes any object) is kept whole.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(untagged)]
+pub(crate) enum Response<'a> {
+    Output(#[serde(borrow)] Output<'a>),
+    Other(Value),
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Output<'a> {
+    #[serde(borrow)]
+    pub output: Cow<'a, str>,
+}
+
+/// A member that is there, `null` included.
+fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
+    T::deserialize(d).map(Some)
+}

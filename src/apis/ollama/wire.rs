@@ -1,0 +1,86 @@
+//! Ollama `/api/chat` on the wire: one set of types, written by
+//! [`write`](super::write) and read by [`read`](super::read).
+//!
+//! Reading borrows every string from the body. Fields the reader has no
+//! use for (the model, `stream`, `tools`, `options`, a message's
+//! `thinking`, …) are not read, so a body is never refused over them; a
+//! member left out or `null` is absent.
+
+use std::borrow::Cow;
+
+use serde::{Deserialize, Serialize};
+
+use crate::apis::openai_chat::write::Tool;
+use crate::steps::wire::{or_default, AsObject, B64};
+
+/// An `/api/chat` request body.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) struct Body<'a> {
+    #[serde(skip_deserializing)]
+    pub model: Cow<'a, str>,
+    #[serde(skip_deserializing)]
+    pub stream: bool,
+    #[serde(skip_deserializing, skip_serializing_if = "Vec::is_empty")]
+    pub tools: Vec<Tool>,
+    #[serde(borrow)]
+    pub messages: Vec<Message<'a>>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum Role {
+    System,
+    User,
+    Assistant,
+    Tool,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) struct Message<'a> {
+    pub role: Role,
+    /// Left out when empty, as the official client does.
+    #[serde(
+        borrow,
+        default,
+        deserialize_with = "or_default",
+        skip_serializing_if = "str::is_empty"
+    )]
+    pub content: Cow<'a, str>,
+    /// Raw base64, no `data:` prefix.
+    #[serde(
+        borrow,
+        default,
+        deserialize_with = "or_default",
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    pub images: Vec<B64<'a>>,
+    #[serde(
+        borrow,
+        default,
+        deserialize_with = "or_default",
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    pub tool_calls: Vec<ToolCall<'a>>,
+    #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
+    pub tool_name: Option<Cow<'a, str>>,
+    /// Read only: not Ollama's, taken where a history has it.
+    #[serde(borrow, default, skip_serializing)]
+    pub tool_call_id: Option<Cow<'a, str>>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) struct ToolCall<'a> {
+    /// Read only: not Ollama's, taken where a history has it.
+    #[serde(borrow, default, skip_serializing)]
+    pub id: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    pub function: CallFunction<'a>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) struct CallFunction<'a> {
+    #[serde(borrow)]
+    pub name: Cow<'a, str>,
+    #[serde(default)]
+    pub arguments: AsObject,
+}
