@@ -282,14 +282,14 @@ mod tests {
         );
         assert_eq!(
             err(json!([{"role": "user", "content": [{"toolResult": {"content": []}}]}])),
-            "$[0].content[0]: missing field `toolUseId`"
+            "$[0].content[0]: toolResult: missing field `toolUseId`"
         );
         // A known block of a broken shape is refused, not kept as unknown:
         // an S3 location cannot be read back.
         assert_eq!(
             err(json!([{"role": "user", "content": [
                 {"image": {"format": "png", "source": {"s3Location": {"uri": "s3://b/k"}}}}]}])),
-            "$[0].content[0]: missing field `bytes`"
+            "$[0].content[0]: image.source: missing field `bytes`"
         );
     }
 
