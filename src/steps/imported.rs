@@ -101,6 +101,35 @@ pub(crate) fn assistant_envelope(text: &str, calls: &[Call], extra: &[(String, S
     out
 }
 
+/// A request body, or a bare list of what it holds (its messages, items
+/// or contents).
+pub(crate) enum BodyOr<B, L> {
+    Body(B),
+    List(Vec<L>),
+}
+
+/// `input` as a body (an object holding `key`) or a bare list, read as the
+/// API's wire types; anything else is an error saying it expected `what`.
+pub(crate) fn body_or_list<'v, B, L>(
+    input: &'v Value,
+    key: &str,
+    what: &str,
+) -> Result<BodyOr<B, L>, ImportError>
+where
+    B: serde::Deserialize<'v>,
+    L: serde::Deserialize<'v>,
+{
+    match input {
+        Value::Array(_) => typed(input).map(BodyOr::List),
+        Value::Object(body) if body.contains_key(key) => typed(input).map(BodyOr::Body),
+        Value::Object(_) => Err(ImportError::at(
+            "$",
+            format!("expected {what}: no `{key}` member"),
+        )),
+        _ => Err(ImportError::at("$", format!("expected {what}"))),
+    }
+}
+
 /// `input` read as an API's wire type `T`, borrowing its strings; an
 /// error names the JSON path where the shape broke.
 pub(crate) fn typed<'v, T: serde::Deserialize<'v>>(input: &'v Value) -> Result<T, ImportError> {

@@ -154,6 +154,15 @@ impl<'de, T: Deserialize<'de> + Tagged> Deserialize<'de> for Open<T> {
     }
 }
 
+/// The two roles of the APIs that keep system text apart from the
+/// conversation (Anthropic, Bedrock).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum Role {
+    User,
+    Assistant,
+}
+
 /// Content that is a plain string, or a list of parts (Anthropic, OpenAI
 /// Chat and Responses all take either).
 #[derive(Clone, Debug, Serialize)]

@@ -25,8 +25,8 @@ use super::wire::{Block, Body, Content, Item, Marked, Message, Role, Source};
 use crate::steps::envelope::Envelope;
 use crate::steps::imported::ImportError;
 use crate::steps::imported::{
-    assistant_envelope, attach, target, typed, url_payload, user_media, Call, ImportedHistory,
-    Payload,
+    assistant_envelope, attach, body_or_list, target, url_payload, user_media, BodyOr, Call,
+    ImportedHistory, Payload,
 };
 use crate::steps::wire::{Open, TextOr};
 
@@ -42,18 +42,10 @@ pub fn from_anthropic(
     input: &Value,
     store: &mut dyn MediaStore,
 ) -> Result<ImportedHistory, ImportError> {
-    let (system, messages) = match input {
-        Value::Array(_) => (None, typed::<Vec<Message<'_>>>(input)?),
-        Value::Object(_) => {
-            let body: Body<'_> = typed(input)?;
-            (body.system, body.messages)
-        }
-        _ => {
-            return Err(ImportError::at(
-                "$",
-                "expected a Messages body or a list of messages",
-            ))
-        }
+    let what = "a Messages body or a list of messages";
+    let (system, messages) = match body_or_list::<Body<'_>, Message<'_>>(input, "messages", what)? {
+        BodyOr::Body(body) => (body.system, body.messages),
+        BodyOr::List(messages) => (None, messages),
     };
     let mut out = ImportedHistory::default();
     if let Some(system) = system {

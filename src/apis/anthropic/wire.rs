@@ -49,12 +49,7 @@ pub(crate) struct ToolChoice {
     pub kind: &'static str,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub(crate) enum Role {
-    User,
-    Assistant,
-}
+pub(crate) use crate::steps::wire::Role;
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct Message<'a> {

@@ -21,8 +21,8 @@ use super::wire::{Block, Body, Message, Role};
 use crate::steps::envelope::Envelope;
 use crate::steps::imported::ImportError;
 use crate::steps::imported::{
-    assistant_envelope, function_tool, label, list, target, typed, user_media, Batch, Call,
-    ImportedHistory, Payload,
+    assistant_envelope, body_or_list, function_tool, label, list, target, user_media, Batch,
+    BodyOr, Call, ImportedHistory, Payload,
 };
 use crate::steps::wire::Keyed;
 
@@ -37,18 +37,10 @@ pub fn from_bedrock(
     input: &Value,
     store: &mut dyn MediaStore,
 ) -> Result<ImportedHistory, ImportError> {
-    let (system, messages) = match input {
-        Value::Array(_) => (Vec::new(), typed::<Vec<Message<'_>>>(input)?),
-        Value::Object(_) => {
-            let body: Body<'_> = typed(input)?;
-            (body.system, body.messages)
-        }
-        _ => {
-            return Err(ImportError::at(
-                "$",
-                "expected a Converse body or a list of messages",
-            ))
-        }
+    let what = "a Converse body or a list of messages";
+    let (system, messages) = match body_or_list::<Body<'_>, Message<'_>>(input, "messages", what)? {
+        BodyOr::Body(body) => (body.system, body.messages),
+        BodyOr::List(messages) => (Vec::new(), messages),
     };
     let mut out = ImportedHistory::default();
     let system: Vec<&str> = system

@@ -73,12 +73,7 @@ pub(crate) struct Extra {
     pub anthropic_beta: Vec<&'static str>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub(crate) enum Role {
-    User,
-    Assistant,
-}
+pub(crate) use crate::steps::wire::Role;
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct Message<'a> {

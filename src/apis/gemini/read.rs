@@ -23,8 +23,8 @@ use super::wire::{Body, Content, FunctionResponse, Item, Part, Response, Role};
 use crate::steps::envelope::Envelope;
 use crate::steps::imported::ImportError;
 use crate::steps::imported::{
-    assistant_envelope, function_tool, kind_of_inline, list, target, typed, user_media, Batch,
-    Call, ImportedHistory, Payload,
+    assistant_envelope, body_or_list, function_tool, kind_of_inline, list, target, user_media,
+    Batch, BodyOr, Call, ImportedHistory, Payload,
 };
 use crate::steps::wire::Keyed;
 
@@ -44,18 +44,10 @@ pub fn from_gemini(
     input: &Value,
     store: &mut dyn MediaStore,
 ) -> Result<ImportedHistory, ImportError> {
-    let (system, contents) = match input {
-        Value::Array(_) => (None, typed::<Vec<Content<'_>>>(input)?),
-        Value::Object(body) if body.contains_key("contents") => {
-            let body: Body<'_> = typed(input)?;
-            (body.system_instruction, body.contents)
-        }
-        _ => {
-            return Err(ImportError::at(
-                "$",
-                "expected a generateContent body or a list of contents",
-            ))
-        }
+    let what = "a generateContent body or a list of contents";
+    let (system, contents) = match body_or_list::<Body<'_>, Content<'_>>(input, "contents", what)? {
+        BodyOr::Body(body) => (body.system_instruction, body.contents),
+        BodyOr::List(contents) => (None, contents),
     };
     let mut out = ImportedHistory::default();
     if let Some(system) = system {
@@ -379,7 +371,7 @@ mod tests {
         let err = |v: Value| from_gemini(&v, &mut InlineStore).unwrap_err().to_string();
         assert_eq!(
             err(json!({"messages": []})),
-            "$: expected a generateContent body or a list of contents"
+            "$: expected a generateContent body or a list of contents: no `contents` member"
         );
         assert_eq!(
             err(json!([{"role": "user"}])),

@@ -18,7 +18,8 @@ use super::wire::{Body, Message, Role};
 use crate::steps::envelope::Envelope;
 use crate::steps::imported::ImportError;
 use crate::steps::imported::{
-    assistant_envelope, label, target, typed, user_media, Batch, Call, ImportedHistory, Payload,
+    assistant_envelope, body_or_list, label, target, user_media, Batch, BodyOr, Call,
+    ImportedHistory, Payload,
 };
 use crate::steps::wire::B64;
 
@@ -30,15 +31,10 @@ pub fn from_ollama(
     input: &Value,
     store: &mut dyn MediaStore,
 ) -> Result<ImportedHistory, ImportError> {
-    let messages = match input {
-        Value::Array(_) => typed::<Vec<Message<'_>>>(input)?,
-        Value::Object(body) if body.contains_key("messages") => typed::<Body<'_>>(input)?.messages,
-        _ => {
-            return Err(ImportError::at(
-                "$",
-                "expected a chat body or a list of messages",
-            ))
-        }
+    let what = "a chat body or a list of messages";
+    let messages = match body_or_list::<Body<'_>, Message<'_>>(input, "messages", what)? {
+        BodyOr::Body(body) => body.messages,
+        BodyOr::List(messages) => messages,
     };
     let mut out = ImportedHistory::default();
     let mut batch = Batch::default();
@@ -262,7 +258,7 @@ mod tests {
         let err = |v: Value| from_ollama(&v, &mut InlineStore).unwrap_err().to_string();
         assert_eq!(
             err(json!({"contents": []})),
-            "$: expected a chat body or a list of messages"
+            "$: expected a chat body or a list of messages: no `messages` member"
         );
         assert_eq!(err(json!([{"content": "x"}])), "$[0]: missing field `role`");
         assert_eq!(

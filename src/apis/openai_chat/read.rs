@@ -39,8 +39,8 @@ use super::wire::{Body, CallFunction, Content, Message, Part, Role};
 use crate::steps::envelope::Envelope;
 use crate::steps::imported::ImportError;
 use crate::steps::imported::{
-    assistant_envelope, attach, target, typed, url_payload, user_media, Batch, Call,
-    ImportedHistory, Payload,
+    assistant_envelope, attach, body_or_list, target, typed, url_payload, user_media, Batch,
+    BodyOr, Call, ImportedHistory, Payload,
 };
 use crate::steps::wire::{Open, TextOr};
 
@@ -52,15 +52,10 @@ pub fn from_openai_chat(
     input: &Value,
     store: &mut dyn MediaStore,
 ) -> Result<ImportedHistory, ImportError> {
-    let messages: Vec<Message<'_>> = match input {
-        Value::Array(_) => typed(input)?,
-        Value::Object(_) => typed::<Body<'_>>(input)?.messages,
-        _ => {
-            return Err(ImportError::at(
-                "$",
-                "expected a Chat Completions body or a list of messages",
-            ))
-        }
+    let what = "a Chat Completions body or a list of messages";
+    let messages = match body_or_list::<Body<'_>, Message<'_>>(input, "messages", what)? {
+        BodyOr::Body(body) => body.messages,
+        BodyOr::List(messages) => messages,
     };
     let mut out = ImportedHistory::default();
     let mut batch = Batch::default();
@@ -504,7 +499,10 @@ mod tests {
             err(json!(1)),
             "$: expected a Chat Completions body or a list of messages"
         );
-        assert_eq!(err(json!({"model": "m"})), "$: missing field `messages`");
+        assert_eq!(
+            err(json!({"model": "m"})),
+            "$: expected a Chat Completions body or a list of messages: no `messages` member"
+        );
         assert_eq!(err(json!([{"content": "x"}])), "$[0]: missing field `role`");
         assert_eq!(
             err(json!({"messages": [{"role": "critic", "content": "x"}]})),

@@ -22,8 +22,8 @@ use super::wire::{Body, Content, Input, Item, Part, Role};
 use crate::steps::envelope::Envelope;
 use crate::steps::imported::ImportError;
 use crate::steps::imported::{
-    assistant_envelope, attach, target, typed, url_payload, user_media, Call, ImportedHistory,
-    Payload,
+    assistant_envelope, attach, body_or_list, target, url_payload, user_media, BodyOr, Call,
+    ImportedHistory, Payload,
 };
 use crate::steps::wire::{Open, TextOr};
 
@@ -39,10 +39,10 @@ pub fn from_openai_responses(
     store: &mut dyn MediaStore,
 ) -> Result<ImportedHistory, ImportError> {
     let mut out = ImportedHistory::default();
-    let items: Vec<Input<'_>> = match input {
-        Value::Array(_) => typed(input)?,
-        Value::Object(_) => {
-            let body: Body<'_> = typed(input)?;
+    let what = "a Responses body or a list of input items";
+    let items = match body_or_list::<Body<'_>, Input<'_>>(input, "input", what)? {
+        BodyOr::List(items) => items,
+        BodyOr::Body(body) => {
             if let Some(text) = body.instructions {
                 out.push("system", text.into_owned());
             }
@@ -53,12 +53,6 @@ pub fn from_openai_responses(
                 }
                 TextOr::Parts(items) => items,
             }
-        }
-        _ => {
-            return Err(ImportError::at(
-                "$",
-                "expected a Responses body or a list of input items",
-            ))
         }
     };
     let mut turn = Gathered::default();
@@ -353,7 +347,10 @@ mod tests {
             err(json!(1)),
             "$: expected a Responses body or a list of input items"
         );
-        assert_eq!(err(json!({"model": "m"})), "$: missing field `input`");
+        assert_eq!(
+            err(json!({"model": "m"})),
+            "$: expected a Responses body or a list of input items: no `input` member"
+        );
         assert_eq!(
             err(json!({"input": [{"role": "critic", "content": "x"}]})),
             "$.input[0]: unknown variant `critic`, expected one of \
