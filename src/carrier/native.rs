@@ -236,8 +236,12 @@ pub fn render_native_attachments(attachments: &[Attachment<'_>]) -> Result<Strin
 
 /// Render a whole native envelope: `{"content":…,"attachments":[…]}`.
 ///
-/// For a runtime writing a new tool result; to change an existing envelope
-/// and keep its other members, use [`rebuild_carrier`](super::rebuild_carrier).
+/// Kept for compatibility: the envelope names no call, so `convert` pairs
+/// it with a call by its position. A runtime writing a new tool result
+/// should use [`history::ToolResult`](crate::history::ToolResult), which
+/// writes the `tool_call_id`, the error flag and attachments given as
+/// bytes. To change an existing envelope and keep its other members, use
+/// [`rebuild_carrier`](super::rebuild_carrier).
 ///
 /// # Errors
 /// As [`render_native_attachments`].
@@ -277,7 +281,7 @@ pub(crate) fn push_native_attachments(
 }
 
 /// Append `[{"kind":…,"target":…},…]` to `out`, unchecked.
-fn push_attachment_array(out: &mut String, attachments: &[Attachment<'_>]) {
+pub(crate) fn push_attachment_array(out: &mut String, attachments: &[Attachment<'_>]) {
     out.push('[');
     for (i, a) in attachments.iter().enumerate() {
         if i > 0 {

@@ -377,8 +377,11 @@ pub fn read_history(input: impl IntoHistoryReader) -> Result<Vec<(String, String
 }
 
 mod reader;
+mod write;
 
 pub use reader::{HistoryReader, IntoHistoryReader};
+pub(crate) use write::envelope;
+pub use write::{ArgumentsError, AssistantTurn, ToolCall, ToolResult};
 
 #[cfg(test)]
 mod tests;

@@ -72,6 +72,38 @@ pub struct Stored {
     pub written: bool,
 }
 
+/// Why bytes could not be attached
+/// ([`ToolResult::attach_bytes`](crate::history::ToolResult::attach_bytes)).
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum AttachError {
+    /// The bytes are of no type the pipeline takes: what they sniff as.
+    Type(String),
+    /// The store failed.
+    Store(io::Error),
+}
+
+impl std::fmt::Display for AttachError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AttachError::Type(what) => write!(
+                f,
+                "cannot attach {what}: an image (PNG, JPEG, GIF, WebP, BMP) or a PDF is needed"
+            ),
+            AttachError::Store(e) => write!(f, "storing the attachment: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for AttachError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            AttachError::Store(e) => Some(e),
+            AttachError::Type(_) => None,
+        }
+    }
+}
+
 /// Somewhere to put media that arrived inline.
 pub trait MediaStore {
     /// Store `bytes`, and say by which target to declare them.

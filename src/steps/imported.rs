@@ -60,46 +60,11 @@ impl ImportedHistory {
     }
 }
 
-/// One tool call of an assistant envelope.
-pub(crate) struct Call {
-    pub id: String,
-    pub name: String,
-    /// The arguments as JSON text (an object, or the string the source
-    /// held).
-    pub arguments: String,
-}
+/// One tool call of an assistant envelope (its arguments the JSON text
+/// the source held: an object, or the string).
+pub(crate) use crate::history::ToolCall as Call;
 
-/// `{"content": text|null, "tool_calls": [...], extra…}`.
-pub(crate) fn assistant_envelope(text: &str, calls: &[Call], extra: &[(String, String)]) -> String {
-    let mut out = String::from("{\"content\":");
-    if text.is_empty() {
-        out.push_str("null");
-    } else {
-        push_json_str(&mut out, text);
-    }
-    out.push_str(",\"tool_calls\":[");
-    for (i, c) in calls.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        out.push_str("{\"id\":");
-        push_json_str(&mut out, &c.id);
-        out.push_str(",\"name\":");
-        push_json_str(&mut out, &c.name);
-        out.push_str(",\"arguments\":");
-        out.push_str(&c.arguments);
-        out.push('}');
-    }
-    out.push(']');
-    for (name, json) in extra {
-        out.push(',');
-        push_json_str(&mut out, name);
-        out.push(':');
-        out.push_str(json);
-    }
-    out.push('}');
-    out
-}
+pub(crate) use crate::history::envelope as assistant_envelope;
 
 /// A request body, or a bare list of what it holds (its messages, items
 /// or contents).
