@@ -9,7 +9,8 @@
 //!   [`render_native_tool_carrier`] new ones, [`rebuild_carrier`] existing
 //!   ones without losing a byte.
 //! * [`history`] — JSON Lines or JSON array histories, as records and the
-//!   verbatim bytes between them.
+//!   verbatim bytes between them; writing an agent's records
+//!   ([`history::AssistantTurn`], [`history::ToolResult`]).
 //! * [`inspect`] — what `tool-carrier inspect` prints.
 //! * [`migrate`] — upgrading legacy carriers to declared ones.
 //! * [`roots`] — confining local targets to configured folders.
@@ -27,10 +28,51 @@
 //!   cannot see, checked on a request body ([`rules::check`]).
 //! * [`import`] — request bodies and MCP results back into carrier histories.
 //!
-//! Inside, each provider API is one folder (`src/apis/NAME/`: its writer,
-//! reader, rules and facts), built on shared steps that name no API
-//! (`src/steps/`); `provider`, `rules` and `import` reach the APIs through
-//! one table. The README's "Where things are" lists the folders.
+//! Inside, each provider API is one folder (`src/apis/NAME/`: its request
+//! shape, its wire types, which its writer and reader share, its rules and
+//! facts), built on shared steps that name no API (`src/steps/`);
+//! `provider`, `rules` and `import` reach the APIs through one table. The
+//! README's "Where things are" lists the folders.
+//!
+//! # One turn of an agent
+//!
+//! The model called a tool; the tool answered with a screenshot held in
+//! memory. Append the call and the result (paired by id), then build the
+//! next request:
+//!
+//! ```
+//! # #[cfg(feature = "media")] {
+//! use tool_carrier::history::{AssistantTurn, ToolResult};
+//! use tool_carrier::media::{store::DirStore, Policy};
+//! use tool_carrier::provider::{build_request, Options, Provider};
+//! use tool_carrier::roots::Roots;
+//! # let media = std::env::temp_dir().join(format!("tool-carrier-doc-{}", std::process::id()));
+//! # std::fs::create_dir_all(&media)?;
+//! # let png: &[u8] = &[137, 80, 78, 71, 13, 10, 26, 10, 0, 0, 0, 13, 73, 72, 68, 82, 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0, 31, 21, 196, 137, 0, 0, 0, 13, 73, 68, 65, 84, 120, 156, 99, 248, 207, 192, 240, 31, 0, 5, 0, 1, 255, 137, 153, 61, 29, 0, 0, 0, 0, 73, 69, 78, 68, 174, 66, 96, 130];
+//!
+//! let mut history = vec![("user".to_owned(), "What is on screen?".to_owned())];
+//! let call = AssistantTurn::new("").call("toolu_1", "screenshot", "{}")?;
+//! history.push(("assistant".into(), call.to_json()));
+//! // The bytes are stored once, named by their hash, and declared.
+//! let mut store = DirStore::new(&media)?;
+//! let result = ToolResult::new("toolu_1", "Captured.").attach_bytes(png, &mut store)?;
+//! history.push(("tool".into(), result.to_json()?));
+//!
+//! let policy = Policy::default().with_roots(Roots::new([&media])?);
+//! let request = build_request(Provider::Anthropic, &history, &Options::new().with_policy(policy))?;
+//! assert_eq!(request.report.images, 1);
+//! let body: &str = request.json(); // checked against the API's rules already
+//! # assert!(body.contains("toolu_1"));
+//! # std::fs::remove_dir_all(&media)?;
+//! # }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! `build_request` reads files and decodes, resizes and encodes images on
+//! the calling thread: in async code, call it inside
+//! `tokio::task::spawn_blocking` (or your runtime's equivalent). Image work
+//! in a debug build of your crate is many times slower than in release
+//! unless dependencies are optimised (see the README's "Embedding").
 //!
 //! # A tour
 //!
