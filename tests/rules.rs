@@ -192,6 +192,17 @@ fn cases() -> Vec<Case> {
         (Gemini, "gemini-3.8-flash", with(g(), "/contents", json!([])), "gemini/contents-present"),
         (Bedrock, "anthropic.claude-sonnet-4-5-20250929-v1:0", with(b(), "/messages", json!([])), "bedrock/message-count"),
         (Ollama, "qwen3-vl", with(o(), "/messages", json!([])), "ollama/messages-present"),
+        // Generation settings out of their documented ranges.
+        (Anthropic, CLAUDE, with(a(), "/temperature", json!(1.5)), "anthropic/temperature"),
+        (Anthropic, CLAUDE, without(a(), "max_tokens"), "anthropic/max-tokens"),
+        (Anthropic, CLAUDE, with(with(a(), "/max_tokens", json!(2000)), "/thinking", json!({"type": "enabled", "budget_tokens": 2000})), "anthropic/thinking-budget"),
+        (Anthropic, CLAUDE, with(with(a(), "/temperature", json!(0.5)), "/thinking", json!({"type": "enabled", "budget_tokens": 1024})), "anthropic/thinking-sampling"),
+        (OpenAiChat, "gpt-5", with(c(), "/temperature", json!(2.5)), "openai-chat/sampling"),
+        (OpenAiResponses, "gpt-5", with(r(), "/top_p", json!(1.5)), "openai-responses/sampling"),
+        (Gemini, G3, with(g(), "/generationConfig", json!({"temperature": 3})), "gemini/sampling"),
+        (Gemini, G3, with(g(), "/generationConfig", json!({"thinkingConfig": {"thinkingLevel": "low", "thinkingBudget": 1024}})), "gemini/thinking-level-or-budget"),
+        (Bedrock, CLAUDE_BEDROCK, with(b(), "/inferenceConfig", json!({"temperature": 1.5})), "bedrock/inference-config"),
+        (Bedrock, CLAUDE_BEDROCK, with(b(), "/additionalModelRequestFields", json!({"thinking": {"type": "enabled", "budget_tokens": 100}})), "bedrock/thinking-budget"),
         // Anthropic
         (Anthropic, CLAUDE, without(a(), "tools"), "anthropic/tools-declared"),
         (Anthropic, CLAUDE, with(a(), "/system", Value::Array(vec![json!({"type": "text", "text": "s", "cache_control": {"type": "ephemeral"}}); 5])), "anthropic/cache-breakpoints"),

@@ -1,4 +1,4 @@
-//! `tool-carrier convert --provider NAME [--model M] [--family F] [--root DIR]… [--no-vision] [--keep-images N] [--keep-documents N] [--image-tokens T] [--evict-step K] [--max-dim N] [--cache-dir DIR [--cache-max-mb MB]] [--no-cache-breakpoints] [--tools FILE] [--profile NAME|FILE] [--base-url URL] [--vision on|off] [--tool-images on|off] [FILE|-]`
+//! `tool-carrier convert --provider NAME [--model M] [--family F] [--root DIR]… [--no-vision] [--keep-images N] [--keep-documents N] [--image-tokens T] [--evict-step K] [--max-dim N] [--cache-dir DIR [--cache-max-mb MB]] [--no-cache-breakpoints] [--tools FILE] [--profile NAME|FILE] [--base-url URL] [--vision on|off] [--tool-images on|off] [--params FILE.json] [--param KEY=VALUE]… [FILE|-]`
 
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
@@ -11,8 +11,8 @@ use tool_carrier::import::read_records_with;
 use tool_carrier::media::store::InlineStore;
 use tool_carrier::media::Policy;
 use tool_carrier::provider::{
-    build_request, BuildError, Family, Note, NoteReason, Options, OptionsError, Profile, Provider,
-    ReadError, Report, Request, Tools,
+    build_request, BuildError, Family, Note, NoteReason, Options, OptionsError, Params, Profile,
+    Provider, ReadError, Report, Request, Tools,
 };
 use tool_carrier::roots::Roots;
 use tool_carrier::rules::Target;
@@ -129,6 +129,16 @@ pub struct Args {
     /// definitions included (unless --tools is given).
     #[arg(long, value_name = "P")]
     from: Option<Provider>,
+    /// A generation setting, KEY=VALUE (repeatable): max_tokens,
+    /// temperature, top_p, top_k, stop, seed, reasoning_effort (low,
+    /// medium, high), thinking_budget. VALUE is read as JSON, else as a
+    /// string. Each is sent where the provider's API takes it; one it does
+    /// not take is an error. Overrides the same key of --params.
+    #[arg(long = "param", value_name = "KEY=VALUE")]
+    param: Vec<String>,
+    /// Generation settings as a JSON object file (the keys of --param).
+    #[arg(long, value_name = "FILE.json")]
+    params: Option<PathBuf>,
     #[command(flatten)]
     limits: input::Limits,
     #[command(flatten)]
@@ -167,6 +177,37 @@ fn read_profile(value: &str, facts: &Facts) -> Result<Profile, Failure> {
     } else {
         Profile::from_json(&text).map_err(|e| fail(&e))
     }
+}
+
+/// The settings of `--params FILE` with each `--param KEY=VALUE` laid
+/// over them; `None` when neither is given.
+fn read_params(args: &Args) -> Result<Option<Params>, Failure> {
+    if args.params.is_none() && args.param.is_empty() {
+        return Ok(None);
+    }
+    let mut object = serde_json::Map::new();
+    if let Some(path) = &args.params {
+        let fail =
+            |e: &dyn std::fmt::Display| Failure::new(format!("--params {}: {e}", path.display()));
+        let text = std::fs::read_to_string(path).map_err(|e| fail(&e))?;
+        let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| fail(&e))?;
+        match value {
+            serde_json::Value::Object(map) => object = map,
+            _ => return Err(fail(&"expected a JSON object of settings")),
+        }
+        Params::from_json(&serde_json::Value::Object(object.clone())).map_err(|e| fail(&e))?;
+    }
+    for pair in &args.param {
+        let (key, value) = pair
+            .split_once('=')
+            .ok_or_else(|| Failure::new(format!("--param {pair:?}: expected KEY=VALUE")))?;
+        let value = serde_json::from_str(value)
+            .unwrap_or_else(|_| serde_json::Value::String(value.to_owned()));
+        object.insert(key.trim().to_owned(), value);
+    }
+    Params::from_json(&serde_json::Value::Object(object))
+        .map(Some)
+        .map_err(|e| Failure::new(format!("--param: {e}")))
 }
 
 /// Options that contradict each other, refused before anything is read,
@@ -217,6 +258,7 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
     }
     let user_facts = args.facts.load()?;
     let facts = user_facts.as_deref().unwrap_or_else(|| Facts::builtin());
+    let params = read_params(&args)?;
     let mut options = Options::new()
         .with_vision(!args.no_vision && args.vision != Some(false))
         .with_policy(policy)
@@ -226,6 +268,9 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
     }
     if let Some(model) = args.model.clone() {
         options = options.with_model(model);
+    }
+    if let Some(params) = params {
+        options = options.with_params(params);
     }
     if let Some(family) = args.family {
         options = options.with_family(family);

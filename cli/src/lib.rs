@@ -46,7 +46,7 @@ enum Command {
     /// Upgrade legacy carriers to declared ones, losing nothing.
     Migrate(migrate::Args),
     /// Build one provider's request body from a history.
-    Convert(convert::Args),
+    Convert(Box<convert::Args>),
     /// Show what a model would receive for image or PDF files.
     Media(media::Args),
     /// Read tool results stored in another format (MCP) into a carrier
@@ -89,7 +89,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Inspect { file, json, limits } => inspect::run(file, json, &limits),
         Command::Migrate(args) => migrate::run(args),
-        Command::Convert(args) => convert::run(args),
+        Command::Convert(args) => convert::run(*args),
         Command::Media(args) => media::run(args),
         Command::Import(args) => import::run(args),
         Command::Models(args) => models::run(args),

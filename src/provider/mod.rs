@@ -94,6 +94,7 @@ use crate::steps::context::Context;
 use crate::steps::declare::{self, Declarations};
 use crate::steps::model as capabilities;
 use crate::steps::names::{self, Rename};
+use crate::steps::params::Setting;
 use crate::steps::walk::{self, Turn};
 
 pub mod model;
@@ -106,6 +107,7 @@ pub use crate::history::{read_history, ReadError};
 pub use crate::import::read_records;
 pub use crate::steps::error::BuildError;
 pub use crate::steps::options::{Options, OptionsError};
+pub use crate::steps::params::{Effort, Params, ParamsError};
 pub use crate::steps::report::{Note, NoteReason, Report};
 pub use crate::steps::spec::{Endpoint, Spec};
 pub use crate::steps::tools;
@@ -272,9 +274,11 @@ fn assemble(
     names::rewrite(&mut turns, &mut Rename::new(ids), &mut names);
     report.declared = declarations.tools.len();
     report.choice_none = declarations.choice_none && spec.choice_none;
+    let default_max_tokens = settings(provider, &model, caps, options)?;
     let cx = Context {
         model: &model,
-        max_tokens: options.max_tokens,
+        params: &options.params,
+        default_max_tokens,
         declarations: &declarations,
         caps,
         cache_breakpoints: options.cache_breakpoints && caps.cache_marks,
@@ -296,6 +300,63 @@ fn assemble(
         profile,
         json: String::new(),
     })
+}
+
+/// Refuse a generation setting the API (or the model) does not take;
+/// else the `max_tokens` an API that requires one is sent by default: the
+/// model's documented output limit, else 4096.
+fn settings(
+    provider: Provider,
+    model: &str,
+    caps: &capabilities::Capabilities,
+    options: &Options,
+) -> Result<u32, BuildError> {
+    let spec = provider.spec();
+    let known = options.facts().model(provider, model);
+    let params = &options.params;
+    let unsupported = |setting: Setting, why: String| BuildError::Unsupported {
+        setting: setting.key(),
+        api: spec.display_name,
+        why,
+    };
+    let mut takes: Vec<Setting> = spec.settings.to_vec();
+    if caps.claude {
+        takes.extend_from_slice(spec.claude_settings);
+    }
+    if matches!(provider, Provider::Gemini | Provider::Gemini2)
+        && !crate::facts::ids::gemini_3_or_later(model)
+    {
+        // Gemini 3 takes `thinkingLevel`; 2.x only a budget.
+        takes.retain(|s| *s != Setting::ReasoningEffort);
+        if params.reasoning_effort.is_some() {
+            return Err(unsupported(
+                Setting::ReasoningEffort,
+                format!("{model} takes a thinking budget, not a level"),
+            ));
+        }
+    }
+    if let Some(setting) = params.refused(&takes) {
+        let why = if spec.claude_settings.contains(&setting) {
+            format!("only for Claude models, and {model} is not one")
+        } else {
+            String::new()
+        };
+        return Err(unsupported(setting, why));
+    }
+    if known.and_then(|m| m.reasoning) == Some(false) {
+        for setting in [Setting::ReasoningEffort, Setting::ThinkingBudget] {
+            if params.given().any(|s| s == setting) {
+                return Err(unsupported(
+                    setting,
+                    format!("the facts say {model} does not reason"),
+                ));
+            }
+        }
+    }
+    Ok(known
+        .and_then(|m| m.max_output)
+        .and_then(|n| u32::try_from(n).ok())
+        .unwrap_or(4096))
 }
 
 /// The input tokens the images of a history cost when converted for

@@ -8,7 +8,12 @@ use super::model::Capabilities;
 /// What every builder needs besides the turns.
 pub(crate) struct Context<'a> {
     pub model: &'a str,
-    pub max_tokens: u32,
+    /// The generation settings given.
+    pub params: &'a crate::steps::params::Params,
+    /// `max_tokens` for an API that requires it when none is given: the
+    /// model's documented output limit (its facts' `max_output`), else
+    /// 4096.
+    pub default_max_tokens: u32,
     /// The tools to declare, named as the turns name them.
     pub declarations: &'a Declarations,
     /// What the model takes.

@@ -34,6 +34,18 @@ pub enum BuildError {
         /// The rule.
         rule: &'static Rule,
     },
+    /// A generation setting ([`Params`](crate::provider::Params)) the
+    /// provider's API, or the model, does not take: it is neither left
+    /// out nor sent to be refused.
+    #[error("{api} does not take the setting {setting}{}", if why.is_empty() { String::new() } else { format!(" ({why})") })]
+    Unsupported {
+        /// The setting's key (`top_k`, `seed`, …).
+        setting: &'static str,
+        /// The API's display name.
+        api: &'static str,
+        /// Why, where it depends on the model.
+        why: String,
+    },
     /// The body breaks a rule of the provider's API: it would be refused.
     /// A history with nothing to send (empty, or system text alone) gets
     /// here; any other case would be a fault of this crate's builders,

@@ -16,6 +16,7 @@ pub(crate) mod imported;
 pub(crate) mod model;
 pub(crate) mod names;
 pub(crate) mod options;
+pub(crate) mod params;
 pub(crate) mod report;
 pub(crate) mod rule;
 pub(crate) mod spec;

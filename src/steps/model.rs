@@ -31,6 +31,9 @@ pub(crate) struct Capabilities {
     /// Whether the model takes images at all (an OpenAI-compatible
     /// server's profile may say not; documents are apart).
     pub vision: bool,
+    /// Whether the model is Claude (on Anthropic, or on Bedrock by its id
+    /// or the family given).
+    pub claude: bool,
 }
 
 impl Capabilities {
@@ -73,6 +76,8 @@ impl Capabilities {
             cache_marks: provider == Provider::Anthropic
                 || (provider == Provider::Bedrock && bedrock_family == Some(Family::Claude)),
             vision: true,
+            claude: provider == Provider::Anthropic
+                || (provider == Provider::Bedrock && bedrock_family == Some(Family::Claude)),
         }
     }
 
@@ -84,6 +89,7 @@ impl Capabilities {
             limits: profile.limits(),
             cache_marks: false,
             vision: profile.vision && profile.writes_images(),
+            claude: false,
         }
     }
 }

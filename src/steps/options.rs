@@ -8,6 +8,7 @@ use std::sync::Arc;
 use crate::facts::Facts;
 use crate::media::{Policy, PreparedCache, Resolver};
 
+use super::params::Params;
 use super::tools::Tools;
 use crate::facts::{Family, Profile, Provider};
 
@@ -15,7 +16,8 @@ use crate::facts::{Family, Profile, Provider};
 /// how attachment targets are loaded.
 ///
 /// By default: the provider's [`Provider::default_model`], vision on,
-/// `max_tokens` 4096 (Anthropic requires it), the default media
+/// no generation setting ([`Params`]; Anthropic, which requires
+/// `max_tokens`, is sent the model's output limit), the default media
 /// [`Policy`] (no roots, so no local file is read) and the built-in
 /// resolver for that policy.
 ///
@@ -32,7 +34,7 @@ use crate::facts::{Family, Profile, Provider};
 pub struct Options {
     model: Option<String>,
     pub(crate) vision: bool,
-    pub(crate) max_tokens: u32,
+    pub(crate) params: Params,
     pub(crate) policy: Policy,
     pub(crate) resolver: Option<Box<dyn Resolver + Send + Sync>>,
     pub(crate) tools: Option<Tools>,
@@ -84,7 +86,7 @@ impl fmt::Debug for Options {
         f.debug_struct("Options")
             .field("model", &self.model)
             .field("vision", &self.vision)
-            .field("max_tokens", &self.max_tokens)
+            .field("params", &self.params)
             .field("policy", &self.policy)
             .field("tools", &self.tools)
             .field("family", &self.family)
@@ -118,7 +120,7 @@ impl Options {
         Options {
             model: None,
             vision: true,
-            max_tokens: 4096,
+            params: Params::new(),
             policy: Policy::default(),
             resolver: None,
             tools: None,
@@ -205,7 +207,7 @@ impl Options {
                 return Err(OptionsError::StepOverKeep { step, keep, what });
             }
         }
-        if self.max_tokens == 0 {
+        if self.params.max_tokens == Some(0) {
             return Err(OptionsError::ZeroMaxTokens);
         }
         Ok(())
@@ -321,9 +323,36 @@ impl Options {
         Options { vision, ..self }
     }
 
-    /// Anthropic's required `max_tokens` (other providers ignore it).
-    pub fn with_max_tokens(self, max_tokens: u32) -> Options {
-        Options { max_tokens, ..self }
+    /// The most tokens the answer may hold: [`Params::max_tokens`], sent
+    /// by every API in its own spelling. Without it only Anthropic, which
+    /// requires it, is sent one: the model's documented output limit, else
+    /// 4096.
+    pub fn with_max_tokens(mut self, max_tokens: u32) -> Options {
+        self.params.max_tokens = Some(max_tokens);
+        self
+    }
+
+    /// Generation settings ([`Params`]), each placed where the API
+    /// documents it; one the API does not take refuses the request
+    /// ([`BuildError::Unsupported`](crate::provider::BuildError::Unsupported)).
+    /// Replaces any given before, `max_tokens` included.
+    ///
+    /// ```
+    /// use tool_carrier::provider::{build_request, Options, Params, Provider};
+    /// let options = Options::new().with_params(Params::new().with_temperature(0.3).with_stop(["END"]));
+    /// let request = build_request(Provider::Anthropic, &[("user", "hi")], &options)?;
+    /// let body = request.body.to_value();
+    /// assert_eq!(body["temperature"], 0.3);
+    /// assert_eq!(body["stop_sequences"][0], "END");
+    /// # Ok::<(), tool_carrier::provider::BuildError>(())
+    /// ```
+    pub fn with_params(self, params: Params) -> Options {
+        Options { params, ..self }
+    }
+
+    /// The generation settings given.
+    pub fn params(&self) -> &Params {
+        &self.params
     }
 
     /// Limits and roots for resolving and preparing attachments. The
@@ -404,9 +433,9 @@ impl Options {
         self.vision
     }
 
-    /// Anthropic's `max_tokens`.
-    pub fn max_tokens(&self) -> u32 {
-        self.max_tokens
+    /// The `max_tokens` given, if any ([`Options::with_max_tokens`]).
+    pub fn max_tokens(&self) -> Option<u32> {
+        self.params.max_tokens
     }
 
     /// The media policy.

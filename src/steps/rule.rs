@@ -304,6 +304,36 @@ pub(crate) fn image(bytes: &[u8]) -> Option<Image> {
     })
 }
 
+/// `value[key]`, when present, is a number from `min` to `max`
+/// (a generation setting's documented range).
+pub(crate) fn in_range(
+    rule: &'static Rule,
+    value: &Value,
+    base: &str,
+    key: &str,
+    (min, max): (f64, f64),
+    out: &mut Out,
+) {
+    match value.get(key) {
+        None => {}
+        Some(Value::Number(n)) if (min..=max).contains(n) => {}
+        Some(Value::Number(n)) => out.push(
+            rule,
+            at(base, key),
+            format!("{key} is {n}, outside {min} to {max}"),
+        ),
+        Some(_) => out.push(rule, at(base, key), format!("{key} is not a number")),
+    }
+}
+
+/// `value[key]`, when present, as a number.
+pub(crate) fn number(value: &Value, key: &str) -> Option<f64> {
+    match value.get(key) {
+        Some(Value::Number(n)) => Some(*n),
+        _ => None,
+    }
+}
+
 /// A JSON path segment.
 pub(crate) fn at(base: &str, key: &str) -> String {
     format!("{base}.{key}")

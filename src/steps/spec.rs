@@ -7,6 +7,7 @@
 use std::fmt;
 
 use super::names::Pattern;
+use super::params::Setting;
 use crate::facts::Provider;
 
 /// What the crate knows of one provider.
@@ -32,6 +33,12 @@ pub struct Spec {
     pub choice_none: bool,
     pub(crate) names: Pattern,
     pub(crate) ids: Pattern,
+    /// The generation settings the API takes for every model (the
+    /// writer's module says where each goes).
+    pub(crate) settings: &'static [Setting],
+    /// Those it takes only for Claude models (Bedrock passes them through
+    /// `additionalModelRequestFields`).
+    pub(crate) claude_settings: &'static [Setting],
 }
 
 /// Where a request is sent.
@@ -52,7 +59,7 @@ impl fmt::Display for Endpoint {
 impl Spec {
     /// A spec for `provider` with its names, to be completed: `POST`, no
     /// URL, the model in the body, calls declared, a "none" tool choice,
-    /// OpenAI's patterns for names and any id.
+    /// OpenAI's patterns for names and any id, no generation setting.
     pub(crate) const fn of(provider: Provider) -> Spec {
         Spec {
             provider,
@@ -65,6 +72,8 @@ impl Spec {
             choice_none: true,
             names: Pattern::TOOL_NAME,
             ids: Pattern::ANY_ID,
+            settings: &[],
+            claude_settings: &[],
         }
     }
 }

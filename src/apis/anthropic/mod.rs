@@ -7,6 +7,7 @@ pub(crate) mod write;
 
 use crate::facts::Provider;
 use crate::steps::names::Pattern;
+use crate::steps::params::Setting::*;
 use crate::steps::spec::Spec;
 
 /// What the crate knows of the API's request shape.
@@ -18,5 +19,7 @@ pub(crate) const SPEC: Spec = Spec {
     choice_none: true,
     names: Pattern::TOOL_NAME,
     ids: Pattern::ANTHROPIC_ID,
+    // Where each goes, with its source: `write.rs`.
+    settings: &[MaxTokens, Temperature, TopP, TopK, Stop, ThinkingBudget],
     ..Spec::of(Provider::Anthropic)
 };

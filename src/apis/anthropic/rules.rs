@@ -77,7 +77,66 @@ rule!(
     Documented
 );
 
+const CREATE: &str = "https://platform.claude.com/docs/en/api/messages/create";
+const THINKING: &str = "https://platform.claude.com/docs/en/build-with-claude/extended-thinking";
+rule!(
+    TEMPERATURE,
+    "anthropic/temperature",
+    "temperature ranges from 0.0 to 1.0; top_p from 0 to 1",
+    CREATE,
+    Documented
+);
+rule!(
+    MAX_TOKENS,
+    "anthropic/max-tokens",
+    "max_tokens is required and at least 1",
+    CREATE,
+    Documented
+);
+rule!(
+    THINKING_BUDGET,
+    "anthropic/thinking-budget",
+    "thinking.budget_tokens must be at least 1024 and less than max_tokens",
+    THINKING,
+    Documented
+);
+rule!(THINKING_SAMPLING, "anthropic/thinking-sampling", "thinking is not compatible with temperature or top_k modifications; with thinking, top_p may be set between 0.95 and 1", THINKING, Documented);
+
+/// The generation settings' ranges.
+fn settings(body: &Value, out: &mut Out) {
+    use crate::steps::rule::{in_range, number};
+    in_range(&TEMPERATURE, body, "$", "temperature", (0.0, 1.0), out);
+    in_range(&TEMPERATURE, body, "$", "top_p", (0.0, 1.0), out);
+    let max_tokens = number(body, "max_tokens");
+    if !max_tokens.is_some_and(|n| n >= 1.0) {
+        out.push(&MAX_TOKENS, "$.max_tokens", "missing or below 1");
+    }
+    let Some(thinking) = body.get("thinking") else {
+        return;
+    };
+    if string(thinking, "type") == Some("enabled") {
+        let budget = number(thinking, "budget_tokens").unwrap_or(0.0);
+        if budget < 1024.0 || max_tokens.is_some_and(|m| budget >= m) {
+            out.push(
+                &THINKING_BUDGET,
+                "$.thinking.budget_tokens",
+                format!("{budget} with max_tokens {}", max_tokens.unwrap_or(0.0)),
+            );
+        }
+        for key in ["temperature", "top_k"] {
+            if body.get(key).is_some() {
+                out.push(&THINKING_SAMPLING, at("$", key), "set with thinking");
+            }
+        }
+        in_range(&THINKING_SAMPLING, body, "$", "top_p", (0.95, 1.0), out);
+    }
+}
+
 pub(crate) static RULES: &[&Rule] = &[
+    &TEMPERATURE,
+    &MAX_TOKENS,
+    &THINKING_BUDGET,
+    &THINKING_SAMPLING,
     &MESSAGE_COUNT,
     &TOOLS_DECLARED,
     &RESULTS_FOLLOW,
@@ -101,6 +160,7 @@ fn blocks<'v>(message: &'v Value<'_>) -> &'v [Value<'v>] {
 }
 
 pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
+    settings(body, out);
     crate::steps::rule::message_count(&MESSAGE_COUNT, body, "messages", 100_000, out);
     let mut marks = Vec::new();
     crate::steps::rule::members_named(body, "cache_control", "$".into(), &mut marks);

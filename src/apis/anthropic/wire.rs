@@ -20,6 +20,16 @@ pub(crate) struct Body<'a> {
     pub model: Cow<'a, str>,
     #[serde(skip_deserializing)]
     pub max_tokens: u32,
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub temperature: Option<f64>,
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub top_p: Option<f64>,
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub top_k: Option<u32>,
+    #[serde(skip_deserializing, skip_serializing_if = "Vec::is_empty")]
+    pub stop_sequences: Vec<String>,
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub thinking: Option<Thinking>,
     #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
     pub system: Option<TextOr<'a, Marked<Item<'a>>>>,
     #[serde(skip_deserializing, skip_serializing_if = "Vec::is_empty")]
@@ -28,6 +38,14 @@ pub(crate) struct Body<'a> {
     pub tool_choice: Option<ToolChoice>,
     #[serde(borrow)]
     pub messages: Vec<Message<'a>>,
+}
+
+/// Extended thinking with a token budget.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub(crate) struct Thinking {
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub budget_tokens: u32,
 }
 
 #[derive(Clone, Debug, Serialize)]

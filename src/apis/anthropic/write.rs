@@ -24,8 +24,8 @@
 //!   minimal declarations, `tool_choice` is `{"type": "none"}`.
 
 use super::wire::{
-    sends_media, Block, Body, CacheControl, Content, Item, Marked, Message, Role, Source, Tool,
-    ToolChoice,
+    sends_media, Block, Body, CacheControl, Content, Item, Marked, Message, Role, Source, Thinking,
+    Tool, ToolChoice,
 };
 use crate::steps::compose::{
     cache_breakpoints, has_media, text_with_notes, Alternating, Placement, OPENING_TEXT,
@@ -116,9 +116,24 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
             last.cache_control = Some(CacheControl::EPHEMERAL);
         }
     }
+    // Generation settings: <https://platform.claude.com/docs/en/api/messages/create>
+    // (read 2026-12-01): `max_tokens` (required), `temperature`, `top_p`,
+    // `top_k`, `stop_sequences` at the top level; a thinking budget is
+    // `thinking: {"type": "enabled", "budget_tokens": n}`
+    // (<https://platform.claude.com/docs/en/build-with-claude/extended-thinking>,
+    // read 2026-12-01). No seed or effort level is taken (refused before).
+    let p = cx.params;
     Body {
         model: cx.model.to_owned().into(),
-        max_tokens: cx.max_tokens,
+        max_tokens: p.max_tokens.unwrap_or(cx.default_max_tokens),
+        temperature: p.temperature,
+        top_p: p.top_p,
+        top_k: p.top_k,
+        stop_sequences: p.stop.clone(),
+        thinking: p.thinking_budget.map(|budget_tokens| Thinking {
+            kind: "enabled",
+            budget_tokens,
+        }),
         system,
         tools,
         tool_choice,

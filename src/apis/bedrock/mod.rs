@@ -7,6 +7,7 @@ pub(crate) mod write;
 
 use crate::facts::Provider;
 use crate::steps::names::Pattern;
+use crate::steps::params::Setting::*;
 use crate::steps::spec::Spec;
 
 /// What the crate knows of the API's request shape.
@@ -19,5 +20,9 @@ pub(crate) const SPEC: Spec = Spec {
     choice_none: false,
     names: Pattern::TOOL_NAME,
     ids: Pattern::BEDROCK_ID,
+    // Where each goes, with its source: `write.rs`.
+    settings: &[MaxTokens, Temperature, TopP, Stop],
+    // Through `additionalModelRequestFields`, as Claude spells them.
+    claude_settings: &[TopK, ThinkingBudget],
     ..Spec::of(Provider::Bedrock)
 };

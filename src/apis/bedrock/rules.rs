@@ -81,7 +81,18 @@ rule!(
 
 rule!(CACHE_POINTS, "bedrock/cache-points", "cachePoint blocks only for models with prompt caching (the crate marks them for Claude), at most 4", "https://docs.aws.amazon.com/bedrock/latest/userguide/prompt-caching.html", Documented);
 
+rule!(INFERENCE, "bedrock/inference-config", "inferenceConfig: maxTokens at least 1, temperature and topP from 0 to 1", "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_InferenceConfiguration.html", Documented);
+rule!(
+    THINKING_BUDGET,
+    "bedrock/thinking-budget",
+    "Claude's thinking.budget_tokens is at least 1024 and less than the maximum tokens",
+    "https://docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-extended-thinking.html",
+    Documented
+);
+
 pub(crate) static RULES: &[&Rule] = &[
+    &INFERENCE,
+    &THINKING_BUDGET,
     &MESSAGE_COUNT,
     &TOOL_CONFIG,
     &CALLS_DECLARED,
@@ -122,6 +133,31 @@ struct Tally<'b> {
 }
 
 pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
+    let config = &body["inferenceConfig"];
+    let max_tokens = crate::steps::rule::number(config, "maxTokens");
+    if max_tokens.is_some_and(|n| n < 1.0) {
+        out.push(&INFERENCE, "$.inferenceConfig.maxTokens", "below 1");
+    }
+    for key in ["temperature", "topP"] {
+        crate::steps::rule::in_range(
+            &INFERENCE,
+            config,
+            "$.inferenceConfig",
+            key,
+            (0.0, 1.0),
+            out,
+        );
+    }
+    let thinking = &body["additionalModelRequestFields"]["thinking"];
+    if let Some(budget) = crate::steps::rule::number(thinking, "budget_tokens") {
+        if budget < 1024.0 || max_tokens.is_some_and(|m| budget >= m) {
+            out.push(
+                &THINKING_BUDGET,
+                "$.additionalModelRequestFields.thinking.budget_tokens",
+                format!("{budget}"),
+            );
+        }
+    }
     crate::steps::rule::message_count(&MESSAGE_COUNT, body, "messages", usize::MAX, out);
     let family = target.family.or_else(|| bedrock_family(target.model));
     let mut points = Vec::new();

@@ -23,6 +23,8 @@ pub(crate) struct Body<'a> {
     #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
     pub tool_config: Option<ToolConfig<'a>>,
     #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub inference_config: Option<InferenceConfig>,
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
     pub additional_model_request_fields: Option<Extra>,
     #[serde(borrow)]
     pub messages: Vec<Message<'a>>,
@@ -65,12 +67,40 @@ pub(crate) struct Schema {
     pub json: Sorted,
 }
 
-/// Claude's own fields, passed through by Converse.
-#[derive(Clone, Debug, Serialize)]
+/// `inferenceConfig`: the settings every model takes.
+#[derive(Clone, Debug, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct InferenceConfig {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_tokens: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub temperature: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub top_p: Option<f64>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub stop_sequences: Vec<String>,
+}
+
+/// Claude's own fields, passed through by Converse: typed tools, the
+/// betas they need, and the settings Converse does not name.
+#[derive(Clone, Debug, Default, Serialize)]
 pub(crate) struct Extra {
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub tools: Vec<Sorted>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub anthropic_beta: Vec<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub top_k: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub thinking: Option<Thinking>,
+}
+
+/// Claude's extended thinking with a token budget.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub(crate) struct Thinking {
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub budget_tokens: u32,
 }
 
 pub(crate) use crate::steps::wire::Role;

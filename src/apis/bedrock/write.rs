@@ -34,8 +34,8 @@ use std::collections::HashSet;
 use serde_json::Map;
 
 use super::wire::{
-    Block, Body, Bytes, CachePoint, Document, Extra, Image, Message, Role, Schema, Tool,
-    ToolConfig, ToolResultBlock, ToolSpec, ToolUse,
+    Block, Body, Bytes, CachePoint, Document, Extra, Image, InferenceConfig, Message, Role, Schema,
+    Thinking, Tool, ToolConfig, ToolResultBlock, ToolSpec, ToolUse,
 };
 use crate::steps::compose::{
     attachment_label, cache_breakpoints, file_name, has_media, text_with_notes, Alternating,
@@ -85,7 +85,7 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
             }
         })
         .collect();
-    let (mut tool_config, additional_model_request_fields) = declare(cx.declarations);
+    let (mut tool_config, extra) = declare(cx.declarations);
     if cx.cache_breakpoints {
         // Tools come before the system text in the cached prefix.
         match tool_config.as_mut() {
@@ -96,10 +96,41 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
             _ => {}
         }
     }
+    // Generation settings: `inferenceConfig` {`maxTokens`, `temperature`,
+    // `topP`, `stopSequences`}
+    // (<https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_InferenceConfiguration.html>,
+    // read 2026-12-01); what Converse does not name goes, in the model's
+    // own spelling, in `additionalModelRequestFields`: Claude's `top_k` and
+    // `thinking` {"type": "enabled", "budget_tokens"}
+    // (<https://docs.aws.amazon.com/bedrock/latest/userguide/conversation-inference-call.html>
+    // and <https://docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-extended-thinking.html>,
+    // read 2026-12-01). Those two are refused before for other models.
+    let p = cx.params;
+    let inference_config = InferenceConfig {
+        max_tokens: p.max_tokens,
+        temperature: p.temperature,
+        top_p: p.top_p,
+        stop_sequences: p.stop.clone(),
+    };
+    let has_inference = p.max_tokens.is_some()
+        || p.temperature.is_some()
+        || p.top_p.is_some()
+        || !p.stop.is_empty();
+    let mut extra = extra;
+    if p.top_k.is_some() || p.thinking_budget.is_some() {
+        // Merged with the typed tools' fields, never a second object.
+        let fields = extra.get_or_insert_with(Extra::default);
+        fields.top_k = p.top_k;
+        fields.thinking = p.thinking_budget.map(|budget_tokens| Thinking {
+            kind: "enabled",
+            budget_tokens,
+        });
+    }
     Body {
         system: known(system),
         tool_config,
-        additional_model_request_fields,
+        inference_config: has_inference.then_some(inference_config),
+        additional_model_request_fields: extra,
         messages,
     }
 }
@@ -143,6 +174,7 @@ fn declare(declarations: &Declarations) -> (Option<ToolConfig<'static>>, Option<
     let extra = (!typed.is_empty()).then(|| Extra {
         tools: typed,
         anthropic_beta: declarations.betas(),
+        ..Extra::default()
     });
     (Some(ToolConfig { tools }), extra)
 }

@@ -7,6 +7,7 @@ pub(crate) mod write;
 
 use crate::facts::Provider;
 use crate::steps::names::Pattern;
+use crate::steps::params::Setting::*;
 use crate::steps::spec::Spec;
 
 /// What the crate knows of the API's request shape.
@@ -18,6 +19,17 @@ pub(crate) const SPEC: Spec = Spec {
     choice_none: true,
     names: Pattern::GEMINI_NAME,
     ids: Pattern::ANY_ID,
+    // Where each goes, with its source: `write.rs`.
+    settings: &[
+        MaxTokens,
+        Temperature,
+        TopP,
+        TopK,
+        Stop,
+        Seed,
+        ReasoningEffort,
+        ThinkingBudget,
+    ],
     ..Spec::of(Provider::Gemini)
 };
 

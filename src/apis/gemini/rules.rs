@@ -66,7 +66,24 @@ rule!(
     Documented
 );
 
+rule!(
+    SAMPLING,
+    "gemini/sampling",
+    "generationConfig: temperature from 0.0 to 2.0, topP from 0 to 1, at most 5 stopSequences",
+    "https://ai.google.dev/api/generate-content#generationconfig",
+    Documented
+);
+rule!(
+    THINKING_ONE_WAY,
+    "gemini/thinking-level-or-budget",
+    "thinkingConfig takes thinkingLevel or the legacy thinkingBudget, not both in one request",
+    "https://ai.google.dev/gemini-api/docs/thinking",
+    Documented
+);
+
 pub(crate) static RULES: &[&Rule] = &[
+    &SAMPLING,
+    &THINKING_ONE_WAY,
     &CONTENTS,
     &RESPONSE_COUNT,
     &RESPONSE_MATCHES,
@@ -92,6 +109,26 @@ fn name_ok(name: &str) -> bool {
 }
 
 pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
+    if let Some(config) = body.get("generationConfig") {
+        let base = "$.generationConfig";
+        crate::steps::rule::in_range(&SAMPLING, config, base, "temperature", (0.0, 2.0), out);
+        crate::steps::rule::in_range(&SAMPLING, config, base, "topP", (0.0, 1.0), out);
+        if array(config, "stopSequences").len() > 5 {
+            out.push(
+                &SAMPLING,
+                format!("{base}.stopSequences"),
+                "more than 5 sequences",
+            );
+        }
+        let thinking = &config["thinkingConfig"];
+        if thinking.get("thinkingLevel").is_some() && thinking.get("thinkingBudget").is_some() {
+            out.push(
+                &THINKING_ONE_WAY,
+                format!("{base}.thinkingConfig"),
+                "both given",
+            );
+        }
+    }
     crate::steps::rule::message_count(&CONTENTS, body, "contents", usize::MAX, out);
     let mut declared = HashSet::new();
     for (t, tool) in array(body, "tools").iter().enumerate() {

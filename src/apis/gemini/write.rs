@@ -28,7 +28,8 @@
 
 use super::wire::{
     Blob, Body, Content, FunctionCall, FunctionCallingConfig, FunctionDeclaration,
-    FunctionResponse, Item, Output, Part, Response, Role, SystemInstruction, ToolConfig, Tools,
+    FunctionResponse, GenerationConfig, Item, Output, Part, Response, Role, SystemInstruction,
+    ThinkingConfig, ToolConfig, Tools,
 };
 use crate::facts::ids::gemini_3_or_later;
 use crate::steps::compose::{
@@ -94,8 +95,35 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
         system_instruction,
         tools,
         tool_config,
+        generation_config: generation_config(cx.params),
         contents,
     }
+}
+
+/// `generationConfig`, when any setting is given:
+/// <https://ai.google.dev/api/generate-content#generationconfig> (read
+/// 2026-12-01): `maxOutputTokens`, `temperature`, `topP`, `topK`,
+/// `stopSequences`, `seed`, and `thinkingConfig`. A token budget is
+/// `thinkingBudget` (Gemini 2.5, and Gemini 3 for compatibility); an
+/// effort level is `thinkingLevel`, which only Gemini 3 takes
+/// (<https://ai.google.dev/gemini-api/docs/thinking>, read 2026-12-01); an
+/// effort for an earlier model is refused before.
+fn generation_config(p: &crate::steps::params::Params) -> Option<GenerationConfig> {
+    let thinking_config =
+        (p.thinking_budget.is_some() || p.reasoning_effort.is_some()).then(|| ThinkingConfig {
+            thinking_budget: p.thinking_budget,
+            thinking_level: p.reasoning_effort.map(|e| e.name()),
+        });
+    let config = GenerationConfig {
+        max_output_tokens: p.max_tokens,
+        temperature: p.temperature,
+        top_p: p.top_p,
+        top_k: p.top_k,
+        stop_sequences: p.stop.clone(),
+        seed: p.seed,
+        thinking_config,
+    };
+    p.given().next().map(|_| config)
 }
 
 /// `tools[].functionDeclarations` with `parametersJsonSchema`, and

@@ -14,12 +14,31 @@ use crate::apis::openai_chat::write::Tool;
 use crate::steps::wire::{or_default, AsObject, B64};
 
 /// An `/api/chat` request body.
+/// `options`: the model's sampling parameters.
+#[derive(Clone, Debug, Default, Serialize)]
+pub(crate) struct Sampling {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub num_predict: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub temperature: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub top_p: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub top_k: Option<u32>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub stop: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed: Option<i64>,
+}
+
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct Body<'a> {
     #[serde(skip_deserializing)]
     pub model: Cow<'a, str>,
     #[serde(skip_deserializing)]
     pub stream: bool,
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub options: Option<Sampling>,
     #[serde(skip_deserializing, skip_serializing_if = "Vec::is_empty")]
     pub tools: Vec<Tool>,
     #[serde(borrow)]

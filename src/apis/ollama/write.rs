@@ -15,7 +15,7 @@
 //! arrive here already converted to PNG. Empty `content` is left out, as
 //! the official client does.
 
-use super::wire::{Body, CallFunction, Message, Role, ToolCall};
+use super::wire::{Body, CallFunction, Message, Role, Sampling, ToolCall};
 use crate::steps::compose::{attachment_label, has_media, text_with_notes, Placement};
 use crate::steps::context::Context;
 use crate::steps::walk::{AssistantTurn, Media, Slot, ToolResult, Turn, UserCarrier};
@@ -35,9 +35,24 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
     }
     // Ollama has no "none" tool choice: the declarations go as they are.
     let (tools, _) = crate::apis::openai_chat::write::declare(cx.declarations);
+    // Generation settings: `options`, the model's parameters
+    // (<https://github.com/ollama/ollama/blob/main/docs/api.md#generate-a-chat-completion>
+    // and <https://github.com/ollama/ollama/blob/main/docs/modelfile.md#valid-parameters-and-values>,
+    // read 2026-12-01): `num_predict`, `temperature`, `top_p`, `top_k`,
+    // `stop`, `seed`.
+    let p = cx.params;
+    let options = p.given().next().map(|_| Sampling {
+        num_predict: p.max_tokens,
+        temperature: p.temperature,
+        top_p: p.top_p,
+        top_k: p.top_k,
+        stop: p.stop.clone(),
+        seed: p.seed,
+    });
     Body {
         model: cx.model.to_owned().into(),
         stream: false,
+        options,
         tools,
         messages,
     }

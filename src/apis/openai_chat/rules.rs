@@ -65,7 +65,16 @@ rule!(
     Documented
 );
 
+rule!(
+    SAMPLING,
+    "openai-chat/sampling",
+    "temperature is between 0 and 2; top_p between 0 and 1; stop holds up to 4 sequences",
+    "https://platform.openai.com/docs/api-reference/chat/create",
+    Documented
+);
+
 pub(crate) static RULES: &[&Rule] = &[
+    &SAMPLING,
     &MESSAGE_COUNT,
     &RESULTS_FOLLOW,
     &TOOL_ANSWERS,
@@ -81,6 +90,11 @@ pub(crate) static RULES: &[&Rule] = &[
 ];
 
 pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
+    crate::steps::rule::in_range(&SAMPLING, body, "$", "temperature", (0.0, 2.0), out);
+    crate::steps::rule::in_range(&SAMPLING, body, "$", "top_p", (0.0, 1.0), out);
+    if array(body, "stop").len() > 4 {
+        out.push(&SAMPLING, "$.stop", "more than 4 sequences");
+    }
     crate::steps::rule::message_count(&MESSAGE_COUNT, body, "messages", usize::MAX, out);
     let messages = array(body, "messages");
     declarations(

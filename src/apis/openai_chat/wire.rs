@@ -26,6 +26,18 @@ use crate::steps::wire::{AsText, Open, Sorted, Tagged, TextOr, Url};
 pub(crate) struct Body<'a> {
     #[serde(skip_deserializing)]
     pub model: Cow<'a, str>,
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub max_completion_tokens: Option<u32>,
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub temperature: Option<f64>,
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub top_p: Option<f64>,
+    #[serde(skip_deserializing, skip_serializing_if = "Vec::is_empty")]
+    pub stop: Vec<String>,
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<i64>,
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub reasoning_effort: Option<&'static str>,
     #[serde(skip_deserializing, skip_serializing_if = "Vec::is_empty")]
     pub tools: Vec<Tool>,
     #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]

@@ -103,8 +103,20 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
     } else {
         (Vec::new(), None)
     };
+    // Generation settings: <https://platform.openai.com/docs/api-reference/chat/create>
+    // (read 2026-12-01): `max_completion_tokens` (`max_tokens` is
+    // deprecated there), `temperature`, `top_p`, `stop`, `seed`,
+    // `reasoning_effort`. A compatible server is written the same way:
+    // no profile in the facts spells them otherwise.
+    let p = cx.params;
     Body {
         model: cx.model.to_owned().into(),
+        max_completion_tokens: p.max_tokens,
+        temperature: p.temperature,
+        top_p: p.top_p,
+        stop: p.stop.clone(),
+        seed: p.seed,
+        reasoning_effort: p.reasoning_effort.map(|e| e.name()),
         tools,
         tool_choice,
         messages,

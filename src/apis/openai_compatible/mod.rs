@@ -7,6 +7,7 @@ pub(crate) mod rules;
 
 use crate::facts::Provider;
 use crate::steps::names::Pattern;
+use crate::steps::params::Setting::*;
 use crate::steps::spec::Spec;
 
 /// What the crate knows of the API's request shape.
@@ -20,5 +21,7 @@ pub(crate) const SPEC: Spec = Spec {
     choice_none: true,
     names: Pattern::TOOL_NAME,
     ids: Pattern::OPENAI_ID,
+    // Where each goes: `write.rs` (the Chat writer's for servers).
+    settings: &[MaxTokens, Temperature, TopP, Stop, Seed, ReasoningEffort],
     ..Spec::of(Provider::OpenAiCompatible)
 };

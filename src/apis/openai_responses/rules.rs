@@ -68,7 +68,16 @@ rule!(DATA_LENGTH, "openai-responses/data-length", "an input_image's image_url i
 pub(crate) const MAX_IMAGE_URL: usize = 20_971_520;
 pub(crate) const MAX_FILE_DATA: usize = 73_400_320;
 
+rule!(
+    SAMPLING,
+    "openai-responses/sampling",
+    "temperature is between 0 and 2; top_p between 0 and 1",
+    "https://platform.openai.com/docs/api-reference/responses/create",
+    Documented
+);
+
 pub(crate) static RULES: &[&Rule] = &[
+    &SAMPLING,
     &INPUT_PRESENT,
     &OUTPUT_HAS_CALL,
     &CALL_HAS_OUTPUT,
@@ -104,6 +113,8 @@ fn data_lengths(item: &Value, path: &str, out: &mut Out) {
 }
 
 pub(crate) fn check(_: &Target<'_>, body: &Value, out: &mut Out) {
+    crate::steps::rule::in_range(&SAMPLING, body, "$", "temperature", (0.0, 2.0), out);
+    crate::steps::rule::in_range(&SAMPLING, body, "$", "top_p", (0.0, 1.0), out);
     if body.get("previous_response_id").is_none() {
         crate::steps::rule::message_count(&INPUT_PRESENT, body, "input", usize::MAX, out);
     }

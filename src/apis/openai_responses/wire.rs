@@ -17,6 +17,12 @@ use serde_json::{Map, Value};
 use crate::apis::openai_chat::wire::Function;
 use crate::steps::wire::{AsText, Open, Tagged, TextOr, Url};
 
+/// `reasoning: {"effort": …}`.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub(crate) struct Reasoning {
+    pub effort: &'static str,
+}
+
 /// A Responses request body.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct Body<'a> {
@@ -26,6 +32,14 @@ pub(crate) struct Body<'a> {
     /// `system` messages, in their place).
     #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
     pub instructions: Option<Cow<'a, str>>,
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub max_output_tokens: Option<u32>,
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub temperature: Option<f64>,
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub top_p: Option<f64>,
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub reasoning: Option<Reasoning>,
     #[serde(skip_deserializing, skip_serializing_if = "Vec::is_empty")]
     pub tools: Vec<Tool>,
     #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]

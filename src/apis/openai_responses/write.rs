@@ -22,7 +22,7 @@ use crate::steps::declare::Declarations;
 use crate::steps::walk::{AssistantTurn, Media, Slot, ToolResult, Turn, UserCarrier};
 use crate::steps::wire::{AsText, Open, TextOr, Url};
 
-use super::wire::{Body, Content, Input, Item, Part, Role, Tool};
+use super::wire::{Body, Content, Input, Item, Part, Reasoning, Role, Tool};
 
 /// Build the body.
 pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
@@ -37,9 +37,17 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
         }
     }
     let (tools, tool_choice) = declare(cx.declarations);
+    // Generation settings: <https://platform.openai.com/docs/api-reference/responses/create>
+    // (read 2026-12-01): `max_output_tokens`, `temperature`, `top_p`,
+    // `reasoning: {"effort": …}`. Responses takes no `stop` or `seed`.
+    let p = cx.params;
     Body {
         model: cx.model.to_owned().into(),
         instructions: None,
+        max_output_tokens: p.max_tokens,
+        temperature: p.temperature,
+        top_p: p.top_p,
+        reasoning: p.reasoning_effort.map(|e| Reasoning { effort: e.name() }),
         tools,
         tool_choice,
         input: TextOr::Parts(input),

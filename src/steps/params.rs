@@ -1,0 +1,391 @@
+//! Generation settings, named once for every API: each API's writer puts
+//! them where its API documents them, in its own spelling, and an API that
+//! does not take one refuses the request ([`Params::refused`]).
+
+use std::fmt;
+
+use serde_json::Value;
+
+/// How hard a reasoning model thinks before it answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Effort {
+    /// `low`.
+    Low,
+    /// `medium`.
+    Medium,
+    /// `high`.
+    High,
+}
+
+impl Effort {
+    /// `low`, `medium` or `high`: the spelling every API that takes an
+    /// effort uses.
+    pub fn name(self) -> &'static str {
+        match self {
+            Effort::Low => "low",
+            Effort::Medium => "medium",
+            Effort::High => "high",
+        }
+    }
+
+    fn from_name(name: &str) -> Option<Effort> {
+        [Effort::Low, Effort::Medium, Effort::High]
+            .into_iter()
+            .find(|e| e.name() == name)
+    }
+}
+
+impl fmt::Display for Effort {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Generation settings for a request, neutral of the API: see the table in
+/// `docs/providers.md` for where each lands. Every setting is optional; one
+/// left unset is not sent (except Anthropic's required `max_tokens`, which
+/// defaults to the model's documented output limit).
+///
+/// Ranges are the APIs' own and are checked by each API's rules on the
+/// body ([`crate::rules`]): a temperature of 1.5 is sent to OpenAI and
+/// refused for Anthropic.
+///
+/// ```
+/// use tool_carrier::provider::{Effort, Params};
+/// let params = Params::from_json(&serde_json::json!({
+///     "max_tokens": 2048, "temperature": 0.2, "stop": ["END"],
+///     "reasoning_effort": "low"
+/// }))?;
+/// assert_eq!(params.max_tokens, Some(2048));
+/// assert_eq!(params.reasoning_effort, Some(Effort::Low));
+/// assert_eq!(params, Params::new().with_max_tokens(2048).with_temperature(0.2)
+///     .with_stop(["END"]).with_reasoning_effort(Effort::Low));
+/// let err = Params::from_json(&serde_json::json!({"temprature": 1})).unwrap_err();
+/// assert_eq!(err.key, "temprature");
+/// # Ok::<(), tool_carrier::provider::ParamsError>(())
+/// ```
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct Params {
+    /// `max_tokens`: the most tokens the answer may hold (at least 1).
+    pub max_tokens: Option<u32>,
+    /// `temperature`: sampling randomness; the range is the API's.
+    pub temperature: Option<f64>,
+    /// `top_p`: nucleus sampling, 0 to 1.
+    pub top_p: Option<f64>,
+    /// `top_k`: sample only from the k likeliest tokens.
+    pub top_k: Option<u32>,
+    /// `stop`: sequences that end the answer when generated.
+    pub stop: Vec<String>,
+    /// `seed`: a seed for sampling, where the API offers repeatable
+    /// sampling.
+    pub seed: Option<i64>,
+    /// `reasoning_effort`: `low`, `medium` or `high`, for a reasoning
+    /// model whose API takes an effort level.
+    pub reasoning_effort: Option<Effort>,
+    /// `thinking_budget`: the most tokens a reasoning model may think
+    /// with, for an API that takes a token budget.
+    pub thinking_budget: Option<u32>,
+}
+
+/// One setting of [`Params`], by its key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Setting {
+    MaxTokens,
+    Temperature,
+    TopP,
+    TopK,
+    Stop,
+    Seed,
+    ReasoningEffort,
+    ThinkingBudget,
+}
+
+impl Setting {
+    pub(crate) const ALL: [Setting; 8] = [
+        Setting::MaxTokens,
+        Setting::Temperature,
+        Setting::TopP,
+        Setting::TopK,
+        Setting::Stop,
+        Setting::Seed,
+        Setting::ReasoningEffort,
+        Setting::ThinkingBudget,
+    ];
+
+    /// The key [`Params::from_json`] reads it under.
+    pub(crate) fn key(self) -> &'static str {
+        match self {
+            Setting::MaxTokens => "max_tokens",
+            Setting::Temperature => "temperature",
+            Setting::TopP => "top_p",
+            Setting::TopK => "top_k",
+            Setting::Stop => "stop",
+            Setting::Seed => "seed",
+            Setting::ReasoningEffort => "reasoning_effort",
+            Setting::ThinkingBudget => "thinking_budget",
+        }
+    }
+}
+
+/// A settings object [`Params::from_json`] cannot read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("parameter {key}: {problem}")]
+#[non_exhaustive]
+pub struct ParamsError {
+    /// The key (empty when the whole value is not an object).
+    pub key: String,
+    /// What is wrong with it.
+    pub problem: String,
+}
+
+fn wrong(key: &str, problem: impl Into<String>) -> ParamsError {
+    ParamsError {
+        key: key.to_owned(),
+        problem: problem.into(),
+    }
+}
+
+impl Params {
+    /// No setting given.
+    pub fn new() -> Params {
+        Params::default()
+    }
+
+    /// Read settings from a JSON object whose keys are the field names
+    /// (`max_tokens`, `temperature`, `top_p`, `top_k`, `stop`, `seed`,
+    /// `reasoning_effort`, `thinking_budget`). `stop` may be one string or
+    /// a list of them; `null` leaves a setting unset.
+    ///
+    /// # Errors
+    /// A value that is not an object, an unknown key, or a value of the
+    /// wrong kind, naming the key.
+    pub fn from_json(value: &Value) -> Result<Params, ParamsError> {
+        let object = value
+            .as_object()
+            .ok_or_else(|| wrong("", "settings must be a JSON object"))?;
+        let mut params = Params::new();
+        for (key, value) in object {
+            params.set(key, value)?;
+        }
+        Ok(params)
+    }
+
+    /// Set one setting by its key, as [`Params::from_json`] reads it.
+    ///
+    /// # Errors
+    /// An unknown key, or a value of the wrong kind.
+    pub fn set(&mut self, key: &str, value: &Value) -> Result<(), ParamsError> {
+        let setting = Setting::ALL
+            .into_iter()
+            .find(|s| s.key() == key)
+            .ok_or_else(|| {
+                let known: Vec<&str> = Setting::ALL.iter().map(|s| s.key()).collect();
+                wrong(key, format!("unknown key (known: {})", known.join(", ")))
+            })?;
+        if value.is_null() {
+            self.clear(setting);
+            return Ok(());
+        }
+        let uint = || {
+            value
+                .as_u64()
+                .and_then(|n| u32::try_from(n).ok())
+                .ok_or_else(|| {
+                    wrong(
+                        key,
+                        format!(
+                            "expected a whole number from 0 to {}, got {value}",
+                            u32::MAX
+                        ),
+                    )
+                })
+        };
+        let number = || {
+            value
+                .as_f64()
+                .ok_or_else(|| wrong(key, format!("expected a number, got {value}")))
+        };
+        match setting {
+            Setting::MaxTokens => {
+                let n = uint()?;
+                if n == 0 {
+                    return Err(wrong(key, "must be at least 1"));
+                }
+                self.max_tokens = Some(n);
+            }
+            Setting::Temperature => self.temperature = Some(number()?),
+            Setting::TopP => self.top_p = Some(number()?),
+            Setting::TopK => self.top_k = Some(uint()?),
+            Setting::ThinkingBudget => self.thinking_budget = Some(uint()?),
+            Setting::Seed => {
+                self.seed =
+                    Some(value.as_i64().ok_or_else(|| {
+                        wrong(key, format!("expected a whole number, got {value}"))
+                    })?)
+            }
+            Setting::Stop => {
+                let list = match value {
+                    Value::String(s) => vec![s.clone()],
+                    Value::Array(items) => items
+                        .iter()
+                        .map(|i| i.as_str().map(str::to_owned))
+                        .collect::<Option<Vec<_>>>()
+                        .ok_or_else(|| {
+                            wrong(key, format!("expected a list of strings, got {value}"))
+                        })?,
+                    _ => {
+                        return Err(wrong(
+                            key,
+                            format!("expected a string or a list of strings, got {value}"),
+                        ))
+                    }
+                };
+                self.stop = list;
+            }
+            Setting::ReasoningEffort => {
+                let effort = value.as_str().and_then(Effort::from_name).ok_or_else(|| {
+                    wrong(
+                        key,
+                        format!("expected \"low\", \"medium\" or \"high\", got {value}"),
+                    )
+                })?;
+                self.reasoning_effort = Some(effort);
+            }
+        }
+        Ok(())
+    }
+
+    fn clear(&mut self, setting: Setting) {
+        match setting {
+            Setting::MaxTokens => self.max_tokens = None,
+            Setting::Temperature => self.temperature = None,
+            Setting::TopP => self.top_p = None,
+            Setting::TopK => self.top_k = None,
+            Setting::Stop => self.stop.clear(),
+            Setting::Seed => self.seed = None,
+            Setting::ReasoningEffort => self.reasoning_effort = None,
+            Setting::ThinkingBudget => self.thinking_budget = None,
+        }
+    }
+
+    /// The settings given, in [`Setting::ALL`]'s order.
+    pub(crate) fn given(&self) -> impl Iterator<Item = Setting> + '_ {
+        Setting::ALL.into_iter().filter(|s| match s {
+            Setting::MaxTokens => self.max_tokens.is_some(),
+            Setting::Temperature => self.temperature.is_some(),
+            Setting::TopP => self.top_p.is_some(),
+            Setting::TopK => self.top_k.is_some(),
+            Setting::Stop => !self.stop.is_empty(),
+            Setting::Seed => self.seed.is_some(),
+            Setting::ReasoningEffort => self.reasoning_effort.is_some(),
+            Setting::ThinkingBudget => self.thinking_budget.is_some(),
+        })
+    }
+
+    /// The first setting given that is not in `takes`.
+    pub(crate) fn refused(&self, takes: &[Setting]) -> Option<Setting> {
+        self.given().find(|s| !takes.contains(s))
+    }
+
+    /// With `max_tokens`.
+    pub fn with_max_tokens(self, n: u32) -> Params {
+        Params {
+            max_tokens: Some(n),
+            ..self
+        }
+    }
+
+    /// With `temperature`.
+    pub fn with_temperature(self, t: f64) -> Params {
+        Params {
+            temperature: Some(t),
+            ..self
+        }
+    }
+
+    /// With `top_p`.
+    pub fn with_top_p(self, p: f64) -> Params {
+        Params {
+            top_p: Some(p),
+            ..self
+        }
+    }
+
+    /// With `top_k`.
+    pub fn with_top_k(self, k: u32) -> Params {
+        Params {
+            top_k: Some(k),
+            ..self
+        }
+    }
+
+    /// With these stop sequences.
+    pub fn with_stop<S: Into<String>>(self, stop: impl IntoIterator<Item = S>) -> Params {
+        Params {
+            stop: stop.into_iter().map(Into::into).collect(),
+            ..self
+        }
+    }
+
+    /// With `seed`.
+    pub fn with_seed(self, seed: i64) -> Params {
+        Params {
+            seed: Some(seed),
+            ..self
+        }
+    }
+
+    /// With `reasoning_effort`.
+    pub fn with_reasoning_effort(self, effort: Effort) -> Params {
+        Params {
+            reasoning_effort: Some(effort),
+            ..self
+        }
+    }
+
+    /// With `thinking_budget`.
+    pub fn with_thinking_budget(self, tokens: u32) -> Params {
+        Params {
+            thinking_budget: Some(tokens),
+            ..self
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn every_key_reads_and_a_wrong_one_is_named() {
+        let p = Params::from_json(&json!({
+            "max_tokens": 10, "temperature": 0.5, "top_p": 0.9, "top_k": 40,
+            "stop": "x", "seed": -3, "reasoning_effort": "high", "thinking_budget": 2048
+        }))
+        .unwrap();
+        assert_eq!(p.given().count(), 8);
+        assert_eq!(p.stop, ["x"]);
+        for (key, value) in [
+            ("max_tokens", json!(0)),
+            ("max_tokens", json!(1.5)),
+            ("temperature", json!("hot")),
+            ("top_k", json!(-1)),
+            ("stop", json!([1])),
+            ("seed", json!("7")),
+            ("reasoning_effort", json!("extreme")),
+            ("thinking_budget", json!(true)),
+            ("maxTokens", json!(1)),
+        ] {
+            let err = Params::from_json(&json!({ key: value })).unwrap_err();
+            assert_eq!(err.key, key);
+            assert!(err.to_string().contains(key), "{err}");
+        }
+        assert_eq!(Params::from_json(&json!([])).unwrap_err().key, "");
+        assert_eq!(
+            Params::from_json(&json!({"seed": null})).unwrap(),
+            Params::new()
+        );
+    }
+}
