@@ -57,10 +57,19 @@ fn anthropic_places_each_setting_at_the_top_level() {
 
 #[test]
 fn anthropic_max_tokens_defaults_to_the_models_output_limit() {
+    // Sonnet 5.5 documents 128,000; a request without a stream is sent at
+    // most 21,333, the most Anthropic's SDKs send without one.
     let b = body(Provider::Anthropic, "claude-sonnet-5-5", Params::new());
+    assert_eq!(b["max_tokens"], 21333);
+    let b = body(
+        Provider::Anthropic,
+        "claude-sonnet-5-5",
+        Params::new().with_max_tokens(128_000),
+    );
     assert_eq!(b["max_tokens"], 128000);
+    // The facts give Claude 3 Haiku (retired) no output limit.
     let b = body(Provider::Anthropic, "claude-3-haiku", Params::new());
-    assert_ne!(b["max_tokens"], 128000);
+    assert_eq!(b["max_tokens"], 4096);
     // A model the facts do not know.
     let b = body(Provider::Anthropic, "claude-unknown-9", Params::new());
     assert_eq!(b["max_tokens"], 4096);

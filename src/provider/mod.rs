@@ -304,7 +304,8 @@ fn assemble(
 
 /// Refuse a generation setting the API (or the model) does not take;
 /// else the `max_tokens` an API that requires one is sent by default: the
-/// model's documented output limit, else 4096.
+/// model's documented output limit, at most [`NON_STREAMING_MAX_TOKENS`],
+/// else 4096.
 fn settings(
     provider: Provider,
     model: &str,
@@ -356,8 +357,16 @@ fn settings(
     Ok(known
         .and_then(|m| m.max_output)
         .and_then(|n| u32::try_from(n).ok())
-        .unwrap_or(4096))
+        .map_or(4096, |n| n.min(NON_STREAMING_MAX_TOKENS)))
 }
+
+/// The most `max_tokens` sent by default. The body asks for no stream, and
+/// Anthropic's SDKs refuse a request without one that they expect to take
+/// over ten minutes (one hour × `max_tokens` / 128,000): "Avoid setting a
+/// large `max_tokens` value without using streaming"
+/// (<https://platform.claude.com/docs/en/cli-sdks-libraries/sdks/python#long-requests>,
+/// read 2026-12-01). A caller streaming the request may give more.
+const NON_STREAMING_MAX_TOKENS: u32 = 128_000 / 6;
 
 /// The input tokens the images of a history cost when converted for
 /// `provider` with `options`, by the provider's own count of each image as

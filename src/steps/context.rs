@@ -11,8 +11,8 @@ pub(crate) struct Context<'a> {
     /// The generation settings given.
     pub params: &'a crate::steps::params::Params,
     /// `max_tokens` for an API that requires it when none is given: the
-    /// model's documented output limit (its facts' `max_output`), else
-    /// 4096.
+    /// model's documented output limit (its facts' `max_output`), at most
+    /// 21,333 (the most sent without a stream), else 4096.
     pub default_max_tokens: u32,
     /// The tools to declare, named as the turns name them.
     pub declarations: &'a Declarations,

@@ -325,7 +325,8 @@ impl Options {
 
     /// The most tokens the answer may hold: [`Params::max_tokens`], sent
     /// by every API in its own spelling. Without it only Anthropic, which
-    /// requires it, is sent one: the model's documented output limit, else
+    /// requires it, is sent one: the model's documented output limit, at
+    /// most 21,333 (Anthropic's SDKs refuse more without a stream), else
     /// 4096.
     pub fn with_max_tokens(mut self, max_tokens: u32) -> Options {
         self.params.max_tokens = Some(max_tokens);
