@@ -179,3 +179,27 @@ fn errors_from_the_provider() {
         "gemini responses are not read yet (only request bodies are)"
     );
 }
+
+#[test]
+fn a_turn_without_calls_keeps_its_members_and_goes_back_as_text() {
+    let body = r#"{"type":"message","content":[{"type":"text","text":"I can't help with that."}],"stop_reason":"refusal","usage":{"input_tokens":5,"output_tokens":7}}"#;
+    let turn = from_anthropic_response(body).unwrap();
+    assert_eq!(
+        turn.to_json(),
+        r#"{"content":"I can't help with that.","tool_calls":[],"stop_reason":"refusal","usage":{"input_tokens":5,"output_tokens":7}}"#
+    );
+    let history = vec![
+        ("user".to_owned(), "Do it.".to_owned()),
+        ("assistant".to_owned(), turn.to_json()),
+        ("user".to_owned(), "Why?".to_owned()),
+    ];
+    for provider in [Provider::Anthropic, Provider::OpenAiChat] {
+        let request = build_request(provider, &history, &Options::new()).unwrap();
+        let json = request.json();
+        assert!(json.contains("I can't help with that."), "{json}");
+        assert!(
+            !json.contains("refusal") && !json.contains("output_tokens"),
+            "{json}"
+        );
+    }
+}
