@@ -5,7 +5,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use serde_json::Value;
-use tool_carrier::import::{from_mcp, from_provider, PROVIDERS};
+use tool_carrier::history::AssistantTurn;
+use tool_carrier::import::{
+    from_mcp, from_provider, from_response, response_stream, ResponseError, PROVIDERS,
+};
 use tool_carrier::media::store::{DirStore, InlineStore, MediaStore};
 use tool_carrier::provider::Provider;
 
@@ -40,8 +43,13 @@ pub fn json_or_lines(text: &str) -> Result<Value, String> {
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// What the input is: `mcp` (one MCP CallToolResult, or JSON Lines of
-    /// {"tool_call_id", "result"}), or a provider's request body, a bare
-    /// list of its messages, or JSON Lines of them (any --provider name).
+    /// {"tool_call_id", "result"}), or a provider's name (any --provider
+    /// name). For a provider the input's shape says what it is: text
+    /// starting (after white space) with `event:` or `data:` is a response
+    /// streamed as Server-Sent Events; a JSON object whose "type" is
+    /// "message" (or "error") is a response body; anything else is a
+    /// request body, a bare list of its messages, or JSON Lines of them.
+    /// A response (read for anthropic) becomes one assistant record.
     #[arg(long, value_name = "FORMAT", value_parser = clap::builder::PossibleValuesParser::new(formats()))]
     from: String,
     /// Write inline images and files here, each named by the SHA-256 of
@@ -78,6 +86,18 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
         .context(|| format!("reading {name}"))?;
     if args.from != "mcp" {
         let provider: Provider = args.from.parse().expect("a listed format");
+        if let Some(read) = response_kind(&text) {
+            let turn = read(provider, &text).map_err(|e| Failure::new(format!("{name}: {e}")))?;
+            let mut out = BufWriter::new(io::stdout().lock());
+            writeln!(out, "{}", turn.to_record())
+                .and_then(|()| out.flush())
+                .context(|| "writing the history".into())?;
+            eprintln!(
+                "import: one assistant record from a {provider} response, {} calls",
+                turn.calls().len()
+            );
+            return Ok(ExitCode::SUCCESS);
+        }
         let value = json_or_lines(&text).map_err(|e| Failure::new(format!("{name}: {e}")))?;
         let history = from_provider(provider, &value, store)
             .map_err(|e| Failure::new(format!("{name}: {e}")))?;
@@ -112,6 +132,34 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
     out.flush().context(|| "writing the history".into())?;
     eprintln!("import: {} MCP results, {notes} notes", results.len());
     Ok(ExitCode::SUCCESS)
+}
+
+/// How a response reads into an assistant turn.
+type ReadResponse = fn(Provider, &str) -> Result<AssistantTurn, ResponseError>;
+
+/// The reader for `text` when it is a response: an event stream (its
+/// first field `event:` or `data:`) or a response body (an object whose
+/// `type` is `message` or `error`); `None` for a request body.
+fn response_kind(text: &str) -> Option<ReadResponse> {
+    let start = text.trim_start();
+    if start.starts_with("event:") || start.starts_with("data:") {
+        return Some(|provider, text| {
+            let mut stream = response_stream(provider)?;
+            stream.push(text.as_bytes())?;
+            stream.finish()
+        });
+    }
+    if !start.starts_with('{') {
+        return None;
+    }
+    #[derive(serde::Deserialize)]
+    struct Head {
+        #[serde(rename = "type", default)]
+        kind: Option<String>,
+    }
+    let head: Head = serde_json::from_str(text).ok()?;
+    matches!(head.kind.as_deref(), Some("message" | "error"))
+        .then_some(from_response as ReadResponse)
 }
 
 /// One `CallToolResult` (an object without `result`), or JSON Lines of

@@ -26,6 +26,7 @@ use crate::media::store::MediaStore;
 use crate::steps::body::Body;
 use crate::steps::context::Context;
 use crate::steps::imported::{function_tools, ImportError, ImportedHistory};
+use crate::steps::response::ResponseReader;
 use crate::steps::rule::{Out, Rule, Target};
 use crate::steps::spec::Spec;
 use crate::steps::walk::Turn;
@@ -47,6 +48,9 @@ pub(crate) struct Api {
     /// The rule that bounds the request's size, for this target, where one
     /// is documented (its limit is a fact: `request_bytes`).
     pub request_size: fn(&Target<'_>) -> Option<&'static Rule>,
+    /// Read a response (a body, an event stream) into an assistant turn;
+    /// `None` where the API's responses are not read yet.
+    pub response: Option<ResponseReader>,
 }
 
 /// The row of `provider`.
@@ -68,6 +72,10 @@ pub(crate) static APIS: [Api; Provider::COUNT] = [
         rules: anthropic::rules::RULES,
         check: anthropic::rules::check,
         request_size: |_| Some(&anthropic::rules::REQUEST_SIZE),
+        response: Some(ResponseReader {
+            body: anthropic::response::from_anthropic_response,
+            stream: || Box::new(anthropic::stream::AnthropicStream::new()),
+        }),
     },
     Api {
         spec: &openai_chat::SPEC,
@@ -77,6 +85,7 @@ pub(crate) static APIS: [Api; Provider::COUNT] = [
         rules: openai_chat::rules::RULES,
         check: openai_chat::rules::check,
         request_size: |_| Some(&openai_chat::rules::REQUEST_SIZE),
+        response: None,
     },
     Api {
         spec: &openai_responses::SPEC,
@@ -86,6 +95,7 @@ pub(crate) static APIS: [Api; Provider::COUNT] = [
         rules: openai_responses::rules::RULES,
         check: openai_responses::rules::check,
         request_size: |_| Some(&openai_responses::rules::REQUEST_SIZE),
+        response: None,
     },
     GEMINI,
     // The same API; the name keeps Gemini 2.x placement (the writer reads
@@ -108,6 +118,7 @@ pub(crate) static APIS: [Api; Provider::COUNT] = [
                 .or_else(|| crate::facts::ids::bedrock_family(target.model));
             (family == Some(Family::Claude)).then_some(&bedrock::rules::REQUEST_SIZE)
         },
+        response: None,
     },
     Api {
         spec: &ollama::SPEC,
@@ -118,6 +129,7 @@ pub(crate) static APIS: [Api; Provider::COUNT] = [
         check: ollama::rules::check,
         // Servers state no body size of their own.
         request_size: none,
+        response: None,
     },
     Api {
         spec: &openai_compatible::SPEC,
@@ -128,6 +140,7 @@ pub(crate) static APIS: [Api; Provider::COUNT] = [
         rules: openai_compatible::rules::RULES,
         check: openai_compatible::rules::check,
         request_size: none,
+        response: None,
     },
 ];
 
@@ -139,4 +152,5 @@ const GEMINI: Api = Api {
     rules: gemini::rules::RULES,
     check: gemini::rules::check,
     request_size: |_| Some(&gemini::rules::REQUEST_SIZE),
+    response: None,
 };

@@ -381,7 +381,7 @@ mod write;
 
 pub use reader::{HistoryReader, IntoHistoryReader};
 pub(crate) use write::envelope;
-pub use write::{ArgumentsError, AssistantTurn, ToolCall, ToolResult};
+pub use write::{ArgumentsError, AssistantTurn, MemberError, ToolCall, ToolResult};
 
 #[cfg(test)]
 mod tests;

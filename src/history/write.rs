@@ -36,6 +36,8 @@ use crate::{Attachment, AttachmentKind};
 pub struct AssistantTurn {
     text: String,
     calls: Vec<ToolCall>,
+    /// `(name, JSON text)`, written after `tool_calls`, in order.
+    members: Vec<(String, String)>,
 }
 
 /// One tool call of an [`AssistantTurn`].
@@ -69,6 +71,24 @@ impl fmt::Display for ArgumentsError {
 }
 
 impl std::error::Error for ArgumentsError {}
+
+/// A member [`AssistantTurn::with_member`] cannot take.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MemberError {
+    /// The member's name.
+    pub name: String,
+    /// Why: a name the envelope writes itself or one already set, or what
+    /// serde_json said of the value.
+    pub reason: String,
+}
+
+impl fmt::Display for MemberError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "envelope member {:?}: {}", self.name, self.reason)
+    }
+}
+
+impl std::error::Error for MemberError {}
 
 impl AssistantTurn {
     /// A turn saying `text` (empty for none).
@@ -110,18 +130,69 @@ impl AssistantTurn {
         Ok(self)
     }
 
+    /// The turn with one more envelope member beyond its text and calls,
+    /// written after `tool_calls` as the JSON text given (kept byte for
+    /// byte): what a provider said of the turn that the history keeps, as
+    /// [`ANTHROPIC_THINKING`](crate::import::ANTHROPIC_THINKING), or
+    /// `stop_reason` and `usage` from a response.
+    ///
+    /// ```
+    /// use tool_carrier::history::AssistantTurn;
+    ///
+    /// let turn = AssistantTurn::new("Done.").with_member("stop_reason", r#""end_turn""#)?;
+    /// assert_eq!(turn.to_json(), r#"{"content":"Done.","tool_calls":[],"stop_reason":"end_turn"}"#);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`MemberError`] when `json` is not one JSON value, or `name` is
+    /// `content`, `tool_calls` or a member already set.
+    pub fn with_member(
+        mut self,
+        name: impl Into<String>,
+        json: &str,
+    ) -> Result<AssistantTurn, MemberError> {
+        let name = name.into();
+        let error = |reason: String| MemberError {
+            name: name.clone(),
+            reason,
+        };
+        if name == "content" || name == "tool_calls" {
+            return Err(error("the envelope writes it itself".into()));
+        }
+        if self.members.iter().any(|(n, _)| *n == name) {
+            return Err(error("already set".into()));
+        }
+        let raw = serde_json::from_str::<&RawValue>(json)
+            .map_err(|e| error(e.to_string()))?
+            .get()
+            .to_owned();
+        self.members.push((name, raw));
+        Ok(self)
+    }
+
     /// The calls, in order.
     pub fn calls(&self) -> &[ToolCall] {
         &self.calls
     }
 
-    /// The envelope: the text alone when there are no calls, else
-    /// `{"content", "tool_calls"}`.
+    /// The text (empty for none).
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The members beyond text and calls, `(name, JSON text)`, in order.
+    pub fn members(&self) -> &[(String, String)] {
+        &self.members
+    }
+
+    /// The envelope: the text alone when there are no calls and no other
+    /// members, else `{"content", "tool_calls", members…}`.
     pub fn to_json(&self) -> String {
-        if self.calls.is_empty() {
+        if self.calls.is_empty() && self.members.is_empty() {
             return self.text.clone();
         }
-        envelope(&self.text, &self.calls, &[])
+        envelope(&self.text, &self.calls, &self.members)
     }
 
     /// The history record, one JSON Lines line without its line feed:

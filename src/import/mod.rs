@@ -5,6 +5,11 @@
 //!   [`from_openai_responses`], [`from_gemini`], [`from_bedrock`],
 //!   [`from_ollama`]): a request body (or its
 //!   messages) as a carrier history ([`ImportedHistory`]).
+//! * [`from_response`] ([`from_anthropic_response`]) and
+//!   [`response_stream`] ([`AnthropicStream`]): a provider's response, the
+//!   body or its event stream, as one assistant turn
+//!   ([`AssistantTurn`](crate::history::AssistantTurn)) keeping the stop
+//!   reason and usage as envelope members.
 //! * [`read_records`] ([`read_record`], [`read_records_with`]): a history
 //!   whose records are `{role, content}` or spelled the OpenAI Chat way
 //!   (`tool_calls`, `tool_call_id`, content parts), each Chat record read
@@ -26,6 +31,8 @@ mod record;
 pub use crate::apis::anthropic::read::{
     from_anthropic, BLOCKS as ANTHROPIC_BLOCKS, THINKING as ANTHROPIC_THINKING,
 };
+pub use crate::apis::anthropic::response::{from_anthropic_response, STOP_REASON, USAGE};
+pub use crate::apis::anthropic::stream::AnthropicStream;
 pub use crate::apis::bedrock::read::{from_bedrock, BLOCKS as BEDROCK_BLOCKS};
 pub use crate::apis::gemini::read::{from_gemini, SIGNATURES as GEMINI_SIGNATURES};
 pub use crate::apis::ollama::read::from_ollama;
@@ -34,6 +41,7 @@ pub use crate::apis::openai_responses::read::{from_openai_responses, ITEMS as OP
 pub use crate::steps::envelope::IS_ERROR;
 pub(crate) use crate::steps::imported::kind_of_mime;
 pub use crate::steps::imported::{ImportError, ImportNote, Imported, ImportedHistory};
+pub use crate::steps::response::{ResponseError, ResponseStream};
 pub use mcp::from_mcp;
 pub(crate) use record::{read_chat, spelling};
 pub use record::{
@@ -57,6 +65,50 @@ pub fn from_provider(
     store: &mut dyn crate::media::store::MediaStore,
 ) -> Result<ImportedHistory, ImportError> {
     (api(provider).read)(input, store)
+}
+
+/// Read a response body (not streamed) of `provider` as one assistant
+/// turn: [`from_anthropic_response`].
+///
+/// # Errors
+/// [`ResponseError::Unsupported`] for a provider whose responses are not
+/// read yet; else as the reader.
+pub fn from_response(
+    provider: Provider,
+    text: &str,
+) -> Result<crate::history::AssistantTurn, ResponseError> {
+    match &api(provider).response {
+        Some(reader) => (reader.body)(text),
+        None => Err(ResponseError::Unsupported {
+            provider: provider.name(),
+        }),
+    }
+}
+
+/// A reader for an event stream of `provider` ([`AnthropicStream`]).
+///
+/// ```
+/// use tool_carrier::import::response_stream;
+/// use tool_carrier::provider::Provider;
+///
+/// let mut stream = response_stream(Provider::Anthropic)?;
+/// stream.push(b"data: {\"type\":\"message_start\",\"message\":{\"type\":\"message\",\"content\":[]}}\n\n")?;
+/// let err = stream.finish().unwrap_err();
+/// assert_eq!(err.to_string(), "the stream ended early: it lacks message_stop");
+/// assert!(response_stream(Provider::Gemini).is_err());
+/// # Ok::<(), tool_carrier::import::ResponseError>(())
+/// ```
+///
+/// # Errors
+/// [`ResponseError::Unsupported`] for a provider whose responses are not
+/// read yet.
+pub fn response_stream(provider: Provider) -> Result<Box<dyn ResponseStream>, ResponseError> {
+    match &api(provider).response {
+        Some(reader) => Ok((reader.stream)()),
+        None => Err(ResponseError::Unsupported {
+            provider: provider.name(),
+        }),
+    }
 }
 
 /// The tool definitions of a body written for `provider`, as a list

@@ -56,7 +56,9 @@ pub(crate) struct AssistantTurn<'a> {
     /// Anthropic thinking blocks the envelope kept
     /// ([`import::ANTHROPIC_THINKING`](super::envelope::ANTHROPIC_THINKING)),
     /// for Anthropic to be given back.
-    pub thinking: Vec<serde_json::Map<String, serde_json::Value>>,
+    /// Each block's JSON text as the envelope holds it, so a signed block
+    /// goes back byte for byte.
+    pub thinking: Vec<Box<serde_json::value::RawValue>>,
 }
 
 /// One tool call.
@@ -348,9 +350,12 @@ fn envelope(index: usize, content: &str) -> Option<AssistantTurn<'static>> {
         .and_then(|m| serde_json::from_str(&content[m.value]).ok())
         .unwrap_or_default();
     // Blocks that are not a list of objects are not Anthropic's: left out.
-    let thinking: Vec<serde_json::Map<String, serde_json::Value>> = thinking
+    let thinking: Vec<Box<serde_json::value::RawValue>> = thinking
         .one()
-        .and_then(|m| serde_json::from_str(&content[m.value]).ok())
+        .and_then(|m| {
+            serde_json::from_str::<Vec<Box<serde_json::value::RawValue>>>(&content[m.value]).ok()
+        })
+        .filter(|blocks| blocks.iter().all(|b| b.get().starts_with('{')))
         .unwrap_or_default();
     let calls = &content[calls.one()?.value];
     let items = calls.starts_with('[').then(|| scan::array(calls))??;

@@ -124,6 +124,9 @@ impl<'de> Visitor<'de> for StrVisitor {
 pub(crate) enum Open<T> {
     Known(T),
     Other(Map<String, Value>),
+    /// Written back byte for byte (never read: a block replayed as the
+    /// provider wrote it, such as a signed thinking block).
+    Raw(Box<RawValue>),
 }
 
 impl<T> From<T> for Open<T> {

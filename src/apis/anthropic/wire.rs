@@ -80,12 +80,34 @@ pub(crate) struct Message<'a> {
 pub(crate) type Content<'a> = TextOr<'a, Item<'a>>;
 
 /// A block or a tool, maybe marked as a prompt-cache breakpoint.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Deserialize)]
 pub(crate) struct Marked<T> {
     #[serde(flatten)]
     pub inner: T,
     #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
     pub cache_control: Option<CacheControl>,
+}
+
+/// Unmarked, the item is written as itself (not flattened into a map, so
+/// a raw block goes out byte for byte); marked, with `cache_control` after
+/// its members.
+impl<T: Serialize> Serialize for Marked<T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct With<'a, T> {
+            #[serde(flatten)]
+            inner: &'a T,
+            cache_control: &'a CacheControl,
+        }
+        match &self.cache_control {
+            None => self.inner.serialize(s),
+            Some(cache_control) => With {
+                inner: &self.inner,
+                cache_control,
+            }
+            .serialize(s),
+        }
+    }
 }
 
 impl<T> Marked<T> {

@@ -175,7 +175,7 @@ fn assistant(turn: AssistantTurn<'_>) -> Vec<Item<'static>> {
     // Thinking blocks come first, as the model wrote them (signatures
     // included): https://platform.claude.com/docs/en/build-with-claude/extended-thinking
     // (read 2026-12-01), "Preserving thinking blocks".
-    let mut blocks: Vec<Item<'static>> = turn.thinking.into_iter().map(Open::Other).collect();
+    let mut blocks: Vec<Item<'static>> = turn.thinking.into_iter().map(Open::Raw).collect();
     blocks.extend(turn.text.as_deref().and_then(text_block));
     blocks.extend(turn.calls.into_iter().map(|call| {
         Open::Known(Block::ToolUse {

@@ -223,7 +223,7 @@ fn text_of(content: Option<&Content<'_>>) -> String {
 fn part_text<'p>(part: &'p Open<Part<'_>>) -> Option<&'p str> {
     match part {
         Open::Known(Part::Text { text }) => Some(text),
-        Open::Known(_) => None,
+        Open::Known(_) | Open::Raw(_) => None,
         Open::Other(map) => map.get("text").and_then(Value::as_str),
     }
 }

@@ -108,6 +108,8 @@ pub fn from_openai_responses(
                 turn.kept.push(Value::Object(item));
                 turn.open = true;
             }
+            // Reading gives no raw items.
+            Open::Raw(_) => {}
         }
     }
     turn.close(&mut out);
@@ -157,7 +159,7 @@ impl Gathered {
 fn part_text<'p>(part: &'p Open<Part<'_>>) -> Option<&'p str> {
     match part {
         Open::Known(Part::Text { text }) => Some(text),
-        Open::Known(_) => None,
+        Open::Known(_) | Open::Raw(_) => None,
         Open::Other(part) => part.get("text").and_then(Value::as_str),
     }
 }

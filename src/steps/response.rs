@@ -1,0 +1,87 @@
+//! What reading a provider's response (a body or an event stream) into an
+//! assistant record can fail with, shared by every API that reads them.
+
+use std::fmt;
+
+/// A response that could not be read into an assistant record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ResponseError {
+    /// The provider answered with an error (a body or a stream's `error`
+    /// event): its error type and message.
+    Provider {
+        /// The provider's error type (`overloaded_error`, …).
+        kind: String,
+        /// The provider's message.
+        message: String,
+    },
+    /// The text is not the response's shape: where, and what is wrong.
+    Shape {
+        /// What was being read (`the response body`, `event 3
+        /// (content_block_delta)`, …).
+        at: String,
+        /// What serde_json or the reader said.
+        reason: String,
+    },
+    /// The stream ended before the response did: what it still lacked.
+    Truncated {
+        /// What was missing (`message_stop`, `content_block_stop for block
+        /// 1`, …).
+        missing: String,
+    },
+    /// The event stream itself is broken (bytes that are not UTF-8).
+    Stream(String),
+    /// The API's responses are not read (yet).
+    Unsupported {
+        /// The provider's name.
+        provider: &'static str,
+    },
+}
+
+impl fmt::Display for ResponseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ResponseError::Provider { kind, message } => {
+                write!(f, "the provider answered with an error: {kind}: {message}")
+            }
+            ResponseError::Shape { at, reason } => write!(f, "{at}: {reason}"),
+            ResponseError::Truncated { missing } => {
+                write!(f, "the stream ended early: it lacks {missing}")
+            }
+            ResponseError::Stream(reason) => write!(f, "the event stream is broken: {reason}"),
+            ResponseError::Unsupported { provider } => {
+                write!(
+                    f,
+                    "{provider} responses are not read yet (only request bodies are)"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for ResponseError {}
+
+/// A provider's event stream read as its bytes arrive, into one assistant
+/// turn ([`import::response_stream`](crate::import::response_stream)).
+pub trait ResponseStream {
+    /// Take the next bytes, cut anywhere.
+    ///
+    /// # Errors
+    /// [`ResponseError`]: an error event, or an event of a broken shape.
+    fn push(&mut self, bytes: &[u8]) -> Result<(), ResponseError>;
+
+    /// End the stream: the assistant turn.
+    ///
+    /// # Errors
+    /// [`ResponseError::Truncated`] naming what the stream still lacks, or
+    /// the error a push returned.
+    fn finish(self: Box<Self>) -> Result<crate::history::AssistantTurn, ResponseError>;
+}
+
+/// How an API reads its responses: one row member of the API table.
+pub(crate) struct ResponseReader {
+    /// A response body, not streamed.
+    pub body: fn(&str) -> Result<crate::history::AssistantTurn, ResponseError>,
+    /// A reader for an event stream.
+    pub stream: fn() -> Box<dyn ResponseStream>,
+}

@@ -1,0 +1,205 @@
+//! Anthropic responses, non-streamed and streamed, read into one assistant
+//! record: the fixtures in `tests/data/responses/` follow the documented
+//! examples (a tool call, two parallel calls, a thinking block with its
+//! signature and a tool input with a 30-digit integer and keys out of
+//! order), each as a body and as the event stream of the same message.
+#![cfg(feature = "media")]
+
+use serde_json::Value;
+use tool_carrier::history::AssistantTurn;
+use tool_carrier::import::{
+    from_anthropic_response, from_response, response_stream, AnthropicStream, ResponseError,
+};
+use tool_carrier::provider::{build_request, Options, Provider};
+
+const NAMES: [&str; 3] = ["tool_call", "parallel_calls", "thinking"];
+
+fn fixture(name: &str) -> String {
+    let path = format!("{}/tests/data/responses/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn streamed(bytes: &[u8]) -> Result<AssistantTurn, ResponseError> {
+    let mut stream = AnthropicStream::new();
+    stream.push(bytes)?;
+    stream.finish()
+}
+
+#[test]
+fn the_stream_and_the_body_give_the_same_record() {
+    for name in NAMES {
+        let body = from_anthropic_response(&fixture(&format!("{name}.json"))).unwrap();
+        let stream = streamed(fixture(&format!("{name}.sse")).as_bytes()).unwrap();
+        assert_eq!(stream.to_record(), body.to_record(), "{name}");
+        let via_table = from_response(Provider::Anthropic, &fixture(&format!("{name}.json")));
+        assert_eq!(via_table.unwrap(), body, "{name}");
+    }
+}
+
+#[test]
+fn what_the_records_hold() {
+    let turn = from_anthropic_response(&fixture("tool_call.json")).unwrap();
+    assert_eq!(
+        turn.to_json(),
+        concat!(
+            r#"{"content":"I'll check the current weather in San Francisco for you.","#,
+            r#""tool_calls":[{"id":"toolu_01A09q90qw90lq917835lq9","name":"get_weather","arguments":{"location":"San Francisco, CA","unit":"celsius"}}],"#,
+            r#""stop_reason":"tool_use","usage":{"input_tokens":472,"output_tokens":89}}"#
+        )
+    );
+    let turn = from_anthropic_response(&fixture("parallel_calls.json")).unwrap();
+    let ids: Vec<&str> = turn.calls().iter().map(|c| c.id.as_str()).collect();
+    assert_eq!(ids, ["toolu_01WeatherSF", "toolu_01WeatherNY"]);
+
+    let turn = streamed(fixture("thinking.sse").as_bytes()).unwrap();
+    assert_eq!(
+        turn.calls()[0].arguments,
+        r#"{"zeta":"last key first","amount":123456789012345678901234567890,"nested":{"b":2,"a":[3,1,2]},"alpha":-0.0}"#
+    );
+    let members: Vec<&str> = turn.members().iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(members, ["anthropic_thinking", "stop_reason", "usage"]);
+    assert_eq!(
+        turn.members()[2].1,
+        r#"{"input_tokens":1024,"cache_read_input_tokens":0,"output_tokens":256}"#
+    );
+}
+
+/// The thinking block as the body wrote it (white space aside).
+fn thinking_block() -> String {
+    let body = fixture("thinking.json");
+    let at = body.find(r#"{"type": "thinking""#).unwrap();
+    let end = at + body[at..].find('}').unwrap() + 1;
+    body[at..end]
+        .replace("\", \"", "\",\"")
+        .replace("\": \"", "\":\"")
+}
+
+#[test]
+fn the_history_goes_back_to_anthropic_with_its_thinking_and_calls() {
+    let turn = streamed(fixture("thinking.sse").as_bytes()).unwrap();
+    let history = vec![("user".to_owned(), "Record it.".to_owned()), {
+        let v: Value = serde_json::from_str(&turn.to_record()).unwrap();
+        (
+            v["role"].as_str().unwrap().to_owned(),
+            v["content"].as_str().unwrap().to_owned(),
+        )
+    }];
+    let request = build_request(Provider::Anthropic, &history, &Options::new()).unwrap();
+    let json = request.json();
+    let body: Value = serde_json::from_str(json).unwrap();
+    let content = &body["messages"][1]["content"];
+    // Thinking first, then the text, then the call.
+    let block: Value = serde_json::from_str(&thinking_block()).unwrap();
+    assert_eq!(content[0], block);
+    assert!(json.contains(&thinking_block()), "{json}");
+    assert_eq!(content[1]["text"], "Recording the entry now.");
+    assert_eq!(content[2]["id"], "toolu_01Ledger");
+    assert!(json.contains(
+        r#""input":{"zeta":"last key first","amount":123456789012345678901234567890,"nested":{"b":2,"a":[3,1,2]},"alpha":-0.0}"#
+    ));
+}
+
+#[test]
+fn every_split_of_the_stream_gives_the_same_record() {
+    for name in NAMES {
+        let text = fixture(&format!("{name}.sse"));
+        let bytes = text.as_bytes();
+        let expected = streamed(bytes).unwrap();
+        for cut in 0..=bytes.len() {
+            let mut stream = AnthropicStream::new();
+            stream.push(&bytes[..cut]).unwrap();
+            stream.push(&bytes[cut..]).unwrap();
+            assert_eq!(stream.finish().unwrap(), expected, "{name} cut at {cut}");
+        }
+    }
+    // And a byte at a time, through the provider's reader.
+    let text = fixture("thinking.sse");
+    let mut stream = response_stream(Provider::Anthropic).unwrap();
+    for b in text.as_bytes() {
+        stream.push(std::slice::from_ref(b)).unwrap();
+    }
+    assert_eq!(stream.finish().unwrap(), streamed(text.as_bytes()).unwrap());
+}
+
+#[test]
+fn a_truncated_stream_says_what_it_lacks() {
+    let text = fixture("thinking.sse");
+    // Cut anywhere before message_stop's event is whole: an error.
+    let stop = text.find("event: message_stop").unwrap();
+    for cut in (0..stop).step_by(37) {
+        let err = streamed(&text.as_bytes()[..cut]).unwrap_err();
+        assert!(
+            matches!(err, ResponseError::Truncated { .. }),
+            "cut at {cut}: {err}"
+        );
+    }
+    let before_stop = streamed(&text.as_bytes()[..stop]).unwrap_err();
+    assert_eq!(
+        before_stop.to_string(),
+        "the stream ended early: it lacks message_stop"
+    );
+    // Inside the thinking block: its stop is missing too.
+    let cut = text.find("signature_delta").unwrap();
+    let err = streamed(&text.as_bytes()[..cut]).unwrap_err().to_string();
+    assert!(
+        err.starts_with(
+            "the stream ended early: it lacks content_block_stop for block 0 and message_stop (it stops inside the line "
+        ),
+        "{err}"
+    );
+    assert_eq!(
+        streamed(b"").unwrap_err().to_string(),
+        "the stream ended early: it lacks message_start and message_stop"
+    );
+}
+
+#[test]
+fn errors_from_the_provider() {
+    let err = from_anthropic_response(&fixture("error.json")).unwrap_err();
+    assert_eq!(
+        err,
+        ResponseError::Provider {
+            kind: "overloaded_error".into(),
+            message: "Overloaded".into()
+        }
+    );
+    let mut stream = AnthropicStream::new();
+    let err = stream.push(fixture("error.sse").as_bytes()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the provider answered with an error: overloaded_error: Overloaded"
+    );
+    // It stays failed.
+    assert_eq!(stream.finish().unwrap_err(), err);
+    // An API whose responses are not read yet says so.
+    assert_eq!(
+        from_response(Provider::Gemini, "{}")
+            .unwrap_err()
+            .to_string(),
+        "gemini responses are not read yet (only request bodies are)"
+    );
+}
+
+#[test]
+fn a_turn_without_calls_keeps_its_members_and_goes_back_as_text() {
+    let body = r#"{"type":"message","content":[{"type":"text","text":"I can't help with that."}],"stop_reason":"refusal","usage":{"input_tokens":5,"output_tokens":7}}"#;
+    let turn = from_anthropic_response(body).unwrap();
+    assert_eq!(
+        turn.to_json(),
+        r#"{"content":"I can't help with that.","tool_calls":[],"stop_reason":"refusal","usage":{"input_tokens":5,"output_tokens":7}}"#
+    );
+    let history = vec![
+        ("user".to_owned(), "Do it.".to_owned()),
+        ("assistant".to_owned(), turn.to_json()),
+        ("user".to_owned(), "Why?".to_owned()),
+    ];
+    for provider in [Provider::Anthropic, Provider::OpenAiChat] {
+        let request = build_request(provider, &history, &Options::new()).unwrap();
+        let json = request.json();
+        assert!(json.contains("I can't help with that."), "{json}");
+        assert!(
+            !json.contains("refusal") && !json.contains("output_tokens"),
+            "{json}"
+        );
+    }
+}
