@@ -3,7 +3,7 @@
 //! the `\r` and `\n` of a line end), and whole events come out.
 //!
 //! The rules are the WHATWG HTML standard's event-stream interpretation,
-//! https://html.spec.whatwg.org/multipage/server-sent-events.html (read
+//! <https://html.spec.whatwg.org/multipage/server-sent-events.html> (read
 //! 2026-12-01), "Interpreting an event stream": a line ends at `\r\n`,
 //! `\n` or `\r`; a line starting with `:` is a comment; `field: value`
 //! loses one space after the colon; `data` lines are joined by `\n`; a

@@ -1,11 +1,11 @@
 //! An Anthropic Messages response, non-streamed or streamed, as one
 //! assistant record.
 //!
-//! The body is https://platform.claude.com/docs/en/api/messages (read
+//! The body is <https://platform.claude.com/docs/en/api/messages> (read
 //! 2026-12-01): `{"id", "type": "message", "role": "assistant", "content":
 //! [blocks], "stop_reason", "stop_sequence", "usage"}`; an error is `{"type":
 //! "error", "error": {"type", "message"}}`
-//! (https://platform.claude.com/docs/en/api/errors, read 2026-12-01).
+//! (<https://platform.claude.com/docs/en/api/errors>, read 2026-12-01).
 //!
 //! | response | assistant envelope |
 //! |---|---|

@@ -1,7 +1,7 @@
 //! An Anthropic Messages stream (`"stream": true`) read into the same
 //! assistant record as the non-streamed body of that message.
 //!
-//! The events are https://platform.claude.com/docs/en/build-with-claude/streaming
+//! The events are <https://platform.claude.com/docs/en/build-with-claude/streaming>
 //! (read 2026-12-01): `message_start` (the message, its `content` empty),
 //! then per block `content_block_start`, `content_block_delta`s and
 //! `content_block_stop`, then `message_delta` (`stop_reason`, cumulative
