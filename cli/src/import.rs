@@ -5,10 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use serde_json::Value;
-use tool_carrier::history::AssistantTurn;
-use tool_carrier::import::{
-    from_mcp, from_provider, from_response, response_stream, ResponseError, PROVIDERS,
-};
+use tool_carrier::import::{from_mcp, from_provider, read_response, response_form, PROVIDERS};
 use tool_carrier::media::store::{DirStore, InlineStore, MediaStore};
 use tool_carrier::provider::Provider;
 
@@ -86,8 +83,9 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
         .context(|| format!("reading {name}"))?;
     if args.from != "mcp" {
         let provider: Provider = args.from.parse().expect("a listed format");
-        if let Some(read) = response_kind(&text) {
-            let turn = read(provider, &text).map_err(|e| Failure::new(format!("{name}: {e}")))?;
+        if let Some(form) = response_form(provider, &text) {
+            let turn = read_response(provider, form, &text)
+                .map_err(|e| Failure::new(format!("{name}: {e}")))?;
             let mut out = BufWriter::new(io::stdout().lock());
             writeln!(out, "{}", turn.to_record())
                 .and_then(|()| out.flush())
@@ -132,34 +130,6 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
     out.flush().context(|| "writing the history".into())?;
     eprintln!("import: {} MCP results, {notes} notes", results.len());
     Ok(ExitCode::SUCCESS)
-}
-
-/// How a response reads into an assistant turn.
-type ReadResponse = fn(Provider, &str) -> Result<AssistantTurn, ResponseError>;
-
-/// The reader for `text` when it is a response: an event stream (its
-/// first field `event:` or `data:`) or a response body (an object whose
-/// `type` is `message` or `error`); `None` for a request body.
-fn response_kind(text: &str) -> Option<ReadResponse> {
-    let start = text.trim_start();
-    if start.starts_with("event:") || start.starts_with("data:") {
-        return Some(|provider, text| {
-            let mut stream = response_stream(provider)?;
-            stream.push(text.as_bytes())?;
-            stream.finish()
-        });
-    }
-    if !start.starts_with('{') {
-        return None;
-    }
-    #[derive(serde::Deserialize)]
-    struct Head {
-        #[serde(rename = "type", default)]
-        kind: Option<String>,
-    }
-    let head: Head = serde_json::from_str(text).ok()?;
-    matches!(head.kind.as_deref(), Some("message" | "error"))
-        .then_some(from_response as ReadResponse)
 }
 
 /// One `CallToolResult` (an object without `result`), or JSON Lines of

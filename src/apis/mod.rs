@@ -75,6 +75,7 @@ pub(crate) static APIS: [Api; Provider::COUNT] = [
         response: Some(ResponseReader {
             body: anthropic::response::from_anthropic_response,
             stream: || Box::new(anthropic::stream::AnthropicStream::new()),
+            sniff: anthropic::response::sniff,
         }),
     },
     Api {

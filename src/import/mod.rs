@@ -41,7 +41,7 @@ pub use crate::apis::openai_responses::read::{from_openai_responses, ITEMS as OP
 pub use crate::steps::envelope::IS_ERROR;
 pub(crate) use crate::steps::imported::kind_of_mime;
 pub use crate::steps::imported::{ImportError, ImportNote, Imported, ImportedHistory};
-pub use crate::steps::response::{ResponseError, ResponseStream};
+pub use crate::steps::response::{ResponseError, ResponseForm, ResponseStream};
 pub use mcp::from_mcp;
 pub(crate) use record::{read_chat, spelling};
 pub use record::{
@@ -108,6 +108,46 @@ pub fn response_stream(provider: Provider) -> Result<Box<dyn ResponseStream>, Re
         None => Err(ResponseError::Unsupported {
             provider: provider.name(),
         }),
+    }
+}
+
+/// Which form of `provider`'s response `text` is, told by its shape (each
+/// API's reader says how; a request body is neither): `None` for a
+/// request body, or for a provider whose responses are not read yet.
+///
+/// ```
+/// use tool_carrier::import::{response_form, ResponseForm};
+/// use tool_carrier::provider::Provider;
+///
+/// let body = r#"{"type":"message","content":[]}"#;
+/// assert_eq!(response_form(Provider::Anthropic, body), Some(ResponseForm::Body));
+/// assert_eq!(response_form(Provider::Anthropic, "event: ping\n"), Some(ResponseForm::Stream));
+/// assert_eq!(response_form(Provider::Anthropic, r#"{"model":"m","messages":[]}"#), None);
+/// ```
+pub fn response_form(provider: Provider, text: &str) -> Option<ResponseForm> {
+    api(provider)
+        .response
+        .as_ref()
+        .and_then(|r| (r.sniff)(text))
+}
+
+/// Read a whole response of `provider`, in the form `form` (a body, or an
+/// entire stream held in memory), as one assistant turn.
+///
+/// # Errors
+/// As [`from_response`] or the stream's reader.
+pub fn read_response(
+    provider: Provider,
+    form: ResponseForm,
+    text: &str,
+) -> Result<crate::history::AssistantTurn, ResponseError> {
+    match form {
+        ResponseForm::Body => from_response(provider, text),
+        ResponseForm::Stream => {
+            let mut stream = response_stream(provider)?;
+            stream.push(text.as_bytes())?;
+            stream.finish()
+        }
     }
 }
 

@@ -1,7 +1,12 @@
 //! What reading a provider's response (a body or an event stream) into an
 //! assistant record can fail with, shared by every API that reads them.
 
+use std::borrow::Cow;
 use std::fmt;
+
+use serde::de::{Deserializer, MapAccess, Visitor};
+use serde::Deserialize;
+use serde_json::value::RawValue;
 
 /// A response that could not be read into an assistant record.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -78,10 +83,66 @@ pub trait ResponseStream {
     fn finish(self: Box<Self>) -> Result<crate::history::AssistantTurn, ResponseError>;
 }
 
+/// Which form of response a text is ([`import::response_form`](crate::import::response_form)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResponseForm {
+    /// A response body, not streamed (or an error body).
+    Body,
+    /// A streamed response: Server-Sent Events, or JSON Lines where the
+    /// API streams them.
+    Stream,
+}
+
 /// How an API reads its responses: one row member of the API table.
 pub(crate) struct ResponseReader {
     /// A response body, not streamed.
     pub body: fn(&str) -> Result<crate::history::AssistantTurn, ResponseError>,
     /// A reader for an event stream.
     pub stream: fn() -> Box<dyn ResponseStream>,
+    /// Which form of this API's response `text` is, told by its shape
+    /// alone; `None` for anything else (a request body).
+    pub sniff: fn(&str) -> Option<ResponseForm>,
+}
+
+/// Whether `text` starts (after white space) as Server-Sent Events do: a
+/// field (`event:`, `data:`, `id:`) or a comment line.
+pub(crate) fn looks_like_sse(text: &str) -> bool {
+    let start = text.trim_start_matches(['\u{feff}', ' ', '\t', '\r', '\n']);
+    ["event:", "data:", "id:", ":"]
+        .iter()
+        .any(|field| start.starts_with(field))
+}
+
+/// The members of the JSON object `text` is (its first level only, every
+/// value raw), or `None` when `text` is no JSON object.
+#[allow(dead_code)] // the next readers' sniffs
+pub(crate) fn top_members(text: &str) -> Option<Vec<String>> {
+    if !text.trim_start().starts_with('{') {
+        return None;
+    }
+    let members: Members<'_> = serde_json::from_str(text).ok()?;
+    Some(members.0.into_iter().map(|(k, _)| k.into_owned()).collect())
+}
+
+/// An object's members in the order written, each value raw.
+pub(crate) struct Members<'a>(pub Vec<(Cow<'a, str>, &'a RawValue)>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for Members<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Members<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut out = Vec::new();
+                while let Some(entry) = map.next_entry::<Cow<'de, str>, &'de RawValue>()? {
+                    out.push(entry);
+                }
+                Ok(Members(out))
+            }
+        }
+        d.deserialize_map(V)
+    }
 }

@@ -23,13 +23,13 @@
 
 use std::borrow::Cow;
 
-use serde::de::{Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use crate::history::AssistantTurn;
 use crate::json::minify;
-use crate::steps::response::ResponseError;
+pub(crate) use crate::steps::response::Members;
+use crate::steps::response::{looks_like_sse, ResponseError, ResponseForm};
 
 use super::read::{BLOCKS, THINKING};
 
@@ -87,29 +87,6 @@ pub(crate) struct BlockHead<'a> {
     pub name: Option<Cow<'a, str>>,
     #[serde(borrow, default)]
     pub input: Option<&'a RawValue>,
-}
-
-/// An object's members in the order written, each value raw.
-pub(crate) struct Members<'a>(pub Vec<(Cow<'a, str>, &'a RawValue)>);
-
-impl<'de: 'a, 'a> Deserialize<'de> for Members<'a> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Members<'de>;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("an object")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                let mut out = Vec::new();
-                while let Some(entry) = map.next_entry::<Cow<'de, str>, &'de RawValue>()? {
-                    out.push(entry);
-                }
-                Ok(Members(out))
-            }
-        }
-        d.deserialize_map(V)
-    }
 }
 
 /// One block of the response, as the record takes it.
@@ -180,6 +157,21 @@ fn list(items: &[String]) -> Option<String> {
 /// A raw value that is not `null`, without white space.
 pub(crate) fn present(raw: Option<&RawValue>) -> Option<String> {
     raw.map(RawValue::get).filter(|r| *r != "null").map(minify)
+}
+
+/// Which form of Messages response `text` is: an event stream, or an
+/// object whose `type` is `message` or `error` (a request body has none).
+pub(crate) fn sniff(text: &str) -> Option<ResponseForm> {
+    if looks_like_sse(text) {
+        return Some(ResponseForm::Stream);
+    }
+    #[derive(Deserialize)]
+    struct Head<'a> {
+        #[serde(rename = "type", borrow, default)]
+        kind: Option<Cow<'a, str>>,
+    }
+    let head: Head<'_> = serde_json::from_str(text).ok()?;
+    matches!(head.kind.as_deref(), Some("message" | "error")).then_some(ResponseForm::Body)
 }
 
 /// Read a Messages response body (not streamed) as one assistant turn.
