@@ -1,5 +1,5 @@
 //! Anthropic responses, non-streamed and streamed, read into one assistant
-//! record: the fixtures in `tests/data/responses/` follow the documented
+//! record: the fixtures in `tests/data/responses/anthropic/` follow the documented
 //! examples (a tool call, two parallel calls, a thinking block with its
 //! signature and a tool input with a 30-digit integer and keys out of
 //! order), each as a body and as the event stream of the same message.
@@ -15,7 +15,10 @@ use tool_carrier::provider::{build_request, Options, Provider};
 const NAMES: [&str; 3] = ["tool_call", "parallel_calls", "thinking"];
 
 fn fixture(name: &str) -> String {
-    let path = format!("{}/tests/data/responses/{name}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/tests/data/responses/anthropic/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 fn fixture(name: &str) -> Vec<u8> {
     let path = format!(
-        "{}/../tests/data/responses/{name}",
+        "{}/../tests/data/responses/anthropic/{name}",
         env!("CARGO_MANIFEST_DIR")
     );
     std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
