@@ -26,7 +26,10 @@
 //!   documents.
 //! * [`rules`] — the rules each provider's API enforces that its SDK types
 //!   cannot see, checked on a request body ([`rules::check`]).
-//! * [`import`] — request bodies and MCP results back into carrier histories.
+//! * [`import`] — request bodies, responses and MCP results back into
+//!   carrier histories.
+//! * [`conversation`] — an agent's records held across turns, each turn's
+//!   request built from what earlier turns prepared.
 //!
 //! Inside, each provider API is one folder (`src/apis/NAME/`: its request
 //! shape, its wire types, which its writer and reader share, its rules and
@@ -102,6 +105,8 @@
 #[cfg(feature = "media")]
 mod apis;
 pub mod carrier;
+#[cfg(feature = "media")]
+pub mod conversation;
 #[cfg(feature = "media")]
 pub mod facts;
 pub mod history;

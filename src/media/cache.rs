@@ -278,6 +278,7 @@ pub fn decode_entry(bytes: &[u8]) -> Option<Prepared> {
             q => Some(u8::try_from(q.as_u64()?).ok()?),
         },
         fitting,
+        encoded: Default::default(),
     })
 }
 

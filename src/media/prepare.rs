@@ -12,6 +12,7 @@ use super::budget::{base64_len, Budget};
 use super::data_uri::BASE64;
 use super::decode::{decode, drop_alpha, uses_alpha, Decoded};
 use super::encode::encode;
+use super::encoded::Encoded;
 use super::error::MediaError;
 use super::estimate::Estimates;
 use super::header::read_header;
@@ -99,6 +100,8 @@ pub struct Prepared {
     pub quality: Option<u8>,
     /// Encodes that came out over the budget before this one, in order.
     pub fitting: Vec<FitStep>,
+    /// The payload's JSON texts, kept once written where asked.
+    pub(crate) encoded: Encoded,
 }
 
 impl Prepared {
@@ -341,6 +344,7 @@ pub fn prepare_for(
         first_frame_only: header.animated,
         quality: fitted.quality,
         fitting: fitted.steps,
+        encoded: Encoded::default(),
     })
 }
 
@@ -362,6 +366,7 @@ fn untouched(media_type: MediaType, bytes: Vec<u8>, size: Option<(u32, u32)>) ->
         first_frame_only: false,
         quality: None,
         fitting: Vec::new(),
+        encoded: Encoded::default(),
     }
 }
 

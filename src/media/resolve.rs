@@ -39,6 +39,67 @@ pub trait Resolver {
     /// A [`MediaError`] saying why the target cannot be used; the caller
     /// turns it into a note beside the tool result.
     fn resolve(&self, target: &str) -> Result<Source, MediaError>;
+
+    /// What identifies the bytes `target` resolves to now without reading
+    /// them, if anything does: a caller that holds what it prepared from
+    /// the same stamp may use it again instead of resolving. `None` (the
+    /// default) means the bytes must be resolved every time.
+    ///
+    /// A stamp must change whenever the bytes may have: the built-in
+    /// resolver's is a local file's canonical path, device, inode, length
+    /// and modification and change times.
+    fn stamp(&self, target: &str) -> Option<Stamp> {
+        let _ = target;
+        None
+    }
+}
+
+/// What identifies a target's bytes without reading them
+/// ([`Resolver::stamp`]): equal stamps promise equal bytes.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Stamp(Vec<u8>);
+
+impl Stamp {
+    /// A stamp from bytes that identify the source (a resolver's own
+    /// encoding: a path and its metadata, a version id, …).
+    pub fn new(identity: Vec<u8>) -> Stamp {
+        Stamp(identity)
+    }
+
+    /// The identifying bytes.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.0
+    }
+
+    /// The stamp of a local file: its path and what changes when it is
+    /// written (on Unix: device, inode, length, modification and change
+    /// times; elsewhere length and modification time).
+    fn of_file(path: &std::path::Path, metadata: &std::fs::Metadata) -> Stamp {
+        let mut out = path.as_os_str().as_encoded_bytes().to_vec();
+        out.push(0);
+        let mut word = |n: i64| out.extend_from_slice(&n.to_le_bytes());
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            word(metadata.dev() as i64);
+            word(metadata.ino() as i64);
+            word(metadata.size() as i64);
+            word(metadata.mtime());
+            word(metadata.mtime_nsec());
+            word(metadata.ctime());
+            word(metadata.ctime_nsec());
+        }
+        #[cfg(not(unix))]
+        {
+            word(metadata.len() as i64);
+            let modified = metadata
+                .modified()
+                .ok()
+                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok());
+            word(modified.map_or(-1, |d| d.as_nanos() as i64));
+        }
+        Stamp(out)
+    }
 }
 
 impl<F> Resolver for F
@@ -237,6 +298,20 @@ impl Resolver for DefaultResolver {
             bytes,
             Origin::File(confined.path),
         )))
+    }
+
+    /// A local file's [`Stamp`]; `None` for `data:` and URL targets, and
+    /// for a path that does not resolve inside the roots (resolving says
+    /// why).
+    fn stamp(&self, target: &str) -> Option<Stamp> {
+        if target.is_empty() || is_data_uri(target) || uri_scheme(target).is_some() {
+            return None;
+        }
+        let confined = self.policy.roots().resolve(target).ok()?;
+        confined
+            .metadata
+            .is_file()
+            .then(|| Stamp::of_file(&confined.path, &confined.metadata))
     }
 }
 

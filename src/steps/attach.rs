@@ -10,9 +10,11 @@ use std::sync::Arc;
 
 use crate::carrier::AttachmentKind;
 use crate::media::{
-    sniff, Budget, DefaultResolver, MediaType, Policy, PreparedCache, Resolver, Sniffed, Source,
+    sniff, Budget, DefaultResolver, MediaType, Policy, Prepared, PreparedCache, Resolver, Sniffed,
+    Source,
 };
 
+use super::memo::Memo;
 use super::model::Capabilities;
 use super::options::Eviction;
 use super::walk::{Media, Slot, Turn};
@@ -74,6 +76,7 @@ struct Step<'o> {
     resolver: &'o dyn Resolver,
     eviction: Eviction,
     cache: Option<&'o dyn PreparedCache>,
+    memo: Option<&'o Memo>,
 }
 
 /// Leaving attachments out for a request's limits: the notes that say so,
@@ -165,6 +168,7 @@ pub(crate) fn decide(
         facts: options.facts(),
         eviction: options.eviction,
         cache: options.cache.as_deref(),
+        memo: options.memo.as_deref(),
     };
     let mut tally = Tally::default();
     let mut media: Vec<Media> = slots
@@ -334,6 +338,19 @@ impl Step<'_> {
                 counted(self.limits.max_images, "image"),
             ));
         }
+        let (budget, types) = (self.limits.budget, &*self.limits.image_types);
+        // A conversation's memo: a source whose stamp is unchanged is
+        // neither read nor prepared again.
+        let memo = self.memo.and_then(|memo| {
+            let stamp = self.resolver.stamp(&slot.target)?;
+            Some((
+                memo,
+                Memo::key(&stamp, is_document, self.policy, budget, types),
+            ))
+        });
+        if let Some(kept) = memo.as_ref().and_then(|(memo, key)| memo.get(key)) {
+            return self.take(kept, tally, what, &shown, is_document);
+        }
         let loaded = match self.resolver.resolve(&slot.target) {
             Ok(Source::Url(url)) => {
                 let takes = if is_document {
@@ -368,19 +385,34 @@ impl Step<'_> {
             }
             _ => {}
         }
-        let (budget, types) = (self.limits.budget, &*self.limits.image_types);
         let prepared = match self.cache {
             Some(cache) => loaded.prepare_cached(self.policy, budget, types, cache),
             None => loaded.prepare_for(self.policy, budget, types),
         };
         let prepared = match prepared {
-            Ok(p) => p,
+            Ok(p) => Arc::new(p),
             Err(e) => return not_attached(NoteReason::Media, &e.reason()),
         };
+        if let Some((memo, key)) = memo {
+            memo.put(key, &prepared);
+        }
+        self.take(prepared, tally, what, &shown, is_document)
+    }
+
+    /// `prepared` goes in the request, unless the request's limits are
+    /// reached: counted, or a note.
+    fn take(
+        &self,
+        prepared: Arc<Prepared>,
+        tally: &mut Tally,
+        what: &str,
+        shown: &str,
+        is_document: bool,
+    ) -> Media {
         let size = prepared.base64_len();
         if tally.total.saturating_add(size) > self.limits.max_total {
             tally.total_full = true;
-            return self.evict().over_total(what, &shown);
+            return self.evict().over_total(what, shown);
         }
         if let (Some(budget), Some(w), Some(h)) = (
             self.eviction.image_tokens.filter(|_| !is_document),
@@ -390,13 +422,13 @@ impl Step<'_> {
             let tokens = self.image_tokens(w, h);
             if tally.tokens.saturating_add(tokens) > budget {
                 tally.tokens_full = true;
-                return self.evict().over_tokens(what, &shown);
+                return self.evict().over_tokens(what, shown);
             }
             tally.tokens += tokens;
         }
         tally.total += size;
         tally.count(is_document);
-        Media::Inline(Arc::new(prepared))
+        Media::Inline(prepared)
     }
 
     fn evict(&self) -> Evict {

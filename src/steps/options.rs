@@ -43,6 +43,8 @@ pub struct Options {
     pub(crate) cache_breakpoints: bool,
     pub(crate) fit_to_model: bool,
     pub(crate) cache: Option<std::sync::Arc<dyn PreparedCache>>,
+    /// A conversation's payloads by stamp ([`Conversation`](crate::conversation::Conversation)).
+    pub(crate) memo: Option<std::sync::Arc<super::memo::Memo>>,
     pub(crate) profile: Option<Profile>,
     pub(crate) strict: bool,
     facts: Option<Arc<Facts>>,
@@ -94,6 +96,7 @@ impl fmt::Debug for Options {
             .field("cache_breakpoints", &self.cache_breakpoints)
             .field("fit_to_model", &self.fit_to_model)
             .field("cache", &self.cache.as_ref().map(|_| "given"))
+            .field("memo", &self.memo.as_ref().map(|m| m.len()))
             .field("profile", &self.profile.as_ref().map(|p| &p.name))
             .field("strict", &self.strict)
             .field(
@@ -134,6 +137,7 @@ impl Options {
             cache_breakpoints: true,
             fit_to_model: true,
             cache: None,
+            memo: None,
             profile: None,
             strict: false,
             facts: None,

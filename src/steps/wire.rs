@@ -9,6 +9,7 @@
 //! changes least between turns comes first, and `Deserialize`, borrowing
 //! every string from the body being read.
 
+use crate::media::encoded::Form;
 use std::borrow::Cow;
 use std::sync::Arc;
 
@@ -31,7 +32,10 @@ pub(crate) enum B64<'a> {
 impl Serialize for B64<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {
-            B64::Payload(p) => s.collect_str(&p.base64()),
+            B64::Payload(p) => match p.encoded.get(Form::Base64, |t| p.write_base64(t)) {
+                Some(kept) => kept.serialize(s),
+                None => s.collect_str(&p.base64()),
+            },
             B64::Text(text) => s.serialize_str(text),
         }
     }
@@ -65,7 +69,10 @@ pub(crate) enum Url<'a> {
 impl Serialize for Url<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {
-            Url::Payload(p) => s.collect_str(&p.data_url()),
+            Url::Payload(p) => match p.encoded.get(Form::DataUrl, |t| p.write_data_url(t)) {
+                Some(kept) => kept.serialize(s),
+                None => s.collect_str(&p.data_url()),
+            },
             Url::Text(text) => s.serialize_str(text),
         }
     }
