@@ -175,6 +175,27 @@ pub(crate) fn is_json(src: &str) -> bool {
     c.pos == src.len()
 }
 
+/// The tree of `src` (exactly one JSON value, white space around it
+/// allowed), read in one pass with string bodies skipped 64 bytes at a
+/// time: a request body is mostly base64 payloads, which the rules read
+/// only the head and length of. `None` where serde_json would refuse the
+/// text, and also where this reader leaves the answer to serde_json (a
+/// value nested [`DEPTH`](super::tree::DEPTH) deep, a string holding an
+/// escape that is no character, a number out of `f64`'s range): callers
+/// then read the text with serde_json, which says why, so both give the
+/// same tree or the same error.
+pub(crate) fn tree(src: &str) -> Option<super::tree::Json<'_>> {
+    let mut c = Cursor {
+        text: src,
+        src: src.as_bytes(),
+        pos: 0,
+    };
+    c.ws();
+    let value = c.tree(0)?;
+    c.ws();
+    (c.pos == src.len()).then_some(value)
+}
+
 fn hex(d: u8) -> Option<u8> {
     match d {
         b'0'..=b'9' => Some(d - b'0'),
@@ -450,6 +471,71 @@ impl<'a> Cursor<'a> {
     fn word(&mut self, word: &[u8]) -> Option<()> {
         let end = self.pos + word.len();
         (self.src.get(self.pos..end)? == word).then(|| self.pos = end)
+    }
+
+    /// A value as a tree, `depth` containers in (see [`tree`]).
+    fn tree(&mut self, depth: usize) -> Option<super::tree::Json<'a>> {
+        use super::tree::{Json, Object, DEPTH};
+        Some(match self.peek()? {
+            b'"' => Json::String(self.string(Decode::Short)?.0?),
+            b'{' | b'[' if depth >= DEPTH => return None,
+            b'{' => {
+                self.pos += 1;
+                self.ws();
+                let mut members = Vec::new();
+                if self.peek() == Some(b'}') {
+                    self.pos += 1;
+                } else {
+                    loop {
+                        self.ws();
+                        let key = self.string(Decode::Short)?.0?;
+                        self.ws();
+                        self.eat(b':')?;
+                        self.ws();
+                        members.push((key, self.tree(depth + 1)?));
+                        self.ws();
+                        match self.next()? {
+                            b',' => continue,
+                            b'}' => break,
+                            _ => return None,
+                        }
+                    }
+                }
+                Json::Object(Object::from(members))
+            }
+            b'[' => {
+                self.pos += 1;
+                self.ws();
+                let mut items = Vec::new();
+                if self.peek() == Some(b']') {
+                    self.pos += 1;
+                } else {
+                    loop {
+                        self.ws();
+                        items.push(self.tree(depth + 1)?);
+                        self.ws();
+                        match self.next()? {
+                            b',' => continue,
+                            b']' => break,
+                            _ => return None,
+                        }
+                    }
+                }
+                Json::Array(items)
+            }
+            b't' => self.word(b"true").map(|()| Json::Bool(true))?,
+            b'f' => self.word(b"false").map(|()| Json::Bool(false))?,
+            b'n' => self.word(b"null").map(|()| Json::Null)?,
+            _ => {
+                let start = self.pos;
+                self.number()?;
+                let n: f64 = self.text[start..self.pos].parse().ok()?;
+                if !n.is_finite() {
+                    return None;
+                }
+                Json::Number(n)
+            }
+        })
     }
 
     /// Any value, to any depth, with an explicit stack instead of recursion.

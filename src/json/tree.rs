@@ -60,6 +60,17 @@ impl<'a> Json<'a> {
         Ok(value)
     }
 
+    /// Read JSON text, borrowing its strings: in one pass of the crate's
+    /// scanner ([`tree`](super::scan::tree)) where it can, else as
+    /// [`Json::from_str`] reads it (which then also says why the text is
+    /// refused). Both give the same tree.
+    pub fn read(text: &'a str) -> Result<Json<'a>, serde_json::Error> {
+        match super::scan::tree(text) {
+            Some(tree) => Ok(tree),
+            None => Json::from_str(text),
+        }
+    }
+
     /// A tree borrowing the strings of `value`.
     pub fn from_value(value: &'a Value) -> Json<'a> {
         match value {
@@ -124,6 +135,13 @@ impl PartialEq<&str> for Json<'_> {
 impl PartialEq<str> for Json<'_> {
     fn eq(&self, other: &str) -> bool {
         self.as_str() == Some(other)
+    }
+}
+
+impl<'a> From<Vec<(Cow<'a, str>, Json<'a>)>> for Object<'a> {
+    /// The last of repeated keys kept, as serde_json reads an object.
+    fn from(members: Vec<(Cow<'a, str>, Json<'a>)>) -> Object<'a> {
+        Object(last_of_each(members))
     }
 }
 
@@ -300,6 +318,43 @@ fn last_of_each<'a>(mut members: Vec<(Cow<'a, str>, Json<'a>)>) -> Vec<(Cow<'a, 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The scanner's tree is serde_json's, or it leaves the text to it.
+    fn same_tree(text: &str) {
+        let scanned = crate::json::scan::tree(text);
+        let serde = Json::from_str(text);
+        match (&scanned, &serde) {
+            (Some(a), Ok(b)) => assert_eq!(a, b, "{text}"),
+            (Some(a), Err(e)) => panic!("{text}: scanned {a:?}, serde_json says {e}"),
+            (None, _) => {}
+        }
+        assert_eq!(Json::read(text).ok(), serde.ok(), "{text}");
+    }
+
+    #[test]
+    fn the_scanned_tree_is_serde_jsons() {
+        for text in [
+            r#"{"a":"plain","b":"esc\naped\u00e9","c":[1,-0,2.5e3,true,null,{"d":"x"}],"a":7}"#,
+            r#" [ ] "#,
+            r#"{}"#,
+            r#""\ud800""#,
+            r#""\ud83d\ude00""#,
+            r#"1e400"#,
+            r#"123456789012345678901234567890"#,
+            r#"{"a":1,}"#,
+            r#"[1 2]"#,
+            "\"raw\ncontrol\"",
+            r#"{"k":"v"} x"#,
+            r#"{"x":{"y":[{"z":"QUJD"}]},"x":null}"#,
+            "",
+        ] {
+            same_tree(text);
+        }
+        let deep = format!("{}1{}", "[".repeat(150), "]".repeat(150));
+        same_tree(&deep);
+        let just = format!("{}1{}", "[".repeat(99), "]".repeat(99));
+        assert!(crate::json::scan::tree(&just).is_some());
+    }
 
     #[test]
     fn strings_without_escapes_are_borrowed() {
