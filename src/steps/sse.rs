@@ -110,7 +110,12 @@ impl SseSplitter {
         if !self.line.is_empty() {
             let line = std::mem::take(&mut self.line);
             self.lines += 1;
-            let text = self.text(&line)?;
+            // A stream cut inside a character is cut short, not broken.
+            let whole = match std::str::from_utf8(&line) {
+                Err(e) if e.error_len().is_none() => e.valid_up_to(),
+                _ => line.len(),
+            };
+            let text = self.text(&line[..whole])?;
             return Ok(SseTail::Line(text.to_owned()));
         }
         Ok(match (self.event.take(), self.data.take()) {
@@ -232,6 +237,14 @@ mod tests {
         let mut s = SseSplitter::default();
         s.push(b"data: 1\n\ndata: {\"a").unwrap();
         assert_eq!(s.finish().unwrap(), SseTail::Line("data: {\"a".into()));
+        // Cut inside a character: cut short, not broken.
+        let mut s = SseSplitter::default();
+        s.push("data: caf\u{e9}".as_bytes().split_last().unwrap().1)
+            .unwrap();
+        assert_eq!(s.finish().unwrap(), SseTail::Line("data: caf".into()));
+        let mut s = SseSplitter::default();
+        s.push(b"data: \xff!").unwrap();
+        assert_eq!(s.finish(), Err(SseError { line: 1 }));
     }
 
     #[test]
