@@ -206,3 +206,264 @@ fn a_turn_without_calls_keeps_its_members_and_goes_back_as_text() {
         );
     }
 }
+
+/// A generated assistant turn, as Anthropic would answer it.
+#[derive(Clone, Debug)]
+struct Generated {
+    thinking: Option<(String, String)>,
+    texts: Vec<String>,
+    /// `(id, name, input JSON text)`.
+    calls: Vec<(String, String, String)>,
+    stop_reason: &'static str,
+    stop_sequence: Option<String>,
+    tokens: (u32, u32),
+}
+
+fn json(text: &str) -> String {
+    serde_json::to_string(text).unwrap()
+}
+
+impl Generated {
+    fn thinking_block(&self) -> Option<String> {
+        self.thinking.as_ref().map(|(t, s)| {
+            format!(
+                r#"{{"type":"thinking","thinking":{},"signature":{}}}"#,
+                json(t),
+                json(s)
+            )
+        })
+    }
+
+    /// The non-streamed body.
+    fn body(&self) -> String {
+        let mut blocks: Vec<String> = self.thinking_block().into_iter().collect();
+        blocks.extend(
+            self.texts
+                .iter()
+                .map(|t| format!(r#"{{"type":"text","text":{}}}"#, json(t))),
+        );
+        blocks.extend(self.calls.iter().map(|(id, name, input)| {
+            format!(
+                r#"{{"type":"tool_use","id":{},"name":{},"input":{input}}}"#,
+                json(id),
+                json(name)
+            )
+        }));
+        format!(
+            r#"{{"id":"msg_1","type":"message","role":"assistant","content":[{}],"stop_reason":"{}","stop_sequence":{},"usage":{{"input_tokens":{},"output_tokens":{}}}}}"#,
+            blocks.join(","),
+            self.stop_reason,
+            self.stop_sequence.as_deref().map_or("null".into(), json),
+            self.tokens.0,
+            self.tokens.1
+        )
+    }
+
+    /// The event stream of the same message, text cut every `k` characters.
+    fn stream(&self, k: usize) -> String {
+        let mut out = String::new();
+        let mut event = |name: &str, data: String| {
+            out.push_str(&format!("event: {name}\ndata: {data}\n\n"));
+        };
+        event(
+            "message_start",
+            format!(
+                r#"{{"type":"message_start","message":{{"id":"msg_1","type":"message","role":"assistant","content":[],"stop_reason":null,"stop_sequence":null,"usage":{{"input_tokens":{},"output_tokens":1}}}}}}"#,
+                self.tokens.0
+            ),
+        );
+        let pieces = |text: &str| -> Vec<String> {
+            let chars: Vec<char> = text.chars().collect();
+            chars.chunks(k.max(1)).map(|c| c.iter().collect()).collect()
+        };
+        let mut index = 0;
+        let mut delta = |event: &mut dyn FnMut(&str, String), index: usize, body: String| {
+            event(
+                "content_block_delta",
+                format!(r#"{{"type":"content_block_delta","index":{index},"delta":{body}}}"#),
+            );
+        };
+        if let Some((thinking, signature)) = &self.thinking {
+            event(
+                "content_block_start",
+                format!(
+                    r#"{{"type":"content_block_start","index":{index},"content_block":{{"type":"thinking","thinking":"","signature":""}}}}"#
+                ),
+            );
+            for p in pieces(thinking) {
+                delta(
+                    &mut event,
+                    index,
+                    format!(r#"{{"type":"thinking_delta","thinking":{}}}"#, json(&p)),
+                );
+            }
+            delta(
+                &mut event,
+                index,
+                format!(
+                    r#"{{"type":"signature_delta","signature":{}}}"#,
+                    json(signature)
+                ),
+            );
+            event(
+                "content_block_stop",
+                format!(r#"{{"type":"content_block_stop","index":{index}}}"#),
+            );
+            index += 1;
+        }
+        for text in &self.texts {
+            event(
+                "content_block_start",
+                format!(
+                    r#"{{"type":"content_block_start","index":{index},"content_block":{{"type":"text","text":""}}}}"#
+                ),
+            );
+            for p in pieces(text) {
+                delta(
+                    &mut event,
+                    index,
+                    format!(r#"{{"type":"text_delta","text":{}}}"#, json(&p)),
+                );
+            }
+            event(
+                "content_block_stop",
+                format!(r#"{{"type":"content_block_stop","index":{index}}}"#),
+            );
+            index += 1;
+        }
+        for (id, name, input) in &self.calls {
+            event(
+                "content_block_start",
+                format!(
+                    r#"{{"type":"content_block_start","index":{index},"content_block":{{"type":"tool_use","id":{},"name":{},"input":{{}}}}}}"#,
+                    json(id),
+                    json(name)
+                ),
+            );
+            for p in pieces(input) {
+                delta(
+                    &mut event,
+                    index,
+                    format!(
+                        r#"{{"type":"input_json_delta","partial_json":{}}}"#,
+                        json(&p)
+                    ),
+                );
+            }
+            event(
+                "content_block_stop",
+                format!(r#"{{"type":"content_block_stop","index":{index}}}"#),
+            );
+            index += 1;
+        }
+        event(
+            "message_delta",
+            format!(
+                r#"{{"type":"message_delta","delta":{{"stop_reason":"{}","stop_sequence":{}}},"usage":{{"output_tokens":{}}}}}"#,
+                self.stop_reason,
+                self.stop_sequence.as_deref().map_or("null".into(), json),
+                self.tokens.1
+            ),
+        );
+        event("message_stop", r#"{"type":"message_stop"}"#.into());
+        out
+    }
+
+    /// The record the turn should become, written with the history API.
+    fn record(&self) -> AssistantTurn {
+        let mut turn = AssistantTurn::new(self.texts.join("\n"));
+        for (id, name, input) in &self.calls {
+            turn = turn.call(id, name, input).unwrap();
+        }
+        if let Some(block) = self.thinking_block() {
+            turn = turn
+                .with_member("anthropic_thinking", &format!("[{block}]"))
+                .unwrap();
+        }
+        turn = turn
+            .with_member("stop_reason", &json(self.stop_reason))
+            .unwrap();
+        if let Some(sequence) = &self.stop_sequence {
+            turn = turn.with_member("stop_sequence", &json(sequence)).unwrap();
+        }
+        turn.with_member(
+            "usage",
+            &format!(
+                r#"{{"input_tokens":{},"output_tokens":{}}}"#,
+                self.tokens.0, self.tokens.1
+            ),
+        )
+        .unwrap()
+    }
+}
+
+fn generated() -> impl proptest::strategy::Strategy<Value = Generated> {
+    use proptest::prelude::*;
+    let text = "[a-zA-Z0-9 .,\"\\\\\u{e9}\u{1F600}\n]{1,40}";
+    let input = (
+        proptest::collection::btree_map(
+            "[a-z]{1,6}",
+            prop_oneof![
+                any::<i64>().prop_map(|n| n.to_string()),
+                "[a-z \"]{0,8}".prop_map(|s| json(&s)),
+                Just("123456789012345678901234567890".to_owned()),
+                Just("[1,{\"b\":2,\"a\":null}]".to_owned()),
+            ],
+            0..4,
+        ),
+        any::<bool>(),
+    )
+        .prop_map(|(members, reversed)| {
+            let mut members: Vec<String> = members
+                .into_iter()
+                .map(|(k, v)| format!("{}:{v}", json(&k)))
+                .collect();
+            if reversed {
+                members.reverse(); // keys out of order stay so
+            }
+            format!("{{{}}}", members.join(","))
+        });
+    (
+        proptest::option::of((text, "[A-Za-z0-9+/=]{8,40}")),
+        proptest::collection::vec(text, 0..3),
+        proptest::collection::vec(("toolu_[a-zA-Z0-9]{6}", "[a-z_]{1,10}", input), 0..4),
+        prop_oneof![
+            Just("end_turn"),
+            Just("tool_use"),
+            Just("max_tokens"),
+            Just("stop_sequence"),
+            Just("refusal")
+        ],
+        proptest::option::of("[A-Z]{1,6}"),
+        (0u32..100_000, 1u32..10_000),
+    )
+        .prop_map(
+            |(thinking, texts, calls, stop_reason, stop_sequence, tokens)| Generated {
+                thinking: thinking.map(|(t, s)| (t.to_string(), s)),
+                texts: texts.into_iter().map(|t| t.to_string()).collect(),
+                calls,
+                stop_reason,
+                stop_sequence,
+                tokens,
+            },
+        )
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+
+    /// A generated turn written as a body and as a stream (its text cut
+    /// every `k` characters, its bytes pushed `n` at a time) reads back as
+    /// the record the history API writes for it.
+    #[test]
+    fn generated_turns_read_back_as_written(turn in generated(), k in 1usize..7, n in 1usize..64) {
+        let expected = turn.record();
+        proptest::prop_assert_eq!(from_anthropic_response(&turn.body()).unwrap(), expected.clone());
+        let stream = turn.stream(k);
+        let mut reader = AnthropicStream::new();
+        for piece in stream.as_bytes().chunks(n) {
+            reader.push(piece).unwrap();
+        }
+        proptest::prop_assert_eq!(reader.finish().unwrap(), expected);
+    }
+}

@@ -31,7 +31,9 @@ mod record;
 pub use crate::apis::anthropic::read::{
     from_anthropic, BLOCKS as ANTHROPIC_BLOCKS, THINKING as ANTHROPIC_THINKING,
 };
-pub use crate::apis::anthropic::response::{from_anthropic_response, STOP_REASON, USAGE};
+pub use crate::apis::anthropic::response::{
+    from_anthropic_response, STOP_REASON, STOP_SEQUENCE, USAGE,
+};
 pub use crate::apis::anthropic::stream::AnthropicStream;
 pub use crate::apis::bedrock::read::{from_bedrock, BLOCKS as BEDROCK_BLOCKS};
 pub use crate::apis::gemini::read::{from_gemini, SIGNATURES as GEMINI_SIGNATURES};

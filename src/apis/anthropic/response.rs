@@ -14,6 +14,7 @@
 //! | `thinking` / `redacted_thinking` blocks | `anthropic_thinking`, as the body wrote them |
 //! | other blocks (server tools, their results) | `anthropic_blocks`, as the body wrote them |
 //! | `stop_reason` (`end_turn`, `tool_use`, `refusal`, …) | `stop_reason`, the provider's string |
+//! | `stop_sequence` (when one ended the turn) | `stop_sequence` |
 //! | `usage` | `usage`, the provider's object |
 //!
 //! Blocks and `usage` are read as raw JSON text: key order, number
@@ -35,6 +36,9 @@ use super::read::{BLOCKS, THINKING};
 
 /// The member that keeps the provider's stop reason.
 pub const STOP_REASON: &str = "stop_reason";
+/// The member that keeps which stop sequence ended the turn (Anthropic's
+/// `stop_sequence`, when one did).
+pub const STOP_SEQUENCE: &str = "stop_sequence";
 /// The member that keeps the provider's token usage.
 pub const USAGE: &str = "usage";
 
@@ -49,6 +53,8 @@ pub(crate) struct Message<'a> {
     pub content: Option<Vec<&'a RawValue>>,
     #[serde(borrow, default)]
     pub stop_reason: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    pub stop_sequence: Option<&'a RawValue>,
     #[serde(borrow, default)]
     pub usage: Option<&'a RawValue>,
 }
@@ -107,6 +113,7 @@ pub(crate) enum Part {
 pub(crate) fn turn(
     parts: Vec<Part>,
     stop_reason: Option<String>,
+    stop_sequence: Option<String>,
     usage: Option<String>,
 ) -> Result<AssistantTurn, ResponseError> {
     let mut text = Vec::new();
@@ -134,6 +141,7 @@ pub(crate) fn turn(
         (THINKING, list(&thinking)),
         (BLOCKS, list(&others)),
         (STOP_REASON, stop_reason),
+        (STOP_SEQUENCE, stop_sequence),
         (USAGE, usage),
     ];
     for (name, json) in members {
@@ -201,7 +209,12 @@ pub fn from_anthropic_response(text: &str) -> Result<AssistantTurn, ResponseErro
         .enumerate()
         .map(|(b, raw)| part(raw).map_err(|reason| shape(format!("content[{b}]: {reason}"))))
         .collect::<Result<Vec<Part>, ResponseError>>()?;
-    turn(parts, present(message.stop_reason), present(message.usage))
+    turn(
+        parts,
+        present(message.stop_reason),
+        present(message.stop_sequence),
+        present(message.usage),
+    )
 }
 
 /// A complete block of a body.

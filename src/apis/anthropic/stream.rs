@@ -4,8 +4,8 @@
 //! The events are <https://platform.claude.com/docs/en/build-with-claude/streaming>
 //! (read 2026-12-01): `message_start` (the message, its `content` empty),
 //! then per block `content_block_start`, `content_block_delta`s and
-//! `content_block_stop`, then `message_delta` (`stop_reason`, cumulative
-//! `usage`) and `message_stop`; `ping`s anywhere; an `error` event ends
+//! `content_block_stop`, then `message_delta` (`stop_reason`,
+//! `stop_sequence`, cumulative `usage`) and `message_stop`; `ping`s anywhere; an `error` event ends
 //! the stream. Deltas: `text_delta` (text appended), `input_json_delta`
 //! (the `partial_json` pieces, concatenated, are the `input`'s JSON text),
 //! `thinking_delta` and `signature_delta`. Events of other types are
@@ -55,6 +55,7 @@ pub struct AnthropicStream {
     /// `(name, JSON text)`, in order.
     usage: Vec<(String, String)>,
     stop_reason: Option<String>,
+    stop_sequence: Option<String>,
     /// The first error: every later call returns it again.
     failed: Option<ResponseError>,
 }
@@ -103,6 +104,8 @@ struct Delta<'a> {
     signature: Option<Cow<'a, str>>,
     #[serde(borrow, default)]
     stop_reason: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    stop_sequence: Option<&'a RawValue>,
 }
 
 impl AnthropicStream {
@@ -176,7 +179,7 @@ impl AnthropicStream {
         }
         let usage = (!self.usage.is_empty()).then(|| object(&self.usage));
         let parts = self.blocks.into_iter().map(Block::part).collect();
-        turn(parts, self.stop_reason, usage)
+        turn(parts, self.stop_reason, self.stop_sequence, usage)
     }
 
     fn event(&mut self, sse: &SseEvent) -> Result<(), ResponseError> {
@@ -201,6 +204,7 @@ impl AnthropicStream {
                     serde_json::from_str(raw.get()).map_err(|e| shape(kind, e.to_string()))?;
                 self.started = true;
                 self.stop_reason = present(message.stop_reason).or(self.stop_reason.take());
+                self.stop_sequence = present(message.stop_sequence).or(self.stop_sequence.take());
                 self.merge_usage(message.usage)
                     .map_err(|e| shape(kind, e.to_string()))?;
             }
@@ -239,8 +243,13 @@ impl AnthropicStream {
                 }
             }
             "message_delta" => {
-                if let Some(reason) = event.delta.and_then(|d| present(d.stop_reason)) {
-                    self.stop_reason = Some(reason);
+                if let Some(delta) = event.delta {
+                    if let Some(reason) = present(delta.stop_reason) {
+                        self.stop_reason = Some(reason);
+                    }
+                    if let Some(sequence) = present(delta.stop_sequence) {
+                        self.stop_sequence = Some(sequence);
+                    }
                 }
                 self.merge_usage(event.usage)
                     .map_err(|e| shape(kind, e.to_string()))?;
@@ -312,6 +321,12 @@ fn json_str(text: &str) -> String {
 impl Block {
     fn start(raw: &RawValue) -> Result<Block, String> {
         let head: BlockHead<'_> = serde_json::from_str(raw.get()).map_err(|e| e.to_string())?;
+        if head.kind == "tool_use" {
+            head.id.as_ref().ok_or("a tool_use block without `id`")?;
+            head.name
+                .as_ref()
+                .ok_or("a tool_use block without `name`")?;
+        }
         let Members(members) = serde_json::from_str(raw.get()).map_err(|e| e.to_string())?;
         let members = members
             .into_iter()
