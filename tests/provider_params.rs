@@ -30,21 +30,34 @@ fn sampling() -> Params {
         .with_stop(["END"])
 }
 
+/// Sampling settings without `top_p`: Claude takes it or `temperature`.
+fn claude_sampling() -> Params {
+    let mut p = sampling();
+    p.top_p = None;
+    p
+}
+
 #[test]
 fn anthropic_places_each_setting_at_the_top_level() {
+    // Sonnet 4.6 takes sampling settings and a thinking budget.
     let b = body(
         Provider::Anthropic,
-        "claude-sonnet-5-5",
-        sampling().with_top_k(40),
+        "claude-sonnet-4-6",
+        claude_sampling().with_top_k(40),
     );
     assert_eq!(b["max_tokens"], 2000);
     assert_eq!(b["temperature"], 0.5);
-    assert_eq!(b["top_p"], 0.9);
     assert_eq!(b["top_k"], 40);
     assert_eq!(b["stop_sequences"], json!(["END"]));
     let b = body(
         Provider::Anthropic,
-        "claude-sonnet-5-5",
+        "claude-sonnet-4-6",
+        Params::new().with_top_p(0.9),
+    );
+    assert_eq!(b["top_p"], 0.9);
+    let b = body(
+        Provider::Anthropic,
+        "claude-sonnet-4-6",
         Params::new()
             .with_max_tokens(4000)
             .with_thinking_budget(2048),
@@ -52,6 +65,87 @@ fn anthropic_places_each_setting_at_the_top_level() {
     assert_eq!(
         b["thinking"],
         json!({"type": "enabled", "budget_tokens": 2048})
+    );
+    // Sonnet 5.5 thinks adaptively: an effort level.
+    let b = body(
+        Provider::Anthropic,
+        "claude-sonnet-5-5",
+        Params::new()
+            .with_reasoning_effort(Effort::Low)
+            .with_stop(["END"]),
+    );
+    assert_eq!(b["thinking"], json!({"type": "adaptive"}));
+    assert_eq!(b["output_config"], json!({"effort": "low"}));
+    assert_eq!(b["stop_sequences"], json!(["END"]));
+}
+
+#[test]
+fn what_a_claude_model_refuses_is_an_error_naming_the_model() {
+    let says = |provider, model, params, key: &str, why: &str| match error(provider, model, params)
+    {
+        BuildError::Unsupported {
+            setting, why: said, ..
+        } => {
+            assert_eq!((setting, said.as_str()), (key, why), "{model}");
+        }
+        other => panic!("{model}: {other}"),
+    };
+    for (setting, params) in [
+        ("temperature", Params::new().with_temperature(0.2)),
+        ("top_p", Params::new().with_top_p(0.9)),
+        ("top_k", Params::new().with_top_k(5)),
+    ] {
+        says(
+            Provider::Anthropic,
+            "claude-sonnet-5-5",
+            params.clone(),
+            setting,
+            "Claude Sonnet 5.5 refuses sampling settings",
+        );
+        says(
+            Provider::Anthropic,
+            "claude-opus-4-7",
+            params,
+            setting,
+            "Claude Opus 4.7 refuses sampling settings",
+        );
+    }
+    says(
+        Provider::Anthropic,
+        "claude-opus-4-8",
+        Params::new().with_thinking_budget(2048),
+        "thinking_budget",
+        "Claude Opus 4.8 thinks adaptively: give reasoning_effort instead",
+    );
+    says(
+        Provider::Anthropic,
+        "claude-sonnet-4-6",
+        Params::new().with_reasoning_effort(Effort::High),
+        "reasoning_effort",
+        "Claude Sonnet 4.6 takes a thinking budget (thinking_budget), not an effort level",
+    );
+    for (provider, model) in [
+        (Provider::Anthropic, "claude-sonnet-4-6"),
+        (
+            Provider::Bedrock,
+            "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+        ),
+    ] {
+        says(
+            provider,
+            model,
+            Params::new().with_temperature(0.5).with_top_p(0.9),
+            "top_p",
+            "Claude models take temperature or top_p, not both",
+        );
+    }
+    // The same refusals through Bedrock, where the model is known.
+    says(
+        Provider::Bedrock,
+        "us.anthropic.claude-opus-4-7",
+        Params::new().with_temperature(0.2),
+        "temperature",
+        "Claude Opus 4.7 refuses sampling settings",
     );
 }
 
@@ -168,14 +262,14 @@ fn bedrock_places_settings_in_inference_config_and_claudes_own_fields() {
     let b = body(
         Provider::Bedrock,
         claude,
-        sampling()
+        claude_sampling()
             .with_top_k(30)
             .with_max_tokens(4000)
             .with_thinking_budget(1024),
     );
     assert_eq!(
         b["inferenceConfig"],
-        json!({"maxTokens": 4000, "temperature": 0.5, "topP": 0.9, "stopSequences": ["END"]})
+        json!({"maxTokens": 4000, "temperature": 0.5, "stopSequences": ["END"]})
     );
     assert_eq!(
         b["additionalModelRequestFields"],
@@ -211,7 +305,7 @@ fn a_setting_the_api_does_not_take_is_an_error_naming_it() {
         ),
         (
             Provider::Anthropic,
-            "claude-sonnet-5-5",
+            "claude-sonnet-4-6",
             Params::new().with_reasoning_effort(Effort::Low),
             "reasoning_effort",
         ),
@@ -323,7 +417,7 @@ fn refused_by(provider: Provider, model: &str, params: Params) -> &'static str {
 #[test]
 fn out_of_range_settings_are_refused_by_the_apis_rules() {
     let t = |x| Params::new().with_temperature(x);
-    let sonnet = "claude-sonnet-5-5";
+    let sonnet = "claude-sonnet-4-6";
     assert_eq!(
         refused_by(Provider::Anthropic, sonnet, t(1.5)),
         "anthropic/temperature"
@@ -364,7 +458,9 @@ fn out_of_range_settings_are_refused_by_the_apis_rules() {
     assert!(build_request(
         Provider::Anthropic,
         &HISTORY,
-        &Options::new().with_params(thinking(2000, 4000).with_top_p(0.95))
+        &Options::new()
+            .with_model(sonnet)
+            .with_params(thinking(2000, 4000).with_top_p(0.95))
     )
     .is_ok());
     assert!(build_request(
@@ -483,6 +579,11 @@ fn allowed(provider: Provider) -> impl Strategy<Value = Params> {
             if provider == Provider::OpenAiResponses {
                 params.stop.clear();
             }
+            if matches!(provider, Provider::Anthropic | Provider::Bedrock)
+                && params.temperature.is_some()
+            {
+                params.top_p = None; // Claude takes one of them
+            }
             if matches!(provider, Provider::Gemini | Provider::Gemini2)
                 && params.reasoning_effort.is_some()
             {
@@ -504,7 +605,7 @@ fn allowed(provider: Provider) -> impl Strategy<Value = Params> {
 
 fn model_for(provider: Provider) -> &'static str {
     match provider {
-        Provider::Anthropic => "claude-sonnet-5-5",
+        Provider::Anthropic => "claude-sonnet-4-6",
         Provider::Bedrock => "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
         Provider::Gemini => "gemini-3.8-flash",
         Provider::Gemini2 => "gemini-3.8-flash",

@@ -25,6 +25,8 @@ fn params_land_where_the_api_takes_them() {
     let (code, body, err) = convert(&[
         "--provider",
         "anthropic",
+        "--model",
+        "claude-sonnet-4-6",
         "--param",
         "temperature=0.25",
         "--param",
@@ -36,6 +38,21 @@ fn params_land_where_the_api_takes_them() {
     assert_eq!(body["temperature"], 0.25);
     assert_eq!(body["stop_sequences"][0], "END");
     assert_eq!(body["max_tokens"], 900);
+    // The default model refuses sampling settings; it takes an effort.
+    let (code, _, err) = convert(&["--provider", "anthropic", "--param", "temperature=0.25"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("Claude Sonnet 5.5 refuses sampling settings"),
+        "{err}"
+    );
+    let (code, body, err) = convert(&[
+        "--provider",
+        "anthropic",
+        "--param",
+        "reasoning_effort=high",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(body["output_config"]["effort"], "high");
     let (code, body, err) = convert(&[
         "--provider",
         "openai-chat",

@@ -111,6 +111,12 @@ pub struct Model {
     pub max_output: Option<u64>,
     /// Whether it is a reasoning (thinking) model.
     pub reasoning: Option<bool>,
+    /// Whether it takes the sampling settings (`temperature`, `top_p`,
+    /// `top_k`); `Some(false)` where the provider documents that it
+    /// refuses them.
+    pub sampling: Option<bool>,
+    /// How its thinking is asked for, where the data says.
+    pub thinking: Option<Thinking>,
     /// The image detail levels it takes.
     pub detail: Vec<String>,
     /// What it states for itself (its family fills in the rest).
@@ -159,6 +165,19 @@ pub struct Limits {
     pub max_dim: Option<u32>,
     /// A smaller size for every image of a request with many.
     pub many_images: Option<ManyImages>,
+}
+
+/// How a model's thinking is asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Thinking {
+    /// With a token budget (Anthropic's `{"type": "enabled",
+    /// "budget_tokens": n}`).
+    Budget,
+    /// Adaptively, its depth set by an effort level (Anthropic's
+    /// `{"type": "adaptive"}` and `output_config.effort`); a budget is
+    /// refused.
+    Adaptive,
 }
 
 /// When a request holds more than [`ManyImages::over`] images (and,

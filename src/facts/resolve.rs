@@ -107,6 +107,8 @@ impl Facts {
                 context: m.context,
                 max_output: m.max_output,
                 reasoning: m.reasoning,
+                sampling: m.sampling,
+                thinking: m.thinking,
                 detail: m.detail.clone(),
                 traits: Traits {
                     sizing: sizing_of(&m.sizing, &at("sizing"))?,

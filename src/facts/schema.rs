@@ -60,6 +60,8 @@ pub(super) struct ModelDoc {
     pub context: Option<u64>,
     pub max_output: Option<u64>,
     pub reasoning: Option<bool>,
+    pub sampling: Option<bool>,
+    pub thinking: Option<super::Thinking>,
     #[serde(default)]
     pub detail: Vec<String>,
     pub sizing: Option<SizingRef>,

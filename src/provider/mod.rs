@@ -344,6 +344,45 @@ fn settings(
         };
         return Err(unsupported(setting, why));
     }
+    let given = |setting: Setting| params.given().any(|s| s == setting);
+    // Claude from 4.5 on takes `temperature` or `top_p`, not both
+    // (<https://platform.claude.com/docs/en/about-claude/models/migrating-to-claude-4>,
+    // read 2026-12-02).
+    if (provider == Provider::Anthropic || caps.claude)
+        && given(Setting::Temperature)
+        && given(Setting::TopP)
+    {
+        return Err(unsupported(
+            Setting::TopP,
+            "Claude models take temperature or top_p, not both".into(),
+        ));
+    }
+    if let Some(m) = known {
+        let name = m.name.as_deref().unwrap_or(model);
+        if m.sampling == Some(false) {
+            for setting in [Setting::Temperature, Setting::TopP, Setting::TopK] {
+                if given(setting) {
+                    return Err(unsupported(
+                        setting,
+                        format!("{name} refuses sampling settings"),
+                    ));
+                }
+            }
+        }
+        let adaptive = m.thinking == Some(crate::facts::Thinking::Adaptive);
+        if adaptive && given(Setting::ThinkingBudget) {
+            return Err(unsupported(
+                Setting::ThinkingBudget,
+                format!("{name} thinks adaptively: give reasoning_effort instead"),
+            ));
+        }
+        if provider == Provider::Anthropic && !adaptive && given(Setting::ReasoningEffort) {
+            return Err(unsupported(
+                Setting::ReasoningEffort,
+                format!("{name} takes a thinking budget (thinking_budget), not an effort level"),
+            ));
+        }
+    }
     if known.and_then(|m| m.reasoning) == Some(false) {
         for setting in [Setting::ReasoningEffort, Setting::ThinkingBudget] {
             if params.given().any(|s| s == setting) {

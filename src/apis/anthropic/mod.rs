@@ -22,6 +22,14 @@ pub(crate) const SPEC: Spec = Spec {
     names: Pattern::TOOL_NAME,
     ids: Pattern::ANTHROPIC_ID,
     // Where each goes, with its source: `write.rs`.
-    settings: &[MaxTokens, Temperature, TopP, TopK, Stop, ThinkingBudget],
+    settings: &[
+        MaxTokens,
+        Temperature,
+        TopP,
+        TopK,
+        Stop,
+        ThinkingBudget,
+        ReasoningEffort,
+    ],
     ..Spec::of(Provider::Anthropic)
 };

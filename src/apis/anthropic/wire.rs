@@ -30,6 +30,8 @@ pub(crate) struct Body<'a> {
     pub stop_sequences: Vec<String>,
     #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
     pub thinking: Option<Thinking>,
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub output_config: Option<OutputConfig>,
     #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
     pub system: Option<TextOr<'a, Marked<Item<'a>>>>,
     #[serde(skip_deserializing, skip_serializing_if = "Vec::is_empty")]
@@ -40,12 +42,19 @@ pub(crate) struct Body<'a> {
     pub messages: Vec<Message<'a>>,
 }
 
-/// Extended thinking with a token budget.
+/// Extended thinking: with a token budget (`enabled`), or `adaptive`.
 #[derive(Clone, Copy, Debug, Serialize)]
 pub(crate) struct Thinking {
     #[serde(rename = "type")]
     pub kind: &'static str,
-    pub budget_tokens: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub budget_tokens: Option<u32>,
+}
+
+/// `output_config`: how much effort the model spends.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub(crate) struct OutputConfig {
+    pub effort: &'static str,
 }
 
 #[derive(Clone, Debug, Serialize)]

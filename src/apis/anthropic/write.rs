@@ -24,8 +24,8 @@
 //!   minimal declarations, `tool_choice` is `{"type": "none"}`.
 
 use super::wire::{
-    sends_media, Block, Body, CacheControl, Content, Item, Marked, Message, Role, Source, Thinking,
-    Tool, ToolChoice,
+    sends_media, Block, Body, CacheControl, Content, Item, Marked, Message, OutputConfig, Role,
+    Source, Thinking, Tool, ToolChoice,
 };
 use crate::steps::compose::{
     cache_breakpoints, has_media, text_with_notes, Alternating, Placement, OPENING_TEXT,
@@ -121,8 +121,22 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
     // `top_k`, `stop_sequences` at the top level; a thinking budget is
     // `thinking: {"type": "enabled", "budget_tokens": n}`
     // (<https://platform.claude.com/docs/en/build-with-claude/extended-thinking>,
-    // read 2026-12-01). No seed or effort level is taken (refused before).
+    // read 2026-12-01); an effort level is `thinking: {"type":
+    // "adaptive"}` with `output_config: {"effort"}`
+    // (<https://platform.claude.com/docs/en/build-with-claude/adaptive-thinking>,
+    // read 2026-12-02). Which model takes which was checked before.
     let p = cx.params;
+    let thinking = match (p.thinking_budget, p.reasoning_effort) {
+        (Some(budget), _) => Some(Thinking {
+            kind: "enabled",
+            budget_tokens: Some(budget),
+        }),
+        (None, Some(_)) => Some(Thinking {
+            kind: "adaptive",
+            budget_tokens: None,
+        }),
+        (None, None) => None,
+    };
     Body {
         model: cx.model.to_owned().into(),
         max_tokens: p.max_tokens.unwrap_or(cx.default_max_tokens),
@@ -130,10 +144,10 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
         top_p: p.top_p,
         top_k: p.top_k,
         stop_sequences: p.stop.clone(),
-        thinking: p.thinking_budget.map(|budget_tokens| Thinking {
-            kind: "enabled",
-            budget_tokens,
-        }),
+        thinking,
+        output_config: p
+            .reasoning_effort
+            .map(|e| OutputConfig { effort: e.name() }),
         system,
         tools,
         tool_choice,
