@@ -277,7 +277,7 @@ impl Generated {
             chars.chunks(k.max(1)).map(|c| c.iter().collect()).collect()
         };
         let mut index = 0;
-        let mut delta = |event: &mut dyn FnMut(&str, String), index: usize, body: String| {
+        let delta = |event: &mut dyn FnMut(&str, String), index: usize, body: String| {
             event(
                 "content_block_delta",
                 format!(r#"{{"type":"content_block_delta","index":{index},"delta":{body}}}"#),
