@@ -59,6 +59,15 @@ pub(crate) struct AssistantTurn<'a> {
     /// Each block's JSON text as the envelope holds it, so a signed block
     /// goes back byte for byte.
     pub thinking: Vec<Box<serde_json::value::RawValue>>,
+    /// Bedrock blocks the envelope kept
+    /// ([`import::BEDROCK_BLOCKS`](super::envelope::BEDROCK_BLOCKS)), each
+    /// block's JSON text as the envelope holds it, for Bedrock to be given
+    /// back its reasoning blocks byte for byte.
+    pub bedrock_blocks: Vec<Box<serde_json::value::RawValue>>,
+    /// The Ollama thinking text the envelope kept
+    /// ([`import::OLLAMA_THINKING`](super::envelope::OLLAMA_THINKING)), for
+    /// Ollama to be given back.
+    pub ollama_thinking: Option<String>,
 }
 
 /// One tool call.
@@ -285,6 +294,8 @@ fn single<'a>(index: usize, role: Role<'_>, content: &'a str) -> Turn<'a, ()> {
             text: (!content.is_empty()).then_some(Cow::Borrowed(content)),
             calls: Vec::new(),
             thinking: Vec::new(),
+            bedrock_blocks: Vec::new(),
+            ollama_thinking: None,
         }),
     }
 }
@@ -320,6 +331,8 @@ fn assistant(index: usize, content: &str) -> AssistantTurn<'_> {
         text: (!content.is_empty()).then_some(Cow::Borrowed(content)),
         calls: Vec::new(),
         thinking: Vec::new(),
+        bedrock_blocks: Vec::new(),
+        ollama_thinking: None,
     })
 }
 
@@ -338,12 +351,14 @@ fn envelope(index: usize, content: &str) -> Option<AssistantTurn<'static>> {
             "tool_calls",
             super::envelope::ANTHROPIC_THINKING,
             super::envelope::GEMINI_SIGNATURES,
+            super::envelope::BEDROCK_BLOCKS,
+            super::envelope::OLLAMA_THINKING,
         ],
     )?;
-    if object.first_repeat(&[0, 1, 2, 3]).is_some() {
+    if object.first_repeat(&[0, 1, 2, 3, 4, 5]).is_some() {
         return None;
     }
-    let [text, calls, thinking, signatures] = object.picks;
+    let [text, calls, thinking, signatures, bedrock_blocks, ollama_thinking] = object.picks;
     // `{call id: signature}`; anything else is not Gemini's: left out.
     let signatures: std::collections::HashMap<String, String> = signatures
         .one()
@@ -357,6 +372,18 @@ fn envelope(index: usize, content: &str) -> Option<AssistantTurn<'static>> {
         })
         .filter(|blocks| blocks.iter().all(|b| b.get().starts_with('{')))
         .unwrap_or_default();
+    // Blocks that are not a list of objects are not Bedrock's: left out.
+    let bedrock_blocks: Vec<Box<serde_json::value::RawValue>> = bedrock_blocks
+        .one()
+        .and_then(|m| {
+            serde_json::from_str::<Vec<Box<serde_json::value::RawValue>>>(&content[m.value]).ok()
+        })
+        .filter(|blocks| blocks.iter().all(|b| b.get().starts_with('{')))
+        .unwrap_or_default();
+    // Thinking that is not a string is not Ollama's: left out.
+    let ollama_thinking = ollama_thinking
+        .one()
+        .and_then(|m| serde_json::from_str::<String>(&content[m.value]).ok());
     let calls = &content[calls.one()?.value];
     let items = calls.starts_with('[').then(|| scan::array(calls))??;
     let text = match text.one() {
@@ -379,6 +406,8 @@ fn envelope(index: usize, content: &str) -> Option<AssistantTurn<'static>> {
         text: text.map(|t| Cow::Owned(t.into_owned())),
         calls,
         thinking,
+        bedrock_blocks,
+        ollama_thinking,
     })
 }
 

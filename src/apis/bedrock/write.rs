@@ -31,6 +31,7 @@
 
 use std::collections::HashSet;
 
+use serde_json::value::RawValue;
 use serde_json::Map;
 
 use super::wire::{
@@ -141,9 +142,16 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
 /// documents it for InvokeModel): never in both lists, which would give
 /// Claude one name twice. `toolConfig` needs at least one tool, so when
 /// every tool is typed it holds [`PLACEHOLDER`].
-/// Blocks the crate wrote, as a list that may also hold others.
+/// Blocks the crate wrote, as a list that may also hold others (a kept
+/// block is written as it was).
 fn known(blocks: Vec<Block<'static>>) -> Vec<Keyed<Block<'static>>> {
-    blocks.into_iter().map(Keyed::Known).collect()
+    blocks
+        .into_iter()
+        .map(|block| match block {
+            Block::Kept(raw) => Keyed::Raw(raw),
+            block => Keyed::Known(block),
+        })
+        .collect()
 }
 
 fn declare(declarations: &Declarations) -> (Option<ToolConfig<'static>>, Option<Extra>) {
@@ -179,6 +187,18 @@ fn declare(declarations: &Declarations) -> (Option<ToolConfig<'static>>, Option<
     (Some(ToolConfig { tools }), extra)
 }
 
+/// Whether a kept block is a `reasoningContent` block: an object whose
+/// one member is that.
+fn is_reasoning(raw: &RawValue) -> bool {
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Reasoning<'a> {
+        #[serde(rename = "reasoningContent", borrow)]
+        _content: &'a RawValue,
+    }
+    serde_json::from_str::<Reasoning<'_>>(raw.get()).is_ok_and(|r| r._content.get().starts_with('{'))
+}
+
 /// The tool `toolConfig` holds when every declared tool is a typed one
 /// (Converse wants at least one there).
 pub(crate) const PLACEHOLDER: &str = "no_other_tools";
@@ -209,12 +229,21 @@ struct Builder {
 
 impl Builder {
     fn assistant(&mut self, turn: AssistantTurn<'_>) -> Vec<Block<'static>> {
+        // The reasoning blocks a Bedrock response left in the history come
+        // first, each as the model wrote it (its signature with it):
+        // Claude's extended thinking with tool use needs the thinking block
+        // of the turn, unchanged, before its text and tool use
+        // (<https://docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-extended-thinking.html>,
+        // read 2026-12-02, and the ReasoningContentBlock of
+        // <https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ContentBlock.html>).
+        // The other kept blocks are no model's input and stay out.
         let mut blocks: Vec<Block<'static>> = turn
-            .text
-            .as_deref()
-            .and_then(text_block)
+            .bedrock_blocks
             .into_iter()
+            .filter(|raw| is_reasoning(raw))
+            .map(Block::Kept)
             .collect();
+        blocks.extend(turn.text.as_deref().and_then(text_block));
         blocks.extend(turn.calls.into_iter().map(|call| {
             Block::ToolUse(ToolUse {
                 tool_use_id: call.id.into(),
