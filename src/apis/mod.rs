@@ -153,5 +153,9 @@ const GEMINI: Api = Api {
     rules: gemini::rules::RULES,
     check: gemini::rules::check,
     request_size: |_| Some(&gemini::rules::REQUEST_SIZE),
-    response: None,
+    response: Some(ResponseReader {
+        body: gemini::response::from_gemini_response,
+        stream: || Box::new(gemini::stream::GeminiStream::new()),
+        sniff: gemini::response::sniff,
+    }),
 };

@@ -34,7 +34,11 @@ pub use crate::apis::anthropic::read::{
 pub use crate::apis::anthropic::response::{from_anthropic_response, STOP_REASON, USAGE};
 pub use crate::apis::anthropic::stream::AnthropicStream;
 pub use crate::apis::bedrock::read::{from_bedrock, BLOCKS as BEDROCK_BLOCKS};
-pub use crate::apis::gemini::read::{from_gemini, SIGNATURES as GEMINI_SIGNATURES};
+pub use crate::apis::gemini::read::{
+    from_gemini, PARTS as GEMINI_PARTS, SIGNATURES as GEMINI_SIGNATURES,
+};
+pub use crate::apis::gemini::response::from_gemini_response;
+pub use crate::apis::gemini::stream::GeminiStream;
 pub use crate::apis::ollama::read::from_ollama;
 pub use crate::apis::openai_chat::read::from_openai_chat;
 pub use crate::apis::openai_responses::read::{from_openai_responses, ITEMS as OPENAI_ITEMS};
