@@ -119,7 +119,11 @@ pub(crate) static APIS: [Api; Provider::COUNT] = [
                 .or_else(|| crate::facts::ids::bedrock_family(target.model));
             (family == Some(Family::Claude)).then_some(&bedrock::rules::REQUEST_SIZE)
         },
-        response: None,
+        response: Some(ResponseReader {
+            body: bedrock::response::from_bedrock_response,
+            stream: || Box::new(bedrock::stream::BedrockStream::new()),
+            sniff: bedrock::response::sniff,
+        }),
     },
     Api {
         spec: &ollama::SPEC,

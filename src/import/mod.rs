@@ -34,6 +34,8 @@ pub use crate::apis::anthropic::read::{
 pub use crate::apis::anthropic::response::{from_anthropic_response, STOP_REASON, USAGE};
 pub use crate::apis::anthropic::stream::AnthropicStream;
 pub use crate::apis::bedrock::read::{from_bedrock, BLOCKS as BEDROCK_BLOCKS};
+pub use crate::apis::bedrock::response::from_bedrock_response;
+pub use crate::apis::bedrock::stream::BedrockStream;
 pub use crate::apis::gemini::read::{
     from_gemini, PARTS as GEMINI_PARTS, SIGNATURES as GEMINI_SIGNATURES,
 };
