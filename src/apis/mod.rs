@@ -134,7 +134,11 @@ pub(crate) static APIS: [Api; Provider::COUNT] = [
         check: ollama::rules::check,
         // Servers state no body size of their own.
         request_size: none,
-        response: None,
+        response: Some(ResponseReader {
+            body: ollama::response::from_ollama_response,
+            stream: || Box::new(ollama::stream::OllamaStream::new()),
+            sniff: ollama::response::sniff,
+        }),
     },
     Api {
         spec: &openai_compatible::SPEC,
