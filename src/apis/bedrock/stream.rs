@@ -39,7 +39,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use crate::history::AssistantTurn;
-use crate::json::push_json_str;
+use crate::json::{minify, push_json_str};
 use crate::steps::lines::{Line, LineSplitter};
 use crate::steps::response::{Members, ResponseError, ResponseStream};
 
@@ -442,7 +442,7 @@ impl Block {
                 input: if self.input.trim().is_empty() {
                     "{}".into()
                 } else {
-                    self.input
+                    minify(&self.input)
                 },
             },
             Some(Kind::Reasoning) => {

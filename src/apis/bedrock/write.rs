@@ -373,6 +373,47 @@ impl Builder {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::steps::walk::Call;
+    use crate::steps::wire::Arguments;
+
+    fn raw(json: &str) -> Box<RawValue> {
+        RawValue::from_string(json.to_owned()).unwrap()
+    }
+
+    #[test]
+    fn kept_reasoning_blocks_go_first_as_they_were_and_other_kept_blocks_stay_out() {
+        let reasoning = r#"{"reasoningContent":{"reasoningText":{"text":"Hm.","signature":"c2ln"}}}"#;
+        let redacted = r#"{"reasoningContent":{"redactedContent":"AAEC"}}"#;
+        let turn = AssistantTurn {
+            text: Some("Done.".into()),
+            calls: vec![Call {
+                id: "tooluse_1".into(),
+                name: "f".into(),
+                arguments: Arguments::from_raw(r#"{"b":1,"a":123456789012345678901234567890}"#),
+                signature: None,
+            }],
+            thinking: Vec::new(),
+            bedrock_blocks: vec![
+                raw(reasoning),
+                raw(r#"{"citationsContent":{"content":[],"citations":[]}}"#),
+                raw(r#"{"reasoningContent":null}"#),
+                raw(r#"{"reasoningContent":{},"text":"two kinds"}"#),
+                raw(redacted),
+            ],
+            ollama_thinking: Some("not Bedrock's".into()),
+        };
+        let mut b = Builder {
+            names: HashSet::new(),
+            media_in_results: true,
+        };
+        let blocks = known(b.assistant(turn));
+        assert_eq!(
+            serde_json::to_string(&blocks).unwrap(),
+            format!(
+                r#"[{reasoning},{redacted},{{"text":"Done."}},{{"toolUse":{{"toolUseId":"tooluse_1","name":"f","input":{{"b":1,"a":123456789012345678901234567890}}}}}}]"#
+            )
+        );
+    }
 
     #[test]
     fn document_names_use_allowed_characters_and_are_unique() {

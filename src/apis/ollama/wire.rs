@@ -64,6 +64,11 @@ pub(crate) struct Message<'a> {
         skip_serializing_if = "str::is_empty"
     )]
     pub content: Cow<'a, str>,
+    /// An assistant's thinking (a thinking model's, with `think`), after its
+    /// content as the official client orders them:
+    /// <https://docs.ollama.com/api/chat> (read 2026-12-02).
+    #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
+    pub thinking: Option<Cow<'a, str>>,
     /// Raw base64, no `data:` prefix.
     #[serde(
         borrow,
@@ -79,10 +84,6 @@ pub(crate) struct Message<'a> {
         skip_serializing_if = "Vec::is_empty"
     )]
     pub tool_calls: Vec<ToolCall<'a>>,
-    /// An assistant's thinking (a thinking model's, with `think`):
-    /// <https://docs.ollama.com/api/chat> (read 2026-12-02).
-    #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
-    pub thinking: Option<Cow<'a, str>>,
     #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
     pub tool_name: Option<Cow<'a, str>>,
     /// Read only: not Ollama's, taken where a history has it.

@@ -139,3 +139,29 @@ fn image(slot: Slot<'_>) -> Option<B64<'static>> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn turn(thinking: Option<&str>) -> AssistantTurn<'static> {
+        AssistantTurn {
+            text: Some("Done.".into()),
+            calls: Vec::new(),
+            thinking: Vec::new(),
+            bedrock_blocks: Vec::new(),
+            ollama_thinking: thinking.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn kept_thinking_goes_back_on_its_message_after_the_content() {
+        let json = |t| serde_json::to_string(&assistant(turn(t))).unwrap();
+        assert_eq!(
+            json(Some("Two \"calls\".")),
+            r#"{"role":"assistant","content":"Done.","thinking":"Two \"calls\"."}"#
+        );
+        assert_eq!(json(Some("")), r#"{"role":"assistant","content":"Done."}"#);
+        assert_eq!(json(None), r#"{"role":"assistant","content":"Done."}"#);
+    }
+}
