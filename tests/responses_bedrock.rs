@@ -18,8 +18,7 @@ use support::{
 };
 use tool_carrier::history::AssistantTurn;
 use tool_carrier::import::{
-    from_bedrock, from_bedrock_response, BedrockStream, ResponseError, ResponseForm,
-    BEDROCK_BLOCKS,
+    from_bedrock, from_bedrock_response, BedrockStream, ResponseError, ResponseForm, BEDROCK_BLOCKS,
 };
 use tool_carrier::media::store::InlineStore;
 use tool_carrier::provider::{build_request, Options, Provider};
@@ -32,11 +31,19 @@ fn bedrock(name: &str) -> String {
 }
 
 fn body(name: &str) -> AssistantTurn {
-    read_as(Provider::Bedrock, &bedrock(&format!("{name}.json")), ResponseForm::Body)
+    read_as(
+        Provider::Bedrock,
+        &bedrock(&format!("{name}.json")),
+        ResponseForm::Body,
+    )
 }
 
 fn streamed(name: &str) -> AssistantTurn {
-    read_as(Provider::Bedrock, &bedrock(&format!("{name}.jsonl")), ResponseForm::Stream)
+    read_as(
+        Provider::Bedrock,
+        &bedrock(&format!("{name}.jsonl")),
+        ResponseForm::Stream,
+    )
 }
 
 /// The reasoning block as the body wrote it, white space aside.
@@ -44,7 +51,9 @@ fn reasoning_block() -> String {
     let body = bedrock("thinking.json");
     let at = body.find(r#"{"reasoningContent""#).unwrap();
     let end = at + body[at..].find("}}}").unwrap() + 3;
-    body[at..end].replace("\": ", "\":").replace("\", \"", "\",\"")
+    body[at..end]
+        .replace("\": ", "\":")
+        .replace("\", \"", "\",\"")
 }
 
 #[test]
@@ -90,7 +99,10 @@ fn what_the_records_hold() {
     );
     assert_eq!(
         turn.members()[0],
-        (BEDROCK_BLOCKS.to_owned(), format!("[{}]", reasoning_block()))
+        (
+            BEDROCK_BLOCKS.to_owned(),
+            format!("[{}]", reasoning_block())
+        )
     );
     assert_eq!(
         turn.members()[2].1,
@@ -137,7 +149,9 @@ fn a_truncated_stream_says_what_it_lacks() {
             .to_string(),
         "the stream ended early: it lacks messageStop"
     );
-    let signature = text.find("{\"contentBlockDelta\": {\"delta\": {\"reasoningContent\": {\"signature\"").unwrap();
+    let signature = text
+        .find("{\"contentBlockDelta\": {\"delta\": {\"reasoningContent\": {\"signature\"")
+        .unwrap();
     assert_eq!(
         stream_of(Provider::Bedrock, &[&text.as_bytes()[..signature]])
             .unwrap_err()
@@ -295,17 +309,26 @@ impl Generated {
 
     fn stream(&self) -> String {
         let delta = |index: usize, delta: String| {
-            format!("{{\"contentBlockDelta\": {{\"delta\": {delta}, \"contentBlockIndex\": {index}}}}}")
+            format!(
+                "{{\"contentBlockDelta\": {{\"delta\": {delta}, \"contentBlockIndex\": {index}}}}}"
+            )
         };
-        let stop = |index: usize| format!("{{\"contentBlockStop\": {{\"contentBlockIndex\": {index}}}}}");
+        let stop =
+            |index: usize| format!("{{\"contentBlockStop\": {{\"contentBlockIndex\": {index}}}}}");
         let mut lines = vec!["{\"messageStart\": {\"role\": \"assistant\"}}".to_owned()];
         let mut index = 0;
         if let Some((text, signature)) = &self.reasoning {
             for piece in pieces(text, &self.cuts) {
-                lines.push(delta(index, format!("{{\"reasoningContent\": {{\"text\": {}}}}}", quoted(&piece))));
+                lines.push(delta(
+                    index,
+                    format!("{{\"reasoningContent\": {{\"text\": {}}}}}", quoted(&piece)),
+                ));
             }
             if let Some(s) = signature {
-                lines.push(delta(index, format!("{{\"reasoningContent\": {{\"signature\": {}}}}}", quoted(s))));
+                lines.push(delta(
+                    index,
+                    format!("{{\"reasoningContent\": {{\"signature\": {}}}}}", quoted(s)),
+                ));
             }
             lines.push(stop(index));
             index += 1;
@@ -322,12 +345,18 @@ impl Generated {
                 quoted(name)
             ));
             for piece in pieces(args, &self.cuts) {
-                lines.push(delta(index, format!("{{\"toolUse\": {{\"input\": {}}}}}", quoted(&piece))));
+                lines.push(delta(
+                    index,
+                    format!("{{\"toolUse\": {{\"input\": {}}}}}", quoted(&piece)),
+                ));
             }
             lines.push(stop(index));
             index += 1;
         }
-        lines.push(format!("{{\"messageStop\": {{\"stopReason\": {}}}}}", quoted(self.stop)));
+        lines.push(format!(
+            "{{\"messageStop\": {{\"stopReason\": {}}}}}",
+            quoted(self.stop)
+        ));
         lines.push(format!(
             "{{\"metadata\": {{\"usage\": {}, \"metrics\": {{\"latencyMs\": 5}}}}}}",
             self.usage()
@@ -342,7 +371,9 @@ impl Generated {
             turn = turn.call(Generated::id(k), name, args).unwrap();
         }
         if let Some(block) = self.reasoning_block() {
-            turn = turn.with_member(BEDROCK_BLOCKS, &format!("[{block}]")).unwrap();
+            turn = turn
+                .with_member(BEDROCK_BLOCKS, &format!("[{block}]"))
+                .unwrap();
         }
         turn.with_member("stop_reason", &quoted(self.stop))
             .unwrap()

@@ -13,8 +13,8 @@ mod support;
 use proptest::prelude::*;
 use serde_json::Value;
 use support::{
-    call, converted, cuts, every_other_provider_takes, every_split_gives, fixture, pieces,
-    quoted, read_as, said, stream_of,
+    call, converted, cuts, every_other_provider_takes, every_split_gives, fixture, pieces, quoted,
+    read_as, said, stream_of,
 };
 use tool_carrier::history::AssistantTurn;
 use tool_carrier::import::{
@@ -31,11 +31,19 @@ fn gemini(name: &str) -> String {
 }
 
 fn body(name: &str) -> AssistantTurn {
-    read_as(Provider::Gemini, &gemini(&format!("{name}.json")), ResponseForm::Body)
+    read_as(
+        Provider::Gemini,
+        &gemini(&format!("{name}.json")),
+        ResponseForm::Body,
+    )
 }
 
 fn streamed(name: &str) -> AssistantTurn {
-    read_as(Provider::Gemini, &gemini(&format!("{name}.sse")), ResponseForm::Stream)
+    read_as(
+        Provider::Gemini,
+        &gemini(&format!("{name}.sse")),
+        ResponseForm::Stream,
+    )
 }
 
 /// The stream's chunks as the JSON array the API streams without
@@ -85,7 +93,11 @@ fn what_the_records_hold() {
         calls,
         [
             ("call_0_0", "power_disco_ball", r#"{"power":true}"#),
-            ("call_0_1", "start_music", r#"{"energetic":true,"loud":true}"#),
+            (
+                "call_0_1",
+                "start_music",
+                r#"{"energetic":true,"loud":true}"#
+            ),
             ("call_0_2", "dim_lights", r#"{"brightness":0.5}"#)
         ]
     );
@@ -94,7 +106,8 @@ fn what_the_records_hold() {
         turn.members()[0],
         (
             GEMINI_SIGNATURES.to_owned(),
-            r#"{"call_0_0":"CiIBcsjafGxHVl1YaKfzMjlJpNiBlYx8HcyDxB6Af3kPRcU1eQpnAXLI2nw"}"#.to_owned()
+            r#"{"call_0_0":"CiIBcsjafGxHVl1YaKfzMjlJpNiBlYx8HcyDxB6Af3kPRcU1eQpnAXLI2nw"}"#
+                .to_owned()
         )
     );
 
@@ -156,7 +169,12 @@ fn every_split_of_the_stream_gives_the_same_record() {
         every_split_gives(Provider::Gemini, text.as_bytes(), &body(name), name);
     }
     let array = as_array(&gemini("thinking.sse"));
-    every_split_gives(Provider::Gemini, array.as_bytes(), &body("thinking"), "array");
+    every_split_gives(
+        Provider::Gemini,
+        array.as_bytes(),
+        &body("thinking"),
+        "array",
+    );
 }
 
 #[test]
@@ -216,7 +234,10 @@ fn errors_from_the_provider() {
         err.to_string(),
         "the provider answered with an error: PROHIBITED_CONTENT: the prompt was blocked (promptFeedback.blockReason): no candidate was returned"
     );
-    let streamed = stream_of(Provider::Gemini, &[format!("data: {blocked}\n\n").as_bytes()]);
+    let streamed = stream_of(
+        Provider::Gemini,
+        &[format!("data: {blocked}\n\n").as_bytes()],
+    );
     assert_eq!(streamed.unwrap_err(), err);
 }
 
@@ -358,7 +379,11 @@ impl Generated {
         for k in 0..self.calls.len() {
             chunks.push(Generated::chunk(&[self.call_part(k)], None, None));
         }
-        chunks.push(Generated::chunk(&[], Some(self.finish), Some(&self.usage())));
+        chunks.push(Generated::chunk(
+            &[],
+            Some(self.finish),
+            Some(&self.usage()),
+        ));
         chunks.iter().map(|c| format!("data: {c}\n\n")).collect()
     }
 
@@ -376,7 +401,10 @@ impl Generated {
         }
         if let (Some(s), Some(id)) = (&self.call_signature, ids.first()) {
             turn = turn
-                .with_member(GEMINI_SIGNATURES, &format!("{{{}:{}}}", quoted(id), quoted(s)))
+                .with_member(
+                    GEMINI_SIGNATURES,
+                    &format!("{{{}:{}}}", quoted(id), quoted(s)),
+                )
                 .unwrap();
         }
         let mut kept = Vec::new();
@@ -384,7 +412,10 @@ impl Generated {
             kept.push(format!("{{\"text\":{},\"thought\":true}}", quoted(t)));
         }
         if let Some(s) = &self.text_signature {
-            kept.push(format!("{{\"text\":\"\",\"thoughtSignature\":{}}}", quoted(s)));
+            kept.push(format!(
+                "{{\"text\":\"\",\"thoughtSignature\":{}}}",
+                quoted(s)
+            ));
         }
         if !kept.is_empty() {
             turn = turn

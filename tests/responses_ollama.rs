@@ -12,13 +12,12 @@ mod support;
 use proptest::prelude::*;
 use serde_json::Value;
 use support::{
-    call, converted, cuts, every_other_provider_takes, every_split_gives, fixture, pieces,
-    quoted, read_as, said, stream_of,
+    call, converted, cuts, every_other_provider_takes, every_split_gives, fixture, pieces, quoted,
+    read_as, said, stream_of,
 };
 use tool_carrier::history::AssistantTurn;
 use tool_carrier::import::{
-    from_ollama, from_ollama_response, OllamaStream, ResponseError, ResponseForm,
-    OLLAMA_THINKING,
+    from_ollama, from_ollama_response, OllamaStream, ResponseError, ResponseForm, OLLAMA_THINKING,
 };
 use tool_carrier::media::store::InlineStore;
 use tool_carrier::provider::Provider;
@@ -30,11 +29,19 @@ fn ollama(name: &str) -> String {
 }
 
 fn body(name: &str) -> AssistantTurn {
-    read_as(Provider::Ollama, &ollama(&format!("{name}.json")), ResponseForm::Body)
+    read_as(
+        Provider::Ollama,
+        &ollama(&format!("{name}.json")),
+        ResponseForm::Body,
+    )
 }
 
 fn streamed(name: &str) -> AssistantTurn {
-    read_as(Provider::Ollama, &ollama(&format!("{name}.ndjson")), ResponseForm::Stream)
+    read_as(
+        Provider::Ollama,
+        &ollama(&format!("{name}.ndjson")),
+        ResponseForm::Stream,
+    )
 }
 
 const THINKING: &str =
@@ -66,7 +73,10 @@ fn what_the_records_hold() {
         .collect();
     assert_eq!(
         calls,
-        [("call_0_0", "get_temperature"), ("call_0_1", "get_conditions")]
+        [
+            ("call_0_0", "get_temperature"),
+            ("call_0_1", "get_conditions")
+        ]
     );
     let turn = streamed("thinking");
     assert_eq!(
@@ -157,7 +167,10 @@ fn the_history_goes_back_to_ollama_with_its_thinking() {
     );
     // Other providers are not given it.
     for provider in [Provider::Anthropic, Provider::Bedrock, Provider::OpenAiChat] {
-        assert!(!converted(provider, &turn).contains("64 bits"), "{provider}");
+        assert!(
+            !converted(provider, &turn).contains("64 bits"),
+            "{provider}"
+        );
     }
     for name in NAMES {
         every_other_provider_takes(&[Provider::Ollama], &body(name));
@@ -262,7 +275,10 @@ impl Generated {
             }
         }
         for piece in pieces(&self.text, &self.cuts) {
-            lines.push(Generated::line(format!("\"content\":{}", quoted(&piece)), false));
+            lines.push(Generated::line(
+                format!("\"content\":{}", quoted(&piece)),
+                false,
+            ));
         }
         for k in 0..self.calls.len() {
             lines.push(Generated::line(

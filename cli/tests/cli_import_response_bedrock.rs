@@ -72,5 +72,8 @@ fn a_cut_stream_or_an_error_body_fails_with_the_reason() {
     let error = import(&fixture("error.json"));
     assert!(!error.status.success());
     let err = String::from_utf8_lossy(&error.stderr);
-    assert!(err.contains("ThrottlingException: Too many tokens"), "{err}");
+    assert!(
+        err.contains("ThrottlingException: Too many tokens"),
+        "{err}"
+    );
 }

@@ -41,7 +41,10 @@ fn a_body_and_its_stream_give_one_and_the_same_record() {
     let envelope: Value = serde_json::from_str(record["content"].as_str().unwrap()).unwrap();
     assert_eq!(envelope["stop_reason"], "STOP");
     assert_eq!(envelope["tool_calls"][0]["id"], "call_0_2");
-    assert!(!envelope["gemini_thought_signatures"].is_null(), "{envelope}");
+    assert!(
+        !envelope["gemini_thought_signatures"].is_null(),
+        "{envelope}"
+    );
     assert!(text.contains("123456789012345678901234567890"));
 }
 
@@ -72,5 +75,8 @@ fn a_cut_stream_or_an_error_body_fails_with_the_reason() {
     let error = import(&fixture("error.json"));
     assert!(!error.status.success());
     let err = String::from_utf8_lossy(&error.stderr);
-    assert!(err.contains("RESOURCE_EXHAUSTED: Resource has been exhausted"), "{err}");
+    assert!(
+        err.contains("RESOURCE_EXHAUSTED: Resource has been exhausted"),
+        "{err}"
+    );
 }

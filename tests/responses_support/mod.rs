@@ -39,7 +39,11 @@ pub fn every_split_gives(provider: Provider, bytes: &[u8], expected: &AssistantT
         assert_eq!(&got, expected, "{name} cut at {cut}");
     }
     let bytes: Vec<&[u8]> = bytes.chunks(1).collect();
-    assert_eq!(&stream_of(provider, &bytes).unwrap(), expected, "{name} byte by byte");
+    assert_eq!(
+        &stream_of(provider, &bytes).unwrap(),
+        expected,
+        "{name} byte by byte"
+    );
 }
 
 /// The fixture `name` read the way `import` reads it: its form told by

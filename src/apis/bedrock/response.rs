@@ -222,7 +222,14 @@ pub(crate) fn sniff(text: &str) -> Option<ResponseForm> {
         if is_event(&members) {
             return Some(ResponseForm::Stream);
         }
-        let body = ["output", "stopReason", "message", "Message", "__type", "Error"];
+        let body = [
+            "output",
+            "stopReason",
+            "message",
+            "Message",
+            "__type",
+            "Error",
+        ];
         let is_body = !members.iter().any(|m| m == "messages")
             && members.iter().any(|m| body.contains(&m.as_str()));
         return is_body.then_some(ResponseForm::Body);
@@ -331,7 +338,9 @@ mod tests {
             "the provider answered with an error: error: Too many requests, please wait before trying again."
         );
         assert_eq!(
-            err(r#"{"__type": "com.amazon.coral.validate#ValidationException", "message": "Malformed input request."}"#),
+            err(
+                r#"{"__type": "com.amazon.coral.validate#ValidationException", "message": "Malformed input request."}"#
+            ),
             "the provider answered with an error: ValidationException: Malformed input request."
         );
         assert_eq!(

@@ -243,7 +243,9 @@ impl BedrockStream {
             Ok(Some(line)) if serde_json::from_str::<&RawValue>(&line.text).is_ok() => {
                 self.line(&line)?
             }
-            Ok(Some(line)) => cut = Some(format!("the rest of line {} {:?}", line.number, line.text)),
+            Ok(Some(line)) => {
+                cut = Some(format!("the rest of line {} {:?}", line.number, line.text))
+            }
             Ok(None) => {}
         }
         let mut missing = Vec::new();
@@ -399,11 +401,7 @@ impl Block {
                 Ok(())
             }
             Some(k) if std::mem::discriminant(k) == std::mem::discriminant(&kind) => Ok(()),
-            Some(k) => Err(format!(
-                "a {} delta in a {} block",
-                kind.name(),
-                k.name()
-            )),
+            Some(k) => Err(format!("a {} delta in a {} block", kind.name(), k.name())),
         }
     }
 
@@ -421,14 +419,17 @@ impl Block {
         if let Some(r) = delta.reasoning_content {
             self.be(Kind::Reasoning)?;
             if let Some(text) = r.text {
-                self.reasoning.get_or_insert_with(String::new).push_str(&text);
+                self.reasoning
+                    .get_or_insert_with(String::new)
+                    .push_str(&text);
             }
             if let Some(signature) = r.signature {
                 self.signature
                     .get_or_insert_with(String::new)
                     .push_str(&signature);
             }
-            self.redacted.extend(r.redacted_content.map(Cow::into_owned));
+            self.redacted
+                .extend(r.redacted_content.map(Cow::into_owned));
         }
         Ok(())
     }
@@ -550,10 +551,15 @@ mod tests {
             "line 1 (contentBlockDelta): a toolUse delta in a block no toolUse start opened"
         );
         assert_eq!(
-            err("{\"contentBlockStart\": {\"start\": {\"image\": {}}, \"contentBlockIndex\": 0}}\n"),
+            err(
+                "{\"contentBlockStart\": {\"start\": {\"image\": {}}, \"contentBlockIndex\": 0}}\n"
+            ),
             "line 1 (contentBlockStart): a image block is not read from a stream"
         );
-        assert_eq!(err("{\"message\": }\n"), "line 1: expected value at line 1 column 13");
+        assert_eq!(
+            err("{\"message\": }\n"),
+            "line 1: expected value at line 1 column 13"
+        );
         assert_eq!(
             err("{\"modelStreamErrorException\": {\"message\": \"Model failed.\", \"originalStatusCode\": 424, \"originalMessage\": \"bad\"}}\n"),
             "the provider answered with an error: modelStreamErrorException: Model failed. (the model's status 424: bad)"
@@ -571,7 +577,9 @@ mod tests {
             err(""),
             "the stream ended early: it lacks messageStart and messageStop"
         );
-        let cut = REASONING.find("{\"contentBlockStop\": {\"contentBlockIndex\": 1}}").unwrap();
+        let cut = REASONING
+            .find("{\"contentBlockStop\": {\"contentBlockIndex\": 1}}")
+            .unwrap();
         assert_eq!(
             err(&REASONING[..cut]),
             "the stream ended early: it lacks contentBlockStop for block 1 and messageStop"
@@ -581,6 +589,9 @@ mod tests {
             "the stream ended early: it lacks messageStop and the rest of line 9 \"{\\\"messageStop\\\": {\\\"stopReason\\\": \\\"end_turn\\\"\""
         );
         // The last line's end alone missing: the line stands.
-        assert_eq!(read(&REASONING[..REASONING.len() - 1]).unwrap(), read(REASONING).unwrap());
+        assert_eq!(
+            read(&REASONING[..REASONING.len() - 1]).unwrap(),
+            read(REASONING).unwrap()
+        );
     }
 }

@@ -196,7 +196,8 @@ fn is_reasoning(raw: &RawValue) -> bool {
         #[serde(rename = "reasoningContent", borrow)]
         _content: &'a RawValue,
     }
-    serde_json::from_str::<Reasoning<'_>>(raw.get()).is_ok_and(|r| r._content.get().starts_with('{'))
+    serde_json::from_str::<Reasoning<'_>>(raw.get())
+        .is_ok_and(|r| r._content.get().starts_with('{'))
 }
 
 /// The tool `toolConfig` holds when every declared tool is a typed one
@@ -382,7 +383,8 @@ mod tests {
 
     #[test]
     fn kept_reasoning_blocks_go_first_as_they_were_and_other_kept_blocks_stay_out() {
-        let reasoning = r#"{"reasoningContent":{"reasoningText":{"text":"Hm.","signature":"c2ln"}}}"#;
+        let reasoning =
+            r#"{"reasoningContent":{"reasoningText":{"text":"Hm.","signature":"c2ln"}}}"#;
         let redacted = r#"{"reasoningContent":{"redactedContent":"AAEC"}}"#;
         let turn = AssistantTurn {
             text: Some("Done.".into()),

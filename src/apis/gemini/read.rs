@@ -202,7 +202,10 @@ fn model(m: usize, at: &str, parts: &[Item<'_>], batch: &mut Batch, out: &mut Im
 pub(crate) fn signed_text(signature: &str) -> Value {
     let mut part = serde_json::Map::new();
     part.insert("text".into(), Value::String(String::new()));
-    part.insert("thoughtSignature".into(), Value::String(signature.to_owned()));
+    part.insert(
+        "thoughtSignature".into(),
+        Value::String(signature.to_owned()),
+    );
     Value::Object(part)
 }
 

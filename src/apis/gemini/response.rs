@@ -395,7 +395,9 @@ const RESPONSE_MEMBERS: [&str; 6] = [
 
 fn is_response(members: &[String]) -> bool {
     !members.iter().any(|m| m == "contents")
-        && members.iter().any(|m| RESPONSE_MEMBERS.contains(&m.as_str()))
+        && members
+            .iter()
+            .any(|m| RESPONSE_MEMBERS.contains(&m.as_str()))
 }
 
 /// Which form of `generateContent` response `text` is: an event stream
@@ -485,7 +487,9 @@ mod tests {
     fn errors_and_blocked_prompts_say_what_they_are() {
         let err = |t: &str| from_gemini_response(t).unwrap_err().to_string();
         assert_eq!(
-            err(r#"{"error": {"code": 429, "message": "Resource exhausted.", "status": "RESOURCE_EXHAUSTED"}}"#),
+            err(
+                r#"{"error": {"code": 429, "message": "Resource exhausted.", "status": "RESOURCE_EXHAUSTED"}}"#
+            ),
             "the provider answered with an error: RESOURCE_EXHAUSTED: Resource exhausted."
         );
         assert_eq!(
@@ -501,7 +505,9 @@ mod tests {
             "the response body: candidates[0].content.parts[0]: missing field `name` at line 1 column 29"
         );
         assert_eq!(
-            err(r#"{"candidates": [{"content": {"parts": [{"inlineData": {"mimeType": "image/png"}}]}}]}"#),
+            err(
+                r#"{"candidates": [{"content": {"parts": [{"inlineData": {"mimeType": "image/png"}}]}}]}"#
+            ),
             "the response body: candidates[0].content.parts[0]: inlineData: missing field `data`"
         );
     }
@@ -509,10 +515,15 @@ mod tests {
     #[test]
     fn sniff_tells_responses_from_requests() {
         assert_eq!(sniff(r#"{"candidates": []}"#), Some(ResponseForm::Body));
-        assert_eq!(sniff(r#"{"error": {"code": 400}}"#), Some(ResponseForm::Body));
+        assert_eq!(
+            sniff(r#"{"error": {"code": 400}}"#),
+            Some(ResponseForm::Body)
+        );
         assert_eq!(sniff("data: {}\n\n"), Some(ResponseForm::Stream));
         assert_eq!(
-            sniff("[{\"candidates\": [{\"content\": {\"parts\": [{\"text\": \"Hi\"}]}}]},\n{\"cand"),
+            sniff(
+                "[{\"candidates\": [{\"content\": {\"parts\": [{\"text\": \"Hi\"}]}}]},\n{\"cand"
+            ),
             Some(ResponseForm::Stream)
         );
         assert_eq!(sniff(r#"{"contents": [], "usageMetadata": {}}"#), None);

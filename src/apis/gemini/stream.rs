@@ -139,8 +139,7 @@ impl GeminiStream {
 
     fn event(&mut self, data: &str) -> Result<(), ResponseError> {
         self.events += 1;
-        self.reading
-            .chunk(data, &format!("event {}", self.events))
+        self.reading.chunk(data, &format!("event {}", self.events))
     }
 
     /// End the stream: the assistant turn.
@@ -242,7 +241,10 @@ mod tests {
     ];
 
     fn events() -> String {
-        CHUNKS.iter().map(|c| format!("data: {c}\r\n\r\n")).collect()
+        CHUNKS
+            .iter()
+            .map(|c| format!("data: {c}\r\n\r\n"))
+            .collect()
     }
 
     fn read(text: &str) -> Result<AssistantTurn, ResponseError> {
@@ -305,7 +307,9 @@ mod tests {
         assert_eq!(stream.push(b"data: {}\n\n").unwrap_err(), err);
         assert_eq!(stream.finish().unwrap_err(), err);
         assert_eq!(
-            read("data: {\"candidates\": {}}\n\n").unwrap_err().to_string(),
+            read("data: {\"candidates\": {}}\n\n")
+                .unwrap_err()
+                .to_string(),
             "event 1: invalid type: map, expected a sequence at line 1 column 15"
         );
     }

@@ -118,20 +118,23 @@ impl Reading {
         };
         let reply: Reply<'_> = serde_json::from_str(text).map_err(|e| shape(e.to_string()))?;
         if let Some(error) = reply.error.filter(|e| e.get() != "null") {
-            let message = serde_json::from_str::<String>(error.get())
-                .unwrap_or_else(|_| minify(error.get()));
+            let message =
+                serde_json::from_str::<String>(error.get()).unwrap_or_else(|_| minify(error.get()));
             return Err(ResponseError::Provider {
                 kind: "error".into(),
                 message,
             });
         }
         if let Some(message) = reply.message {
-            self.text.push_str(message.content.as_deref().unwrap_or_default());
+            self.text
+                .push_str(message.content.as_deref().unwrap_or_default());
             self.thinking
                 .push_str(message.thinking.as_deref().unwrap_or_default());
             for (c, call) in message.tool_calls.into_iter().flatten().enumerate() {
                 let arguments = arguments(call.function.arguments).map_err(|reason| {
-                    shape(format!("message.tool_calls[{c}].function.arguments: {reason}"))
+                    shape(format!(
+                        "message.tool_calls[{c}].function.arguments: {reason}"
+                    ))
                 })?;
                 self.calls.push((
                     call.id.filter(|id| !id.is_empty()).map(Cow::into_owned),
@@ -217,8 +220,8 @@ fn arguments(raw: Option<&RawValue>) -> Result<String, String> {
     if text.trim().is_empty() {
         return Ok("{}".into());
     }
-    let value: &RawValue = serde_json::from_str(&text)
-        .map_err(|e| format!("a string that is not JSON text: {e}"))?;
+    let value: &RawValue =
+        serde_json::from_str(&text).map_err(|e| format!("a string that is not JSON text: {e}"))?;
     Ok(minify(value.get()))
 }
 
@@ -354,7 +357,10 @@ mod tests {
 
     #[test]
     fn sniff_tells_responses_from_requests() {
-        assert_eq!(sniff(r#"{"message": {}, "done": true}"#), Some(ResponseForm::Body));
+        assert_eq!(
+            sniff(r#"{"message": {}, "done": true}"#),
+            Some(ResponseForm::Body)
+        );
         assert_eq!(sniff(r#"{"error": "no"}"#), Some(ResponseForm::Body));
         assert_eq!(
             sniff(r#"{"message": {}, "done": false}"#),
