@@ -128,11 +128,8 @@ fn model(m: usize, at: &str, parts: &[Item<'_>], batch: &mut Batch, out: &mut Im
         match (said, call) {
             // An empty text part (the streamed form of a signature alone)
             // says nothing.
-            (Some(t), _) if !thought => {
-                if !t.is_empty() {
-                    text.push(t)
-                }
-            }
+            (Some(""), _) if !thought => {}
+            (Some(t), _) if !thought => text.push(t),
             (_, Some(f)) => {
                 let id =
                     f.id.as_deref()
