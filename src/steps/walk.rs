@@ -20,6 +20,8 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
+use serde_json::value::RawValue;
+
 use crate::carrier::{Attachment, AttachmentKind, Carrier, TOOL_RESULTS_PREFIX};
 use crate::json::scan;
 use crate::media::Prepared;
@@ -47,7 +49,7 @@ pub(crate) enum Turn<'a, M = Media> {
 }
 
 /// An assistant message.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub(crate) struct AssistantTurn<'a> {
     /// Its text; `None` when there is none.
     pub text: Option<Cow<'a, str>>,
@@ -59,14 +61,10 @@ pub(crate) struct AssistantTurn<'a> {
     /// Each block's JSON text as the envelope holds it, so a signed block
     /// goes back byte for byte.
     pub thinking: Vec<Box<serde_json::value::RawValue>>,
-    /// Bedrock blocks the envelope kept
-    /// ([`import::BEDROCK_BLOCKS`](super::envelope::BEDROCK_BLOCKS)), each
-    /// block's JSON text as the envelope holds it, for Bedrock to be given
-    /// back its reasoning blocks byte for byte.
+    /// Bedrock blocks the envelope kept ([`import::BEDROCK_BLOCKS`](super::envelope::BEDROCK_BLOCKS)),
+    /// each as the envelope holds it, for Bedrock's reasoning to go back byte for byte.
     pub bedrock_blocks: Vec<Box<serde_json::value::RawValue>>,
-    /// The Ollama thinking text the envelope kept
-    /// ([`import::OLLAMA_THINKING`](super::envelope::OLLAMA_THINKING)), for
-    /// Ollama to be given back.
+    /// Ollama thinking the envelope kept ([`import::OLLAMA_THINKING`](super::envelope::OLLAMA_THINKING)).
     pub ollama_thinking: Option<String>,
 }
 
@@ -292,10 +290,7 @@ fn single<'a>(index: usize, role: Role<'_>, content: &'a str) -> Turn<'a, ()> {
         // the results after them); as text here for completeness.
         Role::Assistant => Turn::Assistant(AssistantTurn {
             text: (!content.is_empty()).then_some(Cow::Borrowed(content)),
-            calls: Vec::new(),
-            thinking: Vec::new(),
-            bedrock_blocks: Vec::new(),
-            ollama_thinking: None,
+            ..AssistantTurn::default()
         }),
     }
 }
@@ -329,10 +324,7 @@ fn slots<'a>(index: usize, attachments: &[Attachment<'a>]) -> Vec<Slot<'a, ()>> 
 fn assistant(index: usize, content: &str) -> AssistantTurn<'_> {
     envelope(index, content).unwrap_or(AssistantTurn {
         text: (!content.is_empty()).then_some(Cow::Borrowed(content)),
-        calls: Vec::new(),
-        thinking: Vec::new(),
-        bedrock_blocks: Vec::new(),
-        ollama_thinking: None,
+        ..AssistantTurn::default()
     })
 }
 
@@ -364,25 +356,17 @@ fn envelope(index: usize, content: &str) -> Option<AssistantTurn<'static>> {
         .one()
         .and_then(|m| serde_json::from_str(&content[m.value]).ok())
         .unwrap_or_default();
-    // Blocks that are not a list of objects are not Anthropic's: left out.
-    let thinking: Vec<Box<serde_json::value::RawValue>> = thinking
-        .one()
-        .and_then(|m| {
-            serde_json::from_str::<Vec<Box<serde_json::value::RawValue>>>(&content[m.value]).ok()
-        })
-        .filter(|blocks| blocks.iter().all(|b| b.get().starts_with('{')))
-        .unwrap_or_default();
-    // Blocks that are not a list of objects are not Bedrock's: left out.
-    let bedrock_blocks: Vec<Box<serde_json::value::RawValue>> = bedrock_blocks
-        .one()
-        .and_then(|m| {
-            serde_json::from_str::<Vec<Box<serde_json::value::RawValue>>>(&content[m.value]).ok()
-        })
-        .filter(|blocks| blocks.iter().all(|b| b.get().starts_with('{')))
-        .unwrap_or_default();
-    // Thinking that is not a string is not Ollama's: left out.
-    let ollama_thinking = ollama_thinking
-        .one()
+    // Blocks that are not a list of objects are not Anthropic's (or
+    // Bedrock's), and thinking that is no string not Ollama's: left out.
+    let blocks = |member: scan::Pick<'_>| -> Vec<Box<RawValue>> {
+        member
+            .one()
+            .and_then(|m| serde_json::from_str::<Vec<Box<RawValue>>>(&content[m.value]).ok())
+            .filter(|blocks| blocks.iter().all(|b| b.get().starts_with('{')))
+            .unwrap_or_default()
+    };
+    let (thinking, bedrock_blocks) = (blocks(thinking), blocks(bedrock_blocks));
+    let ollama_thinking = (ollama_thinking.one())
         .and_then(|m| serde_json::from_str::<String>(&content[m.value]).ok());
     let calls = &content[calls.one()?.value];
     let items = calls.starts_with('[').then(|| scan::array(calls))??;
