@@ -40,6 +40,14 @@ const CASES: &[(&str, &str, bool, Option<&str>)] = &[
         None,
     ),
     ("edge-cases", "tests/golden/edge-cases.jsonl", true, None),
+    // Turns read from responses, with what each provider keeps of its
+    // own: Bedrock's signed reasoning, Ollama's thinking.
+    (
+        "kept-reasoning",
+        "tests/golden/kept-reasoning.jsonl",
+        true,
+        None,
+    ),
     // A full-size screenshot (a Retina laptop's 2880×1800), sent at the
     // size each provider's default model processes.
     (

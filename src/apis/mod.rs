@@ -119,7 +119,11 @@ pub(crate) static APIS: [Api; Provider::COUNT] = [
                 .or_else(|| crate::facts::ids::bedrock_family(target.model));
             (family == Some(Family::Claude)).then_some(&bedrock::rules::REQUEST_SIZE)
         },
-        response: None,
+        response: Some(ResponseReader {
+            body: bedrock::response::from_bedrock_response,
+            stream: || Box::new(bedrock::stream::BedrockStream::new()),
+            sniff: bedrock::response::sniff,
+        }),
     },
     Api {
         spec: &ollama::SPEC,
@@ -130,7 +134,11 @@ pub(crate) static APIS: [Api; Provider::COUNT] = [
         check: ollama::rules::check,
         // Servers state no body size of their own.
         request_size: none,
-        response: None,
+        response: Some(ResponseReader {
+            body: ollama::response::from_ollama_response,
+            stream: || Box::new(ollama::stream::OllamaStream::new()),
+            sniff: ollama::response::sniff,
+        }),
     },
     Api {
         spec: &openai_compatible::SPEC,
@@ -153,5 +161,9 @@ const GEMINI: Api = Api {
     rules: gemini::rules::RULES,
     check: gemini::rules::check,
     request_size: |_| Some(&gemini::rules::REQUEST_SIZE),
-    response: None,
+    response: Some(ResponseReader {
+        body: gemini::response::from_gemini_response,
+        stream: || Box::new(gemini::stream::GeminiStream::new()),
+        sniff: gemini::response::sniff,
+    }),
 };

@@ -5,11 +5,13 @@
 //!   [`from_openai_responses`], [`from_gemini`], [`from_bedrock`],
 //!   [`from_ollama`]): a request body (or its
 //!   messages) as a carrier history ([`ImportedHistory`]).
-//! * [`from_response`] ([`from_anthropic_response`]) and
-//!   [`response_stream`] ([`AnthropicStream`]): a provider's response, the
-//!   body or its event stream, as one assistant turn
-//!   ([`AssistantTurn`](crate::history::AssistantTurn)) keeping the stop
-//!   reason and usage as envelope members.
+//! * [`from_response`] ([`from_anthropic_response`],
+//!   [`from_gemini_response`], [`from_bedrock_response`],
+//!   [`from_ollama_response`]) and [`response_stream`]
+//!   ([`AnthropicStream`], [`GeminiStream`], [`BedrockStream`],
+//!   [`OllamaStream`]): a provider's response, the body or its stream, as
+//!   one assistant turn ([`AssistantTurn`](crate::history::AssistantTurn))
+//!   keeping the stop reason and usage as envelope members.
 //! * [`read_records`] ([`read_record`], [`read_records_with`]): a history
 //!   whose records are `{role, content}` or spelled the OpenAI Chat way
 //!   (`tool_calls`, `tool_call_id`, content parts), each Chat record read
@@ -36,8 +38,16 @@ pub use crate::apis::anthropic::response::{
 };
 pub use crate::apis::anthropic::stream::AnthropicStream;
 pub use crate::apis::bedrock::read::{from_bedrock, BLOCKS as BEDROCK_BLOCKS};
-pub use crate::apis::gemini::read::{from_gemini, SIGNATURES as GEMINI_SIGNATURES};
-pub use crate::apis::ollama::read::from_ollama;
+pub use crate::apis::bedrock::response::from_bedrock_response;
+pub use crate::apis::bedrock::stream::BedrockStream;
+pub use crate::apis::gemini::read::{
+    from_gemini, PARTS as GEMINI_PARTS, SIGNATURES as GEMINI_SIGNATURES,
+};
+pub use crate::apis::gemini::response::from_gemini_response;
+pub use crate::apis::gemini::stream::GeminiStream;
+pub use crate::apis::ollama::read::{from_ollama, THINKING as OLLAMA_THINKING};
+pub use crate::apis::ollama::response::from_ollama_response;
+pub use crate::apis::ollama::stream::OllamaStream;
 pub use crate::apis::openai_chat::read::from_openai_chat;
 pub use crate::apis::openai_responses::read::{from_openai_responses, ITEMS as OPENAI_ITEMS};
 pub use crate::steps::envelope::IS_ERROR;
@@ -70,7 +80,8 @@ pub fn from_provider(
 }
 
 /// Read a response body (not streamed) of `provider` as one assistant
-/// turn: [`from_anthropic_response`].
+/// turn: [`from_anthropic_response`], [`from_gemini_response`] (both
+/// names), [`from_bedrock_response`] or [`from_ollama_response`].
 ///
 /// # Errors
 /// [`ResponseError::Unsupported`] for a provider whose responses are not
@@ -87,7 +98,8 @@ pub fn from_response(
     }
 }
 
-/// A reader for an event stream of `provider` ([`AnthropicStream`]).
+/// A reader for a stream of `provider` ([`AnthropicStream`],
+/// [`GeminiStream`], [`BedrockStream`], [`OllamaStream`]).
 ///
 /// ```
 /// use tool_carrier::import::response_stream;
@@ -97,7 +109,6 @@ pub fn from_response(
 /// stream.push(b"data: {\"type\":\"message_start\",\"message\":{\"type\":\"message\",\"content\":[]}}\n\n")?;
 /// let err = stream.finish().unwrap_err();
 /// assert_eq!(err.to_string(), "the stream ended early: it lacks message_stop");
-/// assert!(response_stream(Provider::Gemini).is_err());
 /// # Ok::<(), tool_carrier::import::ResponseError>(())
 /// ```
 ///

@@ -22,6 +22,15 @@ pub const ANTHROPIC_THINKING: &str = "anthropic_thinking";
 /// signatures, `{call id: signature}`, replayed to Gemini alone.
 pub const GEMINI_SIGNATURES: &str = "gemini_thought_signatures";
 
+/// The member of the assistant envelope that keeps Bedrock content blocks
+/// of other kinds than text and tool use, each as the body wrote it; its
+/// `reasoningContent` blocks are replayed to Bedrock alone.
+pub const BEDROCK_BLOCKS: &str = "bedrock_blocks";
+
+/// The member of the assistant envelope that keeps an Ollama message's
+/// `thinking` (a JSON string), replayed to Ollama alone.
+pub const OLLAMA_THINKING: &str = "ollama_thinking";
+
 /// A tool result on its way to being a native carrier: the public
 /// [`ToolResult`](crate::history::ToolResult), whose fields the readers
 /// fill.

@@ -13,6 +13,7 @@ pub(crate) mod declare;
 pub(crate) mod envelope;
 pub(crate) mod error;
 pub(crate) mod imported;
+pub(crate) mod lines;
 pub(crate) mod memo;
 pub(crate) mod model;
 pub(crate) mod names;

@@ -20,6 +20,8 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
+use serde_json::value::RawValue;
+
 use crate::carrier::{Attachment, AttachmentKind, Carrier, TOOL_RESULTS_PREFIX};
 use crate::json::scan;
 use crate::media::Prepared;
@@ -47,7 +49,7 @@ pub(crate) enum Turn<'a, M = Media> {
 }
 
 /// An assistant message.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub(crate) struct AssistantTurn<'a> {
     /// Its text; `None` when there is none.
     pub text: Option<Cow<'a, str>>,
@@ -59,6 +61,11 @@ pub(crate) struct AssistantTurn<'a> {
     /// Each block's JSON text as the envelope holds it, so a signed block
     /// goes back byte for byte.
     pub thinking: Vec<Box<serde_json::value::RawValue>>,
+    /// Bedrock blocks the envelope kept ([`import::BEDROCK_BLOCKS`](super::envelope::BEDROCK_BLOCKS)),
+    /// each as the envelope holds it, for Bedrock's reasoning to go back byte for byte.
+    pub bedrock_blocks: Vec<Box<serde_json::value::RawValue>>,
+    /// Ollama thinking the envelope kept ([`import::OLLAMA_THINKING`](super::envelope::OLLAMA_THINKING)).
+    pub ollama_thinking: Option<String>,
 }
 
 /// One tool call.
@@ -283,8 +290,7 @@ fn single<'a>(index: usize, role: Role<'_>, content: &'a str) -> Turn<'a, ()> {
         // the results after them); as text here for completeness.
         Role::Assistant => Turn::Assistant(AssistantTurn {
             text: (!content.is_empty()).then_some(Cow::Borrowed(content)),
-            calls: Vec::new(),
-            thinking: Vec::new(),
+            ..AssistantTurn::default()
         }),
     }
 }
@@ -318,8 +324,7 @@ fn slots<'a>(index: usize, attachments: &[Attachment<'a>]) -> Vec<Slot<'a, ()>> 
 fn assistant(index: usize, content: &str) -> AssistantTurn<'_> {
     envelope(index, content).unwrap_or(AssistantTurn {
         text: (!content.is_empty()).then_some(Cow::Borrowed(content)),
-        calls: Vec::new(),
-        thinking: Vec::new(),
+        ..AssistantTurn::default()
     })
 }
 
@@ -338,25 +343,31 @@ fn envelope(index: usize, content: &str) -> Option<AssistantTurn<'static>> {
             "tool_calls",
             super::envelope::ANTHROPIC_THINKING,
             super::envelope::GEMINI_SIGNATURES,
+            super::envelope::BEDROCK_BLOCKS,
+            super::envelope::OLLAMA_THINKING,
         ],
     )?;
-    if object.first_repeat(&[0, 1, 2, 3]).is_some() {
+    if object.first_repeat(&[0, 1, 2, 3, 4, 5]).is_some() {
         return None;
     }
-    let [text, calls, thinking, signatures] = object.picks;
+    let [text, calls, thinking, signatures, bedrock_blocks, ollama_thinking] = object.picks;
     // `{call id: signature}`; anything else is not Gemini's: left out.
     let signatures: std::collections::HashMap<String, String> = signatures
         .one()
         .and_then(|m| serde_json::from_str(&content[m.value]).ok())
         .unwrap_or_default();
-    // Blocks that are not a list of objects are not Anthropic's: left out.
-    let thinking: Vec<Box<serde_json::value::RawValue>> = thinking
-        .one()
-        .and_then(|m| {
-            serde_json::from_str::<Vec<Box<serde_json::value::RawValue>>>(&content[m.value]).ok()
-        })
-        .filter(|blocks| blocks.iter().all(|b| b.get().starts_with('{')))
-        .unwrap_or_default();
+    // Blocks that are not a list of objects are not Anthropic's (or
+    // Bedrock's), and thinking that is no string not Ollama's: left out.
+    let blocks = |member: scan::Pick<'_>| -> Vec<Box<RawValue>> {
+        member
+            .one()
+            .and_then(|m| serde_json::from_str::<Vec<Box<RawValue>>>(&content[m.value]).ok())
+            .filter(|blocks| blocks.iter().all(|b| b.get().starts_with('{')))
+            .unwrap_or_default()
+    };
+    let (thinking, bedrock_blocks) = (blocks(thinking), blocks(bedrock_blocks));
+    let ollama_thinking = (ollama_thinking.one())
+        .and_then(|m| serde_json::from_str::<String>(&content[m.value]).ok());
     let calls = &content[calls.one()?.value];
     let items = calls.starts_with('[').then(|| scan::array(calls))??;
     let text = match text.one() {
@@ -379,6 +390,8 @@ fn envelope(index: usize, content: &str) -> Option<AssistantTurn<'static>> {
         text: text.map(|t| Cow::Owned(t.into_owned())),
         calls,
         thinking,
+        bedrock_blocks,
+        ollama_thinking,
     })
 }
 

@@ -436,6 +436,9 @@ impl AsText {
 pub(crate) enum Keyed<T> {
     Known(T),
     Other(Map<String, Value>),
+    /// Written back byte for byte (never read: an item replayed as the
+    /// provider wrote it, such as Bedrock's signed reasoning block).
+    Raw(Box<RawValue>),
 }
 
 /// The members that tell the kinds of a [`Keyed`] item apart.

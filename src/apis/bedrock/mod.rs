@@ -1,7 +1,10 @@
-//! Amazon Bedrock Converse: writing, reading, rules and facts.
+//! Amazon Bedrock Converse: writing, reading (request bodies and
+//! responses), rules and facts.
 
 pub(crate) mod read;
+pub(crate) mod response;
 pub(crate) mod rules;
+pub(crate) mod stream;
 pub(crate) mod wire;
 pub(crate) mod write;
 

@@ -26,8 +26,7 @@ use crate::steps::imported::{
 };
 use crate::steps::wire::Keyed;
 
-/// The member of the assistant envelope that keeps other blocks.
-pub const BLOCKS: &str = "bedrock_blocks";
+pub use crate::steps::envelope::BEDROCK_BLOCKS as BLOCKS;
 
 /// Read a Converse request body (or a bare `messages` array).
 ///

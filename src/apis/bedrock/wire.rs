@@ -10,6 +10,7 @@
 use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::steps::wire::{AsObject, Keyed, Keys, Sorted, B64};
@@ -129,6 +130,11 @@ pub(crate) enum Block<'a> {
     CachePoint(CachePoint),
     /// Read only: a tool result's JSON (`{"json": …}`).
     Json(Value),
+    /// Written only, and never by serde: a block the history kept (a
+    /// `reasoningContent` block with its signature), which the writer
+    /// gives back byte for byte as [`Keyed::Raw`].
+    #[serde(skip)]
+    Kept(Box<RawValue>),
 }
 
 impl Keys for Block<'_> {
@@ -208,7 +214,7 @@ impl Block<'_> {
             Block::Image(_) | Block::Document(_) => true,
             Block::ToolResult(r) => r.content.iter().any(|item| match item {
                 Keyed::Known(block) => block.sends_media(),
-                Keyed::Other(_) => false,
+                Keyed::Other(_) | Keyed::Raw(_) => false,
             }),
             _ => false,
         }

@@ -31,6 +31,7 @@
 
 use std::collections::HashSet;
 
+use serde_json::value::RawValue;
 use serde_json::Map;
 
 use super::wire::{
@@ -141,9 +142,16 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
 /// documents it for InvokeModel): never in both lists, which would give
 /// Claude one name twice. `toolConfig` needs at least one tool, so when
 /// every tool is typed it holds [`PLACEHOLDER`].
-/// Blocks the crate wrote, as a list that may also hold others.
+/// Blocks the crate wrote, as a list that may also hold others (a kept
+/// block is written as it was).
 fn known(blocks: Vec<Block<'static>>) -> Vec<Keyed<Block<'static>>> {
-    blocks.into_iter().map(Keyed::Known).collect()
+    blocks
+        .into_iter()
+        .map(|block| match block {
+            Block::Kept(raw) => Keyed::Raw(raw),
+            block => Keyed::Known(block),
+        })
+        .collect()
 }
 
 fn declare(declarations: &Declarations) -> (Option<ToolConfig<'static>>, Option<Extra>) {
@@ -179,6 +187,19 @@ fn declare(declarations: &Declarations) -> (Option<ToolConfig<'static>>, Option<
     (Some(ToolConfig { tools }), extra)
 }
 
+/// Whether a kept block is a `reasoningContent` block: an object whose
+/// one member is that.
+fn is_reasoning(raw: &RawValue) -> bool {
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Reasoning<'a> {
+        #[serde(rename = "reasoningContent", borrow)]
+        _content: &'a RawValue,
+    }
+    serde_json::from_str::<Reasoning<'_>>(raw.get())
+        .is_ok_and(|r| r._content.get().starts_with('{'))
+}
+
 /// The tool `toolConfig` holds when every declared tool is a typed one
 /// (Converse wants at least one there).
 pub(crate) const PLACEHOLDER: &str = "no_other_tools";
@@ -209,12 +230,21 @@ struct Builder {
 
 impl Builder {
     fn assistant(&mut self, turn: AssistantTurn<'_>) -> Vec<Block<'static>> {
+        // The reasoning blocks a Bedrock response left in the history come
+        // first, each as the model wrote it (its signature with it):
+        // Claude's extended thinking with tool use needs the thinking block
+        // of the turn, unchanged, before its text and tool use
+        // (<https://docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-extended-thinking.html>,
+        // read 2026-12-02, and the ReasoningContentBlock of
+        // <https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ContentBlock.html>).
+        // The other kept blocks are no model's input and stay out.
         let mut blocks: Vec<Block<'static>> = turn
-            .text
-            .as_deref()
-            .and_then(text_block)
+            .bedrock_blocks
             .into_iter()
+            .filter(|raw| is_reasoning(raw))
+            .map(Block::Kept)
             .collect();
+        blocks.extend(turn.text.as_deref().and_then(text_block));
         blocks.extend(turn.calls.into_iter().map(|call| {
             Block::ToolUse(ToolUse {
                 tool_use_id: call.id.into(),
@@ -344,6 +374,48 @@ impl Builder {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::steps::walk::Call;
+    use crate::steps::wire::Arguments;
+
+    fn raw(json: &str) -> Box<RawValue> {
+        RawValue::from_string(json.to_owned()).unwrap()
+    }
+
+    #[test]
+    fn kept_reasoning_blocks_go_first_as_they_were_and_other_kept_blocks_stay_out() {
+        let reasoning =
+            r#"{"reasoningContent":{"reasoningText":{"text":"Hm.","signature":"c2ln"}}}"#;
+        let redacted = r#"{"reasoningContent":{"redactedContent":"AAEC"}}"#;
+        let turn = AssistantTurn {
+            text: Some("Done.".into()),
+            calls: vec![Call {
+                id: "tooluse_1".into(),
+                name: "f".into(),
+                arguments: Arguments::from_raw(r#"{"b":1,"a":123456789012345678901234567890}"#),
+                signature: None,
+            }],
+            thinking: Vec::new(),
+            bedrock_blocks: vec![
+                raw(reasoning),
+                raw(r#"{"citationsContent":{"content":[],"citations":[]}}"#),
+                raw(r#"{"reasoningContent":null}"#),
+                raw(r#"{"reasoningContent":{},"text":"two kinds"}"#),
+                raw(redacted),
+            ],
+            ollama_thinking: Some("not Bedrock's".into()),
+        };
+        let mut b = Builder {
+            names: HashSet::new(),
+            media_in_results: true,
+        };
+        let blocks = known(b.assistant(turn));
+        assert_eq!(
+            serde_json::to_string(&blocks).unwrap(),
+            format!(
+                r#"[{reasoning},{redacted},{{"text":"Done."}},{{"toolUse":{{"toolUseId":"tooluse_1","name":"f","input":{{"b":1,"a":123456789012345678901234567890}}}}}}]"#
+            )
+        );
+    }
 
     #[test]
     fn document_names_use_allowed_characters_and_are_unique() {

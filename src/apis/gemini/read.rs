@@ -9,6 +9,7 @@
 //! | `functionResponse` | a `tool` carrier: `response.output` (or the response's JSON) the body, its `parts`' `inlineData` declared; a response without an id answers the turn's next call of that name |
 //! | the labelled `user` content right after the responses (what `convert` writes for Gemini 2) | folded back into the results |
 //! | other model parts (thoughts, code, `inlineData`) | kept as the envelope's `gemini_parts` member, with a note |
+//! | a thought signature on a text part | kept in `gemini_parts` as an empty text part carrying it (`{"text":"","thoughtSignature":…}`), with a note |
 //! | other parts beside the responses | a `user` message after them |
 //! | thought signatures of calls | kept as the envelope's `gemini_thought_signatures` member (`{call id: signature}`), written back when converting for Gemini; the placeholder `convert` writes is its own, and left out |
 
@@ -118,12 +119,16 @@ fn model(m: usize, at: &str, parts: &[Item<'_>], batch: &mut Batch, out: &mut Im
         let (known, signature) = match part {
             Keyed::Known(k) => (Some(k), k.thought_signature.as_deref()),
             Keyed::Other(map) => (None, map.get("thoughtSignature").and_then(Value::as_str)),
+            Keyed::Raw(_) => (None, None),
         };
         // A thought summary is the model's, not its answer.
         let thought = known.is_some_and(|k| k.thought == Some(true));
         let said = known.and_then(|k| k.text.as_deref());
         let call = known.and_then(|k| k.function_call.as_ref());
         match (said, call) {
+            // An empty text part (the streamed form of a signature alone)
+            // says nothing.
+            (Some(""), _) if !thought => {}
             (Some(t), _) if !thought => text.push(t),
             (_, Some(f)) => {
                 let id =
@@ -158,13 +163,18 @@ fn model(m: usize, at: &str, parts: &[Item<'_>], batch: &mut Batch, out: &mut Im
             (Some(s), Some(c)) if s != PLACEHOLDER && call.is_some() => {
                 signatures.insert(c.id.clone(), Value::String(s.to_owned()));
             }
-            (Some(s), _) if s != PLACEHOLDER => {
+            // A text part's signature: kept on an empty text part of its
+            // own (the form a stream gives it in), the text being the
+            // envelope's. A thought or a part of another kind was kept
+            // whole, its signature with it.
+            (Some(s), _) if s != PLACEHOLDER && said.is_some() && !thought => {
                 out.note(
                     m,
                     format!(
-                        "{at}.parts[{p}]: a thought signature on a part that is no call is left out"
+                        "{at}.parts[{p}]: a text part's thought signature is kept as the envelope's {PARTS}"
                     ),
                 );
+                others.push(signed_text(s));
             }
             _ => {}
         }
@@ -182,6 +192,18 @@ fn model(m: usize, at: &str, parts: &[Item<'_>], batch: &mut Batch, out: &mut Im
     } else {
         out.push("assistant", assistant_envelope(&text, &calls, &extra));
     }
+}
+
+/// The part that keeps a text part's thought signature:
+/// `{"text":"","thoughtSignature":…}`.
+pub(crate) fn signed_text(signature: &str) -> Value {
+    let mut part = serde_json::Map::new();
+    part.insert("text".into(), Value::String(String::new()));
+    part.insert(
+        "thoughtSignature".into(),
+        Value::String(signature.to_owned()),
+    );
+    Value::Object(part)
 }
 
 /// A response's text: the output written, or the response's JSON.

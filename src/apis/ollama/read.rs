@@ -5,6 +5,7 @@
 //! |---|---|
 //! | `system`, `user` text | `system`, `user` messages |
 //! | `assistant` `tool_calls` | an assistant envelope; calls without an id get `call_M_N` (message, position) |
+//! | `assistant` `thinking` | kept as the envelope's `ollama_thinking` member (a string), written back when converting for Ollama |
 //! | `tool` (`tool_name`) | a `tool` carrier answering the batch's next call of that tool |
 //! | the `user` message after a batch whose text is one label a line (`Attachment of the NAME result (call ID): image TARGET`) and whose `images` are as many | folded back into the results |
 //! | other `images` of a user | stored and named in the text, with a note |
@@ -22,6 +23,8 @@ use crate::steps::imported::{
     ImportedHistory, Payload,
 };
 use crate::steps::wire::B64;
+
+pub use crate::steps::envelope::OLLAMA_THINKING as THINKING;
 
 /// Read an `/api/chat` request body (or a bare `messages` array).
 ///
@@ -96,7 +99,12 @@ pub fn from_ollama(
             }
             Role::Assistant => {
                 batch.calls.clear();
-                if message.tool_calls.is_empty() {
+                let thinking = message.thinking.as_deref().filter(|t| !t.is_empty());
+                let extra: Vec<(String, String)> = thinking
+                    .map(|t| (THINKING.to_owned(), Value::String(t.to_owned()).to_string()))
+                    .into_iter()
+                    .collect();
+                if message.tool_calls.is_empty() && extra.is_empty() {
                     out.push("assistant", content.to_owned());
                     continue;
                 }
@@ -114,7 +122,7 @@ pub fn from_ollama(
                         arguments: call.function.arguments.0.as_text().into_owned(),
                     });
                 }
-                out.push("assistant", assistant_envelope(content, &calls, &[]));
+                out.push("assistant", assistant_envelope(content, &calls, &extra));
             }
             // Read above, into the batch.
             Role::Tool => {}

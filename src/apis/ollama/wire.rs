@@ -2,8 +2,7 @@
 //! [`write`](super::write) and read by [`read`](super::read).
 //!
 //! Reading borrows every string from the body. Fields the reader has no
-//! use for (the model, `stream`, `tools`, `options`, a message's
-//! `thinking`, …) are not read, so a body is never refused over them; a
+//! use for (the model, `stream`, `tools`, `options`, …) are not read, so a body is never refused over them; a
 //! member left out or `null` is absent.
 
 use std::borrow::Cow;
@@ -65,6 +64,11 @@ pub(crate) struct Message<'a> {
         skip_serializing_if = "str::is_empty"
     )]
     pub content: Cow<'a, str>,
+    /// An assistant's thinking (a thinking model's, with `think`), after its
+    /// content as the official client orders them:
+    /// <https://docs.ollama.com/api/chat> (read 2026-12-02).
+    #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
+    pub thinking: Option<Cow<'a, str>>,
     /// Raw base64, no `data:` prefix.
     #[serde(
         borrow,

@@ -13,7 +13,9 @@
 //! its text listing where each came from, in order. Ollama takes no
 //! documents or URLs (those are notes), and images other than PNG and JPEG
 //! arrive here already converted to PNG. Empty `content` is left out, as
-//! the official client does.
+//! the official client does. An assistant's thinking that the history kept
+//! from an Ollama response ([`import::OLLAMA_THINKING`](crate::import::OLLAMA_THINKING))
+//! goes back as its message's `thinking`.
 
 use super::wire::{Body, CallFunction, Message, Role, Sampling, ToolCall};
 use crate::steps::compose::{attachment_label, has_media, text_with_notes, Placement};
@@ -64,6 +66,7 @@ fn message(role: Role, content: String) -> Message<'static> {
         content: content.into(),
         images: Vec::new(),
         tool_calls: Vec::new(),
+        thinking: None,
         tool_name: None,
         tool_call_id: None,
     }
@@ -74,6 +77,12 @@ fn assistant(turn: AssistantTurn<'_>) -> Message<'static> {
         Role::Assistant,
         turn.text.map(|t| t.into_owned()).unwrap_or_default(),
     );
+    // The thinking an Ollama response left in the history goes back on
+    // its message, as the API documents a message's `thinking`.
+    m.thinking = turn
+        .ollama_thinking
+        .filter(|t| !t.is_empty())
+        .map(Into::into);
     m.tool_calls = turn
         .calls
         .into_iter()
@@ -128,5 +137,31 @@ fn image(slot: Slot<'_>) -> Option<B64<'static>> {
     match slot.media {
         Media::Inline(p) if !p.is_document() => Some(B64::Payload(p)),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn turn(thinking: Option<&str>) -> AssistantTurn<'static> {
+        AssistantTurn {
+            text: Some("Done.".into()),
+            calls: Vec::new(),
+            thinking: Vec::new(),
+            bedrock_blocks: Vec::new(),
+            ollama_thinking: thinking.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn kept_thinking_goes_back_on_its_message_after_the_content() {
+        let json = |t| serde_json::to_string(&assistant(turn(t))).unwrap();
+        assert_eq!(
+            json(Some("Two \"calls\".")),
+            r#"{"role":"assistant","content":"Done.","thinking":"Two \"calls\"."}"#
+        );
+        assert_eq!(json(Some("")), r#"{"role":"assistant","content":"Done."}"#);
+        assert_eq!(json(None), r#"{"role":"assistant","content":"Done."}"#);
     }
 }
