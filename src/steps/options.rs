@@ -343,12 +343,17 @@ impl Options {
     /// Replaces any given before, `max_tokens` included.
     ///
     /// ```
-    /// use tool_carrier::provider::{build_request, Options, Params, Provider};
-    /// let options = Options::new().with_params(Params::new().with_temperature(0.3).with_stop(["END"]));
+    /// use tool_carrier::provider::{build_request, Effort, Options, Params, Provider};
+    /// let params = Params::new().with_temperature(0.3).with_stop(["END"]);
+    /// let options = Options::new().with_model("claude-sonnet-4-6").with_params(params);
     /// let request = build_request(Provider::Anthropic, &[("user", "hi")], &options)?;
     /// let body = request.body.to_value();
     /// assert_eq!(body["temperature"], 0.3);
     /// assert_eq!(body["stop_sequences"][0], "END");
+    /// // The default model refuses sampling settings; it takes an effort.
+    /// let options = Options::new().with_params(Params::new().with_reasoning_effort(Effort::Low));
+    /// let request = build_request(Provider::Anthropic, &[("user", "hi")], &options)?;
+    /// assert_eq!(request.body.to_value()["output_config"]["effort"], "low");
     /// # Ok::<(), tool_carrier::provider::BuildError>(())
     /// ```
     pub fn with_params(self, params: Params) -> Options {
