@@ -14,6 +14,9 @@
 //! keep their place and role (`system`, `user`, `assistant`); a prompt-mode
 //! carrier is a `user` message with `input_text` / `input_image` /
 //! `input_file` content. `http(s)` targets become `image_url` / `file_url`.
+//! System text goes as `developer` messages for a reasoning model when the
+//! API's facts say so (`reasoning_developer_role`; they do not for
+//! Responses, whose reference ranks `system` and `developer` alike).
 
 use crate::apis::openai_chat::write::functions;
 use crate::steps::compose::{file_name, has_media, text_with_notes, Placement};
@@ -27,9 +30,14 @@ use super::wire::{Body, Content, Input, Item, Part, Reasoning, Role, Tool};
 /// Build the body.
 pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
     let mut input = Vec::new();
+    let system = if cx.caps.developer_role {
+        Role::Developer
+    } else {
+        Role::System
+    };
     for turn in turns {
         match turn {
-            Turn::System(text) => input.push(message(Role::System, text.to_owned())),
+            Turn::System(text) => input.push(message(system, text.to_owned())),
             Turn::User(text) => input.push(message(Role::User, text.into_owned())),
             Turn::Assistant(a) => assistant(a, &mut input),
             Turn::Results(results) => input.extend(results.into_iter().map(output)),
