@@ -5,9 +5,11 @@
 //!   [`from_openai_responses`], [`from_gemini`], [`from_bedrock`],
 //!   [`from_ollama`]): a request body (or its
 //!   messages) as a carrier history ([`ImportedHistory`]).
-//! * [`from_response`] ([`from_anthropic_response`]) and
-//!   [`response_stream`] ([`AnthropicStream`]): a provider's response, the
-//!   body or its event stream, as one assistant turn
+//! * [`from_response`] ([`from_anthropic_response`],
+//!   [`from_openai_chat_response`], [`from_openai_responses_response`]) and
+//!   [`response_stream`] ([`AnthropicStream`], [`OpenAiChatStream`],
+//!   [`OpenAiResponsesStream`]): a provider's response, the body or its
+//!   event stream, as one assistant turn
 //!   ([`AssistantTurn`](crate::history::AssistantTurn)) keeping the stop
 //!   reason and usage as envelope members.
 //! * [`read_records`] ([`read_record`], [`read_records_with`]): a history
@@ -37,7 +39,11 @@ pub use crate::apis::bedrock::read::{from_bedrock, BLOCKS as BEDROCK_BLOCKS};
 pub use crate::apis::gemini::read::{from_gemini, SIGNATURES as GEMINI_SIGNATURES};
 pub use crate::apis::ollama::read::from_ollama;
 pub use crate::apis::openai_chat::read::from_openai_chat;
+pub use crate::apis::openai_chat::response::{from_openai_chat_response, REFUSAL};
+pub use crate::apis::openai_chat::stream::OpenAiChatStream;
 pub use crate::apis::openai_responses::read::{from_openai_responses, ITEMS as OPENAI_ITEMS};
+pub use crate::apis::openai_responses::response::from_openai_responses_response;
+pub use crate::apis::openai_responses::stream::OpenAiResponsesStream;
 pub use crate::steps::envelope::IS_ERROR;
 pub(crate) use crate::steps::imported::kind_of_mime;
 pub use crate::steps::imported::{ImportError, ImportNote, Imported, ImportedHistory};
@@ -68,7 +74,8 @@ pub fn from_provider(
 }
 
 /// Read a response body (not streamed) of `provider` as one assistant
-/// turn: [`from_anthropic_response`].
+/// turn: [`from_anthropic_response`], [`from_openai_chat_response`] (also
+/// for OpenAI-compatible servers) or [`from_openai_responses_response`].
 ///
 /// # Errors
 /// [`ResponseError::Unsupported`] for a provider whose responses are not
@@ -85,7 +92,9 @@ pub fn from_response(
     }
 }
 
-/// A reader for an event stream of `provider` ([`AnthropicStream`]).
+/// A reader for an event stream of `provider` ([`AnthropicStream`],
+/// [`OpenAiChatStream`] (also for OpenAI-compatible servers),
+/// [`OpenAiResponsesStream`]).
 ///
 /// ```
 /// use tool_carrier::import::response_stream;

@@ -22,6 +22,11 @@ pub const ANTHROPIC_THINKING: &str = "anthropic_thinking";
 /// signatures, `{call id: signature}`, replayed to Gemini alone.
 pub const GEMINI_SIGNATURES: &str = "gemini_thought_signatures";
 
+/// The member of the assistant envelope that keeps OpenAI Responses items
+/// the envelope has no place for (`reasoning`, with its
+/// `encrypted_content`; server tools' calls), replayed to Responses alone.
+pub const OPENAI_ITEMS: &str = "openai_items";
+
 /// A tool result on its way to being a native carrier: the public
 /// [`ToolResult`](crate::history::ToolResult), whose fields the readers
 /// fill.

@@ -23,6 +23,7 @@ use std::sync::Arc;
 use crate::carrier::{Attachment, AttachmentKind, Carrier, TOOL_RESULTS_PREFIX};
 use crate::json::scan;
 use crate::media::Prepared;
+use serde_json::value::RawValue;
 
 use super::report::NoteReason;
 use super::wire::Arguments;
@@ -59,6 +60,10 @@ pub(crate) struct AssistantTurn<'a> {
     /// Each block's JSON text as the envelope holds it, so a signed block
     /// goes back byte for byte.
     pub thinking: Vec<Box<serde_json::value::RawValue>>,
+    /// OpenAI Responses items the envelope kept
+    /// ([`import::OPENAI_ITEMS`](super::envelope::OPENAI_ITEMS)), for
+    /// Responses to be given back, as the envelope holds them.
+    pub openai_items: Vec<Box<serde_json::value::RawValue>>,
 }
 
 /// One tool call.
@@ -285,6 +290,7 @@ fn single<'a>(index: usize, role: Role<'_>, content: &'a str) -> Turn<'a, ()> {
             text: (!content.is_empty()).then_some(Cow::Borrowed(content)),
             calls: Vec::new(),
             thinking: Vec::new(),
+            openai_items: Vec::new(),
         }),
     }
 }
@@ -320,6 +326,7 @@ fn assistant(index: usize, content: &str) -> AssistantTurn<'_> {
         text: (!content.is_empty()).then_some(Cow::Borrowed(content)),
         calls: Vec::new(),
         thinking: Vec::new(),
+        openai_items: Vec::new(),
     })
 }
 
@@ -338,25 +345,33 @@ fn envelope(index: usize, content: &str) -> Option<AssistantTurn<'static>> {
             "tool_calls",
             super::envelope::ANTHROPIC_THINKING,
             super::envelope::GEMINI_SIGNATURES,
+            super::envelope::OPENAI_ITEMS,
         ],
     )?;
-    if object.first_repeat(&[0, 1, 2, 3]).is_some() {
+    if object.first_repeat(&[0, 1, 2, 3, 4]).is_some() {
         return None;
     }
-    let [text, calls, thinking, signatures] = object.picks;
+    let [text, calls, thinking, signatures, items] = object.picks;
     // `{call id: signature}`; anything else is not Gemini's: left out.
     let signatures: std::collections::HashMap<String, String> = signatures
         .one()
         .and_then(|m| serde_json::from_str(&content[m.value]).ok())
         .unwrap_or_default();
-    // Blocks that are not a list of objects are not Anthropic's: left out.
-    let thinking: Vec<Box<serde_json::value::RawValue>> = thinking
-        .one()
-        .and_then(|m| {
-            serde_json::from_str::<Vec<Box<serde_json::value::RawValue>>>(&content[m.value]).ok()
-        })
-        .filter(|blocks| blocks.iter().all(|b| b.get().starts_with('{')))
-        .unwrap_or_default();
+    // Blocks that are not a list of objects are not Anthropic's (items not
+    // Responses'): left out; so are those holding a number serde_json
+    // cannot read (`1e999999`), which no body could carry raw.
+    let objects = |pick: scan::Pick<'_>| -> Vec<Box<RawValue>> {
+        pick.one()
+            .and_then(|m| serde_json::from_str::<Vec<Box<RawValue>>>(&content[m.value]).ok())
+            .filter(|blocks| {
+                blocks
+                    .iter()
+                    .all(|b| b.get().starts_with('{') && crate::json::numbers_fit(b.get()))
+            })
+            .unwrap_or_default()
+    };
+    let thinking = objects(thinking);
+    let openai_items = objects(items);
     let calls = &content[calls.one()?.value];
     let items = calls.starts_with('[').then(|| scan::array(calls))??;
     let text = match text.one() {
@@ -379,6 +394,7 @@ fn envelope(index: usize, content: &str) -> Option<AssistantTurn<'static>> {
         text: text.map(|t| Cow::Owned(t.into_owned())),
         calls,
         thinking,
+        openai_items,
     })
 }
 
