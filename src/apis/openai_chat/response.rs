@@ -22,7 +22,7 @@
 //! more choices: the one whose `index` is 0 is read and the others are
 //! left out (a record is one assistant turn; a stream's chunks for other
 //! choices are skipped the same way). A body without choice 0 is refused.
-//! Not read: `logprobs`, `annotations`, `audio`, the legacy single
+//! `logprobs`, `annotations` and `audio` are not kept. The legacy single
 //! `function_call` and tool calls of another `type` (`custom`) are refused
 //! (the record's calls take JSON arguments), so no call goes missing.
 //!
