@@ -342,7 +342,8 @@ fn messages_between_calls_and_results_move_after_the_results() {
             "tool: fetched",
             "user: [parts]",
             "user: hurry up",
-            "system: Be terse.",
+            // The default model reasons: its system text goes as `developer`.
+            "developer: Be terse.",
             "user: [Tool result for call nobody, which no tool call is waiting for]",
             "assistant: null",
             "tool: shot three",

@@ -43,10 +43,14 @@ pub struct Args {
     /// {"tool_call_id", "result"}), or a provider's name (any --provider
     /// name). For a provider the input's shape says what it is: text
     /// starting (after white space) with `event:` or `data:` is a response
-    /// streamed as Server-Sent Events; a JSON object whose "type" is
-    /// "message" (or "error") is a response body; anything else is a
-    /// request body, a bare list of its messages, or JSON Lines of them.
-    /// A response (read for anthropic) becomes one assistant record.
+    /// streamed as Server-Sent Events; a response body is a JSON object
+    /// of the API's own response shape (anthropic: "type" "message";
+    /// openai-chat and openai-compatible: "choices", or "object"
+    /// "chat.completion"; openai-responses: "object" "response"), or an
+    /// error answer; anything else is a request body, a bare list of its
+    /// messages, or JSON Lines of them. A response (read for anthropic,
+    /// openai-chat, openai-responses, openai-compatible) becomes one
+    /// assistant record.
     #[arg(long, value_name = "FORMAT", value_parser = clap::builder::PossibleValuesParser::new(formats()))]
     from: String,
     /// Write inline images and files here, each named by the SHA-256 of

@@ -86,7 +86,11 @@ pub(crate) static APIS: [Api; Provider::COUNT] = [
         rules: openai_chat::rules::RULES,
         check: openai_chat::rules::check,
         request_size: |_| Some(&openai_chat::rules::REQUEST_SIZE),
-        response: None,
+        response: Some(ResponseReader {
+            body: openai_chat::response::from_openai_chat_response,
+            stream: || Box::new(openai_chat::stream::OpenAiChatStream::new()),
+            sniff: openai_chat::response::sniff,
+        }),
     },
     Api {
         spec: &openai_responses::SPEC,
@@ -96,7 +100,11 @@ pub(crate) static APIS: [Api; Provider::COUNT] = [
         rules: openai_responses::rules::RULES,
         check: openai_responses::rules::check,
         request_size: |_| Some(&openai_responses::rules::REQUEST_SIZE),
-        response: None,
+        response: Some(ResponseReader {
+            body: openai_responses::response::from_openai_responses_response,
+            stream: || Box::new(openai_responses::stream::OpenAiResponsesStream::new()),
+            sniff: openai_responses::response::sniff,
+        }),
     },
     GEMINI,
     // The same API; the name keeps Gemini 2.x placement (the writer reads
@@ -149,7 +157,12 @@ pub(crate) static APIS: [Api; Provider::COUNT] = [
         rules: openai_compatible::rules::RULES,
         check: openai_compatible::rules::check,
         request_size: none,
-        response: None,
+        // A compatible server answers as Chat Completions does.
+        response: Some(ResponseReader {
+            body: openai_chat::response::from_openai_chat_response,
+            stream: || Box::new(openai_chat::stream::OpenAiChatStream::new()),
+            sniff: openai_chat::response::sniff,
+        }),
     },
 ];
 

@@ -221,6 +221,10 @@ pub struct Api {
     pub documented_models: bool,
     /// The largest request body, bytes.
     pub request_bytes: Option<u64>,
+    /// Whether system text goes to a reasoning model (one whose facts say
+    /// [`Model::reasoning`]) as `developer` messages, as the API documents
+    /// for them.
+    pub reasoning_developer_role: bool,
     /// What one request may carry.
     pub limits: Limits,
 }

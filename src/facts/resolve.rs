@@ -137,6 +137,7 @@ impl Facts {
                 family: family_of(&a.family, &at("family"))?,
                 documented_models: a.documented_models,
                 request_bytes: a.request_bytes,
+                reasoning_developer_role: a.reasoning_developer_role,
                 limits: limits(&a.limits, name)?,
             });
         }

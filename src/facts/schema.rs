@@ -81,6 +81,8 @@ pub(super) struct ApiDoc {
     pub documented_models: bool,
     pub request_bytes: Option<u64>,
     #[serde(default)]
+    pub reasoning_developer_role: bool,
+    #[serde(default)]
     pub limits: LimitsDoc,
 }
 

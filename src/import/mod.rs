@@ -7,11 +7,13 @@
 //!   messages) as a carrier history ([`ImportedHistory`]).
 //! * [`from_response`] ([`from_anthropic_response`],
 //!   [`from_gemini_response`], [`from_bedrock_response`],
-//!   [`from_ollama_response`]) and [`response_stream`]
+//!   [`from_ollama_response`], [`from_openai_chat_response`],
+//!   [`from_openai_responses_response`]) and [`response_stream`]
 //!   ([`AnthropicStream`], [`GeminiStream`], [`BedrockStream`],
-//!   [`OllamaStream`]): a provider's response, the body or its stream, as
-//!   one assistant turn ([`AssistantTurn`](crate::history::AssistantTurn))
-//!   keeping the stop reason and usage as envelope members.
+//!   [`OllamaStream`], [`OpenAiChatStream`], [`OpenAiResponsesStream`]): a
+//!   provider's response, the body or its stream, as one assistant turn
+//!   ([`AssistantTurn`](crate::history::AssistantTurn)) keeping the stop
+//!   reason and usage as envelope members.
 //! * [`read_records`] ([`read_record`], [`read_records_with`]): a history
 //!   whose records are `{role, content}` or spelled the OpenAI Chat way
 //!   (`tool_calls`, `tool_call_id`, content parts), each Chat record read
@@ -49,7 +51,11 @@ pub use crate::apis::ollama::read::{from_ollama, THINKING as OLLAMA_THINKING};
 pub use crate::apis::ollama::response::from_ollama_response;
 pub use crate::apis::ollama::stream::OllamaStream;
 pub use crate::apis::openai_chat::read::from_openai_chat;
+pub use crate::apis::openai_chat::response::{from_openai_chat_response, REFUSAL};
+pub use crate::apis::openai_chat::stream::OpenAiChatStream;
 pub use crate::apis::openai_responses::read::{from_openai_responses, ITEMS as OPENAI_ITEMS};
+pub use crate::apis::openai_responses::response::from_openai_responses_response;
+pub use crate::apis::openai_responses::stream::OpenAiResponsesStream;
 pub use crate::steps::envelope::IS_ERROR;
 pub(crate) use crate::steps::imported::kind_of_mime;
 pub use crate::steps::imported::{ImportError, ImportNote, Imported, ImportedHistory};
@@ -80,8 +86,10 @@ pub fn from_provider(
 }
 
 /// Read a response body (not streamed) of `provider` as one assistant
-/// turn: [`from_anthropic_response`], [`from_gemini_response`] (both
-/// names), [`from_bedrock_response`] or [`from_ollama_response`].
+/// turn: [`from_anthropic_response`], [`from_openai_chat_response`] (also
+/// for OpenAI-compatible servers), [`from_openai_responses_response`],
+/// [`from_gemini_response`] (both names), [`from_bedrock_response`] or
+/// [`from_ollama_response`].
 ///
 /// # Errors
 /// [`ResponseError::Unsupported`] for a provider whose responses are not
@@ -99,7 +107,9 @@ pub fn from_response(
 }
 
 /// A reader for a stream of `provider` ([`AnthropicStream`],
-/// [`GeminiStream`], [`BedrockStream`], [`OllamaStream`]).
+/// [`OpenAiChatStream`] (also for OpenAI-compatible servers),
+/// [`OpenAiResponsesStream`], [`GeminiStream`], [`BedrockStream`],
+/// [`OllamaStream`]).
 ///
 /// ```
 /// use tool_carrier::import::response_stream;

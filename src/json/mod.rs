@@ -42,6 +42,56 @@ pub(crate) fn push_json_str(out: &mut String, s: &str) {
     out.push('"');
 }
 
+/// Whether every number of the JSON text `raw` is one serde_json reads
+/// (as `f64` at worst): `1e999999` is valid JSON that serde_json refuses
+/// ("number out of range"), so a body holding it raw could not be read
+/// back by the rules' check. Scanning (as `RawValue` does) does not see it.
+#[cfg(feature = "media")]
+pub(crate) fn numbers_fit(raw: &str) -> bool {
+    use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+
+    struct Walk;
+    impl<'de> Deserialize<'de> for Walk {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Walk, D::Error> {
+            d.deserialize_any(Walk)
+        }
+    }
+    impl<'de> Visitor<'de> for Walk {
+        type Value = Walk;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("any JSON value")
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<Walk, E> {
+            Ok(Walk)
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<Walk, E> {
+            Ok(Walk)
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<Walk, E> {
+            Ok(Walk)
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<Walk, E> {
+            Ok(Walk)
+        }
+        fn visit_str<E>(self, _: &str) -> Result<Walk, E> {
+            Ok(Walk)
+        }
+        fn visit_unit<E>(self) -> Result<Walk, E> {
+            Ok(Walk)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Walk, A::Error> {
+            while seq.next_element::<Walk>()?.is_some() {}
+            Ok(Walk)
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Walk, A::Error> {
+            while map.next_entry::<serde::de::IgnoredAny, Walk>()?.is_some() {}
+            Ok(Walk)
+        }
+    }
+    let mut de = serde_json::Deserializer::from_str(raw);
+    Walk::deserialize(&mut de).and_then(|_| de.end()).is_ok()
+}
+
 /// Valid JSON text without its insignificant white space: every other
 /// byte (key order, number spellings, escapes) as written. (Tool-call
 /// arguments, sent by the provider writers.)

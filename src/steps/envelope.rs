@@ -31,6 +31,11 @@ pub const BEDROCK_BLOCKS: &str = "bedrock_blocks";
 /// `thinking` (a JSON string), replayed to Ollama alone.
 pub const OLLAMA_THINKING: &str = "ollama_thinking";
 
+/// The member of the assistant envelope that keeps OpenAI Responses items
+/// the envelope has no place for (`reasoning`, with its
+/// `encrypted_content`; server tools' calls), replayed to Responses alone.
+pub const OPENAI_ITEMS: &str = "openai_items";
+
 /// A tool result on its way to being a native carrier: the public
 /// [`ToolResult`](crate::history::ToolResult), whose fields the readers
 /// fill.

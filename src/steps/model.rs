@@ -34,6 +34,10 @@ pub(crate) struct Capabilities {
     /// Whether the model is Claude (on Anthropic, or on Bedrock by its id
     /// or the family given).
     pub claude: bool,
+    /// Whether system text goes as `developer` messages: a reasoning model
+    /// (its facts' `reasoning`) on an API whose facts say so
+    /// (`reasoning_developer_role`: OpenAI Chat Completions).
+    pub developer_role: bool,
 }
 
 impl Capabilities {
@@ -78,6 +82,8 @@ impl Capabilities {
             vision: true,
             claude: provider == Provider::Anthropic
                 || (provider == Provider::Bedrock && bedrock_family == Some(Family::Claude)),
+            developer_role: facts.api(provider).reasoning_developer_role
+                && facts.model(provider, model).and_then(|m| m.reasoning) == Some(true),
         }
     }
 
@@ -90,6 +96,7 @@ impl Capabilities {
             cache_marks: false,
             vision: profile.vision && profile.writes_images(),
             claude: false,
+            developer_role: false,
         }
     }
 }

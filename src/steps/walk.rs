@@ -55,17 +55,16 @@ pub(crate) struct AssistantTurn<'a> {
     pub text: Option<Cow<'a, str>>,
     /// Its tool calls, in order.
     pub calls: Vec<Call>,
-    /// Anthropic thinking blocks the envelope kept
-    /// ([`import::ANTHROPIC_THINKING`](super::envelope::ANTHROPIC_THINKING)),
-    /// for Anthropic to be given back.
-    /// Each block's JSON text as the envelope holds it, so a signed block
-    /// goes back byte for byte.
-    pub thinking: Vec<Box<serde_json::value::RawValue>>,
-    /// Bedrock blocks the envelope kept ([`import::BEDROCK_BLOCKS`](super::envelope::BEDROCK_BLOCKS)),
-    /// each as the envelope holds it, for Bedrock's reasoning to go back byte for byte.
-    pub bedrock_blocks: Vec<Box<serde_json::value::RawValue>>,
-    /// Ollama thinking the envelope kept ([`import::OLLAMA_THINKING`](super::envelope::OLLAMA_THINKING)).
+    /// What the envelope kept for replay, each block's JSON text as it
+    /// holds it (a signed block goes back byte for byte): Anthropic
+    /// thinking ([`ANTHROPIC_THINKING`](super::envelope::ANTHROPIC_THINKING)),
+    pub thinking: Vec<Box<RawValue>>,
+    /// Bedrock blocks ([`BEDROCK_BLOCKS`](super::envelope::BEDROCK_BLOCKS)),
+    pub bedrock_blocks: Vec<Box<RawValue>>,
+    /// Ollama thinking ([`OLLAMA_THINKING`](super::envelope::OLLAMA_THINKING)),
     pub ollama_thinking: Option<String>,
+    /// and Responses items ([`OPENAI_ITEMS`](super::envelope::OPENAI_ITEMS)).
+    pub openai_items: Vec<Box<RawValue>>,
 }
 
 /// One tool call.
@@ -345,27 +344,30 @@ fn envelope(index: usize, content: &str) -> Option<AssistantTurn<'static>> {
             super::envelope::GEMINI_SIGNATURES,
             super::envelope::BEDROCK_BLOCKS,
             super::envelope::OLLAMA_THINKING,
+            super::envelope::OPENAI_ITEMS,
         ],
     )?;
-    if object.first_repeat(&[0, 1, 2, 3, 4, 5]).is_some() {
+    if object.first_repeat(&[0, 1, 2, 3, 4, 5, 6]).is_some() {
         return None;
     }
-    let [text, calls, thinking, signatures, bedrock_blocks, ollama_thinking] = object.picks;
+    let [text, calls, thinking, signatures, bedrock_blocks, ollama_thinking, items] = object.picks;
     // `{call id: signature}`; anything else is not Gemini's: left out.
     let signatures: std::collections::HashMap<String, String> = signatures
         .one()
         .and_then(|m| serde_json::from_str(&content[m.value]).ok())
         .unwrap_or_default();
-    // Blocks that are not a list of objects are not Anthropic's (or
-    // Bedrock's), and thinking that is no string not Ollama's: left out.
+    // Blocks that are not a list of objects are not Anthropic's (Bedrock's,
+    // items not Responses'), and thinking that is no string not Ollama's:
+    // left out; so are blocks holding a number serde_json cannot read
+    // (`1e999999`), which no body could carry raw.
+    let fits = |b: &Box<RawValue>| b.get().starts_with('{') && crate::json::numbers_fit(b.get());
     let blocks = |member: scan::Pick<'_>| -> Vec<Box<RawValue>> {
-        member
-            .one()
+        (member.one())
             .and_then(|m| serde_json::from_str::<Vec<Box<RawValue>>>(&content[m.value]).ok())
-            .filter(|blocks| blocks.iter().all(|b| b.get().starts_with('{')))
+            .filter(|blocks| blocks.iter().all(fits))
             .unwrap_or_default()
     };
-    let (thinking, bedrock_blocks) = (blocks(thinking), blocks(bedrock_blocks));
+    let [thinking, bedrock_blocks, openai_items] = [thinking, bedrock_blocks, items].map(blocks);
     let ollama_thinking = (ollama_thinking.one())
         .and_then(|m| serde_json::from_str::<String>(&content[m.value]).ok());
     let calls = &content[calls.one()?.value];
@@ -392,6 +394,7 @@ fn envelope(index: usize, content: &str) -> Option<AssistantTurn<'static>> {
         thinking,
         bedrock_blocks,
         ollama_thinking,
+        openai_items,
     })
 }
 

@@ -277,6 +277,11 @@ impl Arguments {
         if raw == "null" {
             return Arguments::None;
         }
+        // JSON with a number serde_json cannot read (`1e999999`) would make
+        // a body the rules' check cannot read back: sent as text instead.
+        if !crate::json::numbers_fit(raw) {
+            return Arguments::Text(raw.to_owned());
+        }
         match RawValue::from_string(crate::json::minify(raw)) {
             Ok(raw) => Arguments::Json(raw),
             // The scanner checked it is JSON; should serde_json disagree,

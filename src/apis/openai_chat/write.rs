@@ -83,10 +83,19 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
             tools: true,
         },
     };
+    // "With o1 models and newer, `developer` messages replace the previous
+    // `system` messages" (the developer message, in
+    // <https://platform.openai.com/docs/api-reference/chat/create>, read
+    // 2026-12-01): so for a model the facts call a reasoning model.
+    let system = if cx.caps.developer_role {
+        Role::Developer
+    } else {
+        Role::System
+    };
     let mut messages = Vec::new();
     for turn in turns {
         match turn {
-            Turn::System(t) => messages.push(Message::new(Role::System, text(t.to_owned()))),
+            Turn::System(t) => messages.push(Message::new(system, text(t.to_owned()))),
             Turn::User(t) => messages.push(Message::new(Role::User, text(t.into_owned()))),
             Turn::Assistant(a) if shape.tools => messages.push(assistant(a)),
             Turn::Assistant(a) => messages.push(assistant_as_text(a)),

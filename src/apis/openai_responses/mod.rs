@@ -1,7 +1,9 @@
 //! OpenAI Responses: writing, reading, rules and facts.
 
 pub(crate) mod read;
+pub(crate) mod response;
 pub(crate) mod rules;
+pub(crate) mod stream;
 pub(crate) mod wire;
 pub(crate) mod write;
 

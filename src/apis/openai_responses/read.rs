@@ -27,8 +27,9 @@ use crate::steps::imported::{
 };
 use crate::steps::wire::{Open, TextOr};
 
-/// The member of the assistant envelope that keeps other items.
-pub const ITEMS: &str = "openai_items";
+/// The member of the assistant envelope that keeps other items (written
+/// back first in their turn when the history goes to Responses again).
+pub use crate::steps::envelope::OPENAI_ITEMS as ITEMS;
 
 /// Read a Responses request body (or a bare `input` list).
 ///

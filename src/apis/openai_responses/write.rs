@@ -14,22 +14,46 @@
 //! keep their place and role (`system`, `user`, `assistant`); a prompt-mode
 //! carrier is a `user` message with `input_text` / `input_image` /
 //! `input_file` content. `http(s)` targets become `image_url` / `file_url`.
+//! System text goes as `developer` messages for a reasoning model when the
+//! API's facts say so (`reasoning_developer_role`; they do not for
+//! Responses, whose reference ranks `system` and `developer` alike).
+//!
+//! **Kept items.** The items an assistant envelope kept
+//! ([`OPENAI_ITEMS`](crate::import::OPENAI_ITEMS): `reasoning` with its
+//! `encrypted_content`, server tools' calls) are written back first in
+//! their turn, before its message and function calls, in the order kept and
+//! as the envelope holds them, so a reasoning model's turn replays without
+//! stored state (<https://platform.openai.com/docs/guides/reasoning>, read
+//! 2026-12-01: "include these items in your input … for subsequent turns").
+//! A member only an output item has and no input item takes is left out:
+//! `created_by` (function, tool-search, shell, apply-patch and custom
+//! tool outputs, compaction items; also on a shell call output's entries)
+//! and a custom tool call output's `status` (the SDK's `ResponseInputItem`
+//! types, `openai` 3.57.0). A reasoning item has none: it goes back byte
+//! for byte.
 
 use crate::apis::openai_chat::write::functions;
 use crate::steps::compose::{file_name, has_media, text_with_notes, Placement};
 use crate::steps::context::Context;
 use crate::steps::declare::Declarations;
+use crate::steps::response::Members;
 use crate::steps::walk::{AssistantTurn, Media, Slot, ToolResult, Turn, UserCarrier};
 use crate::steps::wire::{AsText, Open, TextOr, Url};
+use serde_json::value::RawValue;
 
 use super::wire::{Body, Content, Input, Item, Part, Reasoning, Role, Tool};
 
 /// Build the body.
 pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
     let mut input = Vec::new();
+    let system = if cx.caps.developer_role {
+        Role::Developer
+    } else {
+        Role::System
+    };
     for turn in turns {
         match turn {
-            Turn::System(text) => input.push(message(Role::System, text.to_owned())),
+            Turn::System(text) => input.push(message(system, text.to_owned())),
             Turn::User(text) => input.push(message(Role::User, text.into_owned())),
             Turn::Assistant(a) => assistant(a, &mut input),
             Turn::Results(results) => input.extend(results.into_iter().map(output)),
@@ -78,6 +102,11 @@ fn message(role: Role, text: String) -> Input<'static> {
 }
 
 fn assistant(turn: AssistantTurn<'_>, input: &mut Vec<Input<'static>>) {
+    input.extend(
+        turn.openai_items
+            .into_iter()
+            .map(|item| Input(Open::Raw(as_input(item)))),
+    );
     if let Some(text) = turn.text {
         input.push(message(Role::Assistant, text.into_owned()));
     } else if turn.calls.is_empty() {
@@ -93,6 +122,76 @@ fn assistant(turn: AssistantTurn<'_>, input: &mut Vec<Input<'static>>) {
             .into(),
         );
     }
+}
+
+/// A kept item as an input item: the same bytes, less the members only an
+/// output item has (see the module's documentation).
+fn as_input(item: Box<RawValue>) -> Box<RawValue> {
+    const OUTPUT_ONLY: &str = "created_by";
+    let Ok(Members(members)) = serde_json::from_str::<Members<'_>>(item.get()) else {
+        return item;
+    };
+    let kind = members
+        .iter()
+        .find(|(k, _)| k == "type")
+        .and_then(|(_, v)| serde_json::from_str::<&str>(v.get()).ok());
+    let left_out = |key: &str| {
+        key == OUTPUT_ONLY || (key == "status" && kind == Some("custom_tool_call_output"))
+    };
+    // A shell call output's entries carry `created_by` too.
+    let entries = |value: &RawValue| -> Option<String> {
+        if kind != Some("shell_call_output") {
+            return None;
+        }
+        let entries: Vec<&RawValue> = serde_json::from_str(value.get()).ok()?;
+        let mut changed = false;
+        let entries: Vec<String> = entries
+            .into_iter()
+            .map(|e| match serde_json::from_str::<Members<'_>>(e.get()) {
+                Ok(Members(m)) if m.iter().any(|(k, _)| k == OUTPUT_ONLY) => {
+                    changed = true;
+                    object(
+                        m.iter()
+                            .filter(|(k, _)| k != OUTPUT_ONLY)
+                            .map(|(k, v)| (&**k, *v)),
+                    )
+                }
+                _ => e.get().to_owned(),
+            })
+            .collect();
+        changed.then(|| format!("[{}]", entries.join(",")))
+    };
+    let output = members
+        .iter()
+        .find(|(k, _)| k == "output")
+        .and_then(|(_, v)| entries(v));
+    if output.is_none() && !members.iter().any(|(k, _)| left_out(k)) {
+        return item;
+    }
+    let output = output.and_then(|o| RawValue::from_string(o).ok());
+    let kept = members.iter().filter(|(k, _)| !left_out(k)).map(|(k, v)| {
+        let v: &RawValue = match (&**k, &output) {
+            ("output", Some(o)) => o,
+            _ => v,
+        };
+        (&**k, v)
+    });
+    RawValue::from_string(object(kept)).unwrap_or(item)
+}
+
+/// `{"key":value,…}`, each value as its raw text.
+fn object<'v>(members: impl Iterator<Item = (&'v str, &'v RawValue)>) -> String {
+    let mut out = String::from("{");
+    for (i, (key, value)) in members.enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        crate::json::push_json_str(&mut out, key);
+        out.push(':');
+        out.push_str(value.get());
+    }
+    out.push('}');
+    out
 }
 
 /// The text, then the media; a plain string when there are no media.
