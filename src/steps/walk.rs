@@ -360,11 +360,11 @@ fn envelope(index: usize, content: &str) -> Option<AssistantTurn<'static>> {
     // items not Responses'), and thinking that is no string not Ollama's:
     // left out; so are blocks holding a number serde_json cannot read
     // (`1e999999`), which no body could carry raw.
-    let fits = |b: &Box<RawValue>| b.get().starts_with('{') && crate::json::numbers_fit(b.get());
+    let fits = |b: &RawValue| b.get().starts_with('{') && crate::json::numbers_fit(b.get());
     let blocks = |member: scan::Pick<'_>| -> Vec<Box<RawValue>> {
         (member.one())
             .and_then(|m| serde_json::from_str::<Vec<Box<RawValue>>>(&content[m.value]).ok())
-            .filter(|blocks| blocks.iter().all(fits))
+            .filter(|blocks| blocks.iter().all(|b| fits(b)))
             .unwrap_or_default()
     };
     let [thinking, bedrock_blocks, openai_items] = [thinking, bedrock_blocks, items].map(blocks);

@@ -403,6 +403,7 @@ mod tests {
                 raw(redacted),
             ],
             ollama_thinking: Some("not Bedrock's".into()),
+            openai_items: Vec::new(),
         };
         let mut b = Builder {
             names: HashSet::new(),

@@ -147,10 +147,8 @@ mod tests {
     fn turn(thinking: Option<&str>) -> AssistantTurn<'static> {
         AssistantTurn {
             text: Some("Done.".into()),
-            calls: Vec::new(),
-            thinking: Vec::new(),
-            bedrock_blocks: Vec::new(),
             ollama_thinking: thinking.map(str::to_owned),
+            ..AssistantTurn::default()
         }
     }
 
