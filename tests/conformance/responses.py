@@ -52,12 +52,27 @@ def no_extras(value, path="$"):
             no_extras(item, f"{path}.{key}")
 
 
+def dropped(given, kept, path):
+    """Members of `given` that validation dropped (models that ignore
+    unknown members keep no trace of them but their absence)."""
+    if isinstance(given, dict) and isinstance(kept, dict):
+        for key, item in given.items():
+            if key not in kept:
+                raise Invalid(f"{path}: undeclared member {key!r}")
+            dropped(item, kept[key], f"{path}.{key}")
+    elif isinstance(given, list) and isinstance(kept, list):
+        for i, (a, b) in enumerate(zip(given, kept)):
+            dropped(a, b, f"{path}[{i}]")
+
+
 def typed(type_, data, what):
+    adapter = TypeAdapter(type_)
     try:
-        value = TypeAdapter(type_).validate_python(data)
+        value = adapter.validate_python(data)
     except Exception as e:  # pydantic.ValidationError in all its forms
         raise Invalid(f"{what}: {e}") from None
     no_extras(value, what)
+    dropped(data, adapter.dump_python(value, mode="json", by_alias=True), what)
 
 
 def sse_events(text):
@@ -221,10 +236,27 @@ def botocore_valid(data, shape, what):
         raise Invalid(f"{what}: {report.generate_report()}")
 
 
+def bedrock_client_error(data):
+    """The error as botocore hands it over (`ClientError.response`): its
+    code must be one of the errors the Converse operation declares."""
+    import botocore.session
+
+    model = botocore.session.get_session().get_service_model("bedrock-runtime")
+    declared = {e.name for e in model.operation_model("Converse").error_shapes}
+    error = data.get("Error")
+    if not isinstance(error, dict) or not isinstance(error.get("Message"), str):
+        raise Invalid("error body: `Error` needs a `Message`")
+    if error.get("Code") not in declared:
+        raise Invalid(f"error body: {error.get('Code')!r} is none of Converse's errors {sorted(declared)}")
+
+
 def bedrock(path, text):
     converse, stream = bedrock_shapes()
     if path.suffix == ".json":
         data = json.loads(text)
+        if set(data) <= {"Error", "ResponseMetadata"}:
+            bedrock_client_error(data)
+            return "botocore ClientError (Converse errors)"
         errors = set(data) & set(stream.members) - {
             "messageStart",
             "contentBlockStart",
