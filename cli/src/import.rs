@@ -41,16 +41,18 @@ pub fn json_or_lines(text: &str) -> Result<Value, String> {
 pub struct Args {
     /// What the input is: `mcp` (one MCP CallToolResult, or JSON Lines of
     /// {"tool_call_id", "result"}), or a provider's name (any --provider
-    /// name). For a provider the input's shape says what it is: text
-    /// starting (after white space) with `event:` or `data:` is a response
-    /// streamed as Server-Sent Events; a response body is a JSON object
-    /// of the API's own response shape (anthropic: "type" "message";
-    /// openai-chat and openai-compatible: "choices", or "object"
-    /// "chat.completion"; openai-responses: "object" "response"), or an
-    /// error answer; anything else is a request body, a bare list of its
-    /// messages, or JSON Lines of them. A response (read for anthropic,
-    /// openai-chat, openai-responses, openai-compatible) becomes one
-    /// assistant record.
+    /// name). For a provider the input's shape says what it is. A response
+    /// becomes one assistant record: a body is a JSON object of the API's
+    /// own response shape or its error answer (anthropic: "type"
+    /// "message"; openai-chat, openai-compatible: "choices" or "object"
+    /// "chat.completion"; openai-responses: "object" "response"; gemini,
+    /// gemini-2: "candidates", "promptFeedback" or "usageMetadata";
+    /// bedrock: "output" or "stopReason"; ollama: "message" with "done"
+    /// true); a stream is Server-Sent Events (text starting with `event:`
+    /// or `data:`; anthropic, openai-*, gemini with alt=sse), a JSON array
+    /// of chunks (gemini without alt=sse) or JSON Lines (bedrock's
+    /// ConverseStream events, ollama's chunks). Anything else is a request
+    /// body, a bare list of its messages, or JSON Lines of them.
     #[arg(long, value_name = "FORMAT", value_parser = clap::builder::PossibleValuesParser::new(formats()))]
     from: String,
     /// Write inline images and files here, each named by the SHA-256 of

@@ -49,8 +49,9 @@ enum Command {
     Convert(Box<convert::Args>),
     /// Show what a model would receive for image or PDF files.
     Media(media::Args),
-    /// Read tool results stored in another format (MCP) into a carrier
-    /// history.
+    /// Read what agents store elsewhere into a carrier history: MCP tool
+    /// results, a provider's request body, or its response (body or
+    /// stream) as one assistant record.
     Import(import::Args),
     /// List the models the provider facts know: limits, image processing
     /// size, retirement date, sources.
