@@ -103,8 +103,12 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
             return Ok(ExitCode::SUCCESS);
         }
         let value = json_or_lines(&text).map_err(|e| Failure::new(format!("{name}: {e}")))?;
-        let history = from_provider(provider, &value, store)
-            .map_err(|e| Failure::new(format!("{name}: {e}")))?;
+        let history = from_provider(provider, &value, store).map_err(|e| {
+            Failure::new(format!(
+                "{name}: {e} (read as a request body for {provider}; it has no shape \
+                 of a response of {provider} either: see --help)"
+            ))
+        })?;
         let mut out = BufWriter::new(io::stdout().lock());
         out.write_all(history.to_json_lines().as_bytes())
             .and_then(|()| out.flush())
