@@ -101,9 +101,17 @@ fn a_body_and_its_stream_give_one_and_the_same_record() {
         assert_eq!(record["role"], "assistant");
         let envelope: Value = serde_json::from_str(record["content"].as_str().unwrap()).unwrap();
         assert_eq!(envelope["stop_reason"], c.stop_reason, "{}", c.provider);
-        assert_eq!(envelope["tool_calls"][0]["id"], c.first_call, "{}", c.provider);
+        assert_eq!(
+            envelope["tool_calls"][0]["id"], c.first_call,
+            "{}",
+            c.provider
+        );
         assert!(!envelope[c.kept].is_null(), "{}: {envelope}", c.provider);
-        assert!(text.contains("123456789012345678901234567890"), "{}", c.provider);
+        assert!(
+            text.contains("123456789012345678901234567890"),
+            "{}",
+            c.provider
+        );
     }
 }
 

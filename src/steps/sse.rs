@@ -170,6 +170,68 @@ impl SseSplitter {
     }
 }
 
+/// An SSE response reader's intake: the splitter and the first failure,
+/// which every later call returns again. The reader hands each event to
+/// its own `event` step.
+#[derive(Debug, Default)]
+pub(crate) struct Feed {
+    sse: SseSplitter,
+    failed: Option<crate::steps::response::ResponseError>,
+}
+
+impl Feed {
+    /// Split `bytes` into events and give each to `on`; a failure sticks.
+    pub fn push(
+        &mut self,
+        bytes: &[u8],
+        mut on: impl FnMut(&SseEvent) -> Result<(), crate::steps::response::ResponseError>,
+    ) -> Result<(), crate::steps::response::ResponseError> {
+        use crate::steps::response::ResponseError;
+        if let Some(e) = &self.failed {
+            return Err(e.clone());
+        }
+        let result = match self.sse.push(bytes) {
+            Ok(events) => events.iter().try_for_each(&mut on),
+            Err(e) => Err(ResponseError::Stream(e.to_string())),
+        };
+        if let Err(e) = &result {
+            self.failed = Some(e.clone());
+        }
+        result
+    }
+
+    /// End the stream: the failure a push met, else the last event if it
+    /// was whole (`whole` says so of its data: whole lines with no blank
+    /// line after them, as a file whose last blank line was dropped ends)
+    /// given to `on`; the line the stream stopped inside, if it did.
+    pub fn finish(
+        self,
+        whole: impl Fn(&str) -> bool,
+        mut on: impl FnMut(&SseEvent) -> Result<(), crate::steps::response::ResponseError>,
+    ) -> Result<Option<String>, crate::steps::response::ResponseError> {
+        use crate::steps::response::ResponseError;
+        if let Some(e) = self.failed {
+            return Err(e);
+        }
+        match self.sse.finish() {
+            Err(e) => Err(ResponseError::Stream(e.to_string())),
+            Ok(SseTail::Partial(event)) => {
+                if whole(&event.data) {
+                    on(&event)?;
+                }
+                Ok(None)
+            }
+            Ok(SseTail::Line(line)) => Ok(Some(line)),
+            Ok(SseTail::Clean) => Ok(None),
+        }
+    }
+}
+
+/// Whether an event's data is one whole JSON value.
+pub(crate) fn whole_json(data: &str) -> bool {
+    serde_json::from_str::<&serde_json::value::RawValue>(data).is_ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

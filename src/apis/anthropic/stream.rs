@@ -26,7 +26,7 @@ use serde_json::value::RawValue;
 use crate::history::AssistantTurn;
 use crate::json::{minify, push_json_str};
 use crate::steps::response::{ResponseError, ResponseStream};
-use crate::steps::sse::{SseEvent, SseSplitter, SseTail};
+use crate::steps::sse::{whole_json, Feed, SseEvent};
 
 use super::response::{present, turn, BlockHead, ErrorBody, Members, Message, Part};
 
@@ -47,7 +47,7 @@ use super::response::{present, turn, BlockHead, ErrorBody, Members, Message, Par
 /// ```
 #[derive(Debug, Default)]
 pub struct AnthropicStream {
-    sse: SseSplitter,
+    feed: Feed,
     events: usize,
     started: bool,
     stopped: bool,
@@ -56,8 +56,6 @@ pub struct AnthropicStream {
     usage: Vec<(String, String)>,
     stop_reason: Option<String>,
     stop_sequence: Option<String>,
-    /// The first error: every later call returns it again.
-    failed: Option<ResponseError>,
 }
 
 #[derive(Debug)]
@@ -120,16 +118,9 @@ impl AnthropicStream {
     /// [`ResponseError`]: an `error` event, an event of a broken shape, or
     /// bytes that are not UTF-8. Once failed, every call fails the same.
     pub fn push(&mut self, bytes: &[u8]) -> Result<(), ResponseError> {
-        if let Some(e) = &self.failed {
-            return Err(e.clone());
-        }
-        let result = match self.sse.push(bytes) {
-            Ok(events) => events.into_iter().try_for_each(|e| self.event(&e)),
-            Err(e) => Err(ResponseError::Stream(e.to_string())),
-        };
-        if let Err(e) = &result {
-            self.failed = Some(e.clone());
-        }
+        let mut feed = std::mem::take(&mut self.feed);
+        let result = feed.push(bytes, |e| self.event(e));
+        self.feed = feed;
         result
     }
 
@@ -140,24 +131,8 @@ impl AnthropicStream {
     /// (`message_stop`, a block's `content_block_stop`), or the error a
     /// push returned.
     pub fn finish(mut self) -> Result<AssistantTurn, ResponseError> {
-        if let Some(e) = self.failed.take() {
-            return Err(e);
-        }
-        let sse = std::mem::take(&mut self.sse);
-        let half_line = match sse.finish() {
-            Err(e) => return Err(ResponseError::Stream(e.to_string())),
-            // Whole lines with no blank line after them (a file whose last
-            // blank line was dropped): the event stands when its data is
-            // whole JSON; else it was cut, and is what the stream lacks.
-            Ok(SseTail::Partial(event)) => {
-                if serde_json::from_str::<&RawValue>(&event.data).is_ok() {
-                    self.event(&event)?;
-                }
-                None
-            }
-            Ok(SseTail::Line(line)) => Some(line),
-            Ok(SseTail::Clean) => None,
-        };
+        let feed = std::mem::take(&mut self.feed);
+        let half_line = feed.finish(whole_json, |e| self.event(e))?;
         let mut missing = Vec::new();
         if !self.started {
             missing.push("message_start".to_owned());

@@ -26,7 +26,7 @@ use serde_json::value::RawValue;
 
 use crate::history::AssistantTurn;
 use crate::steps::response::{ResponseError, ResponseStream};
-use crate::steps::sse::{SseEvent, SseSplitter, SseTail};
+use crate::steps::sse::{whole_json, Feed, SseEvent};
 
 use super::response::{function_only, present, ApiError, Call, Reply, LEGACY_CALL};
 
@@ -45,7 +45,7 @@ use super::response::{function_only, present, ApiError, Call, Reply, LEGACY_CALL
 /// ```
 #[derive(Debug, Default)]
 pub struct OpenAiChatStream {
-    sse: SseSplitter,
+    feed: Feed,
     events: usize,
     done: bool,
     content: String,
@@ -54,8 +54,6 @@ pub struct OpenAiChatStream {
     calls: BTreeMap<u64, Gathered>,
     finish_reason: Option<String>,
     usage: Option<String>,
-    /// The first error: every later call returns it again.
-    failed: Option<ResponseError>,
 }
 
 #[derive(Debug, Default)]
@@ -110,16 +108,9 @@ impl OpenAiChatStream {
     /// call of another type than `function`), or bytes that are not UTF-8.
     /// Once failed, every call fails the same.
     pub fn push(&mut self, bytes: &[u8]) -> Result<(), ResponseError> {
-        if let Some(e) = &self.failed {
-            return Err(e.clone());
-        }
-        let result = match self.sse.push(bytes) {
-            Ok(events) => events.into_iter().try_for_each(|e| self.event(&e)),
-            Err(e) => Err(ResponseError::Stream(e.to_string())),
-        };
-        if let Err(e) = &result {
-            self.failed = Some(e.clone());
-        }
+        let mut feed = std::mem::take(&mut self.feed);
+        let result = feed.push(bytes, |e| self.event(e));
+        self.feed = feed;
         result
     }
 
@@ -130,24 +121,11 @@ impl OpenAiChatStream {
     /// 0's `finish_reason`, `data: [DONE]`), a call whose arguments are not
     /// JSON, or the error a push returned.
     pub fn finish(mut self) -> Result<AssistantTurn, ResponseError> {
-        if let Some(e) = self.failed.take() {
-            return Err(e);
-        }
-        let sse = std::mem::take(&mut self.sse);
-        let half_line = match sse.finish() {
-            Err(e) => return Err(ResponseError::Stream(e.to_string())),
-            // Whole lines with no blank line after them: the event stands
-            // when its data is whole; else it was cut.
-            Ok(SseTail::Partial(event)) => {
-                if event.data == "[DONE]" || serde_json::from_str::<&RawValue>(&event.data).is_ok()
-                {
-                    self.event(&event)?;
-                }
-                None
-            }
-            Ok(SseTail::Line(line)) => Some(line),
-            Ok(SseTail::Clean) => None,
-        };
+        let feed = std::mem::take(&mut self.feed);
+        let half_line = feed.finish(
+            |data| data == "[DONE]" || whole_json(data),
+            |e| self.event(e),
+        )?;
         let mut missing = Vec::new();
         if self.finish_reason.is_none() {
             missing.push("finish_reason for choice 0");

@@ -41,7 +41,7 @@ use crate::apis::openai_chat::response::{present, ApiError, Reply};
 use crate::history::AssistantTurn;
 use crate::json::minify;
 use crate::steps::response::{ResponseError, ResponseStream};
-use crate::steps::sse::{SseEvent, SseSplitter, SseTail};
+use crate::steps::sse::{whole_json, Feed, SseEvent};
 
 use super::response::{failure, item, stop_reason, ResponseObject};
 
@@ -61,7 +61,7 @@ use super::response::{failure, item, stop_reason, ResponseObject};
 /// ```
 #[derive(Debug, Default)]
 pub struct OpenAiResponsesStream {
-    sse: SseSplitter,
+    feed: Feed,
     events: usize,
     created: bool,
     ended: bool,
@@ -71,8 +71,6 @@ pub struct OpenAiResponsesStream {
     output: Vec<String>,
     stop_reason: Option<String>,
     usage: Option<String>,
-    /// The first error: every later call returns it again.
-    failed: Option<ResponseError>,
 }
 
 #[derive(Deserialize)]
@@ -109,16 +107,9 @@ impl OpenAiResponsesStream {
     /// of a broken shape, or bytes that are not UTF-8. Once failed, every
     /// call fails the same.
     pub fn push(&mut self, bytes: &[u8]) -> Result<(), ResponseError> {
-        if let Some(e) = &self.failed {
-            return Err(e.clone());
-        }
-        let result = match self.sse.push(bytes) {
-            Ok(events) => events.into_iter().try_for_each(|e| self.event(&e)),
-            Err(e) => Err(ResponseError::Stream(e.to_string())),
-        };
-        if let Err(e) = &result {
-            self.failed = Some(e.clone());
-        }
+        let mut feed = std::mem::take(&mut self.feed);
+        let result = feed.push(bytes, |e| self.event(e));
+        self.feed = feed;
         result
     }
 
@@ -130,23 +121,8 @@ impl OpenAiResponsesStream {
     /// `response.completed`), a `function_call` whose arguments are not
     /// JSON, or the error a push returned.
     pub fn finish(mut self) -> Result<AssistantTurn, ResponseError> {
-        if let Some(e) = self.failed.take() {
-            return Err(e);
-        }
-        let sse = std::mem::take(&mut self.sse);
-        let half_line = match sse.finish() {
-            Err(e) => return Err(ResponseError::Stream(e.to_string())),
-            // Whole lines with no blank line after them: the event stands
-            // when its data is whole JSON; else it was cut.
-            Ok(SseTail::Partial(event)) => {
-                if serde_json::from_str::<&RawValue>(&event.data).is_ok() {
-                    self.event(&event)?;
-                }
-                None
-            }
-            Ok(SseTail::Line(line)) => Some(line),
-            Ok(SseTail::Clean) => None,
-        };
+        let feed = std::mem::take(&mut self.feed);
+        let half_line = feed.finish(whole_json, |e| self.event(e))?;
         let mut missing = Vec::new();
         if !self.created {
             missing.push("response.created".to_owned());
