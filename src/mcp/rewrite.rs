@@ -72,7 +72,7 @@ impl<'a> Rewrite<'a> {
     ///
     /// # Errors
     /// What `out` returns.
-    pub fn write_to(&self, out: &mut impl io::Write) -> io::Result<()> {
+    pub fn write_to<W: io::Write + ?Sized>(&self, out: &mut W) -> io::Result<()> {
         let mut at = 0;
         for (span, with) in &self.edits {
             out.write_all(self.source[at..span.start].as_bytes())?;
