@@ -22,6 +22,7 @@
 //! feed and is forwarded so.
 
 use std::io::{self, BufRead, Write};
+use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -237,13 +238,25 @@ fn work(queue: &Mutex<mpsc::Receiver<Job>>, host: &Host, options: &FitOptions) {
     }
 }
 
-/// Prepare a job's images and write its line.
+/// Prepare a job's images and write its line. Should preparing panic (a
+/// decoder's bug), the line is written as it came: a message is never
+/// lost.
 fn prepare(job: Job, host: &Host, options: &FitOptions) {
-    let rewrite = job.plan.prepare(&job.line, options);
-    for image in rewrite.images() {
-        log(format_args!("{image}"));
+    let prepared = panic::catch_unwind(AssertUnwindSafe(|| job.plan.prepare(&job.line, options)));
+    match prepared {
+        Ok(rewrite) => {
+            for image in rewrite.images() {
+                log(format_args!("{image}"));
+            }
+            host.send(|out| rewrite.write_to(out));
+        }
+        Err(_) => {
+            log(format_args!(
+                "preparing the images of a message failed unexpectedly; it is forwarded as it came"
+            ));
+            host.send(|out| out.write_all(job.line.as_bytes()));
+        }
     }
-    host.send(|out| rewrite.write_to(out));
 }
 
 /// The server's input as the relay holds it.
