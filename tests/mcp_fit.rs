@@ -199,6 +199,17 @@ fn escaped_and_unpadded_base64_is_read_as_it_says() {
     let block = &parsed(&fitted)["result"]["content"][0];
     assert_eq!(decoded(block, "data").dimensions(), (200, 200));
 
+    // Letters may be escapes too: still an image block, still a blob.
+    let message = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"result":{{"content":[{{"type":"im\u0061ge","data":"{escaped}","mimeType":"image/png"}},{{"type":"resource","resource":{{"uri":"a","mimeType":"image/png","\u0062lob":"{escaped}"}}}}]}}}}"#
+    );
+    let fitted = fit_message(&message, Method::ToolsCall, &small());
+    assert_eq!(fitted.images().len(), 2);
+    assert!(fitted
+        .images()
+        .iter()
+        .all(|i| matches!(i.outcome, Outcome::Fitted { .. })));
+
     let unpadded = GIF.trim_end_matches('=');
     let message = response(
         json!(1),
@@ -399,6 +410,26 @@ fn calls_follow_the_hosts_requests_by_id() {
     assert_eq!(fitted.images()[0].at, "[1].content[0]");
     // A plan is for the text it was made from.
     assert!(!plan.prepare(&answer("7"), &small()).changed());
+}
+
+#[test]
+fn a_message_is_one_json_object_or_batch() {
+    let mut calls = Calls::new();
+    for text in [
+        r#"{"jsonrpc":"2.0","method":"x"}"#,
+        " {} \n",
+        "[1, {}]",
+        "[]",
+    ] {
+        assert!(calls.from_host(text), "{text}");
+        assert!(calls.from_server(text).is_message(), "{text}");
+    }
+    for text in [
+        "", "\n", "\"x\"", "1", "{\"a\":}", "[1,", "{} {}", "not json",
+    ] {
+        assert!(!calls.from_host(text), "{text}");
+        assert!(!calls.from_server(text).is_message(), "{text}");
+    }
 }
 
 #[test]

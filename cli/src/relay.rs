@@ -17,8 +17,8 @@
 //! * Every line goes to the host whole, under one lock ([`Host`]), so
 //!   lines from the forwarding path and the workers never interleave.
 //!
-//! Nothing is dropped: a line that is not UTF-8 or not JSON is forwarded as
-//! it came and named on standard error; the last line may lack its line
+//! Nothing is dropped: a line that is not UTF-8 or no JSON-RPC message is
+//! forwarded as it came and named on standard error; the last line may lack its line
 //! feed and is forwarded so.
 
 use std::io::{self, BufRead, Write};
@@ -28,7 +28,7 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 
-use tool_carrier::mcp::{is_json, Calls, FitOptions, Plan};
+use tool_carrier::mcp::{Calls, FitOptions, Plan};
 
 /// Where the host reads: one line at a time, whole.
 pub struct Host {
@@ -81,13 +81,13 @@ fn not_utf8(from: &str, len: usize) {
     ));
 }
 
-/// Say on standard error that `from` sent a line that is not JSON, when
-/// `text` is none (it is forwarded all the same). A blank line says
-/// nothing.
-fn check_json(from: &str, text: &str) {
-    if !text.trim().is_empty() && !is_json(text) {
+/// Say on standard error that `from` sent `text`, a line that is no
+/// JSON-RPC message (a JSON object or batch; it is forwarded all the
+/// same). A blank line says nothing.
+fn not_message(from: &str, text: &str) {
+    if !text.trim().is_empty() {
         log(format_args!(
-            "{from} sent a line that is not JSON ({}); forwarded as it is",
+            "{from} sent a line that is not a JSON-RPC message ({}); forwarded as it is",
             preview(text)
         ));
     }
@@ -123,11 +123,10 @@ pub fn to_server(mut input: impl BufRead, server: &ServerIn, calls: &Mutex<Calls
         }
         match std::str::from_utf8(&line) {
             Ok(text) => {
-                check_json("the host", text);
-                calls
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .from_host(text);
+                let mut calls = calls.lock().unwrap_or_else(PoisonError::into_inner);
+                if !calls.from_host(text) {
+                    not_message("the host", text);
+                }
             }
             Err(_) => not_utf8("the host", line.len()),
         }
@@ -200,8 +199,8 @@ pub fn to_host(
                         .lock()
                         .unwrap_or_else(PoisonError::into_inner)
                         .from_server(text);
-                    if plan.is_empty() {
-                        check_json("the server", text);
+                    if !plan.is_message() {
+                        not_message("the server", text);
                     }
                     plan
                 }

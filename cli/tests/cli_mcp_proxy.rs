@@ -265,18 +265,25 @@ fn every_other_message_passes_through_byte_for_byte() {
     // The host's answer to the server's request passes too.
     let answer = r#"{"jsonrpc":"2.0","id":"s1","result":{"role":"assistant","content":{"type":"text","text":"ok"},"model":"m"}}"#;
     proxy.send(answer);
+    // So does a line of the host's that is no message.
+    proxy.send("{\"jsonrpc\": oops");
     let (status, stderr, dir) = proxy.finish();
     assert!(status.success());
     let dir = dir.path();
     let mut expected: Vec<String> = sent.iter().map(|l| format!("{l}\n")).collect();
     expected.push(format!("{answer}\n"));
+    expected.push("{\"jsonrpc\": oops\n".into());
     assert_eq!(
         std::fs::read_to_string(dir.join("received")).unwrap(),
         expected.concat()
     );
     assert!(
         stderr
-            .contains("the server sent a line that is not JSON (18 bytes: \"not JSON at all {\")"),
+            .contains("the server sent a line that is not a JSON-RPC message (18 bytes: \"not JSON at all {\")"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("the host sent a line that is not a JSON-RPC message (17 bytes: \"{\\\"jsonrpc\\\": oops\")"),
         "{stderr}"
     );
 }

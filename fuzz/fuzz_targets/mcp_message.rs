@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 use tool_carrier::facts::Facts;
-use tool_carrier::mcp::{fit_message, is_json, Calls, FitOptions, Method, Rewrite};
+use tool_carrier::mcp::{fit_message, Calls, FitOptions, Method, Rewrite};
 use tool_carrier::provider::Provider;
 
 /// A small box keeps decoding and resizing quick.
@@ -39,7 +39,7 @@ fn check(text: &str, rewrite: &Rewrite<'_>) {
         return;
     }
     assert!(rewrite.images().iter().any(|i| i.changed()));
-    assert!(is_json(&out), "not JSON: {out}");
+    assert!(Calls::new().from_server(&out).is_message(), "not a message: {out}");
     // serde_json refuses numbers out of f64's range, which the scanner
     // leaves to the reader: compare where it reads both.
     if let Ok(before) = serde_json::from_str::<Value>(text) {
@@ -56,7 +56,8 @@ fuzz_target!(|data: &[u8]| {
         check(text, &fit_message(text, method, options()));
     }
     let mut calls = Calls::new();
-    calls.from_host(text);
+    let read = calls.from_host(text);
     let plan = calls.from_server(text);
+    assert_eq!(plan.is_message(), read);
     check(text, &plan.prepare(text, options()));
 });

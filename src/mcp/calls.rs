@@ -67,16 +67,17 @@ impl Calls {
 
     /// Note a message the host sends to the server: a request of a
     /// [`Method`] is remembered by id, a `notifications/cancelled` forgets
-    /// the request it names. Anything else is not looked at.
-    pub fn from_host(&mut self, message: &str) {
+    /// the request it names. Anything else is not looked at. Whether the
+    /// message is one (a JSON object or batch, as [`Plan::is_message`]).
+    pub fn from_host(&mut self, message: &str) -> bool {
         for_each_message(message, &mut |span, _| {
             let text = &message[span];
             let Some(picked) = scan::pick(text, ["id", "method", "params"]) else {
-                return;
+                return false;
             };
             let [id, method, params] = picked.picks;
             let Pick::One(method) = method else {
-                return;
+                return true;
             };
             match (method.decoded.as_deref(), id) {
                 (Some("notifications/cancelled"), Pick::Absent) => {
@@ -92,7 +93,8 @@ impl Calls {
                 }
                 _ => {}
             }
-        });
+            true
+        })
     }
 
     /// Forget the request a `notifications/cancelled`'s `params` name.
@@ -109,7 +111,8 @@ impl Calls {
 
     /// Plan a message the server sends to the host: the images of each
     /// response answering a remembered request (whose id is then
-    /// forgotten). Empty for everything else.
+    /// forgotten). Empty for everything else; [`Plan::is_message`] says
+    /// whether it was a JSON-RPC message at all.
     pub fn from_server(&mut self, message: &str) -> Plan {
         plan_message(message, &mut |id| self.pending.remove(id))
     }

@@ -69,7 +69,7 @@ const LENIENT: GeneralPurpose = GeneralPurpose::new(
 pub fn fit_result<'a>(result: &'a str, method: Method, options: &FitOptions) -> Rewrite<'a> {
     let mut found = Vec::new();
     find_in_result(result, 0..result.len(), method, None, "", &mut found);
-    Plan::new(result.len(), found).prepare(result, options)
+    Plan::new(result.len(), found, true).prepare(result, options)
 }
 
 /// The edits that prepare the image `found` of `src`, and what became of

@@ -95,55 +95,64 @@ pub(crate) fn plan_message(
     answers: &mut dyn FnMut(&RequestId) -> Option<Method>,
 ) -> Plan {
     let mut found = Vec::new();
-    for_each_message(message, &mut |span, at| {
-        plan_one(message, span, at, answers, &mut found);
+    let read = for_each_message(message, &mut |span, at| {
+        plan_one(message, span, at, answers, &mut found)
     });
-    Plan::new(message.len(), found)
+    Plan::new(message.len(), found, read)
 }
 
 /// Call `f` with the span of each object of `message` (the message, or
-/// each element of a batch) and the prefix of its paths (`""`, `"[2]."`).
-pub(crate) fn for_each_message(message: &str, f: &mut dyn FnMut(Range<usize>, &str)) {
+/// each element of a batch) and the prefix of its paths (`""`, `"[2]."`);
+/// `f` says whether the span is a JSON object. Whether `message` is one
+/// JSON object or one JSON array (a batch), white space around it
+/// allowed.
+pub(crate) fn for_each_message(
+    message: &str,
+    f: &mut dyn FnMut(Range<usize>, &str) -> bool,
+) -> bool {
     let start = message.len() - message.trim_start().len();
     match message.as_bytes().get(start) {
         Some(b'{') => f(0..message.len(), ""),
         Some(b'[') => {
             let Some(items) = scan::array(message) else {
-                return;
+                return false;
             };
             for (i, item) in items.into_iter().enumerate() {
                 f(item, &format!("[{i}]."));
             }
+            true
         }
-        _ => {}
+        _ => false,
     }
 }
 
-/// The images of the one response at `span`.
+/// The images of the one response at `span`; whether it is a JSON
+/// object.
 fn plan_one(
     message: &str,
     span: Range<usize>,
     at: &str,
     answers: &mut dyn FnMut(&RequestId) -> Option<Method>,
     found: &mut Vec<Found>,
-) {
+) -> bool {
     let text = &message[span.clone()];
     let Some(picked) = scan::pick(text, ["id", "method", "result", "error"]) else {
-        return;
+        return false;
     };
     let [id, method, result, error] = picked.picks;
     let (Pick::One(id), Pick::Absent) = (id, method) else {
-        return;
+        return true;
     };
     let Some(request) = RequestId::read(&text[id.value.clone()], id.decoded.as_deref()) else {
-        return;
+        return true;
     };
     let Some(answered) = answers(&request) else {
-        return;
+        return true;
     };
     if let (Pick::One(result), Pick::Absent) = (result, error) {
         let result = span.start + result.value.start..span.start + result.value.end;
         let id = &text[id.value];
         find_in_result(message, result, answered, Some(id), at, found);
     }
+    true
 }

@@ -75,16 +75,3 @@ pub use options::FitOptions;
 pub use plan::Plan;
 pub use report::{ImageReport, Outcome};
 pub use rewrite::Rewrite;
-
-/// Whether `text` is one JSON value (white space around it allowed), as
-/// serde_json reads it: what a proxy checks before saying a line it
-/// forwards is malformed. One pass, string bodies skipped 64 bytes at a
-/// time.
-///
-/// ```
-/// assert!(tool_carrier::mcp::is_json("{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"id\":1}\n"));
-/// assert!(!tool_carrier::mcp::is_json("{\"jsonrpc\":\"2.0\","));
-/// ```
-pub fn is_json(text: &str) -> bool {
-    crate::json::scan::is_json(text)
-}

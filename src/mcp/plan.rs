@@ -47,11 +47,21 @@ pub struct Plan {
     /// The length of the text planned, to tell another text apart.
     len: usize,
     found: Vec<Found>,
+    /// Whether the text was read as a message.
+    read: bool,
 }
 
 impl Plan {
-    pub(crate) fn new(len: usize, found: Vec<Found>) -> Plan {
-        Plan { len, found }
+    pub(crate) fn new(len: usize, found: Vec<Found>, read: bool) -> Plan {
+        Plan { len, found, read }
+    }
+
+    /// Whether the text planned is a JSON-RPC message as the stdio
+    /// transport carries them: one JSON object, or one JSON array (a
+    /// batch), white space around it allowed. A proxy forwards any other
+    /// line too, and may say it is malformed.
+    pub fn is_message(&self) -> bool {
+        self.read
     }
 
     /// Whether there is nothing to prepare: the message goes as it is.
@@ -95,6 +105,9 @@ pub(crate) fn find_in_result(
     let Some(result) = src.get(span.clone()) else {
         return;
     };
+    if !may_hold_image(result) {
+        return;
+    }
     let Some(picked) = scan::pick(result, ["content", "contents", "resultType"]) else {
         return;
     };
@@ -139,6 +152,18 @@ pub(crate) fn find_in_result(
             });
         }
     }
+}
+
+/// Whether `result` may hold an image: an image block's type is the
+/// string `image`, and an image resource has a `blob` member. JSON writes
+/// letters as themselves or as `\u` escapes, so a text with neither word
+/// and no `\u` holds no image, and is not read further (three searches of
+/// a few GB/s, against a scan of every nested value for each level).
+fn may_hold_image(result: &str) -> bool {
+    let b = result.as_bytes();
+    [&b"image"[..], b"blob", b"\\u"]
+        .iter()
+        .any(|word| memchr::memmem::find(b, word).is_some())
 }
 
 /// Whether a content block holds an image, and how.
