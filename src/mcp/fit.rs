@@ -238,7 +238,6 @@ fn only<'m, 'a>(members: &'m [Member<'a>], key: &str) -> Option<&'m Member<'a>> 
 }
 
 /// The member `key` when it occurs at most once; `Err` when repeated.
-#[allow(clippy::type_complexity)]
 fn repeated_or<'m, 'a>(members: &'m [Member<'a>], key: &str) -> Result<Option<&'m Member<'a>>, ()> {
     let mut it = members.iter().filter(|m| m.key == key);
     let first = it.next();

@@ -75,11 +75,11 @@ impl<'a> Rewrite<'a> {
     pub fn write_to<W: io::Write + ?Sized>(&self, out: &mut W) -> io::Result<()> {
         let mut at = 0;
         for (span, with) in &self.edits {
-            out.write_all(self.source[at..span.start].as_bytes())?;
+            out.write_all(&self.source.as_bytes()[at..span.start])?;
             out.write_all(with.as_bytes())?;
             at = span.end;
         }
-        out.write_all(self.source[at..].as_bytes())
+        out.write_all(&self.source.as_bytes()[at..])
     }
 
     /// The text: the input itself when nothing changed.
