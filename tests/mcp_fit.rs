@@ -410,6 +410,8 @@ fn calls_follow_the_hosts_requests_by_id() {
     assert_eq!(fitted.images()[0].at, "[1].content[0]");
     // A plan is for the text it was made from.
     assert!(!plan.prepare(&answer("7"), &small()).changed());
+    let blank = " ".repeat(batch.len());
+    assert!(!plan.prepare(&blank, &small()).changed());
 }
 
 #[test]

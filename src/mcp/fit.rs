@@ -31,7 +31,7 @@ use crate::media::{prepare_for, sniff, MediaType, Sniffed};
 use super::options::FitOptions;
 use super::plan::{find_in_result, Found, Plan, Shape};
 use super::report::{ImageReport, Outcome};
-use super::rewrite::Rewrite;
+use super::rewrite::{Edit, Rewrite};
 use super::Method;
 
 /// Base64 as servers write it: the standard alphabet, padded or not.
@@ -73,59 +73,30 @@ pub fn fit_result<'a>(result: &'a str, method: Method, options: &FitOptions) -> 
 }
 
 /// The edits that prepare the image `found` of `src`, and what became of
-/// it.
+/// it; `None` when `src` holds no object where `found` says (a text the
+/// plan was not made from).
 pub(crate) fn fit_found(
     src: &str,
     found: &Found,
     options: &FitOptions,
-) -> (Vec<(Range<usize>, String)>, ImageReport) {
+) -> Option<(Vec<Edit>, ImageReport)> {
     let report = |outcome| ImageReport {
         id: found.id.clone(),
         at: found.at.clone(),
         outcome,
     };
     let span = found.span.clone();
-    let Some(members) = src
-        .get(span.clone())
-        .and_then(|o| scan::object(o, &DECODED))
-    else {
-        // Found by the same scanner: not reached.
-        return (
-            Vec::new(),
-            report(Outcome::Replaced {
-                reason: "not a JSON object".into(),
-            }),
-        );
-    };
+    let members = scan::object(src.get(span.clone())?, &DECODED)?;
     // Where the payload and its type are: in the block, or in its resource.
     let inner;
     let (holder, holder_start, data_key): (&[Member<'_>], usize, &str) = match found.shape {
         Shape::ImageBlock => (&members, span.start, "data"),
         Shape::ResourceContents => (&members, span.start, "blob"),
         Shape::ResourceBlock => {
-            let Some(resource) = only(&members, "resource") else {
-                return refuse(
-                    src,
-                    found,
-                    &members,
-                    "its resource is repeated".into(),
-                    report,
-                );
-            };
+            // The plan found exactly one.
+            let resource = only(&members, "resource")?;
             let start = span.start + resource.value.start;
-            let text = &src[start..span.start + resource.value.end];
-            inner = match scan::object(text, &DECODED) {
-                Some(m) => m,
-                None => {
-                    return refuse(
-                        src,
-                        found,
-                        &members,
-                        "its resource is no object".into(),
-                        report,
-                    )
-                }
-            };
+            inner = scan::object(&src[start..span.start + resource.value.end], &DECODED)?;
             (&inner, start, "blob")
         }
     };
@@ -136,46 +107,46 @@ pub(crate) fn fit_found(
         } else {
             format!("it has no {data_key:?}")
         };
-        return refuse(src, found, &members, why, report);
+        return Some(refuse(src, found, &members, why, report));
     };
     let Ok(mime) = mime else {
-        return refuse(
+        return Some(refuse(
             src,
             found,
             &members,
             "its \"mimeType\" is repeated".into(),
             report,
-        );
+        ));
     };
     let Some(text) = data.decoded.as_deref() else {
-        return refuse(
+        return Some(refuse(
             src,
             found,
             &members,
             format!("its {data_key:?} is not a string"),
             report,
-        );
+        ));
     };
     let bytes = match LENIENT.decode(text) {
         Ok(b) => b,
         Err(e) => {
-            return refuse(
+            return Some(refuse(
                 src,
                 found,
                 &members,
                 format!("its {data_key:?} is not base64 ({e})"),
                 report,
-            )
+            ))
         }
     };
     if let Sniffed::Media(MediaType::Pdf) = sniff(&bytes) {
-        return refuse(
+        return Some(refuse(
             src,
             found,
             &members,
             "it is a PDF, not an image".into(),
             report,
-        );
+        ));
     }
     let prepared = match prepare_for(
         bytes,
@@ -184,7 +155,7 @@ pub(crate) fn fit_found(
         options.image_types(),
     ) {
         Ok(p) => p,
-        Err(e) => return refuse(src, found, &members, e.reason().to_string(), report),
+        Err(e) => return Some(refuse(src, found, &members, e.reason().to_string(), report)),
     };
     let declared = mime.and_then(|m| m.decoded.as_deref());
     let named = declared.is_some_and(|d| d.eq_ignore_ascii_case(prepared.media_type.as_str()));
@@ -198,7 +169,7 @@ pub(crate) fn fit_found(
         payload.push('"');
         edits.push((abs(&data.value), payload));
     } else if named {
-        return (Vec::new(), report(Outcome::Kept(prepared.facts())));
+        return Some((Vec::new(), report(Outcome::Kept(prepared.facts()))));
     }
     if !named {
         match mime {
@@ -224,7 +195,7 @@ pub(crate) fn fit_found(
             facts: prepared.facts(),
         }
     };
-    (edits, report(outcome))
+    Some((edits, report(outcome)))
 }
 
 /// The string members decoded while scanning an image's object.
@@ -254,7 +225,7 @@ fn refuse(
     members: &[Member<'_>],
     why: String,
     report: impl FnOnce(Outcome) -> ImageReport,
-) -> (Vec<(Range<usize>, String)>, ImageReport) {
+) -> (Vec<Edit>, ImageReport) {
     let object = &src[found.span.clone()];
     let note = format!("[image {} not attached: {why}]", found.at);
     let mut out = String::with_capacity(note.len() + 64);

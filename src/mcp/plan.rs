@@ -75,8 +75,9 @@ impl Plan {
     }
 
     /// Prepare every image found in `text` (the text this plan was made
-    /// from) for `options`' model. A text of another length than the one
-    /// planned is returned unchanged.
+    /// from) for `options`' model. A text the plan was not made from (of
+    /// another length, or without an object where an image was found) is
+    /// returned unchanged.
     pub fn prepare<'a>(&self, text: &'a str, options: &FitOptions) -> Rewrite<'a> {
         if text.len() != self.len || self.found.is_empty() {
             return Rewrite::unchanged(text);
@@ -84,7 +85,9 @@ impl Plan {
         let mut edits = Vec::new();
         let mut images = Vec::with_capacity(self.found.len());
         for found in &self.found {
-            let (mut edit, report) = fit_found(text, found, options);
+            let Some((mut edit, report)) = fit_found(text, found, options) else {
+                return Rewrite::unchanged(text);
+            };
             edits.append(&mut edit);
             images.push(report);
         }

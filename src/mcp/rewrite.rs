@@ -6,6 +6,9 @@ use std::ops::Range;
 
 use super::report::ImageReport;
 
+/// A span of the input and what replaces it.
+pub(crate) type Edit = (Range<usize>, String);
+
 /// A message (or result) as it is to be sent: the text it came as, with
 /// the spans of the images that changed replaced. Every byte outside those
 /// spans is the input's; a message where nothing changed is the input
@@ -14,7 +17,7 @@ use super::report::ImageReport;
 pub struct Rewrite<'a> {
     source: &'a str,
     /// Spans of `source` and their replacements, in order, disjoint.
-    edits: Vec<(Range<usize>, String)>,
+    edits: Vec<Edit>,
     images: Vec<ImageReport>,
 }
 
@@ -30,11 +33,7 @@ impl<'a> Rewrite<'a> {
 
     /// `source` with `edits` (in order, disjoint), and what became of each
     /// image.
-    pub(crate) fn new(
-        source: &'a str,
-        edits: Vec<(Range<usize>, String)>,
-        images: Vec<ImageReport>,
-    ) -> Rewrite<'a> {
+    pub(crate) fn new(source: &'a str, edits: Vec<Edit>, images: Vec<ImageReport>) -> Rewrite<'a> {
         debug_assert!(edits.windows(2).all(|w| w[0].0.end <= w[1].0.start));
         Rewrite {
             source,
