@@ -30,6 +30,9 @@
 //!   carrier histories.
 //! * [`conversation`] — an agent's records held across turns, each turn's
 //!   request built from what earlier turns prepared.
+//! * [`mcp`] — MCP tool results with their images prepared for a model,
+//!   every other byte as the server wrote it (what `tool-carrier
+//!   mcp-proxy` does to each message).
 //!
 //! Inside, each provider API is one folder (`src/apis/NAME/`: its request
 //! shape, its wire types, which its writer and reader share, its rules and
@@ -114,6 +117,8 @@ pub mod history;
 pub mod import;
 pub mod inspect;
 mod json;
+#[cfg(feature = "media")]
+pub mod mcp;
 #[cfg(feature = "media")]
 pub mod media;
 pub mod migrate;

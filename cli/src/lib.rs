@@ -15,10 +15,12 @@ mod import;
 mod input;
 mod inspect;
 mod interrupt;
+mod mcp_proxy;
 mod media;
 mod migrate;
 mod models;
 mod output;
+mod relay;
 pub mod report;
 pub mod table;
 
@@ -56,6 +58,9 @@ enum Command {
     /// List the models the provider facts know: limits, image processing
     /// size, retirement date, sources.
     Models(models::Args),
+    /// Run an MCP server (stdio) behind a proxy that fits the images of
+    /// its tool results for the model; everything else passes through.
+    McpProxy(mcp_proxy::Args),
 }
 
 /// The value parser of every `--provider`-like option: one of
@@ -94,6 +99,7 @@ pub fn main() -> ExitCode {
         Command::Media(args) => media::run(args),
         Command::Import(args) => import::run(args),
         Command::Models(args) => models::run(args),
+        Command::McpProxy(args) => mcp_proxy::run(args),
     };
     match result {
         Ok(code) => code,

@@ -1,4 +1,4 @@
-//! The `tool-carrier` command: inspect, migrate, convert and media.
+//! The `tool-carrier` command: inspect, migrate, convert, media, import, models and mcp-proxy.
 #![forbid(unsafe_code)]
 
 fn main() -> std::process::ExitCode {

@@ -1,0 +1,264 @@
+//! The two directions of `mcp-proxy`: lines from the host to the server,
+//! and lines from the server to the host, the results with images handed
+//! to workers on the way.
+//!
+//! * Host → server ([`to_server`]): each line is noted ([`Calls::from_host`]:
+//!   the ids of `tools/call`, `resources/read` and `tasks/result` requests)
+//!   before it is written to the server, so its response can never arrive
+//!   first, and written as it came. At the host's end of input the
+//!   server's input is closed.
+//! * Server → host ([`to_host`]): each line is planned
+//!   ([`Calls::from_server`]); one with no image to prepare is written at
+//!   once, as it came. One with images goes to a worker thread, which
+//!   prepares them and writes the message piece by piece
+//!   ([`Rewrite::write_to`]): the line is never copied whole, and the lines
+//!   behind it are not held up (a response may overtake a result being
+//!   prepared, which JSON-RPC allows).
+//! * Every line goes to the host whole, under one lock ([`Host`]), so
+//!   lines from the forwarding path and the workers never interleave.
+//!
+//! Nothing is dropped: a line that is not UTF-8 or no JSON-RPC message is
+//! forwarded as it came and named on standard error; the last line may lack its line
+//! feed and is forwarded so.
+
+use std::io::{self, BufRead, Write};
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread;
+
+use tool_carrier::mcp::{Calls, FitOptions, Plan};
+
+/// Where the host reads: one line at a time, whole.
+pub struct Host {
+    out: Mutex<Box<dyn Write + Send>>,
+    /// Whether writing to the host failed (it went away): later lines are
+    /// read and dropped, so the server is never blocked writing.
+    gone: AtomicBool,
+}
+
+impl Host {
+    pub fn new(out: Box<dyn Write + Send>) -> Host {
+        Host {
+            out: Mutex::new(out),
+            gone: AtomicBool::new(false),
+        }
+    }
+
+    /// Write one line with `write` and flush it, under the lock.
+    fn send(&self, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) {
+        if self.gone.load(Ordering::Relaxed) {
+            return;
+        }
+        let mut out = self.out.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Err(e) = write(&mut *out).and_then(|()| out.flush()) {
+            if !self.gone.swap(true, Ordering::Relaxed) {
+                log(format_args!("writing to the host failed ({e}); the server's input is closed and its output dropped"));
+            }
+        }
+    }
+
+    pub fn gone(&self) -> bool {
+        self.gone.load(Ordering::Relaxed)
+    }
+}
+
+/// The server's input, closed when the host's input ends or the host goes
+/// away.
+pub type ServerIn = Mutex<Option<Box<dyn Write + Send>>>;
+
+/// One line of standard error.
+pub fn log(what: std::fmt::Arguments<'_>) {
+    let _ = writeln!(io::stderr().lock(), "mcp-proxy: {what}");
+}
+
+/// Say on standard error that `from` sent a line of `len` bytes that is
+/// not UTF-8 (it is forwarded all the same).
+fn not_utf8(from: &str, len: usize) {
+    log(format_args!(
+        "{from} sent {len} bytes that are not UTF-8; forwarded as they are"
+    ));
+}
+
+/// Say on standard error that `from` sent `text`, a line that is no
+/// JSON-RPC message (a JSON object or batch; it is forwarded all the
+/// same). A blank line says nothing.
+fn not_message(from: &str, text: &str) {
+    if !text.trim().is_empty() {
+        log(format_args!(
+            "{from} sent a line that is not a JSON-RPC message ({}); forwarded as it is",
+            preview(text)
+        ));
+    }
+}
+
+/// The start of a line, for a message about it.
+fn preview(text: &str) -> String {
+    let line = text.trim_end();
+    let mut end = line.len().min(80);
+    while !line.is_char_boundary(end) {
+        end -= 1;
+    }
+    let cut = if end < line.len() { "…" } else { "" };
+    format!("{} bytes: {:?}{cut}", text.len(), &line[..end])
+}
+
+/// Forward the host's lines from `input` to `server`, noting its requests
+/// in `calls`; close the server's input at the end. Returns when the host's
+/// input ends, or when it cannot be read.
+pub fn to_server(mut input: impl BufRead, server: &ServerIn, calls: &Mutex<Calls>, host: &Host) {
+    let mut line = Vec::with_capacity(1 << 12);
+    loop {
+        line.clear();
+        match input.read_until(b'\n', &mut line) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(e) => {
+                log(format_args!(
+                    "reading from the host failed ({e}); the server's input is closed"
+                ));
+                break;
+            }
+        }
+        match std::str::from_utf8(&line) {
+            Ok(text) => {
+                let mut calls = calls.lock().unwrap_or_else(PoisonError::into_inner);
+                if !calls.from_host(text) {
+                    not_message("the host", text);
+                }
+            }
+            Err(_) => not_utf8("the host", line.len()),
+        }
+        let mut server = server.lock().unwrap_or_else(PoisonError::into_inner);
+        let Some(pipe) = server.as_mut() else {
+            // Closed because the host went away: nothing is read any more.
+            break;
+        };
+        if let Err(e) = pipe.write_all(&line).and_then(|()| pipe.flush()) {
+            log(format_args!(
+                "writing to the server failed ({e}); the host's lines are no longer forwarded"
+            ));
+            *server = None;
+            break;
+        }
+        if host.gone() {
+            *server = None;
+            break;
+        }
+    }
+    // The host's end of input: the server's too.
+    server.lock().unwrap_or_else(PoisonError::into_inner).take();
+}
+
+/// A line of the server's holding images, and where they are.
+struct Job {
+    line: String,
+    plan: Plan,
+}
+
+/// Forward the server's lines from `output` to `host` until the server's
+/// output ends, with `workers` threads preparing the images of results
+/// for `options`; returns once every line read has been written (or
+/// dropped because the host went away).
+pub fn to_host(
+    mut output: impl BufRead,
+    host: &Host,
+    server_in: &ServerIn,
+    calls: &Mutex<Calls>,
+    options: &FitOptions,
+    workers: usize,
+) {
+    let (jobs, queue) = mpsc::channel::<Job>();
+    let queue = Mutex::new(queue);
+    thread::scope(|scope| {
+        for _ in 0..workers.max(1) {
+            scope.spawn(|| work(&queue, host, options));
+        }
+        let mut line = Vec::with_capacity(1 << 12);
+        loop {
+            line.clear();
+            match output.read_until(b'\n', &mut line) {
+                Ok(0) => break,
+                Ok(_) => {}
+                Err(e) => {
+                    log(format_args!("reading from the server failed ({e})"));
+                    break;
+                }
+            }
+            if host.gone() {
+                // Nobody reads: the server is told by the end of its input.
+                if let Ok(mut server) = server_in.try_lock() {
+                    server.take();
+                }
+                continue;
+            }
+            let plan = match std::str::from_utf8(&line) {
+                Ok(text) => {
+                    let plan = calls
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .from_server(text);
+                    if !plan.is_message() {
+                        not_message("the server", text);
+                    }
+                    plan
+                }
+                Err(_) => {
+                    not_utf8("the server", line.len());
+                    Plan::default()
+                }
+            };
+            if plan.is_empty() {
+                host.send(|out| out.write_all(&line));
+                continue;
+            }
+            let text =
+                String::from_utf8(std::mem::take(&mut line)).expect("checked as UTF-8 above");
+            let job = Job { line: text, plan };
+            if let Err(mpsc::SendError(job)) = jobs.send(job) {
+                // No worker is left (one panicked): prepared here.
+                prepare(job, host, options);
+            }
+            line.reserve(1 << 12);
+        }
+        drop(jobs);
+    });
+}
+
+/// Take jobs until the queue closes.
+fn work(queue: &Mutex<mpsc::Receiver<Job>>, host: &Host, options: &FitOptions) {
+    loop {
+        let job = queue.lock().unwrap_or_else(PoisonError::into_inner).recv();
+        match job {
+            Ok(job) => prepare(job, host, options),
+            Err(mpsc::RecvError) => return,
+        }
+    }
+}
+
+/// Prepare a job's images and write its line. Should preparing panic (a
+/// decoder's bug), the line is written as it came: a message is never
+/// lost.
+fn prepare(job: Job, host: &Host, options: &FitOptions) {
+    let prepared = panic::catch_unwind(AssertUnwindSafe(|| job.plan.prepare(&job.line, options)));
+    match prepared {
+        Ok(rewrite) => {
+            for image in rewrite.images() {
+                log(format_args!("{image}"));
+            }
+            host.send(|out| rewrite.write_to(out));
+        }
+        Err(_) => {
+            log(format_args!(
+                "preparing the images of a message failed unexpectedly; it is forwarded as it came"
+            ));
+            host.send(|out| out.write_all(job.line.as_bytes()));
+        }
+    }
+}
+
+/// The server's input as the relay holds it.
+pub fn server_in(pipe: impl Write + Send + 'static) -> Arc<ServerIn> {
+    Arc::new(Mutex::new(Some(Box::new(pipe))))
+}
