@@ -380,6 +380,7 @@ mod reader;
 mod write;
 
 pub use reader::{HistoryReader, IntoHistoryReader};
+#[cfg(feature = "media")]
 pub(crate) use write::envelope;
 pub use write::{ArgumentsError, AssistantTurn, MemberError, ToolCall, ToolResult};
 

@@ -29,7 +29,7 @@ use serde_json::value::RawValue;
 
 use crate::carrier::{RenderError, IS_ERROR};
 use crate::json::push_json_str;
-use crate::{Attachment, AttachmentKind};
+use crate::Attachment;
 
 /// An assistant's turn: its text and the tools it calls.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -215,6 +215,7 @@ pub struct ToolResult {
 }
 
 /// The members the envelope writes itself.
+#[cfg(feature = "media")]
 const RESERVED: [&str; 4] = ["tool_call_id", "content", IS_ERROR, "attachments"];
 
 impl ToolResult {
@@ -257,8 +258,8 @@ impl ToolResult {
     ) -> Result<ToolResult, crate::media::store::AttachError> {
         use crate::media::{sniff, MediaType, Sniffed};
         let kind = match sniff(bytes) {
-            Sniffed::Media(MediaType::Pdf) => AttachmentKind::Document,
-            Sniffed::Media(_) => AttachmentKind::Image,
+            Sniffed::Media(MediaType::Pdf) => crate::AttachmentKind::Document,
+            Sniffed::Media(_) => crate::AttachmentKind::Image,
             other => return Err(crate::media::store::AttachError::Type(other.to_string())),
         };
         let stored = store
@@ -273,6 +274,7 @@ impl ToolResult {
     }
 
     /// Add a line to the body.
+    #[cfg(feature = "media")]
     pub(crate) fn line(&mut self, text: &str) {
         if !self.body.is_empty() {
             self.body.push('\n');
@@ -283,6 +285,7 @@ impl ToolResult {
     /// Keep a member of the source as `name` (JSON text): a name the
     /// envelope uses itself, or one already kept, gets `_` in front until
     /// it is free, so no member is written twice.
+    #[cfg(feature = "media")]
     pub(crate) fn keep(&mut self, name: &str, json: String) {
         let mut name = name.to_owned();
         while RESERVED.contains(&name.as_str()) || self.extra.iter().any(|(n, _)| *n == name) {

@@ -184,6 +184,7 @@ pub(crate) fn is_json(src: &str) -> bool {
 /// escape that is no character, a number out of `f64`'s range): callers
 /// then read the text with serde_json, which says why, so both give the
 /// same tree or the same error.
+#[cfg(feature = "media")]
 pub(crate) fn tree(src: &str) -> Option<super::tree::Json<'_>> {
     let mut c = Cursor {
         text: src,
@@ -474,6 +475,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// A value as a tree, `depth` containers in (see [`tree`]).
+    #[cfg(feature = "media")]
     fn tree(&mut self, depth: usize) -> Option<super::tree::Json<'a>> {
         use super::tree::{Json, Object, DEPTH};
         Some(match self.peek()? {
