@@ -98,7 +98,8 @@ impl Conversation {
         self.push("user", text);
     }
 
-    /// Append an assistant turn (its text, calls and members).
+    /// Append an assistant turn (its text, calls and members): one built,
+    /// or read from a stream ([`response_stream`](crate::import::response_stream)).
     pub fn push_assistant(&mut self, turn: &AssistantTurn) {
         self.push("assistant", turn.to_json());
     }
@@ -133,12 +134,6 @@ impl Conversation {
         let turn = read_response(self.provider, form, text)?;
         self.push_assistant(&turn);
         Ok(turn)
-    }
-
-    /// Append a turn already read from a stream
-    /// ([`response_stream`](crate::import::response_stream)) or built.
-    pub fn push_turn(&mut self, turn: &AssistantTurn) {
-        self.push_assistant(turn);
     }
 
     /// The records, in order.

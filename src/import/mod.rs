@@ -169,7 +169,7 @@ pub fn read_response(
         ResponseForm::Stream => {
             // What `response_form` looked past: an indented first field
             // would be read as a field of another name, its event lost.
-            let text = text.trim_start_matches(['\u{feff}', ' ', '\t', '\r', '\n']);
+            let text = crate::steps::response::leading_trimmed(text);
             let mut stream = response_stream(provider)?;
             stream.push(text.as_bytes())?;
             stream.finish()

@@ -104,10 +104,16 @@ pub(crate) struct ResponseReader {
     pub sniff: fn(&str) -> Option<ResponseForm>,
 }
 
+/// `text` from its first byte that is neither a byte order mark nor JSON
+/// white space: where every reader's look at a response's form begins.
+pub(crate) fn leading_trimmed(text: &str) -> &str {
+    text.trim_start_matches(['\u{feff}', ' ', '\t', '\r', '\n'])
+}
+
 /// Whether `text` starts (after white space) as Server-Sent Events do: a
 /// field (`event:`, `data:`, `id:`) or a comment line.
 pub(crate) fn looks_like_sse(text: &str) -> bool {
-    let start = text.trim_start_matches(['\u{feff}', ' ', '\t', '\r', '\n']);
+    let start = leading_trimmed(text);
     ["event:", "data:", "id:", ":"]
         .iter()
         .any(|field| start.starts_with(field))
@@ -115,7 +121,6 @@ pub(crate) fn looks_like_sse(text: &str) -> bool {
 
 /// The members of the JSON object `text` is (its first level only, every
 /// value raw), or `None` when `text` is no JSON object.
-#[allow(dead_code)] // the next readers' sniffs
 pub(crate) fn top_members(text: &str) -> Option<Vec<String>> {
     if !text.trim_start().starts_with('{') {
         return None;

@@ -34,7 +34,7 @@ use serde_json::value::RawValue;
 
 use crate::history::AssistantTurn;
 use crate::json::minify;
-use crate::steps::response::{top_members, ResponseError, ResponseForm};
+use crate::steps::response::{leading_trimmed, top_members, ResponseError, ResponseForm};
 
 use super::read::BLOCKS;
 
@@ -216,7 +216,7 @@ pub(crate) const EVENTS: [&str; 11] = [
 /// has `messages`), or ConverseStream events as JSON Lines (a first line
 /// whose member is an event's name).
 pub(crate) fn sniff(text: &str) -> Option<ResponseForm> {
-    let start = text.trim_start_matches(['\u{feff}', ' ', '\t', '\r', '\n']);
+    let start = leading_trimmed(text);
     let is_event = |members: &[String]| members.iter().any(|m| EVENTS.contains(&m.as_str()));
     if let Some(members) = top_members(start) {
         if is_event(&members) {

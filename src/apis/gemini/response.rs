@@ -41,7 +41,9 @@ use serde_json::{Map, Value};
 
 use crate::history::AssistantTurn;
 use crate::json::minify;
-use crate::steps::response::{looks_like_sse, top_members, ResponseError, ResponseForm};
+use crate::steps::response::{
+    leading_trimmed, looks_like_sse, top_members, ResponseError, ResponseForm,
+};
 
 use super::read::{signed_text, PARTS, SIGNATURES};
 use super::wire::Item;
@@ -409,7 +411,7 @@ pub(crate) fn sniff(text: &str) -> Option<ResponseForm> {
     if looks_like_sse(text) {
         return Some(ResponseForm::Stream);
     }
-    let start = text.trim_start_matches(['\u{feff}', ' ', '\t', '\r', '\n']);
+    let start = leading_trimmed(text);
     if let Some(rest) = start.strip_prefix('[') {
         // The first chunk is enough (a stream cut later is still one).
         let first = serde_json::Deserializer::from_str(rest)

@@ -30,7 +30,7 @@ use serde_json::value::RawValue;
 
 use crate::history::AssistantTurn;
 use crate::json::{minify, push_json_str};
-use crate::steps::response::{top_members, Members, ResponseError, ResponseForm};
+use crate::steps::response::{leading_trimmed, top_members, Members, ResponseError, ResponseForm};
 
 use super::read::THINKING;
 
@@ -243,7 +243,7 @@ fn is_reply(members: &[String]) -> bool {
 /// true, or an error) is a body; lines of them, or a first one with `done`
 /// false, are a stream.
 pub(crate) fn sniff(text: &str) -> Option<ResponseForm> {
-    let start = text.trim_start_matches(['\u{feff}', ' ', '\t', '\r', '\n']);
+    let start = leading_trimmed(text);
     if let Some(members) = top_members(start) {
         if !is_reply(&members) {
             return None;
