@@ -4,13 +4,23 @@
 //! Attachments are taken newest first, so when a provider's per-request
 //! caps (image count, document count, total size) are reached it is the
 //! oldest ones that are left out — and they are never loaded at all.
+//!
+//! Loading and preparing an attachment (read, decode, resize, encode) is
+//! the slow part, and independent of every other attachment, so up to
+//! [`Options::parallelism`] of them are prepared at once, on their own
+//! threads: those the newest-first pass is about to reach, counting each
+//! as kept. What each becomes is still decided in order, from the same
+//! prepared bytes, so the request and its notes do not depend on how many
+//! threads there are; when a request's limits leave out an attachment
+//! prepared ahead, that work is dropped (at most `parallelism − 1`
+//! attachments).
 
 use std::borrow::Cow;
 use std::sync::Arc;
 
 use crate::carrier::AttachmentKind;
 use crate::media::{
-    sniff, Budget, DefaultResolver, MediaType, Policy, Prepared, PreparedCache, Resolver, Sniffed,
+    sniff, Budget, CacheKey, DefaultResolver, MediaType, Policy, Prepared, PreparedCache, Resolver, Sniffed,
     Source,
 };
 
@@ -52,7 +62,7 @@ pub(crate) struct Limits {
 }
 
 /// What has been kept so far, newest first.
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct Tally {
     images: usize,
     documents: usize,
@@ -73,10 +83,29 @@ struct Step<'o> {
     /// Whether the model takes images (documents apart).
     images: bool,
     policy: &'o Policy,
-    resolver: &'o dyn Resolver,
+    resolver: &'o (dyn Resolver + Sync),
     eviction: Eviction,
     cache: Option<&'o dyn PreparedCache>,
     memo: Option<&'o Memo>,
+}
+
+/// What [`Step::gate`] says of a slot.
+enum Gate {
+    /// It becomes this note, unloaded.
+    Done(Media),
+    /// It must be loaded ([`Step::fetch`]).
+    Fetch { is_document: bool },
+}
+
+/// A slot loaded and prepared, not yet counted ([`Step::fetch`]).
+enum Fetched<'m> {
+    /// Prepared (or taken from the memo), with the memo entry to keep it
+    /// under when it was prepared now.
+    Prepared(Arc<Prepared>, Option<(&'m Memo, CacheKey)>),
+    /// An `http(s)` URL the provider takes.
+    Url(String),
+    /// A note: it cannot be sent.
+    Note(Media),
 }
 
 /// Leaving attachments out for a request's limits: the notes that say so,
@@ -111,7 +140,7 @@ pub(crate) fn decide(
     options: &Options,
 ) -> Vec<Media> {
     let default_resolver;
-    let resolver: &dyn Resolver = match &options.resolver {
+    let resolver: &(dyn Resolver + Sync) = match &options.resolver {
         Some(r) => r.as_ref(),
         None => {
             default_resolver = DefaultResolver::new(options.policy.clone());
@@ -170,12 +199,7 @@ pub(crate) fn decide(
         cache: options.cache.as_deref(),
         memo: options.memo.as_deref(),
     };
-    let mut tally = Tally::default();
-    let mut media: Vec<Media> = slots
-        .iter()
-        .rev()
-        .map(|slot| step.decide(slot, &mut tally))
-        .collect();
+    let mut media = step.decide_all(&slots, options.parallelism());
     media.reverse();
     for kind in [AttachmentKind::Image, AttachmentKind::Document] {
         step.evict().round(&slots, &mut media, kind);
@@ -267,44 +291,120 @@ pub(crate) fn shrink(
     any
 }
 
-impl Step<'_> {
-    fn decide(&self, slot: &Slot<'_, ()>, tally: &mut Tally) -> Media {
+impl<'o> Step<'o> {
+    /// What each of `slots` becomes, newest first, preparing up to
+    /// `workers` attachments at once.
+    fn decide_all(&self, slots: &[&Slot<'_, ()>], workers: usize) -> Vec<Media> {
+        let mut tally = Tally::default();
+        let order: Vec<usize> = (0..slots.len()).rev().collect();
+        let mut ahead: Vec<Option<Fetched<'o>>> = (0..slots.len()).map(|_| None).collect();
+        let mut media = Vec::with_capacity(slots.len());
+        for (pos, &i) in order.iter().enumerate() {
+            let is_document = match self.gate(slots[i], &mut tally) {
+                Gate::Done(m) => {
+                    // Prepared ahead for nothing: a limit was reached.
+                    ahead[i] = None;
+                    media.push(m);
+                    continue;
+                }
+                Gate::Fetch { is_document } => is_document,
+            };
+            let fetched = match ahead[i].take() {
+                Some(f) => f,
+                None => {
+                    // This one, and the next ones the pass would fetch if
+                    // each before them were kept.
+                    let mut batch = vec![(i, is_document)];
+                    let mut guess = tally.clone();
+                    guess.count(is_document);
+                    for &j in &order[pos + 1..] {
+                        if batch.len() >= workers {
+                            break;
+                        }
+                        if let Gate::Fetch { is_document } = self.gate(slots[j], &mut guess) {
+                            guess.count(is_document);
+                            batch.push((j, is_document));
+                        }
+                    }
+                    let mut results = self.fetch_all(slots, &batch).into_iter();
+                    let first = results.next().expect("one result per slot");
+                    for ((j, _), f) in batch[1..].iter().zip(results) {
+                        ahead[*j] = Some(f);
+                    }
+                    first
+                }
+            };
+            media.push(self.finish(fetched, slots[i], &mut tally, is_document));
+        }
+        media
+    }
+
+    /// [`Step::fetch`] for each of `batch`, in its order: the first on this
+    /// thread, each other on a thread of its own.
+    fn fetch_all(&self, slots: &[&Slot<'_, ()>], batch: &[(usize, bool)]) -> Vec<Fetched<'o>> {
+        let Some((&(first, first_doc), rest)) = batch.split_first() else {
+            return Vec::new();
+        };
+        if rest.is_empty() {
+            return vec![self.fetch(slots[first], first_doc)];
+        }
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = rest
+                .iter()
+                .map(|&(j, is_document)| {
+                    let slot = slots[j];
+                    scope.spawn(move || self.fetch(slot, is_document))
+                })
+                .collect();
+            let mut out = Vec::with_capacity(batch.len());
+            out.push(self.fetch(slots[first], first_doc));
+            for handle in handles {
+                out.push(
+                    handle
+                        .join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                );
+            }
+            out
+        })
+    }
+
+    /// What `slot` becomes without loading it (a note: not sendable, or
+    /// past a limit `tally` has reached), or that it must be loaded.
+    fn gate(&self, slot: &Slot<'_, ()>, tally: &mut Tally) -> Gate {
         let what = slot.kind.as_str();
         let shown = display_target(&slot.target);
         let provider = self.provider.display_name();
-        let not_attached = |why: NoteReason, reason: &dyn std::fmt::Display| {
-            Media::Note(why, format!("[{what} {shown} not attached: {reason}]"))
-        };
         let is_document = match slot.kind {
             AttachmentKind::Image => false,
             AttachmentKind::Document => true,
             AttachmentKind::Audio | AttachmentKind::Video => {
-                return Media::Note(
+                return Gate::Done(Media::Note(
                     NoteReason::KindNotSent,
                     format!("[{what} {shown} not sent: {what} attachments are not supported]"),
-                )
+                ))
             }
         };
         if !self.vision {
-            return Media::Note(
+            return Gate::Done(Media::Note(
                 NoteReason::VisionOff,
                 format!("[{what} {shown} omitted: this model cannot view attachments]"),
-            );
+            ));
         }
         if !self.images && !is_document {
-            return Media::Note(
+            return Gate::Done(Media::Note(
                 NoteReason::VisionOff,
                 format!("[{what} {shown} omitted: this model cannot view images]"),
-            );
+            ));
         }
         if is_document && !self.limits.documents {
-            return not_attached(
+            return Gate::Done(Media::Note(
                 NoteReason::NotTaken,
-                &format!("{provider} takes no documents here"),
-            );
+                format!("[{what} {shown} not attached: {provider} takes no documents here]"),
+            ));
         }
         if tally.total_full {
-            return self.evict().over_total(what, &shown);
+            return Gate::Done(self.evict().over_total(what, &shown));
         }
         let keep = if is_document {
             self.eviction.keep_documents
@@ -317,27 +417,43 @@ impl Step<'_> {
             tally.images
         };
         if let Some(n) = keep.filter(|&n| kept >= n) {
-            return self.evict().over_keep(what, &shown, n);
+            return Gate::Done(self.evict().over_keep(what, &shown, n));
         }
         if !is_document && tally.tokens_full {
-            return self.evict().over_tokens(what, &shown);
+            return Gate::Done(self.evict().over_tokens(what, &shown));
         }
         if is_document && (tally.documents_full || tally.documents >= self.limits.max_documents) {
             tally.documents_full = true;
-            return Media::Note(NoteReason::OverCount, format!(
+            return Gate::Done(Media::Note(NoteReason::OverCount, format!(
                 "[{what} {shown} omitted: {} {provider} request takes at most {}; the oldest are left out]",
                 article(provider),
                 counted(self.limits.max_documents, "document"),
-            ));
+            )));
         }
         if !is_document && (tally.images_full || tally.images >= self.limits.max_images) {
             tally.images_full = true;
-            return Media::Note(NoteReason::OverCount, format!(
+            return Gate::Done(Media::Note(NoteReason::OverCount, format!(
                 "[{what} {shown} omitted: {} {provider} request takes at most {}; the oldest are left out]",
                 article(provider),
                 counted(self.limits.max_images, "image"),
-            ));
+            )));
         }
+        Gate::Fetch { is_document }
+    }
+
+    /// Load and prepare `slot` (or find it in the conversation's memo):
+    /// no tally is read or changed, so any number of slots can be fetched
+    /// at once.
+    fn fetch(&self, slot: &Slot<'_, ()>, is_document: bool) -> Fetched<'o> {
+        let what = slot.kind.as_str();
+        let shown = display_target(&slot.target);
+        let provider = self.provider.display_name();
+        let not_attached = |why: NoteReason, reason: &dyn std::fmt::Display| {
+            Fetched::Note(Media::Note(
+                why,
+                format!("[{what} {shown} not attached: {reason}]"),
+            ))
+        };
         let (budget, types) = (self.limits.budget, &*self.limits.image_types);
         // A conversation's memo: a source whose stamp is unchanged is
         // neither read nor prepared again.
@@ -349,7 +465,7 @@ impl Step<'_> {
             ))
         });
         if let Some(kept) = memo.as_ref().and_then(|(memo, key)| memo.get(key)) {
-            return self.take(kept, tally, what, &shown, is_document);
+            return Fetched::Prepared(kept, None);
         }
         let loaded = match self.resolver.resolve(&slot.target) {
             Ok(Source::Url(url)) => {
@@ -364,8 +480,7 @@ impl Step<'_> {
                         &format!("{provider} does not take {what} URLs here"),
                     );
                 }
-                tally.count(is_document);
-                return Media::Url(url);
+                return Fetched::Url(url);
             }
             Ok(Source::Bytes(loaded)) => loaded,
             Err(e) => return not_attached(NoteReason::Media, &e.reason()),
@@ -389,14 +504,36 @@ impl Step<'_> {
             Some(cache) => loaded.prepare_cached(self.policy, budget, types, cache),
             None => loaded.prepare_for(self.policy, budget, types),
         };
-        let prepared = match prepared {
-            Ok(p) => Arc::new(p),
-            Err(e) => return not_attached(NoteReason::Media, &e.reason()),
-        };
-        if let Some((memo, key)) = memo {
-            memo.put(key, &prepared);
+        match prepared {
+            Ok(p) => Fetched::Prepared(Arc::new(p), memo),
+            Err(e) => not_attached(NoteReason::Media, &e.reason()),
         }
-        self.take(prepared, tally, what, &shown, is_document)
+    }
+
+    /// What a fetched slot becomes, in order: kept in the memo, then in
+    /// the request unless its limits are reached.
+    fn finish(
+        &self,
+        fetched: Fetched<'o>,
+        slot: &Slot<'_, ()>,
+        tally: &mut Tally,
+        is_document: bool,
+    ) -> Media {
+        match fetched {
+            Fetched::Note(note) => note,
+            Fetched::Url(url) => {
+                tally.count(is_document);
+                Media::Url(url)
+            }
+            Fetched::Prepared(prepared, memo) => {
+                if let Some((memo, key)) = memo {
+                    memo.put(key, &prepared);
+                }
+                let what = slot.kind.as_str();
+                let shown = display_target(&slot.target);
+                self.take(prepared, tally, what, &shown, is_document)
+            }
+        }
     }
 
     /// `prepared` goes in the request, unless the request's limits are

@@ -47,6 +47,8 @@ pub struct Options {
     pub(crate) memo: Option<std::sync::Arc<super::memo::Memo>>,
     pub(crate) profile: Option<Profile>,
     pub(crate) strict: bool,
+    /// Most attachments prepared at once; `None` for one per core.
+    pub(crate) parallelism: Option<std::num::NonZeroUsize>,
     facts: Option<Arc<Facts>>,
 }
 
@@ -99,6 +101,7 @@ impl fmt::Debug for Options {
             .field("memo", &self.memo.as_ref().map(|m| m.len()))
             .field("profile", &self.profile.as_ref().map(|p| &p.name))
             .field("strict", &self.strict)
+            .field("parallelism", &self.parallelism)
             .field(
                 "facts",
                 &self.facts.as_ref().map_or("built-in", |_| "given"),
@@ -140,6 +143,7 @@ impl Options {
             memo: None,
             profile: None,
             strict: false,
+            parallelism: None,
             facts: None,
         }
     }
@@ -227,6 +231,34 @@ impl Options {
             cache: Some(cache),
             ..self
         }
+    }
+
+    /// Prepare at most `n` of a request's attachments at once, each on its
+    /// own thread (0 is taken as 1). By default as many as the machine
+    /// has cores ([`std::thread::available_parallelism`]). The request is
+    /// byte for byte the same whatever `n` is, and so is every note: each
+    /// attachment is still decided in order, newest first, and at most
+    /// `n − 1` attachments beyond a request's limits are prepared in vain.
+    ///
+    /// ```
+    /// use tool_carrier::provider::Options;
+    /// let one_at_a_time = Options::new().with_parallelism(1);
+    /// assert_eq!(one_at_a_time.parallelism(), 1);
+    /// assert!(Options::new().parallelism() >= 1);
+    /// ```
+    pub fn with_parallelism(self, n: usize) -> Options {
+        Options {
+            parallelism: Some(std::num::NonZeroUsize::new(n).unwrap_or(std::num::NonZeroUsize::MIN)),
+            ..self
+        }
+    }
+
+    /// How many attachments are prepared at once
+    /// ([`Options::with_parallelism`]).
+    pub fn parallelism(&self) -> usize {
+        self.parallelism
+            .or_else(|| std::thread::available_parallelism().ok())
+            .map_or(1, std::num::NonZeroUsize::get)
     }
 
     /// Whether to fit each image to the size the provider documents its
