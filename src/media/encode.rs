@@ -72,25 +72,37 @@ fn jpeg(image: &DynamicImage, quality: u8, icc: Option<&[u8]>) -> Result<Vec<u8>
 }
 
 fn png(image: &DynamicImage, icc: Option<&[u8]>) -> image::ImageResult<Vec<u8>> {
-    let fast = png_with(image, icc, FAST)?;
     // The fast compressor barely finds long matches: fine for photographic
     // pixels (deflate level 2 saves ~2 % there, at nine times the time),
     // but screenshots and diagrams come out 1.2–3.5× larger than they need
     // to, and unfiltered rows compress best for their flat colours and
     // repeated runs. Which kind an image is, a trial on a band of its rows
     // tells: the thorough settings go over the whole image only when they
-    // save a tenth on the band. (Chosen by measurement against
-    // `vipsthumbnail --size 2000x2000`: docs/performance.md, "PNG bytes".
-    // On a 2000×1250 screenshot miniz_oxide's level 2 writes 1.3 % more
-    // than its level 4 in half the time; zlib-rs at level 4 is as fast
-    // but writes 9 % more.)
-    if thorough_pays(image)? {
-        let thorough = png_with(image, icc, THOROUGH)?;
-        if thorough.len() < fast.len() {
-            return Ok(thorough);
+    // save a tenth on the band, and the fast ones then only if the
+    // thorough bytes are not below what the band says the fast settings
+    // would write.
+    // (Chosen by measurement against `vipsthumbnail --size 2000x2000`:
+    // docs/performance.md, "PNG bytes". On a 2000×1250 screenshot
+    // miniz_oxide's level 2 writes 1.3 % more than its level 4 in half
+    // the time; zlib-rs at level 4 is as fast but writes 9 % more.)
+    let band = band_trial(image)?;
+    if band.thorough * 10 < band.fast * 9 {
+        let whole = png_with(image, icc, THOROUGH)?;
+        // What the fast settings would write, from the band: when the
+        // thorough bytes are below it, encoding the fast way as well
+        // (a tenth of the time) would nearly never win.
+        let fast_guess = band.fast as u64 * u64::from(image.height()) / u64::from(band.rows);
+        if (whole.len() as u64) < fast_guess {
+            return Ok(whole);
         }
+        let fast = png_with(image, icc, FAST)?;
+        return Ok(if whole.len() < fast.len() {
+            whole
+        } else {
+            fast
+        });
     }
-    Ok(fast)
+    png_with(image, icc, FAST)
 }
 
 /// Photographic pixels: the fast compressor, filters chosen per row.
@@ -98,15 +110,26 @@ const FAST: (CompressionType, FilterType) = (CompressionType::Fast, FilterType::
 /// Screenshots and diagrams: deflate level 2, rows unfiltered.
 const THOROUGH: (CompressionType, FilterType) = (CompressionType::Level(2), FilterType::NoFilter);
 
-/// Whether [`THOROUGH`] writes the middle sixteenth of the rows (at least
-/// 64) at least a tenth smaller than [`FAST`] does.
-fn thorough_pays(image: &DynamicImage) -> image::ImageResult<bool> {
+/// What [`FAST`] and [`THOROUGH`] write for a band of an image's rows.
+struct Band {
+    /// Rows in the band.
+    rows: u32,
+    /// Bytes written with [`FAST`].
+    fast: usize,
+    /// Bytes written with [`THOROUGH`].
+    thorough: usize,
+}
+
+/// [`Band`] for the middle sixteenth of the rows (at least 64).
+fn band_trial(image: &DynamicImage) -> image::ImageResult<Band> {
     let (w, h) = (image.width(), image.height());
     let rows = (h / 16).max(64).min(h);
     let band = image.crop_imm(0, (h - rows) / 2, w, rows);
-    let fast = png_with(&band, None, FAST)?.len();
-    let thorough = png_with(&band, None, THOROUGH)?.len();
-    Ok(thorough * 10 < fast * 9)
+    Ok(Band {
+        rows: rows.max(1),
+        fast: png_with(&band, None, FAST)?.len(),
+        thorough: png_with(&band, None, THOROUGH)?.len(),
+    })
 }
 
 fn png_with(
@@ -153,5 +176,68 @@ fn icc_matches(profile: &[u8], gray: bool) -> bool {
         space == Some(b"GRAY")
     } else {
         space == Some(b"RGB ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use image::{Rgb, RgbImage};
+
+    /// Flat panels with short runs of "text": what screenshots look like.
+    fn screenshot(width: u32, height: u32) -> DynamicImage {
+        DynamicImage::ImageRgb8(RgbImage::from_fn(width, height, |x, y| {
+            let ink = (y % 28) < 14 && (x * 7 + y * 3) % 23 < 9 && x > width / 5;
+            match (x < width / 5, ink) {
+                (true, _) => Rgb([33, 37, 43]),
+                (false, true) => Rgb([20, 40, 60]),
+                (false, false) => Rgb([250, 250, 250]),
+            }
+        }))
+    }
+
+    /// Gradients under per-pixel grain: what photographs look like.
+    fn photo(width: u32, height: u32) -> DynamicImage {
+        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+        DynamicImage::ImageRgb8(RgbImage::from_fn(width, height, |x, y| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let grain = (state & 15) as u32;
+            Rgb([
+                (x * 200 / width + grain) as u8,
+                (y * 200 / height + grain) as u8,
+                ((x + y) * 100 / (width + height) + grain) as u8,
+            ])
+        }))
+    }
+
+    fn pixels(png: &[u8]) -> Vec<u8> {
+        image::load_from_memory(png).unwrap().into_bytes()
+    }
+
+    #[test]
+    fn a_screenshot_is_written_the_thorough_way_and_a_photo_the_fast_way() {
+        let shot = screenshot(600, 400);
+        let written = png(&shot, None).unwrap();
+        assert_eq!(written, png_with(&shot, None, THOROUGH).unwrap());
+        assert!(written.len() * 10 < png_with(&shot, None, FAST).unwrap().len() * 9);
+        assert_eq!(pixels(&written), shot.as_bytes());
+
+        let photo = photo(600, 400);
+        let written = png(&photo, None).unwrap();
+        assert_eq!(written, png_with(&photo, None, FAST).unwrap());
+        assert_eq!(pixels(&written), photo.as_bytes());
+    }
+
+    #[test]
+    fn the_band_stands_for_the_middle_rows() {
+        let shot = screenshot(300, 2000);
+        let band = band_trial(&shot).unwrap();
+        assert_eq!(band.rows, 125);
+        assert!(band.thorough * 10 < band.fast * 9);
+        // A short image is tried whole.
+        let short = band_trial(&screenshot(300, 40)).unwrap();
+        assert_eq!(short.rows, 40);
     }
 }
