@@ -94,7 +94,10 @@ fn every_provider_gets_the_same_body_from_one_thread_and_from_many() {
         for n in [2, 3, 8] {
             let many = outcome(provider, &history, &fixture.options().with_parallelism(n));
             // Compared without printing: a body is megabytes.
-            assert!(one.0 == many.0, "{provider}, {n} threads: the bodies differ");
+            assert!(
+                one.0 == many.0,
+                "{provider}, {n} threads: the bodies differ"
+            );
             assert_eq!(one.1, many.1, "{provider}, {n} threads: notes");
         }
         // The notes name the broken files, newest first or not.
@@ -135,10 +138,18 @@ fn the_limits_leave_out_the_same_attachments_whatever_the_threads() {
         &|| fixture.options().with_image_tokens(600),
     ];
     for options in limited {
-        let one = outcome(Provider::Anthropic, &history, &options().with_parallelism(1));
+        let one = outcome(
+            Provider::Anthropic,
+            &history,
+            &options().with_parallelism(1),
+        );
         assert!(one.1.contains("omitted"), "{}", one.1);
         for n in [2, 5] {
-            let many = outcome(Provider::Anthropic, &history, &options().with_parallelism(n));
+            let many = outcome(
+                Provider::Anthropic,
+                &history,
+                &options().with_parallelism(n),
+            );
             assert!(one.0 == many.0, "{n} threads: the bodies differ");
             assert_eq!(one.1, many.1, "{n} threads: notes");
         }
@@ -194,7 +205,11 @@ fn a_conversation_on_many_threads_gives_each_turn_the_body_one_thread_gives() {
         fixture.add(&name, &png(2100, 24, n));
         for c in [&mut one, &mut many] {
             let id = format!("toolu_{n}");
-            c.push_assistant(&AssistantTurn::new("").call(&id, "screenshot", "{}").unwrap());
+            c.push_assistant(
+                &AssistantTurn::new("")
+                    .call(&id, "screenshot", "{}")
+                    .unwrap(),
+            );
             // Each turn also declares the first turn's file again.
             let result = ToolResult::new(&id, "Captured.")
                 .attach(Attachment::image(&name))

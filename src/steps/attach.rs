@@ -20,8 +20,8 @@ use std::sync::Arc;
 
 use crate::carrier::AttachmentKind;
 use crate::media::{
-    sniff, Budget, CacheKey, DefaultResolver, MediaType, Policy, Prepared, PreparedCache, Resolver, Sniffed,
-    Source,
+    sniff, Budget, CacheKey, DefaultResolver, MediaType, Policy, Prepared, PreparedCache, Resolver,
+    Sniffed, Source,
 };
 
 use super::memo::Memo;

@@ -248,7 +248,9 @@ impl Options {
     /// ```
     pub fn with_parallelism(self, n: usize) -> Options {
         Options {
-            parallelism: Some(std::num::NonZeroUsize::new(n).unwrap_or(std::num::NonZeroUsize::MIN)),
+            parallelism: Some(
+                std::num::NonZeroUsize::new(n).unwrap_or(std::num::NonZeroUsize::MIN),
+            ),
             ..self
         }
     }
