@@ -48,6 +48,10 @@ const CASES: &[(&str, &str, bool, Option<&str>)] = &[
         true,
         None,
     ),
+    // A failed tool call beside one that worked, each with an image: the
+    // error flag as each API spells it (Anthropic `is_error`, Bedrock
+    // `status`, Gemini's `error` key; a note elsewhere).
+    ("failed-tool", "tests/golden/failed-tool.jsonl", true, None),
     // A full-size screenshot (a Retina laptop's 2880×1800), sent at the
     // size each provider's default model processes.
     (

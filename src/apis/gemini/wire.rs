@@ -220,13 +220,32 @@ pub(crate) struct FunctionResponse<'a> {
     pub parts: Vec<Item<'a>>,
 }
 
-/// A function's response: `{"output": text}`, as written; read, any other
-/// JSON (the API takes any object) is kept whole.
+/// A function's response: `{"output": text}`, or `{"error": text}` for a
+/// failed call, as written; read, any other JSON (the API takes any
+/// object) is kept whole.
+///
+/// The two keys are the API's own: "Use \"output\" key to specify function
+/// output and \"error\" key to specify error details (if any). If
+/// \"output\" and \"error\" keys are not specified, then whole
+/// \"response\" is treated as function output."
+/// (`FunctionResponse.response`,
+/// <https://ai.google.dev/api/caching#FunctionResponse> and
+/// <https://googleapis.github.io/python-genai/genai.html#genai.types.FunctionResponse>,
+/// read 2026-12-02).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(untagged)]
 pub(crate) enum Response<'a> {
     Output(#[serde(borrow)] Output<'a>),
+    Error(#[serde(borrow)] Failure<'a>),
     Other(Value),
+}
+
+/// `{"error": text}`: what a failed call reported.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Failure<'a> {
+    #[serde(borrow)]
+    pub error: Cow<'a, str>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]

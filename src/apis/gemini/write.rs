@@ -22,12 +22,13 @@
 //!   content after them holds the media, each labelled with its call.
 //! * Consecutive model contents join, and a history that opens with the
 //!   model gets a short user content first.
-//! * The response object is `{"output": text}`. Gemini refuses GIF, so a
+//! * The response object is `{"output": text}`, or `{"error": text}` for a
+//!   failed call (the keys the API documents, `wire::Response`). Gemini refuses GIF, so a
 //!   GIF arrives here already converted to PNG. The model is named in the
 //!   URL, not in the body.
 
 use super::wire::{
-    Blob, Body, Content, FunctionCall, FunctionCallingConfig, FunctionDeclaration,
+    Blob, Body, Content, Failure, FunctionCall, FunctionCallingConfig, FunctionDeclaration,
     FunctionResponse, GenerationConfig, Item, Output, Part, Response, Role, SystemInstruction,
     ThinkingConfig, ToolConfig, Tools,
 };
@@ -211,9 +212,13 @@ fn responses(results: Vec<ToolResult<'_>>, nesting: Nesting, contents: &mut Vec<
         let mut response = FunctionResponse {
             id: Some(result.call_id.clone().into()),
             name: result.name.clone().into(),
-            response: Some(Response::Output(Output {
-                output: text.into(),
-            })),
+            response: Some(if result.is_error {
+                Response::Error(Failure { error: text.into() })
+            } else {
+                Response::Output(Output {
+                    output: text.into(),
+                })
+            }),
             parts: Vec::new(),
         };
         if has_media(&result.slots) {
