@@ -1,4 +1,4 @@
-//! `tool-carrier convert --provider NAME [--model M] [--family F] [--root DIR]… [--no-vision] [--keep-images N] [--keep-documents N] [--image-tokens T] [--evict-step K] [--max-dim N] [--cache-dir DIR [--cache-max-mb MB]] [--no-cache-breakpoints] [--tools FILE] [--profile NAME|FILE] [--base-url URL] [--vision on|off] [--tool-images on|off] [--params FILE.json] [--param KEY=VALUE]… [FILE|-]`
+//! `tool-carrier convert --provider NAME [--model M] [--family F] [--root DIR]… [--no-vision] [--keep-images N] [--keep-documents N] [--image-tokens T] [--evict-step K] [--max-dim N] [--cache-dir DIR [--cache-max-mb MB]] [--detail low|high|original|auto] [--no-cache-breakpoints] [--tools FILE] [--profile NAME|FILE] [--base-url URL] [--vision on|off] [--tool-images on|off] [--params FILE.json] [--param KEY=VALUE]… [FILE|-]`
 
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 
-use tool_carrier::facts::Facts;
+use tool_carrier::facts::{Detail, Facts};
 use tool_carrier::import::read_records_with;
 use tool_carrier::media::store::InlineStore;
 use tool_carrier::media::Policy;
@@ -89,6 +89,18 @@ pub struct Args {
         requires = "cache_dir"
     )]
     cache_max_mb: u64,
+    /// The image detail level: OpenAI's `detail` (Chat Completions and
+    /// Responses), Gemini 3's per-part media resolution (original as its
+    /// ultra high). Images are fitted and counted at that level. A level
+    /// the model's facts do not list is refused; a provider without such a
+    /// setting is sent none, and the report says so.
+    #[arg(
+        long,
+        value_name = "LEVEL",
+        value_parser = PossibleValuesParser::new(Detail::ALL.map(Detail::name))
+            .map(|name| name.parse::<Detail>().expect("a listed detail level")),
+    )]
+    detail: Option<Detail>,
     /// Write no prompt-cache breakpoints (Anthropic's cache_control,
     /// Bedrock's cachePoint for Claude), which are written by default.
     #[arg(long)]
@@ -286,6 +298,9 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
     }
     let step = usize::try_from(args.evict_step).unwrap_or(usize::MAX);
     options = options.with_evict_step(step);
+    if let Some(detail) = args.detail {
+        options = options.with_detail(detail);
+    }
     options = options
         .with_cache_breakpoints(!args.no_cache_breakpoints)
         .with_strict(args.strict);
@@ -552,7 +567,7 @@ fn report(request: &Request, tools_given: bool) {
     } else if report.declared > 0 {
         let _ = writeln!(err, "  tools: {} declared", report.declared);
     }
-    for note in &report.tool_notes {
+    for note in report.tool_notes.iter().chain(&report.setting_notes) {
         let _ = writeln!(err, "  {note}");
     }
     if let Some(line) = failure_summary(report) {

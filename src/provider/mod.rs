@@ -92,6 +92,7 @@ use crate::rules;
 use crate::steps::attach;
 use crate::steps::context::Context;
 use crate::steps::declare::{self, Declarations};
+use crate::steps::detail;
 use crate::steps::model as capabilities;
 use crate::steps::names::{self, Rename};
 use crate::steps::params::Setting;
@@ -101,7 +102,8 @@ pub mod model;
 mod request;
 
 pub use crate::facts::{
-    Family, IdRule, Profile, ProfileError, Provider, UnknownProfile, UnknownProvider, BRIDGE,
+    Detail, Family, IdRule, Profile, ProfileError, Provider, UnknownProfile, UnknownProvider,
+    BRIDGE,
 };
 pub use crate::history::{read_history, ReadError};
 pub use crate::import::read_records;
@@ -173,6 +175,7 @@ where
             options.facts(),
             provider,
             &model,
+            options.detail_at(provider, &model),
             &mut report,
         );
         if options.strict {
@@ -275,6 +278,13 @@ fn assemble(
     report.declared = declarations.tools.len();
     report.choice_none = declarations.choice_none && spec.choice_none;
     let default_max_tokens = settings(provider, &model, caps, options)?;
+    let detail = detail::decide(
+        options.facts(),
+        provider,
+        &model,
+        options.detail,
+        &mut report,
+    )?;
     let cx = Context {
         model: &model,
         params: &options.params,
@@ -282,6 +292,7 @@ fn assemble(
         declarations: &declarations,
         caps,
         cache_breakpoints: options.cache_breakpoints && caps.cache_marks,
+        detail,
         profile: profile.as_ref(),
     };
     let body = (crate::apis::api(provider).write)(turns, &cx);
@@ -452,6 +463,7 @@ where
         options.facts(),
         provider,
         &model,
+        options.detail_at(provider, &model),
         &mut report,
     );
     Ok(report.image_tokens)

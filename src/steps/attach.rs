@@ -77,6 +77,8 @@ struct Step<'o> {
     eviction: Eviction,
     cache: Option<&'o dyn PreparedCache>,
     memo: Option<&'o Memo>,
+    /// The detail level images are counted at.
+    detail: crate::facts::Detail,
 }
 
 /// Leaving attachments out for a request's limits: the notes that say so,
@@ -151,8 +153,9 @@ pub(crate) fn decide(
         policy = policy.with_max_dim(edge);
     }
     // Send what the model sees: no more pixels than it processes.
+    let detail = options.detail_at(provider, model);
     if options.fit_to_model && policy.view().is_none() {
-        if let Some(view) = options.facts().view(provider, model) {
+        if let Some(view) = options.facts().view_at(provider, model, detail) {
             policy = policy.with_view(view);
         }
     }
@@ -169,6 +172,7 @@ pub(crate) fn decide(
         eviction: options.eviction,
         cache: options.cache.as_deref(),
         memo: options.memo.as_deref(),
+        detail,
     };
     let mut tally = Tally::default();
     let mut media: Vec<Media> = slots
@@ -191,6 +195,7 @@ pub(crate) fn report(
     facts: &Facts,
     provider: Provider,
     model: &str,
+    detail: crate::facts::Detail,
     report: &mut Report,
 ) {
     let slots = turns.iter().flat_map(Turn::slots);
@@ -200,7 +205,7 @@ pub(crate) fn report(
             Media::Inline(p) if !p.is_document() => p.width.zip(p.height),
             _ => None,
         })
-        .map(|(w, h)| facts.image_tokens(provider, model, w, h))
+        .map(|(w, h)| facts.image_tokens_at(provider, model, detail, w, h))
         .sum();
     for (slot, media) in slots.zip(media) {
         match media {
@@ -442,7 +447,7 @@ impl Step<'_> {
     /// formula where the provider documents none.
     fn image_tokens(&self, width: u32, height: u32) -> u64 {
         self.facts
-            .image_tokens(self.provider, self.model, width, height)
+            .image_tokens_at(self.provider, self.model, self.detail, width, height)
             .unwrap_or_else(|| crate::media::anthropic_tokens(width, height))
     }
 }

@@ -21,6 +21,9 @@ pub(crate) struct Context<'a> {
     /// Whether to mark prompt-cache breakpoints, where the model caches at
     /// marks ([`Capabilities::cache_marks`]).
     pub cache_breakpoints: bool,
+    /// The image detail level to write, where the API takes one and a
+    /// level was given ([`super::detail::decide`]).
+    pub detail: Option<crate::facts::Detail>,
     /// The server's profile, for [`Provider::OpenAiCompatible`].
     pub profile: Option<&'a Profile>,
 }

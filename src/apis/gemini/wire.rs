@@ -137,6 +137,10 @@ pub(crate) struct Part<'a> {
     pub thought: Option<bool>,
     #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
     pub thought_signature: Option<Cow<'a, str>>,
+    /// Written on media parts, with a detail level given for Gemini 3
+    /// (`crate::steps::detail`); read, not kept.
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub media_resolution: Option<MediaResolution>,
     /// Read, the part's other members (`videoMetadata`, …), so a part
     /// kept is kept whole.
     #[serde(flatten, skip_serializing_if = "Map::is_empty")]
@@ -186,6 +190,13 @@ pub(crate) struct Blob<'a> {
     pub mime_type: Cow<'a, str>,
     #[serde(borrow)]
     pub data: B64<'a>,
+}
+
+/// A part's media resolution, `{"level": "MEDIA_RESOLUTION_…"}` (the
+/// SDK's `PartMediaResolution`).
+#[derive(Clone, Copy, Debug, Serialize)]
+pub(crate) struct MediaResolution {
+    pub level: &'static str,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]

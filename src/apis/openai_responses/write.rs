@@ -33,6 +33,7 @@
 //! for byte.
 
 use crate::apis::openai_chat::write::functions;
+use crate::facts::Detail;
 use crate::steps::compose::{file_name, has_media, text_with_notes, Placement};
 use crate::steps::context::Context;
 use crate::steps::declare::Declarations;
@@ -59,6 +60,9 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
             Turn::Results(results) => input.extend(results.into_iter().map(output)),
             Turn::Carrier(c) => input.push(carrier(c)),
         }
+    }
+    if let Some(detail) = cx.detail {
+        with_detail(&mut input, detail);
     }
     let (tools, tool_choice) = declare(cx.declarations);
     // Generation settings: <https://platform.openai.com/docs/api-reference/responses/create>
@@ -223,6 +227,25 @@ fn carrier(c: UserCarrier<'_>) -> Input<'static> {
         content: content(text, c.slots),
     }
     .into()
+}
+
+/// Every `input_image` part's `detail` set to `detail`
+/// ([`crate::steps::detail`]); without a level given, parts keep `auto`.
+fn with_detail(input: &mut [Input<'static>], detail: Detail) {
+    for item in input {
+        let content = match &mut item.0 {
+            Open::Known(Item::Message { content, .. }) => content,
+            Open::Known(Item::FunctionCallOutput { output, .. }) => output,
+            _ => continue,
+        };
+        if let TextOr::Parts(parts) = content {
+            for part in parts {
+                if let Open::Known(Part::Image { detail: d, .. }) = part {
+                    *d = detail.name();
+                }
+            }
+        }
+    }
 }
 
 /// An `input_image` or `input_file` part, for a slot sent as media.
