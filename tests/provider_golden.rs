@@ -16,7 +16,7 @@ use std::fs;
 use serde_json::Value;
 
 use support::{history, manifest_dir, Fixture};
-use tool_carrier::provider::{Detail, Profile, Provider, Tools};
+use tool_carrier::provider::{CacheTtl, Detail, Profile, Provider, Tools};
 
 /// (case name, history file, vision on, tool definitions)
 const CASES: &[(&str, &str, bool, Option<&str>)] = &[
@@ -76,6 +76,20 @@ const DETAIL_CASES: &[(Provider, Option<&str>, Detail)] = &[
     (Provider::Gemini, None, Detail::Low),
     (Provider::Gemini, None, Detail::Original),
 ];
+
+/// A one-hour cache TTL (`Options::with_cache_ttl`) on a history whose
+/// system text (6,658 characters, 1,664 tokens at four characters a
+/// token) is past the model's minimum
+/// cacheable prefix (1,024 for both models): every breakpoint carries the
+/// TTL. (provider, model)
+const CACHE_TTL_CASES: &[(Provider, &str)] = &[
+    (Provider::Anthropic, "claude-sonnet-4-6"),
+    (Provider::Bedrock, "us.anthropic.claude-sonnet-5"),
+];
+
+fn cache_ttl_golden_name(provider: Provider) -> String {
+    format!("{}__cache-ttl-1h.json", provider.name())
+}
 
 fn detail_golden_name(provider: Provider, detail: Detail) -> String {
     format!("{}__detail-{detail}.json", provider.name())
@@ -243,6 +257,28 @@ fn detail_levels_match_their_golden_files() {
 }
 
 #[test]
+fn a_cache_ttl_matches_its_golden_files() {
+    let mut failures = Vec::new();
+    for &(provider, model) in CACHE_TTL_CASES {
+        let fixture = Fixture::new();
+        let options = fixture
+            .options()
+            .with_model(model)
+            .with_cache_ttl(CacheTtl::OneHour);
+        let request = support::build(
+            provider,
+            &history("tests/golden/long-prefix.jsonl"),
+            &options,
+        );
+        let mut got = Vec::new();
+        request.write_pretty(&mut got).unwrap();
+        let file = cache_ttl_golden_name(provider);
+        failures.extend(compare(&file, &got, &file));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
 fn every_golden_file_belongs_to_a_case() {
     let mut expected: Vec<String> = Provider::ALL
         .iter()
@@ -261,6 +297,11 @@ fn every_golden_file_belongs_to_a_case() {
             DETAIL_CASES
                 .iter()
                 .map(|&(provider, _, detail)| detail_golden_name(provider, detail)),
+        )
+        .chain(
+            CACHE_TTL_CASES
+                .iter()
+                .map(|&(provider, _)| cache_ttl_golden_name(provider)),
         )
         .collect();
     expected.sort();

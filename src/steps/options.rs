@@ -299,6 +299,26 @@ impl Options {
         }
     }
 
+    /// Keep the prompt-cache breakpoints' prefix for `ttl` where the API
+    /// takes a TTL: Anthropic's `cache_control.ttl` and, for Claude,
+    /// Bedrock's `cachePoint.ttl`; every breakpoint of the request gets
+    /// the same TTL. The same as [`Params::cache_ttl`] (it is kept with the
+    /// other settings, and [`Options::with_params`] replaces it); another
+    /// API refuses it ([`BuildError::Unsupported`](crate::provider::BuildError::Unsupported)).
+    ///
+    /// ```
+    /// use tool_carrier::provider::{build_request, CacheTtl, Options, Provider};
+    /// let options = Options::new().with_cache_ttl(CacheTtl::OneHour);
+    /// let request = build_request(Provider::Anthropic, &[("system", "Be brief."), ("user", "hi")], &options)?;
+    /// assert_eq!(request.body.to_value()["messages"][0]["content"][0]["cache_control"]["ttl"], "1h");
+    /// assert!(build_request(Provider::OpenAiChat, &[("user", "hi")], &options).is_err());
+    /// # Ok::<(), tool_carrier::provider::BuildError>(())
+    /// ```
+    pub fn with_cache_ttl(mut self, ttl: crate::steps::params::CacheTtl) -> Options {
+        self.params.cache_ttl = Some(ttl);
+        self
+    }
+
     /// Send at most the `n` most recent images; older ones become notes
     /// ("only the n most recent images are kept"). Documents are counted
     /// apart ([`Options::with_keep_documents`]).

@@ -118,7 +118,9 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
     // Generation settings: <https://platform.openai.com/docs/api-reference/chat/create>
     // (read 2026-12-01): `max_completion_tokens` (`max_tokens` is
     // deprecated there), `temperature`, `top_p`, `stop`, `seed`,
-    // `reasoning_effort`. A compatible server is written the same way:
+    // `reasoning_effort`; and the prompt cache's `prompt_cache_key` and
+    // `prompt_cache_retention` (the SDK's `CompletionCreateParams`, `openai`
+    // 3.57.0). A compatible server is written the same way:
     // no profile in the facts spells them otherwise.
     let p = cx.params;
     Body {
@@ -129,6 +131,8 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
         stop: p.stop.clone(),
         seed: p.seed,
         reasoning_effort: p.reasoning_effort.map(|e| e.name()),
+        prompt_cache_key: p.prompt_cache_key.clone(),
+        prompt_cache_retention: p.prompt_cache_retention.map(|r| r.name()),
         tools,
         tool_choice,
         messages,

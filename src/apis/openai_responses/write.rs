@@ -67,7 +67,9 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
     let (tools, tool_choice) = declare(cx.declarations);
     // Generation settings: <https://platform.openai.com/docs/api-reference/responses/create>
     // (read 2026-12-01): `max_output_tokens`, `temperature`, `top_p`,
-    // `reasoning: {"effort": …}`. Responses takes no `stop` or `seed`.
+    // `reasoning: {"effort": …}`, and the prompt cache's `prompt_cache_key`
+    // and `prompt_cache_retention` (the SDK's `ResponseCreateParams`,
+    // `openai` 3.57.0). Responses takes no `stop` or `seed`.
     let p = cx.params;
     Body {
         model: cx.model.to_owned().into(),
@@ -76,6 +78,8 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
         temperature: p.temperature,
         top_p: p.top_p,
         reasoning: p.reasoning_effort.map(|e| Reasoning { effort: e.name() }),
+        prompt_cache_key: p.prompt_cache_key.clone(),
+        prompt_cache_retention: p.prompt_cache_retention.map(|r| r.name()),
         tools,
         tool_choice,
         input: TextOr::Parts(input),
