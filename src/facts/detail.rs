@@ -6,6 +6,9 @@ use std::str::FromStr;
 
 use serde::Serialize;
 
+use super::ids::gemini_3_or_later;
+use super::Provider;
+
 /// An image detail level, as OpenAI names them
 /// (<https://developers.openai.com/api/docs/guides/images-vision#choose-an-image-detail-level>,
 /// read 2026-12-02): `low` (a 512 × 512 px version, a fixed token count),
@@ -69,5 +72,17 @@ impl FromStr for Detail {
             .into_iter()
             .find(|d| d.name() == s)
             .ok_or_else(|| UnknownDetail(s.to_owned()))
+    }
+}
+
+/// Whether `model` at `provider` is sent a detail level: OpenAI Chat
+/// Completions and Responses, and Gemini 3 and later (`crate::steps::detail`).
+pub(crate) fn takes(provider: Provider, model: &str) -> bool {
+    match provider {
+        Provider::OpenAiChat | Provider::OpenAiResponses => true,
+        Provider::Gemini | Provider::Gemini2 => gemini_3_or_later(model),
+        Provider::Anthropic | Provider::Bedrock | Provider::Ollama | Provider::OpenAiCompatible => {
+            false
+        }
     }
 }

@@ -57,6 +57,7 @@ use serde::Serialize;
 use crate::media::{Budget, Measure, MediaType, View};
 
 pub use date::{BadDate, Date};
+pub(crate) use detail::takes as takes_detail;
 pub use detail::{Detail, UnknownDetail};
 pub use error::FactsError;
 pub use ids::Family;

@@ -20,22 +20,10 @@
 //! API assumes when none is sent) is taken by every model of an API that
 //! has the setting.
 
-use crate::facts::ids::gemini_3_or_later;
-use crate::facts::{Detail, Facts, Provider};
+use crate::facts::{takes_detail as takes, Detail, Facts, Provider};
 
 use super::error::BuildError;
 use super::report::Report;
-
-/// Whether `model` at `provider` is sent a detail level.
-pub(crate) fn takes(provider: Provider, model: &str) -> bool {
-    match provider {
-        Provider::OpenAiChat | Provider::OpenAiResponses => true,
-        Provider::Gemini | Provider::Gemini2 => gemini_3_or_later(model),
-        Provider::Anthropic | Provider::Bedrock | Provider::Ollama | Provider::OpenAiCompatible => {
-            false
-        }
-    }
-}
 
 /// The detail level the body is written with: `None` when none was given
 /// or the API has no such setting (a note in `report` then says so).

@@ -223,7 +223,7 @@ impl Options {
     /// `provider`: the one given where the API takes it, else `auto`.
     pub(crate) fn detail_at(&self, provider: Provider, model: &str) -> Detail {
         self.detail
-            .filter(|_| super::detail::takes(provider, model))
+            .filter(|_| crate::facts::takes_detail(provider, model))
             .unwrap_or(Detail::Auto)
     }
 
