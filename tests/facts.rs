@@ -14,7 +14,7 @@ fn date(s: &str) -> Date {
 
 /// The day the data was last read; tests compare against written dates,
 /// never the clock.
-const READ: &str = "2026-12-01";
+const READ: &str = "2026-12-02";
 
 #[test]
 fn every_built_in_value_has_a_source_and_a_date() {

@@ -372,6 +372,30 @@ fn a_tools_error_flag_goes_back_out_as_each_providers_own() {
         .map(|r| r.get("status").and_then(Value::as_str))
         .collect();
     assert_eq!(statuses, [None, Some("error")]);
+    // Gemini, both generations: the `error` key for the failed one, and
+    // read back from that body the flag is still there.
+    for gemini in [Provider::Gemini, Provider::Gemini2] {
+        let body = build(gemini, &history.messages, &options(dir.path()))
+            .body
+            .to_value();
+        let keys: Vec<Vec<&String>> = body["contents"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|c| c["parts"].as_array().into_iter().flatten())
+            .filter_map(|p| p.get("functionResponse"))
+            .map(|r| r["response"].as_object().unwrap().keys().collect())
+            .collect();
+        assert_eq!(keys, [vec!["output"], vec!["error"]], "{gemini}");
+        let back = from_provider(gemini, &body, &mut store).unwrap();
+        let flags: Vec<bool> = back
+            .messages
+            .iter()
+            .filter(|(r, _)| r == "tool")
+            .map(|(_, c)| serde_json::from_str::<Value>(c).unwrap()["is_error"] == true)
+            .collect();
+        assert_eq!(flags, [false, true], "{gemini}");
+    }
     // Read back from Anthropic's body, the flag is still there.
     let back = from_provider(Provider::Anthropic, &anthropic, &mut store).unwrap();
     let flags: Vec<bool> = back

@@ -369,13 +369,20 @@ fn anthropic_gets_cache_breakpoints_where_the_prefix_is_stable() {
 #[test]
 fn claude_on_bedrock_gets_cache_points_and_other_models_none() {
     let (fixture, turns) = rounds(4);
-    let history = line("system", "You operate a desktop.") + &turns.concat();
+    // Claude Sonnet 4.5 caches prefixes of 1,024 tokens and more: a
+    // system text of about 1,150 tokens puts every mark past it.
+    let system = "You operate a desktop. ".repeat(200);
+    let history = line("system", &system) + &turns.concat();
     let claude = fixture
         .options()
         .with_model("us.anthropic.claude-sonnet-4-5-20250929-v1:0");
     let got = marks_of(Provider::Bedrock, &history, &claude, "cachePoint");
     assert_eq!(got.len(), 3, "{got:?}");
     assert!(got.contains(&"/system/1/cachePoint".to_owned()), "{got:?}");
+    // With a short system text and these small screenshots no prefix
+    // reaches the minimum, and no point is placed.
+    let short = line("system", "You operate a desktop.") + &turns.concat();
+    assert!(marks_of(Provider::Bedrock, &short, &claude, "cachePoint").is_empty());
     let llama = fixture
         .options()
         .with_model("meta.llama3-2-90b-instruct-v1:0");

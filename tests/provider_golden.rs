@@ -16,7 +16,7 @@ use std::fs;
 use serde_json::Value;
 
 use support::{history, manifest_dir, Fixture};
-use tool_carrier::provider::{Profile, Provider, Tools};
+use tool_carrier::provider::{CacheTtl, Detail, Profile, Provider, Tools};
 
 /// (case name, history file, vision on, tool definitions)
 const CASES: &[(&str, &str, bool, Option<&str>)] = &[
@@ -48,6 +48,10 @@ const CASES: &[(&str, &str, bool, Option<&str>)] = &[
         true,
         None,
     ),
+    // A failed tool call beside one that worked, each with an image: the
+    // error flag as each API spells it (Anthropic `is_error`, Bedrock
+    // `status`, Gemini's `error` key; a note elsewhere).
+    ("failed-tool", "tests/golden/failed-tool.jsonl", true, None),
     // A full-size screenshot (a Retina laptop's 2880×1800), sent at the
     // size each provider's default model processes.
     (
@@ -57,6 +61,39 @@ const CASES: &[(&str, &str, bool, Option<&str>)] = &[
         None,
     ),
 ];
+
+/// Image detail levels (`Options::with_detail`) on the full-size
+/// screenshot: (provider, model or the default, level). Each is written to
+/// `PROVIDER__detail-LEVEL.json`: the `detail` or media resolution on every
+/// image, and the image fitted to the level's size (GPT-5.5 at `low`: the
+/// 512 px version; at `high`: 2,500 patches and 2048 px; GPT-5.4 at
+/// `original`: 10,000 patches and 6000 px, so only the default policy's
+/// 2000 px ceiling applies, as at `auto`).
+const DETAIL_CASES: &[(Provider, Option<&str>, Detail)] = &[
+    (Provider::OpenAiChat, None, Detail::Low),
+    (Provider::OpenAiResponses, None, Detail::High),
+    (Provider::OpenAiResponses, Some("gpt-5.4"), Detail::Original),
+    (Provider::Gemini, None, Detail::Low),
+    (Provider::Gemini, None, Detail::Original),
+];
+
+/// A one-hour cache TTL (`Options::with_cache_ttl`) on a history whose
+/// system text (6,658 characters, 1,664 tokens at four characters a
+/// token) is past the model's minimum
+/// cacheable prefix (1,024 for both models): every breakpoint carries the
+/// TTL. (provider, model)
+const CACHE_TTL_CASES: &[(Provider, &str)] = &[
+    (Provider::Anthropic, "claude-sonnet-4-6"),
+    (Provider::Bedrock, "us.anthropic.claude-sonnet-5"),
+];
+
+fn cache_ttl_golden_name(provider: Provider) -> String {
+    format!("{}__cache-ttl-1h.json", provider.name())
+}
+
+fn detail_golden_name(provider: Provider, detail: Detail) -> String {
+    format!("{}__detail-{detail}.json", provider.name())
+}
 
 /// The JSON Pointer of the first place where `a` and `b` differ.
 fn first_difference(a: &Value, b: &Value, at: String) -> Option<String> {
@@ -196,6 +233,52 @@ fn each_builtin_profile_matches_its_golden_file() {
 }
 
 #[test]
+fn detail_levels_match_their_golden_files() {
+    let mut failures = Vec::new();
+    for &(provider, model, detail) in DETAIL_CASES {
+        let fixture = Fixture::new();
+        fixture.add("shots/retina.png", &support::png(2880, 1800, 7));
+        let mut options = fixture.options().with_detail(detail);
+        if let Some(model) = model {
+            options = options.with_model(model);
+        }
+        let path = "tests/golden/retina-screenshot.jsonl";
+        let request = support::build(provider, &history(path), &options);
+        assert!(
+            request.report.setting_notes.is_empty(),
+            "{provider} {detail}"
+        );
+        let mut got = Vec::new();
+        request.write_pretty(&mut got).unwrap();
+        let file = detail_golden_name(provider, detail);
+        failures.extend(compare(&file, &got, &file));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn a_cache_ttl_matches_its_golden_files() {
+    let mut failures = Vec::new();
+    for &(provider, model) in CACHE_TTL_CASES {
+        let fixture = Fixture::new();
+        let options = fixture
+            .options()
+            .with_model(model)
+            .with_cache_ttl(CacheTtl::OneHour);
+        let request = support::build(
+            provider,
+            &history("tests/golden/long-prefix.jsonl"),
+            &options,
+        );
+        let mut got = Vec::new();
+        request.write_pretty(&mut got).unwrap();
+        let file = cache_ttl_golden_name(provider);
+        failures.extend(compare(&file, &got, &file));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
 fn every_golden_file_belongs_to_a_case() {
     let mut expected: Vec<String> = Provider::ALL
         .iter()
@@ -209,6 +292,16 @@ fn every_golden_file_belongs_to_a_case() {
                 .into_iter()
                 .filter(|n| *n != "generic")
                 .map(profile_golden_name),
+        )
+        .chain(
+            DETAIL_CASES
+                .iter()
+                .map(|&(provider, _, detail)| detail_golden_name(provider, detail)),
+        )
+        .chain(
+            CACHE_TTL_CASES
+                .iter()
+                .map(|&(provider, _)| cache_ttl_golden_name(provider)),
         )
         .collect();
     expected.sort();

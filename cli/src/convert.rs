@@ -1,4 +1,4 @@
-//! `tool-carrier convert --provider NAME [--model M] [--family F] [--root DIR]… [--no-vision] [--keep-images N] [--keep-documents N] [--image-tokens T] [--evict-step K] [--max-dim N] [--cache-dir DIR [--cache-max-mb MB]] [--no-cache-breakpoints] [--tools FILE] [--profile NAME|FILE] [--base-url URL] [--vision on|off] [--tool-images on|off] [--params FILE.json] [--param KEY=VALUE]… [FILE|-]`
+//! `tool-carrier convert --provider NAME [--model M] [--family F] [--root DIR]… [--no-vision] [--keep-images N] [--keep-documents N] [--image-tokens T] [--evict-step K] [--max-dim N] [--cache-dir DIR [--cache-max-mb MB]] [--detail low|high|original|auto] [--cache-ttl 5m|1h] [--prompt-cache-key KEY] [--prompt-cache-retention in_memory|24h] [--no-cache-breakpoints] [--tools FILE] [--profile NAME|FILE] [--base-url URL] [--vision on|off] [--tool-images on|off] [--params FILE.json] [--param KEY=VALUE]… [FILE|-]`
 
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 
-use tool_carrier::facts::Facts;
+use tool_carrier::facts::{Detail, Facts};
 use tool_carrier::import::read_records_with;
 use tool_carrier::media::store::InlineStore;
 use tool_carrier::media::Policy;
@@ -89,6 +89,32 @@ pub struct Args {
         requires = "cache_dir"
     )]
     cache_max_mb: u64,
+    /// The image detail level: OpenAI's `detail` (Chat Completions and
+    /// Responses), Gemini 3's per-part media resolution (original as its
+    /// ultra high). Images are fitted and counted at that level. A level
+    /// the model's facts do not list is refused; a provider without such a
+    /// setting is sent none, and the report says so.
+    #[arg(
+        long,
+        value_name = "LEVEL",
+        value_parser = PossibleValuesParser::new(Detail::ALL.map(Detail::name))
+            .map(|name| name.parse::<Detail>().expect("a listed detail level")),
+    )]
+    detail: Option<Detail>,
+    /// How long the prompt-cache breakpoints keep their prefix: 5m (the
+    /// APIs' default) or 1h, on every breakpoint; for Anthropic, and
+    /// Claude on Bedrock (the setting cache_ttl; others refuse it).
+    #[arg(long, value_name = "5m|1h", value_parser = ["5m", "1h"])]
+    cache_ttl: Option<String>,
+    /// OpenAI's prompt_cache_key (Chat Completions and Responses; others
+    /// refuse it): requests sharing a prefix and a key go to the same
+    /// cache.
+    #[arg(long, value_name = "KEY")]
+    prompt_cache_key: Option<String>,
+    /// OpenAI's prompt_cache_retention, in_memory or 24h (Chat Completions
+    /// and Responses; GPT-5.5 and later take 24h only).
+    #[arg(long, value_name = "in_memory|24h", value_parser = ["in_memory", "24h"])]
+    prompt_cache_retention: Option<String>,
     /// Write no prompt-cache breakpoints (Anthropic's cache_control,
     /// Bedrock's cachePoint for Claude), which are written by default.
     #[arg(long)]
@@ -182,7 +208,12 @@ fn read_profile(value: &str, facts: &Facts) -> Result<Profile, Failure> {
 /// The settings of `--params FILE` with each `--param KEY=VALUE` laid
 /// over them; `None` when neither is given.
 fn read_params(args: &Args) -> Result<Option<Params>, Failure> {
-    if args.params.is_none() && args.param.is_empty() {
+    let flags = [
+        ("cache_ttl", &args.cache_ttl),
+        ("prompt_cache_key", &args.prompt_cache_key),
+        ("prompt_cache_retention", &args.prompt_cache_retention),
+    ];
+    if args.params.is_none() && args.param.is_empty() && flags.iter().all(|(_, v)| v.is_none()) {
         return Ok(None);
     }
     let mut object = serde_json::Map::new();
@@ -204,6 +235,11 @@ fn read_params(args: &Args) -> Result<Option<Params>, Failure> {
         let value = serde_json::from_str(value)
             .unwrap_or_else(|_| serde_json::Value::String(value.to_owned()));
         object.insert(key.trim().to_owned(), value);
+    }
+    for (key, value) in flags {
+        if let Some(value) = value {
+            object.insert(key.to_owned(), serde_json::Value::String(value.clone()));
+        }
     }
     Params::from_json(&serde_json::Value::Object(object))
         .map(Some)
@@ -286,6 +322,9 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
     }
     let step = usize::try_from(args.evict_step).unwrap_or(usize::MAX);
     options = options.with_evict_step(step);
+    if let Some(detail) = args.detail {
+        options = options.with_detail(detail);
+    }
     options = options
         .with_cache_breakpoints(!args.no_cache_breakpoints)
         .with_strict(args.strict);
@@ -552,7 +591,7 @@ fn report(request: &Request, tools_given: bool) {
     } else if report.declared > 0 {
         let _ = writeln!(err, "  tools: {} declared", report.declared);
     }
-    for note in &report.tool_notes {
+    for note in report.tool_notes.iter().chain(&report.setting_notes) {
         let _ = writeln!(err, "  {note}");
     }
     if let Some(line) = failure_summary(report) {

@@ -37,6 +37,7 @@
 
 mod builtin;
 mod date;
+mod detail;
 mod error;
 pub mod ids;
 mod layer;
@@ -56,6 +57,8 @@ use serde::Serialize;
 use crate::media::{Budget, Measure, MediaType, View};
 
 pub use date::{BadDate, Date};
+pub(crate) use detail::takes as takes_detail;
+pub use detail::{Detail, UnknownDetail};
 pub use error::FactsError;
 pub use ids::Family;
 pub use layer::{Format, Provenance};
@@ -79,6 +82,12 @@ pub struct Traits {
     pub media_in_tool_result: Option<bool>,
     /// The shortest prompt prefix a cache mark caches, in tokens.
     pub cache_min_tokens: Option<u64>,
+    /// The sizing at a detail level where it differs from
+    /// [`Traits::sizing`] (which is `auto`'s), by level name: OpenAI's
+    /// `high` and `original` on the models where they differ, Gemini 3's
+    /// media resolutions. `low` on OpenAI's schemes follows from the
+    /// scheme ([`Sizing::at_low`]) unless given here.
+    pub detail_sizing: BTreeMap<String, Sizing>,
 }
 
 impl Traits {
@@ -89,6 +98,11 @@ impl Traits {
             max_images: self.max_images.or(under.max_images),
             media_in_tool_result: self.media_in_tool_result.or(under.media_in_tool_result),
             cache_min_tokens: self.cache_min_tokens.or(under.cache_min_tokens),
+            detail_sizing: {
+                let mut levels = under.detail_sizing.clone();
+                levels.extend(self.detail_sizing.iter().map(|(k, v)| (k.clone(), *v)));
+                levels
+            },
         }
     }
 }
@@ -429,16 +443,58 @@ impl Facts {
         width: u32,
         height: u32,
     ) -> Option<u64> {
-        self.traits(provider, model, None)
-            .sizing
-            .map(|s| s.tokens(width, height))
+        self.image_tokens_at(provider, model, Detail::Auto, width, height)
     }
 
     /// The size `model` at `provider` processes images at; `None` where
     /// none is documented.
     pub fn view(&self, provider: Provider, model: &str) -> Option<View> {
-        self.traits(provider, model, None)
-            .sizing
+        self.view_at(provider, model, Detail::Auto)
+    }
+
+    /// How `model` at `provider` sizes and counts an image sent at
+    /// `detail`: the level's own sizing where the data gives one
+    /// ([`Traits::detail_sizing`]), `low` on OpenAI's schemes by their
+    /// rule ([`Sizing::at_low`]), else the model's sizing (`auto`'s).
+    ///
+    /// ```
+    /// use tool_carrier::facts::{Detail, Facts, Provider};
+    /// let facts = Facts::builtin();
+    /// let at = |d| facts.sizing_at(Provider::OpenAiResponses, "gpt-5.4", d).unwrap().tokens(2880, 1800);
+    /// // auto is high on GPT-5.4: 2,500 patches at most, times 1.2.
+    /// assert_eq!(at(Detail::Auto), at(Detail::High));
+    /// assert!(at(Detail::Low) < at(Detail::High) && at(Detail::High) < at(Detail::Original));
+    /// ```
+    pub fn sizing_at(&self, provider: Provider, model: &str, detail: Detail) -> Option<Sizing> {
+        let traits = self.traits(provider, model, None);
+        if detail == Detail::Auto {
+            return traits.sizing;
+        }
+        if let Some(s) = traits.detail_sizing.get(detail.name()) {
+            return Some(*s);
+        }
+        match detail {
+            Detail::Low => traits.sizing.map(|s| s.at_low().unwrap_or(s)),
+            _ => traits.sizing,
+        }
+    }
+
+    /// [`Facts::image_tokens`] at a detail level ([`Facts::sizing_at`]).
+    pub fn image_tokens_at(
+        &self,
+        provider: Provider,
+        model: &str,
+        detail: Detail,
+        width: u32,
+        height: u32,
+    ) -> Option<u64> {
+        self.sizing_at(provider, model, detail)
+            .map(|s| s.tokens(width, height))
+    }
+
+    /// [`Facts::view`] at a detail level ([`Facts::sizing_at`]).
+    pub fn view_at(&self, provider: Provider, model: &str, detail: Detail) -> Option<View> {
+        self.sizing_at(provider, model, detail)
             .and_then(|s| s.view())
     }
 

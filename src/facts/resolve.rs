@@ -34,6 +34,27 @@ impl Facts {
                     }
                 }
             };
+        // A sizing for each detail level named; `auto` is the model's own
+        // `sizing`, so it has no entry here.
+        let levels_of = |by: &BTreeMap<String, schema::SizingRef>,
+                         at: &[String]|
+         -> Result<BTreeMap<String, Sizing>, FactsError> {
+            let mut out = BTreeMap::new();
+            for (level, r) in by {
+                let mut here = at.to_vec();
+                here.push(level.clone());
+                if !["low", "high", "original"].contains(&level.as_str()) {
+                    return Err(FactsError::at(
+                        &here,
+                        format!("{level:?} is not a detail level with a sizing of its own (low, high, original; auto is `sizing`)"),
+                    ));
+                }
+                if let Some(s) = sizing_of(&Some(r.clone()), &here)? {
+                    out.insert(level.clone(), s);
+                }
+            }
+            Ok(out)
+        };
         let count = |n: Option<u64>| n.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
         let mut families = BTreeMap::new();
         for (name, t) in &doc.families {
@@ -41,6 +62,10 @@ impl Facts {
                 name.clone(),
                 Traits {
                     sizing: sizing_of(&t.sizing, &path(&["families", name, "sizing"]))?,
+                    detail_sizing: levels_of(
+                        &t.detail_sizing,
+                        &path(&["families", name, "detail_sizing"]),
+                    )?,
                     max_images: count(t.max_images),
                     media_in_tool_result: t.media_in_tool_result,
                     cache_min_tokens: t.cache_min_tokens,
@@ -112,6 +137,7 @@ impl Facts {
                 detail: m.detail.clone(),
                 traits: Traits {
                     sizing: sizing_of(&m.sizing, &at("sizing"))?,
+                    detail_sizing: levels_of(&m.detail_sizing, &at("detail_sizing"))?,
                     max_images: count(m.max_images),
                     media_in_tool_result: m.media_in_tool_result,
                     cache_min_tokens: m.cache_min_tokens,

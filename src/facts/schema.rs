@@ -37,6 +37,8 @@ pub(super) enum SizingRef {
 #[serde(deny_unknown_fields)]
 pub(super) struct TraitsDoc {
     pub sizing: Option<SizingRef>,
+    #[serde(default)]
+    pub detail_sizing: BTreeMap<String, SizingRef>,
     pub max_images: Option<u64>,
     pub media_in_tool_result: Option<bool>,
     pub cache_min_tokens: Option<u64>,
@@ -65,6 +67,8 @@ pub(super) struct ModelDoc {
     #[serde(default)]
     pub detail: Vec<String>,
     pub sizing: Option<SizingRef>,
+    #[serde(default)]
+    pub detail_sizing: BTreeMap<String, SizingRef>,
     pub max_images: Option<u64>,
     pub media_in_tool_result: Option<bool>,
     pub cache_min_tokens: Option<u64>,

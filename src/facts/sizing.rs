@@ -163,6 +163,48 @@ impl Sizing {
         }
     }
 
+    /// The sizing at OpenAI's `low` detail, which follows from the scheme
+    /// (<https://developers.openai.com/api/docs/guides/images-vision#choose-an-image-detail-level>,
+    /// read 2026-12-02): "the model receives a low-resolution 512px x
+    /// 512px version of the image", and on the tile-based models "any
+    /// image with `detail: low` costs a set, base number of tokens" (the
+    /// scheme's `base`). For the patch-based models the page states no
+    /// separate count: the patches of the 512 px version (at most 16 × 16
+    /// of 32 px) times the model's multiplier. `None` for the other
+    /// providers' schemes, which have no such level.
+    ///
+    /// ```
+    /// use tool_carrier::facts::Sizing;
+    /// let gpt_4o = Sizing::OpenaiTiles { fit: 2048, short_edge: 768, tile_size: 512, base: 85, tile: 170 };
+    /// let low = gpt_4o.at_low().unwrap();
+    /// assert_eq!(low.tokens(2880, 1800), 85);
+    /// assert_eq!(low.view().unwrap().long_edge, 512);
+    /// let gpt_5_4 = Sizing::OpenaiPatches { patch: 32, budget: Some(2500), long_edge: Some(2048), multiplier: 1200 };
+    /// // 2880×1800 as 512×320: 16 × 10 patches, × 1.2.
+    /// assert_eq!(gpt_5_4.at_low().unwrap().tokens(2880, 1800), 192);
+    /// ```
+    pub fn at_low(&self) -> Option<Sizing> {
+        const LOW_EDGE: u32 = 512;
+        match *self {
+            Sizing::OpenaiTiles { base, .. } => Some(Sizing::Fixed {
+                tokens: base,
+                long_edge: Some(LOW_EDGE),
+            }),
+            Sizing::OpenaiPatches {
+                patch, multiplier, ..
+            } => {
+                let side = u64::from(LOW_EDGE.div_ceil(patch.max(1)));
+                Some(Sizing::OpenaiPatches {
+                    patch,
+                    budget: Some(side * side),
+                    long_edge: Some(LOW_EDGE),
+                    multiplier,
+                })
+            }
+            _ => None,
+        }
+    }
+
     /// Whether the numbers can be computed with: no zero sizes, a crop
     /// divisor of at least 1.
     pub(crate) fn check(&self) -> Result<(), &'static str> {

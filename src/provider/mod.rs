@@ -92,6 +92,7 @@ use crate::rules;
 use crate::steps::attach;
 use crate::steps::context::Context;
 use crate::steps::declare::{self, Declarations};
+use crate::steps::detail;
 use crate::steps::model as capabilities;
 use crate::steps::names::{self, Rename};
 use crate::steps::params::Setting;
@@ -101,13 +102,14 @@ pub mod model;
 mod request;
 
 pub use crate::facts::{
-    Family, IdRule, Profile, ProfileError, Provider, UnknownProfile, UnknownProvider, BRIDGE,
+    Detail, Family, IdRule, Profile, ProfileError, Provider, UnknownProfile, UnknownProvider,
+    BRIDGE,
 };
 pub use crate::history::{read_history, ReadError};
 pub use crate::import::read_records;
 pub use crate::steps::error::BuildError;
 pub use crate::steps::options::{Options, OptionsError};
-pub use crate::steps::params::{Effort, Params, ParamsError};
+pub use crate::steps::params::{CacheTtl, Effort, Params, ParamsError, Retention};
 pub use crate::steps::report::{Note, NoteReason, Report};
 pub use crate::steps::spec::{Endpoint, Spec};
 pub use crate::steps::tools;
@@ -173,6 +175,7 @@ where
             options.facts(),
             provider,
             &model,
+            options.detail_at(provider, &model),
             &mut report,
         );
         if options.strict {
@@ -275,6 +278,27 @@ fn assemble(
     report.declared = declarations.tools.len();
     report.choice_none = declarations.choice_none && spec.choice_none;
     let default_max_tokens = settings(provider, &model, caps, options)?;
+    let detail = detail::decide(
+        options.facts(),
+        provider,
+        &model,
+        options.detail,
+        &mut report,
+    )?;
+    if let Some(ttl) = options
+        .params
+        .cache_ttl
+        .filter(|_| !(options.cache_breakpoints && caps.cache_marks))
+    {
+        report.setting_notes.push(format!(
+            "cache TTL {ttl}: no effect: no cache breakpoints are written (they are turned off)"
+        ));
+    }
+    let traits = options.facts().traits(
+        provider,
+        &model,
+        options.family.map(crate::facts::Family::facts_name),
+    );
     let cx = Context {
         model: &model,
         params: &options.params,
@@ -282,6 +306,9 @@ fn assemble(
         declarations: &declarations,
         caps,
         cache_breakpoints: options.cache_breakpoints && caps.cache_marks,
+        cache_min_tokens: traits.cache_min_tokens,
+        sizing: traits.sizing,
+        detail,
         profile: profile.as_ref(),
     };
     let body = (crate::apis::api(provider).write)(turns, &cx);
@@ -339,12 +366,27 @@ fn settings(
     if let Some(setting) = params.refused(&takes) {
         let why = if spec.claude_settings.contains(&setting) {
             format!("only for Claude models, and {model} is not one")
+        } else if setting == Setting::CacheTtl {
+            // OpenAI and Gemini cache prefixes on their own, Ollama not at
+            // all; none documents a TTL a request can set per breakpoint.
+            "only Anthropic and Claude on Bedrock take a cache TTL (OpenAI's cache settings are prompt_cache_key and prompt_cache_retention)".into()
         } else {
             String::new()
         };
         return Err(unsupported(setting, why));
     }
     let given = |setting: Setting| params.given().any(|s| s == setting);
+    // "For `gpt-5.5`, `gpt-5.5-pro`, and future models, only `24h` is
+    // supported" (`prompt_cache_retention`, the SDK's request types,
+    // `openai` 3.57.0).
+    if params.prompt_cache_retention == Some(crate::steps::params::Retention::InMemory)
+        && only_extended_retention(model)
+    {
+        return Err(unsupported(
+            Setting::PromptCacheRetention,
+            format!("{model} takes prompt_cache_retention 24h only"),
+        ));
+    }
     // Claude from 4.5 on takes `temperature` or `top_p`, not both
     // (<https://platform.claude.com/docs/en/about-claude/models/migrating-to-claude-4>,
     // read 2026-12-02).
@@ -397,6 +439,16 @@ fn settings(
         .and_then(|m| m.max_output)
         .and_then(|n| u32::try_from(n).ok())
         .map_or(4096, |n| n.min(NON_STREAMING_MAX_TOKENS)))
+}
+
+/// Whether an OpenAI model takes only the `24h` prompt-cache retention:
+/// GPT-5.5, GPT-5.5 pro and the models after them (GPT-5.6, GPT-6).
+fn only_extended_retention(model: &str) -> bool {
+    ["gpt-5.5", "gpt-5.6", "gpt-6"].iter().any(|p| {
+        model
+            .strip_prefix(p)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with(['-', '.']))
+    })
 }
 
 /// The most `max_tokens` sent by default. The body asks for no stream, and
@@ -452,6 +504,7 @@ where
         options.facts(),
         provider,
         &model,
+        options.detail_at(provider, &model),
         &mut report,
     );
     Ok(report.image_tokens)

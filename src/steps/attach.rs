@@ -87,6 +87,8 @@ struct Step<'o> {
     eviction: Eviction,
     cache: Option<&'o dyn PreparedCache>,
     memo: Option<&'o Memo>,
+    /// The detail level images are counted at.
+    detail: crate::facts::Detail,
 }
 
 /// What [`Step::gate`] says of a slot.
@@ -180,8 +182,9 @@ pub(crate) fn decide(
         policy = policy.with_max_dim(edge);
     }
     // Send what the model sees: no more pixels than it processes.
+    let detail = options.detail_at(provider, model);
     if options.fit_to_model && policy.view().is_none() {
-        if let Some(view) = options.facts().view(provider, model) {
+        if let Some(view) = options.facts().view_at(provider, model, detail) {
             policy = policy.with_view(view);
         }
     }
@@ -198,6 +201,7 @@ pub(crate) fn decide(
         eviction: options.eviction,
         cache: options.cache.as_deref(),
         memo: options.memo.as_deref(),
+        detail,
     };
     let mut media = step.decide_all(&slots, options.parallelism());
     media.reverse();
@@ -215,6 +219,7 @@ pub(crate) fn report(
     facts: &Facts,
     provider: Provider,
     model: &str,
+    detail: crate::facts::Detail,
     report: &mut Report,
 ) {
     let slots = turns.iter().flat_map(Turn::slots);
@@ -224,7 +229,7 @@ pub(crate) fn report(
             Media::Inline(p) if !p.is_document() => p.width.zip(p.height),
             _ => None,
         })
-        .map(|(w, h)| facts.image_tokens(provider, model, w, h))
+        .map(|(w, h)| facts.image_tokens_at(provider, model, detail, w, h))
         .sum();
     for (slot, media) in slots.zip(media) {
         match media {
@@ -579,7 +584,7 @@ impl<'o> Step<'o> {
     /// formula where the provider documents none.
     fn image_tokens(&self, width: u32, height: u32) -> u64 {
         self.facts
-            .image_tokens(self.provider, self.model, width, height)
+            .image_tokens_at(self.provider, self.model, self.detail, width, height)
             .unwrap_or_else(|| crate::media::anthropic_tokens(width, height))
     }
 }

@@ -135,6 +135,45 @@ impl<R: Copy + PartialEq, B> Alternating<R, B> {
 /// Text of the user turn put first when a history opens with the assistant.
 pub(crate) const OPENING_TEXT: &str = "(conversation continues)";
 
+/// The input tokens of `text`, counted low: a token for every four
+/// characters. No API that caches at marks documents a ratio; four is
+/// OpenAI's rule of thumb for English
+/// (<https://help.openai.com/en/articles/4936856-what-are-tokens-and-how-to-count-them>,
+/// read 2026-12-02), and code, JSON and other languages take fewer
+/// characters a token, so the count is at most the real one for the
+/// text such requests carry. Counting low can only leave out a breakpoint
+/// that would have been long enough, never place one that is too short.
+pub(crate) fn text_tokens(text: &str) -> u64 {
+    u64::try_from(text.chars().count() / 4).unwrap_or(u64::MAX)
+}
+
+/// The marks of `marks` whose cached prefix, `before` tokens (tools and
+/// system text) and the messages up to and including the marked one
+/// (each block counted by `tokens`), reaches `min`: a breakpoint on a
+/// shorter prefix caches nothing ("prompts shorter than this minimum …
+/// will not be cached",
+/// <https://platform.claude.com/docs/en/build-with-claude/prompt-caching#cache-limitations>,
+/// read 2026-12-02) and takes one of the four marks a request may carry.
+/// Without a documented minimum every mark is kept.
+pub(crate) fn long_enough<R, B>(
+    messages: &[(R, Vec<B>)],
+    marks: Vec<usize>,
+    before: u64,
+    min: Option<u64>,
+    tokens: impl Fn(&B) -> u64,
+) -> Vec<usize> {
+    let Some(min) = min else {
+        return marks;
+    };
+    let mut prefix = before;
+    let mut upto = Vec::with_capacity(messages.len());
+    for (_, blocks) in messages {
+        prefix = blocks.iter().map(&tokens).fold(prefix, u64::saturating_add);
+        upto.push(prefix);
+    }
+    marks.into_iter().filter(|&i| upto[i] >= min).collect()
+}
+
 /// The messages that end in a prompt-cache breakpoint (none when `on` is
 /// false): the last message, so the next turn reads the whole
 /// conversation from the cache; and the last message before the first one
@@ -156,4 +195,35 @@ pub(crate) fn cache_breakpoints<R, B>(
         .and_then(|i| i.checked_sub(1))
         .filter(|&i| i != last);
     stable.into_iter().chain([last]).collect()
+}
+
+#[cfg(test)]
+mod cache_prefix_tests {
+    use super::*;
+
+    #[test]
+    fn text_is_counted_at_four_characters_a_token_rounded_down() {
+        assert_eq!(text_tokens(""), 0);
+        assert_eq!(text_tokens("abc"), 0);
+        assert_eq!(text_tokens("abcdefgh"), 2);
+        // Characters, not bytes.
+        assert_eq!(text_tokens("ééééé"), 1);
+    }
+
+    #[test]
+    fn a_mark_stays_only_where_its_prefix_reaches_the_minimum() {
+        let messages = vec![("u", vec![300u64]), ("a", vec![200, 100]), ("u", vec![500])];
+        let tokens = |t: &u64| *t;
+        // Prefixes with 100 before: 400, 700, 1200.
+        assert_eq!(
+            long_enough(&messages, vec![0, 1, 2], 100, Some(700), tokens),
+            [1, 2]
+        );
+        assert_eq!(
+            long_enough(&messages, vec![0, 2], 100, Some(1201), tokens),
+            Vec::<usize>::new()
+        );
+        // No documented minimum: every mark stays.
+        assert_eq!(long_enough(&messages, vec![0, 2], 0, None, tokens), [0, 2]);
+    }
 }

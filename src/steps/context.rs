@@ -21,6 +21,34 @@ pub(crate) struct Context<'a> {
     /// Whether to mark prompt-cache breakpoints, where the model caches at
     /// marks ([`Capabilities::cache_marks`]).
     pub cache_breakpoints: bool,
+    /// The image detail level to write, where the API takes one and a
+    /// level was given ([`super::detail::decide`]).
+    pub detail: Option<crate::facts::Detail>,
+    /// The shortest prefix a cache mark caches for the model, in tokens
+    /// (its facts' `cache_min_tokens`): marks on shorter prefixes are left
+    /// out ([`super::compose::long_enough`]).
+    pub cache_min_tokens: Option<u64>,
+    /// How the model counts an image (its facts' sizing), for the prefix
+    /// counts; Anthropic's formula where the facts have none.
+    pub sizing: Option<crate::facts::Sizing>,
     /// The server's profile, for [`Provider::OpenAiCompatible`].
     pub profile: Option<&'a Profile>,
+}
+
+impl Context<'_> {
+    /// An image's input tokens for the model ([`Context::sizing`]), for
+    /// counting a cached prefix.
+    pub fn image_tokens(&self, width: u32, height: u32) -> u64 {
+        self.sizing.map_or_else(
+            || crate::media::anthropic_tokens(width, height),
+            |s| s.tokens(width, height),
+        )
+    }
+
+    /// The cache TTL to write on every breakpoint (`Params::cache_ttl`).
+    /// One TTL for the whole request keeps the documented order (a longer
+    /// TTL's breakpoints before a shorter one's) whatever the placement.
+    pub fn cache_ttl(&self) -> Option<&'static str> {
+        self.params.cache_ttl.map(|t| t.name())
+    }
 }

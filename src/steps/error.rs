@@ -46,6 +46,20 @@ pub enum BuildError {
         /// Why, where it depends on the model.
         why: String,
     },
+    /// An image detail level ([`Options::with_detail`](crate::provider::Options::with_detail))
+    /// the model's facts do not list.
+    #[error("{model} on {api} does not take image detail {detail}: {}", if levels.is_empty() { "the facts list no detail levels for it (only auto is sent to a model they do not describe)".to_owned() } else { format!("it takes {}", levels.join(", ")) })]
+    Detail {
+        /// The level given.
+        detail: crate::facts::Detail,
+        /// The model.
+        model: String,
+        /// The API's name (`openai-chat`, …).
+        api: &'static str,
+        /// The levels the model's facts list (none for a model they do
+        /// not describe).
+        levels: Vec<String>,
+    },
     /// The body breaks a rule of the provider's API: it would be refused.
     /// A history with nothing to send (empty, or system text alone) gets
     /// here; any other case would be a fault of this crate's builders,

@@ -10,6 +10,7 @@ pub(crate) mod body;
 pub(crate) mod compose;
 pub(crate) mod context;
 pub(crate) mod declare;
+pub(crate) mod detail;
 pub(crate) mod envelope;
 pub(crate) mod error;
 pub(crate) mod imported;

@@ -10,7 +10,7 @@ use crate::media::{Policy, PreparedCache, Resolver};
 
 use super::params::Params;
 use super::tools::Tools;
-use crate::facts::{Family, Profile, Provider};
+use crate::facts::{Detail, Family, Profile, Provider};
 
 /// How a history is converted: the model, whether images are sent, and
 /// how attachment targets are loaded.
@@ -49,6 +49,7 @@ pub struct Options {
     pub(crate) strict: bool,
     /// Most attachments prepared at once; `None` for one per core.
     pub(crate) parallelism: Option<std::num::NonZeroUsize>,
+    pub(crate) detail: Option<Detail>,
     facts: Option<Arc<Facts>>,
 }
 
@@ -102,6 +103,7 @@ impl fmt::Debug for Options {
             .field("profile", &self.profile.as_ref().map(|p| &p.name))
             .field("strict", &self.strict)
             .field("parallelism", &self.parallelism)
+            .field("detail", &self.detail)
             .field(
                 "facts",
                 &self.facts.as_ref().map_or("built-in", |_| "given"),
@@ -144,6 +146,7 @@ impl Options {
             profile: None,
             strict: false,
             parallelism: None,
+            detail: None,
             facts: None,
         }
     }
@@ -183,6 +186,49 @@ impl Options {
     /// of sending a note in its place. Off by default.
     pub fn with_strict(self, strict: bool) -> Options {
         Options { strict, ..self }
+    }
+
+    /// Send images at this detail level: OpenAI's `detail` (Chat
+    /// Completions and Responses), Gemini 3's per-part media resolution
+    /// (`low`, `high`, and `original` as its `ultra_high`). Images are
+    /// fitted and their tokens counted at that level, as the provider
+    /// documents for the model. A level the model's facts do not list
+    /// refuses the request ([`BuildError::Detail`](crate::provider::BuildError::Detail));
+    /// an API with no such setting (Anthropic, Bedrock, Ollama,
+    /// OpenAI-compatible servers, Gemini 2.x) is sent none, and
+    /// [`Report::setting_notes`](crate::provider::Report::setting_notes) says
+    /// so. Without it, Responses is sent `auto`, the others nothing.
+    ///
+    /// ```
+    /// use tool_carrier::provider::{build_request, Detail, Options, Provider};
+    /// let history = [("user", "Look. [IMAGE:shot.png]")];
+    /// let options = Options::new().with_model("gpt-5.4").with_detail(Detail::Low);
+    /// let request = build_request(Provider::OpenAiResponses, &history, &options)?;
+    /// assert!(request.report.setting_notes.is_empty());
+    /// let refused = Options::new().with_model("gpt-5.2").with_detail(Detail::Original);
+    /// assert!(build_request(Provider::OpenAiChat, &history, &refused).is_err());
+    /// let anthropic = build_request(Provider::Anthropic, &history, &options.with_model("claude-sonnet-4-6"))?;
+    /// assert_eq!(anthropic.report.setting_notes.len(), 1);
+    /// # Ok::<(), tool_carrier::provider::BuildError>(())
+    /// ```
+    pub fn with_detail(self, detail: Detail) -> Options {
+        Options {
+            detail: Some(detail),
+            ..self
+        }
+    }
+
+    /// The detail level given with [`Options::with_detail`].
+    pub fn detail(&self) -> Option<Detail> {
+        self.detail
+    }
+
+    /// The detail level images are fitted and counted at for `model` at
+    /// `provider`: the one given where the API takes it, else `auto`.
+    pub(crate) fn detail_at(&self, provider: Provider, model: &str) -> Detail {
+        self.detail
+            .filter(|_| crate::facts::takes_detail(provider, model))
+            .unwrap_or(Detail::Auto)
     }
 
     /// The model family given with [`Options::with_family`].
@@ -285,6 +331,26 @@ impl Options {
             cache_breakpoints: on,
             ..self
         }
+    }
+
+    /// Keep the prompt-cache breakpoints' prefix for `ttl` where the API
+    /// takes a TTL: Anthropic's `cache_control.ttl` and, for Claude,
+    /// Bedrock's `cachePoint.ttl`; every breakpoint of the request gets
+    /// the same TTL. The same as [`Params::cache_ttl`] (it is kept with the
+    /// other settings, and [`Options::with_params`] replaces it); another
+    /// API refuses it ([`BuildError::Unsupported`](crate::provider::BuildError::Unsupported)).
+    ///
+    /// ```
+    /// use tool_carrier::provider::{build_request, CacheTtl, Options, Provider};
+    /// let options = Options::new().with_cache_ttl(CacheTtl::OneHour);
+    /// let request = build_request(Provider::Anthropic, &[("system", "Be brief."), ("user", "hi")], &options)?;
+    /// assert_eq!(request.body.to_value()["messages"][0]["content"][0]["cache_control"]["ttl"], "1h");
+    /// assert!(build_request(Provider::OpenAiChat, &[("user", "hi")], &options).is_err());
+    /// # Ok::<(), tool_carrier::provider::BuildError>(())
+    /// ```
+    pub fn with_cache_ttl(mut self, ttl: crate::steps::params::CacheTtl) -> Options {
+        self.params.cache_ttl = Some(ttl);
+        self
     }
 
     /// Send at most the `n` most recent images; older ones become notes

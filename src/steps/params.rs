@@ -41,6 +41,78 @@ impl fmt::Display for Effort {
     }
 }
 
+/// How long a prompt-cache breakpoint keeps its prefix: Anthropic's
+/// `cache_control.ttl` and Bedrock's `cachePoint.ttl`, `5m` (the default)
+/// or `1h`
+/// (<https://platform.claude.com/docs/en/build-with-claude/prompt-caching#1-hour-cache-duration>
+/// and <https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_CachePointBlock.html>,
+/// read 2026-12-02).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CacheTtl {
+    /// `5m`.
+    FiveMinutes,
+    /// `1h`.
+    OneHour,
+}
+
+impl CacheTtl {
+    /// `5m` or `1h`, as both APIs spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            CacheTtl::FiveMinutes => "5m",
+            CacheTtl::OneHour => "1h",
+        }
+    }
+
+    /// The TTL named `name` (`5m` or `1h`).
+    pub fn from_name(name: &str) -> Option<CacheTtl> {
+        [CacheTtl::FiveMinutes, CacheTtl::OneHour]
+            .into_iter()
+            .find(|t| t.name() == name)
+    }
+}
+
+impl fmt::Display for CacheTtl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// OpenAI's `prompt_cache_retention`: `in_memory` or `24h` (Chat
+/// Completions and Responses, the SDK's request types in `openai`
+/// 3.57.0, which mark it deprecated in favour of `prompt_cache_options`
+/// and say that GPT-5.5, GPT-5.5 pro and later models take `24h` only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Retention {
+    /// `in_memory`.
+    InMemory,
+    /// `24h`: extended caching, up to 24 hours.
+    Hours24,
+}
+
+impl Retention {
+    /// `in_memory` or `24h`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Retention::InMemory => "in_memory",
+            Retention::Hours24 => "24h",
+        }
+    }
+
+    /// The retention named `name` (`in_memory` or `24h`).
+    pub fn from_name(name: &str) -> Option<Retention> {
+        [Retention::InMemory, Retention::Hours24]
+            .into_iter()
+            .find(|r| r.name() == name)
+    }
+}
+
+impl fmt::Display for Retention {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// Generation settings for a request, neutral of the API: see the table in
 /// `docs/providers.md` for where each lands. Every setting is optional; one
 /// left unset is not sent (except Anthropic's required `max_tokens`, which
@@ -86,6 +158,15 @@ pub struct Params {
     /// `thinking_budget`: the most tokens a reasoning model may think
     /// with, for an API that takes a token budget.
     pub thinking_budget: Option<u32>,
+    /// `cache_ttl`: how long the prompt-cache breakpoints keep their
+    /// prefix, where the API takes a TTL (Anthropic; Claude on Bedrock).
+    pub cache_ttl: Option<CacheTtl>,
+    /// `prompt_cache_key`: OpenAI's key for routing requests that share a
+    /// prefix to the same cache (Chat Completions and Responses).
+    pub prompt_cache_key: Option<String>,
+    /// `prompt_cache_retention`: OpenAI's prompt-cache retention (Chat
+    /// Completions and Responses).
+    pub prompt_cache_retention: Option<Retention>,
 }
 
 /// One setting of [`Params`], by its key.
@@ -99,10 +180,13 @@ pub(crate) enum Setting {
     Seed,
     ReasoningEffort,
     ThinkingBudget,
+    CacheTtl,
+    PromptCacheKey,
+    PromptCacheRetention,
 }
 
 impl Setting {
-    pub(crate) const ALL: [Setting; 8] = [
+    pub(crate) const ALL: [Setting; 11] = [
         Setting::MaxTokens,
         Setting::Temperature,
         Setting::TopP,
@@ -111,6 +195,9 @@ impl Setting {
         Setting::Seed,
         Setting::ReasoningEffort,
         Setting::ThinkingBudget,
+        Setting::CacheTtl,
+        Setting::PromptCacheKey,
+        Setting::PromptCacheRetention,
     ];
 
     /// The key [`Params::from_json`] reads it under.
@@ -124,6 +211,9 @@ impl Setting {
             Setting::Seed => "seed",
             Setting::ReasoningEffort => "reasoning_effort",
             Setting::ThinkingBudget => "thinking_budget",
+            Setting::CacheTtl => "cache_ttl",
+            Setting::PromptCacheKey => "prompt_cache_key",
+            Setting::PromptCacheRetention => "prompt_cache_retention",
         }
     }
 }
@@ -154,7 +244,9 @@ impl Params {
 
     /// Read settings from a JSON object whose keys are the field names
     /// (`max_tokens`, `temperature`, `top_p`, `top_k`, `stop`, `seed`,
-    /// `reasoning_effort`, `thinking_budget`). `stop` may be one string or
+    /// `reasoning_effort`, `thinking_budget`, `cache_ttl` (`"5m"` or
+    /// `"1h"`), `prompt_cache_key`, `prompt_cache_retention` (`"in_memory"`
+    /// or `"24h"`)). `stop` may be one string or
     /// a list of them; `null` leaves a setting unset.
     ///
     /// # Errors
@@ -252,6 +344,31 @@ impl Params {
                 })?;
                 self.reasoning_effort = Some(effort);
             }
+            Setting::CacheTtl => {
+                let ttl = value
+                    .as_str()
+                    .and_then(CacheTtl::from_name)
+                    .ok_or_else(|| wrong(key, format!("expected \"5m\" or \"1h\", got {value}")))?;
+                self.cache_ttl = Some(ttl);
+            }
+            Setting::PromptCacheKey => {
+                let text = value
+                    .as_str()
+                    .ok_or_else(|| wrong(key, format!("expected a string, got {value}")))?;
+                self.prompt_cache_key = Some(text.to_owned());
+            }
+            Setting::PromptCacheRetention => {
+                let r = value
+                    .as_str()
+                    .and_then(Retention::from_name)
+                    .ok_or_else(|| {
+                        wrong(
+                            key,
+                            format!("expected \"in_memory\" or \"24h\", got {value}"),
+                        )
+                    })?;
+                self.prompt_cache_retention = Some(r);
+            }
         }
         Ok(())
     }
@@ -266,6 +383,9 @@ impl Params {
             Setting::Seed => self.seed = None,
             Setting::ReasoningEffort => self.reasoning_effort = None,
             Setting::ThinkingBudget => self.thinking_budget = None,
+            Setting::CacheTtl => self.cache_ttl = None,
+            Setting::PromptCacheKey => self.prompt_cache_key = None,
+            Setting::PromptCacheRetention => self.prompt_cache_retention = None,
         }
     }
 
@@ -280,6 +400,9 @@ impl Params {
             Setting::Seed => self.seed.is_some(),
             Setting::ReasoningEffort => self.reasoning_effort.is_some(),
             Setting::ThinkingBudget => self.thinking_budget.is_some(),
+            Setting::CacheTtl => self.cache_ttl.is_some(),
+            Setting::PromptCacheKey => self.prompt_cache_key.is_some(),
+            Setting::PromptCacheRetention => self.prompt_cache_retention.is_some(),
         })
     }
 
@@ -344,6 +467,30 @@ impl Params {
         }
     }
 
+    /// With `cache_ttl`.
+    pub fn with_cache_ttl(self, ttl: CacheTtl) -> Params {
+        Params {
+            cache_ttl: Some(ttl),
+            ..self
+        }
+    }
+
+    /// With `prompt_cache_key`.
+    pub fn with_prompt_cache_key(self, key: impl Into<String>) -> Params {
+        Params {
+            prompt_cache_key: Some(key.into()),
+            ..self
+        }
+    }
+
+    /// With `prompt_cache_retention`.
+    pub fn with_prompt_cache_retention(self, retention: Retention) -> Params {
+        Params {
+            prompt_cache_retention: Some(retention),
+            ..self
+        }
+    }
+
     /// With `thinking_budget`.
     pub fn with_thinking_budget(self, tokens: u32) -> Params {
         Params {
@@ -362,10 +509,13 @@ mod tests {
     fn every_key_reads_and_a_wrong_one_is_named() {
         let p = Params::from_json(&json!({
             "max_tokens": 10, "temperature": 0.5, "top_p": 0.9, "top_k": 40,
-            "stop": "x", "seed": -3, "reasoning_effort": "high", "thinking_budget": 2048
+            "stop": "x", "seed": -3, "reasoning_effort": "high", "thinking_budget": 2048,
+            "cache_ttl": "1h", "prompt_cache_key": "agent-7", "prompt_cache_retention": "24h"
         }))
         .unwrap();
-        assert_eq!(p.given().count(), 8);
+        assert_eq!(p.given().count(), 11);
+        assert_eq!(p.cache_ttl, Some(CacheTtl::OneHour));
+        assert_eq!(p.prompt_cache_retention, Some(Retention::Hours24));
         assert_eq!(p.stop, ["x"]);
         for (key, value) in [
             ("max_tokens", json!(0)),
@@ -376,6 +526,9 @@ mod tests {
             ("seed", json!("7")),
             ("reasoning_effort", json!("extreme")),
             ("thinking_budget", json!(true)),
+            ("cache_ttl", json!("10m")),
+            ("prompt_cache_key", json!(7)),
+            ("prompt_cache_retention", json!("forever")),
             ("maxTokens", json!(1)),
         ] {
             let err = Params::from_json(&json!({ key: value })).unwrap_err();

@@ -112,6 +112,10 @@ pub struct Report {
     /// out of a schema, typed tools declared as functions, a beta header
     /// the request needs, and the like.
     pub tool_notes: Vec<String>,
+    /// Settings given that have no effect on this API (an image detail
+    /// level where the API has none, a cache TTL where it has none), one
+    /// line each saying why.
+    pub setting_notes: Vec<String>,
 }
 
 impl Report {

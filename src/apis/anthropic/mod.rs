@@ -30,6 +30,7 @@ pub(crate) const SPEC: Spec = Spec {
         Stop,
         ThinkingBudget,
         ReasoningEffort,
+        CacheTtl,
     ],
     ..Spec::of(Provider::Anthropic)
 };

@@ -127,10 +127,10 @@ impl<T> Marked<T> {
         }
     }
 
-    pub fn breakpoint(inner: T) -> Marked<T> {
+    pub fn breakpoint(inner: T, cache_control: CacheControl) -> Marked<T> {
         Marked {
             inner,
-            cache_control: Some(CacheControl::EPHEMERAL),
+            cache_control: Some(cache_control),
         }
     }
 }
@@ -139,11 +139,25 @@ impl<T> Marked<T> {
 pub(crate) struct CacheControl {
     #[serde(rename = "type")]
     kind: &'static str,
+    /// `5m` or `1h`; left out, the default five minutes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ttl: Option<&'static str>,
 }
 
 impl CacheControl {
     /// The default (five-minute) cache.
-    pub const EPHEMERAL: CacheControl = CacheControl { kind: "ephemeral" };
+    pub const EPHEMERAL: CacheControl = CacheControl {
+        kind: "ephemeral",
+        ttl: None,
+    };
+
+    /// The ephemeral cache with this TTL (`None`: the default).
+    pub fn with_ttl(ttl: Option<&'static str>) -> CacheControl {
+        CacheControl {
+            ttl,
+            ..CacheControl::EPHEMERAL
+        }
+    }
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]

@@ -28,7 +28,8 @@ use super::wire::{
     Source, Thinking, Tool, ToolChoice,
 };
 use crate::steps::compose::{
-    cache_breakpoints, has_media, text_with_notes, Alternating, Placement, OPENING_TEXT,
+    cache_breakpoints, has_media, long_enough, text_tokens, text_with_notes, Alternating,
+    Placement, OPENING_TEXT,
 };
 use crate::steps::context::Context;
 use crate::steps::declare::{Declarations, Input};
@@ -38,9 +39,9 @@ use crate::steps::wire::{AsObject, Open, Sorted, TextOr, B64};
 /// A lone text block as a plain string, unless it is a breakpoint.
 fn content(
     mut blocks: Vec<Item<'static>>,
-    breakpoint: bool,
+    breakpoint: Option<CacheControl>,
 ) -> TextOr<'static, Marked<Item<'static>>> {
-    if !breakpoint {
+    if breakpoint.is_none() {
         if let [Open::Known(Block::Text { .. })] = blocks.as_slice() {
             if let Some(Open::Known(Block::Text { text })) = blocks.pop() {
                 return TextOr::Text(text);
@@ -52,15 +53,47 @@ fn content(
         blocks
             .into_iter()
             .enumerate()
-            .map(|(i, b)| {
-                if breakpoint && i == last {
-                    Marked::breakpoint(b)
-                } else {
-                    Marked::plain(b)
-                }
+            .map(|(i, b)| match breakpoint.filter(|_| i == last) {
+                Some(cache_control) => Marked::breakpoint(b, cache_control),
+                None => Marked::plain(b),
             })
             .collect(),
     )
+}
+
+/// A block's input tokens, counted low for the cached-prefix rule: text
+/// by [`text_tokens`], an image sent inline by the model's count, a call's
+/// name and arguments as text; documents, URLs and kept blocks as none.
+fn block_tokens(item: &Item<'_>, cx: &Context<'_>) -> u64 {
+    match item {
+        Open::Known(Block::Text { text }) => text_tokens(text),
+        Open::Known(Block::Image {
+            source:
+                Source::Base64 {
+                    data: B64::Payload(p),
+                    ..
+                },
+        }) => p
+            .width
+            .zip(p.height)
+            .map_or(0, |(w, h)| cx.image_tokens(w, h)),
+        Open::Known(Block::ToolUse { name, input, .. }) => {
+            text_tokens(name).saturating_add(json_tokens(input))
+        }
+        Open::Known(Block::ToolResult {
+            content: Some(content),
+            ..
+        }) => match content {
+            TextOr::Text(text) => text_tokens(text),
+            TextOr::Parts(items) => items.iter().map(|i| block_tokens(i, cx)).sum(),
+        },
+        _ => 0,
+    }
+}
+
+/// The input tokens of a value's JSON, counted as text.
+fn json_tokens(value: &impl serde::Serialize) -> u64 {
+    serde_json::to_string(value).map_or(0, |json| text_tokens(&json))
 }
 
 /// Build the body.
@@ -84,36 +117,50 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
     let messages = messages.finish(Role::User, opening);
     // Caching: <https://platform.claude.com/docs/en/build-with-claude/prompt-caching>
     // (read 2026-12-01): everything up to a marked block is cached; at
-    // most 4 marks a request.
+    // most 4 marks a request; none on a prefix shorter than the model's
+    // minimum (`long_enough`). Every mark carries the TTL given: "cache
+    // entries with longer TTL must appear before shorter TTLs"
+    // (#mixing-different-ttls, read 2026-12-02) holds with one TTL.
+    let cache_control = CacheControl::with_ttl(cx.cache_ttl());
+    let system: Vec<&str> = system
+        .into_iter()
+        .filter(|s| !s.trim().is_empty())
+        .collect();
+    let system = system.join("\n\n");
+    let (mut tools, tool_choice) = declare(cx.declarations);
+    // Tools come before the system text in the cached prefix.
+    let before = json_tokens(&tools).saturating_add(text_tokens(&system));
+    let long = |prefix: u64| cx.cache_min_tokens.is_none_or(|min| prefix >= min);
     let marks = cache_breakpoints(&messages, sends_media, cx.cache_breakpoints);
+    let marks = long_enough(&messages, marks, before, cx.cache_min_tokens, |b| {
+        block_tokens(b, cx)
+    });
     let messages = messages
         .into_iter()
         .enumerate()
         .map(|(i, (role, blocks))| Message {
             role,
-            content: content(blocks, marks.contains(&i)),
+            content: content(blocks, marks.contains(&i).then_some(cache_control)),
         })
         .collect();
-    let system: Vec<&str> = system
-        .into_iter()
-        .filter(|s| !s.trim().is_empty())
-        .collect();
     let system = (!system.is_empty()).then(|| {
-        let text = system.join("\n\n");
-        if cx.cache_breakpoints {
+        if cx.cache_breakpoints && long(before) {
             TextOr::Parts(vec![Marked::breakpoint(
-                Block::Text { text: text.into() }.into(),
+                Block::Text {
+                    text: system.into(),
+                }
+                .into(),
+                cache_control,
             )])
         } else {
-            TextOr::Text(text.into())
+            TextOr::Text(system.into())
         }
     });
-    let (mut tools, tool_choice) = declare(cx.declarations);
-    // Tools come before the system text in the cached prefix: the system
-    // text's breakpoint covers both; without system text, the last tool.
-    if cx.cache_breakpoints && system.is_none() {
+    // The system text's breakpoint covers the tools too; without system
+    // text, the last tool.
+    if cx.cache_breakpoints && system.is_none() && long(before) {
         if let Some(last) = tools.last_mut() {
-            last.cache_control = Some(CacheControl::EPHEMERAL);
+            last.cache_control = Some(cache_control);
         }
     }
     // Generation settings: <https://platform.claude.com/docs/en/api/messages/create>

@@ -26,6 +26,6 @@ pub(crate) const SPEC: Spec = Spec {
     // Where each goes, with its source: `write.rs`.
     settings: &[MaxTokens, Temperature, TopP, Stop],
     // Through `additionalModelRequestFields`, as Claude spells them.
-    claude_settings: &[TopK, ThinkingBudget],
+    claude_settings: &[TopK, ThinkingBudget, CacheTtl],
     ..Spec::of(Provider::Bedrock)
 };

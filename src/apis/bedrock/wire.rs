@@ -48,10 +48,26 @@ pub(crate) enum Tool<'a> {
 pub(crate) struct CachePoint {
     #[serde(rename = "type", skip_deserializing)]
     kind: &'static str,
+    /// `5m` or `1h`; left out, the default five minutes
+    /// (<https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_CachePointBlock.html>,
+    /// read 2026-12-02).
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    ttl: Option<&'static str>,
 }
 
 impl CachePoint {
-    pub const DEFAULT: CachePoint = CachePoint { kind: "default" };
+    pub const DEFAULT: CachePoint = CachePoint {
+        kind: "default",
+        ttl: None,
+    };
+
+    /// A cache point with this TTL (`None`: the default).
+    pub fn with_ttl(ttl: Option<&'static str>) -> CachePoint {
+        CachePoint {
+            ttl,
+            ..CachePoint::DEFAULT
+        }
+    }
 }
 
 #[derive(Clone, Debug, Serialize)]

@@ -39,8 +39,8 @@ use super::wire::{
     Thinking, Tool, ToolConfig, ToolResultBlock, ToolSpec, ToolUse,
 };
 use crate::steps::compose::{
-    attachment_label, cache_breakpoints, file_name, has_media, text_with_notes, Alternating,
-    Placement, OPENING_TEXT,
+    attachment_label, cache_breakpoints, file_name, has_media, long_enough, text_tokens,
+    text_with_notes, Alternating, Placement, OPENING_TEXT,
 };
 use crate::steps::context::Context;
 use crate::steps::declare::Declarations;
@@ -49,6 +49,40 @@ use crate::steps::wire::{AsObject, Keyed, Sorted, B64};
 
 /// Text of a tool result that has neither text nor media.
 const NO_OUTPUT: &str = "(no output)";
+
+/// A block's input tokens, counted low for the cached-prefix rule (as
+/// Anthropic's writer counts them): text by [`text_tokens`], an image by
+/// the model's count, a call's name and input as text, a tool result's
+/// blocks; documents and kept blocks as none.
+fn block_tokens(block: &Block<'_>, cx: &Context<'_>) -> u64 {
+    match block {
+        Block::Text(text) => text_tokens(text),
+        Block::Image(Image {
+            source: Bytes {
+                bytes: B64::Payload(p),
+            },
+            ..
+        }) => p
+            .width
+            .zip(p.height)
+            .map_or(0, |(w, h)| cx.image_tokens(w, h)),
+        Block::ToolUse(u) => text_tokens(&u.name).saturating_add(json_tokens(&u.input)),
+        Block::ToolResult(r) => r
+            .content
+            .iter()
+            .map(|item| match item {
+                Keyed::Known(b) => block_tokens(b, cx),
+                Keyed::Other(_) | Keyed::Raw(_) => 0,
+            })
+            .sum(),
+        _ => 0,
+    }
+}
+
+/// The input tokens of a value's JSON, counted as text.
+fn json_tokens(value: &impl serde::Serialize) -> u64 {
+    serde_json::to_string(value).map_or(0, |json| text_tokens(&json))
+}
 
 /// Build the body.
 pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
@@ -71,14 +105,28 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
     let messages = messages.finish(Role::User, opening);
     // Caching: <https://docs.aws.amazon.com/bedrock/latest/userguide/prompt-caching.html>
     // (read 2026-12-01): a cachePoint block caches everything before it;
-    // Claude takes them in system, messages and tools, at most 4.
+    // Claude takes them in system, messages and tools, at most 4; a
+    // checkpoint before the model's minimum "is not cached" (read
+    // 2026-12-02), so none is placed there (`long_enough`). Every point
+    // carries the TTL given: TTLs must not grow from tools to system to
+    // messages, which one TTL keeps.
+    let point = CachePoint::with_ttl(cx.cache_ttl());
+    let (mut tool_config, extra) = declare(cx.declarations);
+    // Tools come before the system text in the cached prefix.
+    let before = tool_config
+        .as_ref()
+        .map_or(0, |c| json_tokens(&c.tools))
+        .saturating_add(system.iter().map(|b| block_tokens(b, cx)).sum());
     let marks = cache_breakpoints(&messages, Block::sends_media, cx.cache_breakpoints);
+    let marks = long_enough(&messages, marks, before, cx.cache_min_tokens, |b| {
+        block_tokens(b, cx)
+    });
     let messages = messages
         .into_iter()
         .enumerate()
         .map(|(i, (role, mut content))| {
             if marks.contains(&i) {
-                content.push(Block::CachePoint(CachePoint::DEFAULT));
+                content.push(Block::CachePoint(point));
             }
             Message {
                 role,
@@ -86,14 +134,10 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
             }
         })
         .collect();
-    let (mut tool_config, extra) = declare(cx.declarations);
-    if cx.cache_breakpoints {
-        // Tools come before the system text in the cached prefix.
+    if cx.cache_breakpoints && cx.cache_min_tokens.is_none_or(|min| before >= min) {
         match tool_config.as_mut() {
-            Some(config) if system.is_empty() => {
-                config.tools.push(Tool::CachePoint(CachePoint::DEFAULT))
-            }
-            _ if !system.is_empty() => system.push(Block::CachePoint(CachePoint::DEFAULT)),
+            Some(config) if system.is_empty() => config.tools.push(Tool::CachePoint(point)),
+            _ if !system.is_empty() => system.push(Block::CachePoint(point)),
             _ => {}
         }
     }

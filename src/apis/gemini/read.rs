@@ -6,7 +6,7 @@
 //! | `systemInstruction` text | a `system` message |
 //! | `user` text | a `user` message; `inlineData` stored and named in the text, with a note |
 //! | `model` text and `functionCall` | an assistant envelope; a call without an id gets `call_M_N` |
-//! | `functionResponse` | a `tool` carrier: `response.output` (or the response's JSON) the body, its `parts`' `inlineData` declared; a response without an id answers the turn's next call of that name |
+//! | `functionResponse` | a `tool` carrier: `response.output` or `response.error` (or the response's JSON) the body, an `error` key kept as `is_error`, its `parts`' `inlineData` declared; a response without an id answers the turn's next call of that name |
 //! | the labelled `user` content right after the responses (what `convert` writes for Gemini 2) | folded back into the results |
 //! | other model parts (thoughts, code, `inlineData`) | kept as the envelope's `gemini_parts` member, with a note |
 //! | a thought signature on a text part | kept in `gemini_parts` as an empty text part carrying it (`{"text":"","thoughtSignature":…}`), with a note |
@@ -206,11 +206,23 @@ pub(crate) fn signed_text(signature: &str) -> Value {
     Value::Object(part)
 }
 
-/// A response's text: the output written, or the response's JSON.
+/// A response's text: the output or error written, or the response's JSON.
 fn response_text<'r>(response: &'r Response<'_>) -> Cow<'r, str> {
     match response {
         Response::Output(o) => Cow::Borrowed(&o.output),
+        Response::Error(e) => Cow::Borrowed(&e.error),
         Response::Other(value) => Cow::Owned(value.to_string()),
+    }
+}
+
+/// Whether a response reports a failed call: it has the `error` key the
+/// API documents for error details (`wire::Response`), alone or beside
+/// other members.
+fn failed(response: &Response<'_>) -> bool {
+    match response {
+        Response::Output(_) => false,
+        Response::Error(_) => true,
+        Response::Other(value) => value.get("error").is_some_and(|e| !e.is_null()),
     }
 }
 
@@ -244,6 +256,7 @@ fn user(
             };
             if let Some(response) = &r.response {
                 env.line(&response_text(response));
+                env.is_error = failed(response);
             }
             for (i, part) in r.parts.iter().enumerate() {
                 let iat = format!("{pat}.parts[{i}]");
@@ -386,6 +399,45 @@ mod tests {
         );
         assert_eq!(h.messages[4].1, "And?");
         assert_eq!(h.notes.len(), 2);
+    }
+
+    /// The `error` key is a failed call (`wire::Response`), alone or beside
+    /// other members; `output`, and an `error` of `null`, are not.
+    #[test]
+    fn an_error_key_reads_back_as_a_failed_result() {
+        let body = json!({"contents": [
+            {"role": "user", "parts": [{"text": "Go."}]},
+            {"role": "model", "parts": [
+                {"functionCall": {"id": "a", "name": "f", "args": {}}},
+                {"functionCall": {"id": "b", "name": "f", "args": {}}},
+                {"functionCall": {"id": "c", "name": "f", "args": {}}},
+                {"functionCall": {"id": "d", "name": "f", "args": {}}}]},
+            {"role": "user", "parts": [
+                {"functionResponse": {"id": "a", "name": "f", "response": {"error": "TimeoutError: 30 s"}}},
+                {"functionResponse": {"id": "b", "name": "f", "response": {"output": "fine"}}},
+                {"functionResponse": {"id": "c", "name": "f", "response": {"error": {"code": 7}, "output": "half"}}},
+                {"functionResponse": {"id": "d", "name": "f", "response": {"error": null}}}]}
+        ]});
+        let h = from_gemini(&body, &mut InlineStore).unwrap();
+        let tools: Vec<Value> = h
+            .messages
+            .iter()
+            .filter(|(r, _)| r == "tool")
+            .map(|(_, t)| serde_json::from_str(t).unwrap())
+            .collect();
+        let got: Vec<(&str, bool)> = tools
+            .iter()
+            .map(|t| (t["content"].as_str().unwrap(), t["is_error"] == true))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("TimeoutError: 30 s", true),
+                ("fine", false),
+                (r#"{"error":{"code":7},"output":"half"}"#, true),
+                (r#"{"error":null}"#, false),
+            ]
+        );
     }
 
     #[test]

@@ -137,6 +137,10 @@ pub(crate) struct Part<'a> {
     pub thought: Option<bool>,
     #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
     pub thought_signature: Option<Cow<'a, str>>,
+    /// Written on media parts, with a detail level given for Gemini 3
+    /// (`crate::steps::detail`); read, not kept.
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub media_resolution: Option<MediaResolution>,
     /// Read, the part's other members (`videoMetadata`, …), so a part
     /// kept is kept whole.
     #[serde(flatten, skip_serializing_if = "Map::is_empty")]
@@ -188,6 +192,13 @@ pub(crate) struct Blob<'a> {
     pub data: B64<'a>,
 }
 
+/// A part's media resolution, `{"level": "MEDIA_RESOLUTION_…"}` (the
+/// SDK's `PartMediaResolution`).
+#[derive(Clone, Copy, Debug, Serialize)]
+pub(crate) struct MediaResolution {
+    pub level: &'static str,
+}
+
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct FunctionCall<'a> {
     #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
@@ -220,13 +231,32 @@ pub(crate) struct FunctionResponse<'a> {
     pub parts: Vec<Item<'a>>,
 }
 
-/// A function's response: `{"output": text}`, as written; read, any other
-/// JSON (the API takes any object) is kept whole.
+/// A function's response: `{"output": text}`, or `{"error": text}` for a
+/// failed call, as written; read, any other JSON (the API takes any
+/// object) is kept whole.
+///
+/// The two keys are the API's own: "Use \"output\" key to specify function
+/// output and \"error\" key to specify error details (if any). If
+/// \"output\" and \"error\" keys are not specified, then whole
+/// \"response\" is treated as function output."
+/// (`FunctionResponse.response`,
+/// <https://ai.google.dev/api/caching#FunctionResponse> and
+/// <https://googleapis.github.io/python-genai/genai.html#genai.types.FunctionResponse>,
+/// read 2026-12-02).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(untagged)]
 pub(crate) enum Response<'a> {
     Output(#[serde(borrow)] Output<'a>),
+    Error(#[serde(borrow)] Failure<'a>),
     Other(Value),
+}
+
+/// `{"error": text}`: what a failed call reported.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Failure<'a> {
+    #[serde(borrow)]
+    pub error: Cow<'a, str>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]

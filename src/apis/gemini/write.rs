@@ -22,23 +22,25 @@
 //!   content after them holds the media, each labelled with its call.
 //! * Consecutive model contents join, and a history that opens with the
 //!   model gets a short user content first.
-//! * The response object is `{"output": text}`. Gemini refuses GIF, so a
+//! * The response object is `{"output": text}`, or `{"error": text}` for a
+//!   failed call (the keys the API documents, `wire::Response`). Gemini refuses GIF, so a
 //!   GIF arrives here already converted to PNG. The model is named in the
 //!   URL, not in the body.
 
 use super::wire::{
-    Blob, Body, Content, FunctionCall, FunctionCallingConfig, FunctionDeclaration,
-    FunctionResponse, GenerationConfig, Item, Output, Part, Response, Role, SystemInstruction,
-    ThinkingConfig, ToolConfig, Tools,
+    Blob, Body, Content, Failure, FunctionCall, FunctionCallingConfig, FunctionDeclaration,
+    FunctionResponse, GenerationConfig, Item, MediaResolution, Output, Part, Response, Role,
+    SystemInstruction, ThinkingConfig, ToolConfig, Tools,
 };
 use crate::facts::ids::gemini_3_or_later;
+use crate::facts::Detail;
 use crate::steps::compose::{
     attachment_label, has_media, text_with_notes, Placement, OPENING_TEXT,
 };
 use crate::steps::context::Context;
 use crate::steps::declare::Declarations;
 use crate::steps::walk::{AssistantTurn, Media, Slot, ToolResult, Turn, UserCarrier};
-use crate::steps::wire::{AsObject, Sorted, B64};
+use crate::steps::wire::{AsObject, Keyed, Sorted, B64};
 
 /// Where a function response's media go.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,6 +92,11 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
     let system_instruction = (!system.is_empty()).then(|| SystemInstruction {
         parts: vec![Part::text(system.join("\n\n"))],
     });
+    if let Some(level) = cx.detail.and_then(media_resolution) {
+        for content in &mut contents {
+            with_resolution(&mut content.parts, level);
+        }
+    }
     let (tools, tool_config) = declare(cx.declarations);
     Body {
         system_instruction,
@@ -124,6 +131,36 @@ fn generation_config(p: &crate::steps::params::Params) -> Option<GenerationConfi
         thinking_config,
     };
     p.given().next().map(|_| config)
+}
+
+/// Gemini 3's media resolution for a detail level
+/// (<https://ai.google.dev/gemini-api/docs/media-resolution>, read
+/// 2026-12-02: per part on Gemini 3, in the v1beta API version; images
+/// 280 tokens at low, 1120 at high, 2240 at ultra high): `low` and `high`
+/// by their names, `original` as ultra high, the most detail the API
+/// offers; `auto` sends none, leaving the default (high, for images).
+fn media_resolution(detail: Detail) -> Option<MediaResolution> {
+    let level = match detail {
+        Detail::Low => "MEDIA_RESOLUTION_LOW",
+        Detail::High => "MEDIA_RESOLUTION_HIGH",
+        Detail::Original => "MEDIA_RESOLUTION_ULTRA_HIGH",
+        Detail::Auto => return None,
+    };
+    Some(MediaResolution { level })
+}
+
+/// `level` on every `inlineData` part, those nested in function
+/// responses included.
+fn with_resolution(parts: &mut [Item<'static>], level: MediaResolution) {
+    for item in parts {
+        let Keyed::Known(part) = item else { continue };
+        if part.inline_data.is_some() {
+            part.media_resolution = Some(level);
+        }
+        if let Some(response) = &mut part.function_response {
+            with_resolution(&mut response.parts, level);
+        }
+    }
 }
 
 /// `tools[].functionDeclarations` with `parametersJsonSchema`, and
@@ -211,9 +248,13 @@ fn responses(results: Vec<ToolResult<'_>>, nesting: Nesting, contents: &mut Vec<
         let mut response = FunctionResponse {
             id: Some(result.call_id.clone().into()),
             name: result.name.clone().into(),
-            response: Some(Response::Output(Output {
-                output: text.into(),
-            })),
+            response: Some(if result.is_error {
+                Response::Error(Failure { error: text.into() })
+            } else {
+                Response::Output(Output {
+                    output: text.into(),
+                })
+            }),
             parts: Vec::new(),
         };
         if has_media(&result.slots) {

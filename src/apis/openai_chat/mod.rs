@@ -22,6 +22,15 @@ pub(crate) const SPEC: Spec = Spec {
     names: Pattern::TOOL_NAME,
     ids: Pattern::OPENAI_ID,
     // Where each goes, with its source: `write.rs`.
-    settings: &[MaxTokens, Temperature, TopP, Stop, Seed, ReasoningEffort],
+    settings: &[
+        MaxTokens,
+        Temperature,
+        TopP,
+        Stop,
+        Seed,
+        ReasoningEffort,
+        PromptCacheKey,
+        PromptCacheRetention,
+    ],
     ..Spec::of(Provider::OpenAiChat)
 };

@@ -38,6 +38,10 @@ pub(crate) struct Body<'a> {
     pub seed: Option<i64>,
     #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
     pub reasoning_effort: Option<&'static str>,
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub prompt_cache_key: Option<String>,
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub prompt_cache_retention: Option<&'static str>,
     #[serde(skip_deserializing, skip_serializing_if = "Vec::is_empty")]
     pub tools: Vec<Tool>,
     #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
@@ -246,6 +250,10 @@ impl Tagged for Part<'_> {
 pub(crate) struct ImageUrl<'a> {
     #[serde(borrow)]
     pub url: Url<'a>,
+    /// Written only when a level is given (`Options::with_detail`); the
+    /// API assumes `auto` without it. Read, not kept.
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<&'static str>,
 }
 
 /// `image_url`: `{"url": …}`, or the URL alone (an older form, still read).
@@ -262,12 +270,14 @@ fn image_url<'de: 'a, 'a, D: Deserializer<'de>>(d: D) -> Result<ImageUrl<'a>, D:
         fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
             Ok(ImageUrl {
                 url: Url::Text(Cow::Borrowed(v)),
+                detail: None,
             })
         }
 
         fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
             Ok(ImageUrl {
                 url: Url::Text(Cow::Owned(v.to_owned())),
+                detail: None,
             })
         }
 

@@ -107,6 +107,9 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
     if shape.bridge {
         messages = bridged(messages);
     }
+    if let Some(detail) = cx.detail {
+        with_detail(&mut messages, detail);
+    }
     let (tools, tool_choice) = if shape.tools {
         declare(cx.declarations)
     } else {
@@ -115,7 +118,9 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
     // Generation settings: <https://platform.openai.com/docs/api-reference/chat/create>
     // (read 2026-12-01): `max_completion_tokens` (`max_tokens` is
     // deprecated there), `temperature`, `top_p`, `stop`, `seed`,
-    // `reasoning_effort`. A compatible server is written the same way:
+    // `reasoning_effort`; and the prompt cache's `prompt_cache_key` and
+    // `prompt_cache_retention` (the SDK's `CompletionCreateParams`, `openai`
+    // 3.57.0). A compatible server is written the same way:
     // no profile in the facts spells them otherwise.
     let p = cx.params;
     Body {
@@ -126,6 +131,8 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
         stop: p.stop.clone(),
         seed: p.seed,
         reasoning_effort: p.reasoning_effort.map(|e| e.name()),
+        prompt_cache_key: p.prompt_cache_key.clone(),
+        prompt_cache_retention: p.prompt_cache_retention.map(|r| r.name()),
         tools,
         tool_choice,
         messages,
@@ -288,6 +295,23 @@ fn text_part(text: String) -> Open<Part<'static>> {
     Part::Text { text: text.into() }.into()
 }
 
+/// Every `image_url` part's `detail` set to `detail`
+/// ([`crate::steps::detail`]; Chat Completions takes the same levels as
+/// Responses, <https://developers.openai.com/api/docs/guides/images-vision#choose-an-image-detail-level>,
+/// read 2026-12-02: "the same in both the Responses API and the Chat
+/// Completions API").
+fn with_detail(messages: &mut [Message<'static>], detail: crate::facts::Detail) {
+    for message in messages {
+        if let Some(TextOr::Parts(parts)) = &mut message.content {
+            for part in parts {
+                if let Open::Known(Part::ImageUrl { image_url }) = part {
+                    image_url.detail = Some(detail.name());
+                }
+            }
+        }
+    }
+}
+
 /// An `image_url` or `file` part, for a slot sent as media.
 fn media_part(slot: Slot<'_>) -> Option<Open<Part<'static>>> {
     let part = match slot.media {
@@ -303,12 +327,14 @@ fn media_part(slot: Slot<'_>) -> Option<Open<Part<'static>>> {
         Media::Inline(p) => Part::ImageUrl {
             image_url: ImageUrl {
                 url: Url::Payload(p),
+                detail: None,
             },
         },
         // Only image URLs reach here: chat `file` parts take no URL.
         Media::Url(url) => Part::ImageUrl {
             image_url: ImageUrl {
                 url: Url::Text(url.into()),
+                detail: None,
             },
         },
         Media::Note(..) => return None,

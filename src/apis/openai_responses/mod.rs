@@ -22,6 +22,13 @@ pub(crate) const SPEC: Spec = Spec {
     names: Pattern::TOOL_NAME,
     ids: Pattern::RESPONSES_ID,
     // Where each goes, with its source: `write.rs`.
-    settings: &[MaxTokens, Temperature, TopP, ReasoningEffort],
+    settings: &[
+        MaxTokens,
+        Temperature,
+        TopP,
+        ReasoningEffort,
+        PromptCacheKey,
+        PromptCacheRetention,
+    ],
     ..Spec::of(Provider::OpenAiResponses)
 };

@@ -33,6 +33,7 @@
 //! for byte.
 
 use crate::apis::openai_chat::write::functions;
+use crate::facts::Detail;
 use crate::steps::compose::{file_name, has_media, text_with_notes, Placement};
 use crate::steps::context::Context;
 use crate::steps::declare::Declarations;
@@ -60,10 +61,15 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
             Turn::Carrier(c) => input.push(carrier(c)),
         }
     }
+    if let Some(detail) = cx.detail {
+        with_detail(&mut input, detail);
+    }
     let (tools, tool_choice) = declare(cx.declarations);
     // Generation settings: <https://platform.openai.com/docs/api-reference/responses/create>
     // (read 2026-12-01): `max_output_tokens`, `temperature`, `top_p`,
-    // `reasoning: {"effort": …}`. Responses takes no `stop` or `seed`.
+    // `reasoning: {"effort": …}`, and the prompt cache's `prompt_cache_key`
+    // and `prompt_cache_retention` (the SDK's `ResponseCreateParams`,
+    // `openai` 3.57.0). Responses takes no `stop` or `seed`.
     let p = cx.params;
     Body {
         model: cx.model.to_owned().into(),
@@ -72,6 +78,8 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
         temperature: p.temperature,
         top_p: p.top_p,
         reasoning: p.reasoning_effort.map(|e| Reasoning { effort: e.name() }),
+        prompt_cache_key: p.prompt_cache_key.clone(),
+        prompt_cache_retention: p.prompt_cache_retention.map(|r| r.name()),
         tools,
         tool_choice,
         input: TextOr::Parts(input),
@@ -223,6 +231,25 @@ fn carrier(c: UserCarrier<'_>) -> Input<'static> {
         content: content(text, c.slots),
     }
     .into()
+}
+
+/// Every `input_image` part's `detail` set to `detail`
+/// ([`crate::steps::detail`]); without a level given, parts keep `auto`.
+fn with_detail(input: &mut [Input<'static>], detail: Detail) {
+    for item in input {
+        let content = match &mut item.0 {
+            Open::Known(Item::Message { content, .. }) => content,
+            Open::Known(Item::FunctionCallOutput { output, .. }) => output,
+            _ => continue,
+        };
+        if let TextOr::Parts(parts) = content {
+            for part in parts {
+                if let Open::Known(Part::Image { detail: d, .. }) = part {
+                    *d = detail.name();
+                }
+            }
+        }
+    }
 }
 
 /// An `input_image` or `input_file` part, for a slot sent as media.
