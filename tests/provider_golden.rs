@@ -56,7 +56,16 @@ const CASES: &[(&str, &str, bool, Option<&str>)] = &[
         true,
         None,
     ),
+    // Attachments declared with their original file names (a PDF stored
+    // under its content hash among them), and a prompt carrier whose
+    // marker lines can name none: the names reach each provider's file
+    // name fields and every label, and no label shows a hash.
+    ("named-pdf", "tests/golden/named-pdf.jsonl", true, None),
 ];
+
+/// The stored PDF `named-pdf.jsonl` declares by a content-hash name.
+const HASHED_PDF: &str =
+    "media/11a6ea670000000000000000000000000000000000000000000000000c5dae31.pdf";
 
 /// The JSON Pointer of the first place where `a` and `b` differ.
 fn first_difference(a: &Value, b: &Value, at: String) -> Option<String> {
@@ -111,6 +120,9 @@ fn golden(provider: Provider) {
         let fixture = Fixture::new();
         if case == "retina-screenshot" {
             fixture.add("shots/retina.png", &support::png(2880, 1800, 7));
+        }
+        if case == "named-pdf" {
+            fixture.add(HASHED_PDF, &support::pdf("Invoice 7"));
         }
         let mut options = fixture.options().with_vision(vision);
         if let Some(tools) = tools {

@@ -20,7 +20,7 @@ use super::options::Eviction;
 use super::walk::{Media, Slot, Turn};
 use crate::facts::Facts;
 use crate::facts::Provider;
-use crate::steps::compose::display_target;
+use crate::steps::compose::shown;
 use crate::steps::options::Options;
 use crate::steps::report::{Note, NoteReason, Report};
 
@@ -251,7 +251,7 @@ pub(crate) fn shrink(
             continue;
         };
         let freed = p.base64_len();
-        let note = evict.over_total(slot.kind.as_str(), &display_target(&slot.target));
+        let note = evict.over_total(slot.kind.as_str(), &shown(slot));
         let Media::Note(_, text) = &note else {
             unreachable!("over_total is a note")
         };
@@ -270,7 +270,7 @@ pub(crate) fn shrink(
 impl Step<'_> {
     fn decide(&self, slot: &Slot<'_, ()>, tally: &mut Tally) -> Media {
         let what = slot.kind.as_str();
-        let shown = display_target(&slot.target);
+        let shown = shown(slot);
         let provider = self.provider.display_name();
         let not_attached = |why: NoteReason, reason: &dyn std::fmt::Display| {
             Media::Note(why, format!("[{what} {shown} not attached: {reason}]"))
@@ -497,7 +497,7 @@ impl Evict {
             .copied()
             .filter(|&i| matches!(media[i], Media::Inline(_) | Media::Url(_)));
         for i in sent.take(more).collect::<Vec<_>>() {
-            let (what, shown) = (slots[i].kind.as_str(), display_target(&slots[i].target));
+            let (what, shown) = (slots[i].kind.as_str(), shown(slots[i]));
             media[i] = match reason {
                 NoteReason::OverKeep => {
                     let n = match kind {

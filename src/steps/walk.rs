@@ -115,6 +115,8 @@ pub(crate) struct Slot<'a, M = Media> {
     pub kind: AttachmentKind,
     /// Where it lives, as declared.
     pub target: Cow<'a, str>,
+    /// Its original file name, as declared (a native record's `name`).
+    pub name: Option<Cow<'a, str>>,
     /// What it became.
     pub media: M,
 }
@@ -125,6 +127,7 @@ impl<'a> Slot<'a, ()> {
             index: self.index,
             kind: self.kind,
             target: self.target,
+            name: self.name,
             media,
         }
     }
@@ -314,6 +317,7 @@ fn slots<'a>(index: usize, attachments: &[Attachment<'a>]) -> Vec<Slot<'a, ()>> 
             index,
             kind: a.kind,
             target: a.target.clone(),
+            name: a.name.clone(),
             media: (),
         })
         .collect()

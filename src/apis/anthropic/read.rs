@@ -143,7 +143,7 @@ fn user(
                 let (kind, target) = media(false, source, &bat, store)?;
                 text.push(user_media(out, m, &bat, kind, &target));
             }
-            Open::Known(Block::Document { source }) => {
+            Open::Known(Block::Document { source, .. }) => {
                 let (kind, target) = media(true, source, &bat, store)?;
                 text.push(user_media(out, m, &bat, kind, &target));
             }
@@ -185,11 +185,11 @@ fn tool_result(
                     Open::Known(Block::Text { text }) => env.line(&text),
                     Open::Known(Block::Image { source }) => {
                         let (kind, target) = media(false, source, &iat, store)?;
-                        attach(&mut env, kind, target);
+                        attach(&mut env, kind, target, None);
                     }
-                    Open::Known(Block::Document { source }) => {
+                    Open::Known(Block::Document { source, title }) => {
                         let (kind, target) = media(true, source, &iat, store)?;
-                        attach(&mut env, kind, target);
+                        attach(&mut env, kind, target, title.as_deref());
                     }
                     other => env.line(&serde_json::to_string(&other).unwrap_or_default()),
                 }

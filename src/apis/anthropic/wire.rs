@@ -160,6 +160,9 @@ pub(crate) enum Block<'a> {
     Document {
         #[serde(borrow)]
         source: Source<'a>,
+        /// The document's title: the attachment's declared file name.
+        #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
+        title: Option<Cow<'a, str>>,
     },
     ToolUse {
         #[serde(borrow)]

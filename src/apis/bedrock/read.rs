@@ -136,6 +136,26 @@ fn media<'b>(block: &'b Keyed<Block<'_>>) -> Option<(AttachmentKind, Payload<'b>
     }
 }
 
+/// A `document` block's `name` as a file name: the name, and the format
+/// as its extension when it does not end so already (Converse names
+/// documents without one).
+fn document_name(block: &Keyed<Block<'_>>) -> Option<String> {
+    let Keyed::Known(Block::Document(d)) = block else {
+        return None;
+    };
+    let name = d.name.trim();
+    if name.is_empty() {
+        return None;
+    }
+    let ext = d.format.trim().to_ascii_lowercase();
+    let has = name.to_ascii_lowercase().ends_with(&format!(".{ext}"));
+    Some(if has || ext.is_empty() {
+        name.to_owned()
+    } else {
+        format!("{name}.{ext}")
+    })
+}
+
 fn user(
     m: usize,
     at: &str,
@@ -176,9 +196,14 @@ fn user(
                 Keyed::Known(Block::Text(t)) => env.line(t),
                 Keyed::Known(Block::Json(j)) => env.line(&j.to_string()),
                 _ => match media(item) {
-                    Some((kind, payload)) => env
-                        .attachments
-                        .push(crate::Attachment::new(kind, target(payload, &iat, store)?)),
+                    Some((kind, payload)) => {
+                        let attachment =
+                            crate::Attachment::new(kind, target(payload, &iat, store)?);
+                        env.attachments.push(match document_name(item) {
+                            Some(name) => attachment.with_name(name),
+                            None => attachment,
+                        });
+                    }
                     None => env.line(&as_json(item).to_string()),
                 },
             }

@@ -39,7 +39,7 @@ use super::wire::{
     Thinking, Tool, ToolConfig, ToolResultBlock, ToolSpec, ToolUse,
 };
 use crate::steps::compose::{
-    attachment_label, cache_breakpoints, file_name, has_media, text_with_notes, Alternating,
+    attachment_label, cache_breakpoints, has_media, slot_file_name, text_with_notes, Alternating,
     Placement, OPENING_TEXT,
 };
 use crate::steps::context::Context;
@@ -308,13 +308,14 @@ impl Builder {
     fn media_blocks(&mut self, slots: Vec<Slot<'_>>) -> Vec<Block<'static>> {
         let mut blocks = Vec::new();
         for slot in slots {
+            let file = slot_file_name(&slot).map(str::to_owned);
             let Media::Inline(p) = slot.media else {
                 continue;
             };
             blocks.push(if p.is_document() {
                 Block::Document(Document {
                     format: "pdf".into(),
-                    name: self.document_name(&slot.target).into(),
+                    name: self.document_name(file.as_deref()).into(),
                     source: Bytes {
                         bytes: B64::Payload(p),
                     },
@@ -333,12 +334,18 @@ impl Builder {
         blocks
     }
 
-    /// A document name from the target's file name, in the characters
-    /// Converse allows (letters, digits, single spaces, hyphens,
-    /// parentheses, square brackets), at most 200, unique in the request.
-    fn document_name(&mut self, target: &str) -> String {
-        let stem = file_name(target)
+    /// A document name from the attachment's file name (its declared name,
+    /// else the target's), in the characters Converse allows: letters,
+    /// digits, single spaces, hyphens, parentheses, square brackets, 1 to
+    /// 200 characters, unique in the request. The extension is left out,
+    /// and so is a content hash (a stored file's name), which says nothing.
+    /// Rule: `DocumentBlock.name`,
+    /// <https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_DocumentBlock.html>
+    /// (read 2026-12-02).
+    fn document_name(&mut self, file: Option<&str>) -> String {
+        let stem = file
             .map(|n| n.rsplit_once('.').map_or(n, |(stem, _)| stem))
+            .filter(|stem| !(stem.len() == 64 && stem.bytes().all(|b| b.is_ascii_hexdigit())))
             .unwrap_or("");
         let mut name = String::new();
         for c in stem.chars() {
@@ -424,16 +431,26 @@ mod tests {
             names: HashSet::new(),
             media_in_results: true,
         };
-        assert_eq!(b.document_name("reports/incident-42.pdf"), "incident-42");
-        assert_eq!(b.document_name("other/incident-42.pdf"), "incident-42 (2)");
-        assert_eq!(b.document_name("q3_report.v2.pdf"), "q3-report-v2");
-        assert_eq!(b.document_name("a  b c.pdf"), "a b c");
+        // The file names given: a declared name, else the target's base
+        // name (slot_file_name), none for a data: URI or a hash.
+        let mut name = |file: Option<&str>| b.document_name(file);
+        assert_eq!(name(Some("incident-42.pdf")), "incident-42");
+        assert_eq!(name(Some("incident-42.pdf")), "incident-42 (2)");
+        assert_eq!(name(Some("q3_report.v2.pdf")), "q3-report-v2");
+        // No two white-space characters in a row.
+        assert_eq!(name(Some("a  b\t\tc.pdf")), "a b c");
+        assert_eq!(name(None), "document");
+        assert_eq!(name(Some("über.pdf")), "-ber");
+        assert_eq!(name(Some("Report.pdf")), "Report");
+        assert_eq!(name(Some("report.pdf")), "report (2)");
+        let hash = "11a6ea67a4b0c2d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7ae31.pdf";
+        assert_eq!(name(Some(hash)), "document (2)");
         assert_eq!(
-            b.document_name("data:application/pdf;base64,AA"),
-            "document"
+            name(Some("Q3 report — final  (v2) [draft].pdf")),
+            "Q3 report - final (v2) [draft]"
         );
-        assert_eq!(b.document_name("über.pdf"), "-ber");
-        assert_eq!(b.document_name("a/Report.pdf"), "Report");
-        assert_eq!(b.document_name("b/report.pdf"), "report (2)");
+        // At most 200 characters, the suffix included.
+        let long = name(Some(&format!("{}.pdf", "x".repeat(300))));
+        assert!(long.chars().count() <= 200 && !long.is_empty());
     }
 }

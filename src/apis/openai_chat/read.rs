@@ -188,7 +188,7 @@ fn read(
                         match media(part) {
                             Some((kind, payload)) => {
                                 let target = target(payload, &format!("{at}.content[{p}]"), store)?;
-                                attach(&mut env, kind, target);
+                                attach(&mut env, kind, target, part_name(part));
                             }
                             None => match part_text(part) {
                                 Some(text) => env.line(text),
@@ -327,6 +327,14 @@ fn media<'p>(part: &'p Open<Part<'_>>) -> Option<(AttachmentKind, Payload<'p>)> 
             AttachmentKind::Document,
             Payload::DataUrl(file.file_data.text()),
         )),
+        _ => None,
+    }
+}
+
+/// A `file` part's `filename`, when it has one.
+fn part_name<'p>(part: &'p Open<Part<'_>>) -> Option<&'p str> {
+    match part {
+        Open::Known(Part::File { file }) => Some(&*file.filename).filter(|n| !n.is_empty()),
         _ => None,
     }
 }

@@ -281,7 +281,8 @@ fn image_url<'de: 'a, 'a, D: Deserializer<'de>>(d: D) -> Result<ImageUrl<'a>, D:
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct File<'a> {
-    #[serde(skip_deserializing)]
+    /// Read back as the attachment's name (empty when absent).
+    #[serde(borrow, default)]
     pub filename: Cow<'a, str>,
     #[serde(borrow)]
     pub file_data: Url<'a>,

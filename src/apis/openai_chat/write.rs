@@ -34,7 +34,9 @@
 use std::borrow::Cow;
 
 use crate::facts::BRIDGE;
-use crate::steps::compose::{attachment_label, file_name, has_media, text_with_notes, Placement};
+use crate::steps::compose::{
+    attachment_label, has_media, slot_file_name, text_with_notes, Placement,
+};
 use crate::steps::context::Context;
 use crate::steps::declare::Declarations;
 use crate::steps::walk::{AssistantTurn, Media, Slot, ToolResult, Turn, UserCarrier};
@@ -290,13 +292,11 @@ fn text_part(text: String) -> Open<Part<'static>> {
 
 /// An `image_url` or `file` part, for a slot sent as media.
 fn media_part(slot: Slot<'_>) -> Option<Open<Part<'static>>> {
+    let filename = slot_file_name(&slot).unwrap_or("document.pdf").to_owned();
     let part = match slot.media {
         Media::Inline(p) if p.is_document() => Part::File {
             file: File {
-                filename: file_name(&slot.target)
-                    .unwrap_or("document.pdf")
-                    .to_owned()
-                    .into(),
+                filename: filename.into(),
                 file_data: Url::Payload(p),
             },
         },

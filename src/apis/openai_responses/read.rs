@@ -167,6 +167,17 @@ fn part_text<'p>(part: &'p Open<Part<'_>>) -> Option<&'p str> {
 
 /// An `input_image` or `input_file` part's kind and target; `None` for
 /// another part.
+/// An `input_file` part's `filename`, when it has one.
+fn part_name<'p>(part: &'p Open<Part<'_>>) -> Option<&'p str> {
+    match part {
+        Open::Known(Part::File {
+            filename: Some(name),
+            ..
+        }) => Some(&**name).filter(|n| !n.is_empty()),
+        _ => None,
+    }
+}
+
 fn part_target(
     part: &Open<Part<'_>>,
     at: &str,
@@ -242,7 +253,7 @@ fn output(
                 if let Some(t) = part_text(part) {
                     env.line(t);
                 } else if let Some((kind, target)) = part_target(part, &pat, store)? {
-                    attach(&mut env, kind, target);
+                    attach(&mut env, kind, target, part_name(part));
                 } else {
                     env.line(&serde_json::to_string(part).unwrap_or_default());
                 }

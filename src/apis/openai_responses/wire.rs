@@ -142,7 +142,8 @@ pub(crate) enum Part<'a> {
     /// reader.
     #[serde(rename = "input_file")]
     File {
-        #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+        /// Read back as the attachment's name.
+        #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
         filename: Option<Cow<'a, str>>,
         #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
         file_data: Option<Url<'a>>,

@@ -33,7 +33,7 @@
 //! for byte.
 
 use crate::apis::openai_chat::write::functions;
-use crate::steps::compose::{file_name, has_media, text_with_notes, Placement};
+use crate::steps::compose::{has_media, slot_file_name, text_with_notes, Placement};
 use crate::steps::context::Context;
 use crate::steps::declare::Declarations;
 use crate::steps::response::Members;
@@ -227,6 +227,7 @@ fn carrier(c: UserCarrier<'_>) -> Input<'static> {
 
 /// An `input_image` or `input_file` part, for a slot sent as media.
 fn media_part(slot: Slot<'_>) -> Option<Open<Part<'static>>> {
+    let filename = slot_file_name(&slot).unwrap_or("document.pdf").to_owned();
     let is_document = slot.kind == crate::AttachmentKind::Document;
     let file = |filename, file_data, file_url| Part::File {
         filename,
@@ -239,12 +240,7 @@ fn media_part(slot: Slot<'_>) -> Option<Open<Part<'static>>> {
     };
     let part = match slot.media {
         Media::Inline(p) if p.is_document() => {
-            let filename = file_name(&slot.target).unwrap_or("document.pdf");
-            file(
-                Some(filename.to_owned().into()),
-                Some(Url::Payload(p)),
-                None,
-            )
+            file(Some(filename.into()), Some(Url::Payload(p)), None)
         }
         Media::Inline(p) => image(Url::Payload(p)),
         Media::Url(url) if is_document => file(None, None, Some(url.into())),
