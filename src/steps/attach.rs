@@ -10,8 +10,8 @@ use std::sync::Arc;
 
 use crate::carrier::AttachmentKind;
 use crate::media::{
-    sniff, Budget, DefaultResolver, MediaType, Policy, Prepared, PreparedCache, Resolver, Sniffed,
-    Source,
+    sniff, Budget, DefaultResolver, Holder, MediaType, Policy, Prepared, PreparedCache,
+    ProviderFile, Resolver, Sniffed, Source, Uploads,
 };
 
 use super::memo::Memo;
@@ -77,6 +77,8 @@ struct Step<'o> {
     eviction: Eviction,
     cache: Option<&'o dyn PreparedCache>,
     memo: Option<&'o Memo>,
+    /// The uploads map, when it names files of this provider's holder.
+    uploads: Option<&'o Uploads>,
 }
 
 /// Leaving attachments out for a request's limits: the notes that say so,
@@ -169,6 +171,10 @@ pub(crate) fn decide(
         eviction: options.eviction,
         cache: options.cache.as_deref(),
         memo: options.memo.as_deref(),
+        uploads: options
+            .uploads
+            .as_deref()
+            .filter(|u| Holder::of(provider).is_some_and(|h| u.has(h))),
     };
     let mut tally = Tally::default();
     let mut media: Vec<Media> = slots
@@ -207,6 +213,7 @@ pub(crate) fn report(
             Media::Inline(p) if p.is_document() => report.documents += 1,
             Media::Inline(_) => report.images += 1,
             Media::Url(_) => report.urls += 1,
+            Media::File(_) => report.files += 1,
             Media::Note(reason, text) => report.notes.push(Note {
                 index: slot.index,
                 target: slot.target.clone().into_owned(),
@@ -339,15 +346,46 @@ impl Step<'_> {
             ));
         }
         let (budget, types) = (self.limits.budget, &*self.limits.image_types);
+        let held = match ProviderFile::parse(&slot.target) {
+            Some(Err(e)) => return not_attached(NoteReason::Media, &e),
+            Some(Ok(file)) => Some(file),
+            None => None,
+        };
+        if let Some(file) = held {
+            if Holder::of(self.provider) == Some(file.holder) {
+                return match self.refuses_file(&file, is_document) {
+                    Some(why) => not_attached(NoteReason::NotTaken, &why),
+                    None => {
+                        tally.count(is_document);
+                        Media::File(Arc::new(file))
+                    }
+                };
+            }
+            // Another provider's file: only a resolver of the caller's
+            // that has its bytes can send it (inline).
+            if !matches!(self.resolver.resolve(&slot.target), Ok(Source::Bytes(_))) {
+                return not_attached(
+                    NoteReason::NotTaken,
+                    &format!(
+                        "it is a file {} holds, which {provider} cannot read",
+                        file.holder.display_name()
+                    ),
+                );
+            }
+        }
         // A conversation's memo: a source whose stamp is unchanged is
-        // neither read nor prepared again.
-        let memo = self.memo.and_then(|memo| {
-            let stamp = self.resolver.stamp(&slot.target)?;
-            Some((
-                memo,
-                Memo::key(&stamp, is_document, self.policy, budget, types),
-            ))
-        });
+        // neither read nor prepared again (with an uploads map, the bytes
+        // are hashed to find their file instead).
+        let memo = self
+            .memo
+            .filter(|_| self.uploads.is_none())
+            .and_then(|memo| {
+                let stamp = self.resolver.stamp(&slot.target)?;
+                Some((
+                    memo,
+                    Memo::key(&stamp, is_document, self.policy, budget, types),
+                ))
+            });
         if let Some(kept) = memo.as_ref().and_then(|(memo, key)| memo.get(key)) {
             return self.take(kept, tally, what, &shown, is_document);
         }
@@ -385,6 +423,10 @@ impl Step<'_> {
             }
             _ => {}
         }
+        if let Some(file) = self.uploaded(&loaded.bytes, is_document) {
+            tally.count(is_document);
+            return Media::File(Arc::new(file));
+        }
         let prepared = match self.cache {
             Some(cache) => loaded.prepare_cached(self.policy, budget, types, cache),
             None => loaded.prepare_for(self.policy, budget, types),
@@ -397,6 +439,57 @@ impl Step<'_> {
             memo.put(key, &prepared);
         }
         self.take(prepared, tally, what, &shown, is_document)
+    }
+
+    /// Why this provider cannot take `file` (its own holder's) as it is
+    /// named, if it cannot.
+    fn refuses_file(&self, file: &ProviderFile, is_document: bool) -> Option<String> {
+        let media_type = file.media_type_for(is_document);
+        match self.provider {
+            // Chat's image part is a URL only; its `file` part takes a
+            // file id, for documents
+            // (<https://platform.openai.com/docs/api-reference/chat/create>,
+            // read 2026-12-02).
+            Provider::OpenAiChat if !is_document => {
+                Some("OpenAI Chat takes no image by file id (Responses does)".to_owned())
+            }
+            // `fileData` needs its `mimeType`; a Converse image block its
+            // `format` (png, jpeg, gif, webp) and a document block its
+            // own (pdf here).
+            Provider::Gemini | Provider::Gemini2 | Provider::Bedrock if media_type.is_none() => {
+                Some(format!(
+                    "{} needs the media type of the file: {}image/png;…",
+                    self.provider.display_name(),
+                    file.holder.prefix()
+                ))
+            }
+            Provider::Bedrock => {
+                let t = media_type.unwrap_or_default();
+                let fits = if is_document {
+                    t == "application/pdf"
+                } else {
+                    matches!(t, "image/png" | "image/jpeg" | "image/gif" | "image/webp")
+                };
+                (!fits).then(|| format!("Bedrock takes no {t} file here"))
+            }
+            _ => None,
+        }
+    }
+
+    /// The file of this provider's holder the uploads map names for
+    /// `bytes`, its media type filled in from the bytes when the map gave
+    /// none; `None` when there is none, or this provider cannot take it.
+    fn uploaded(&self, bytes: &[u8], is_document: bool) -> Option<ProviderFile> {
+        let holder = Holder::of(self.provider)?;
+        let mut file = self.uploads?.find(bytes, holder)?.clone();
+        if file.media_type.is_none() {
+            if let Sniffed::Media(t) = sniff(bytes) {
+                file.media_type = Some(t.as_str().to_owned());
+            }
+        }
+        self.refuses_file(&file, is_document)
+            .is_none()
+            .then_some(file)
     }
 
     /// `prepared` goes in the request, unless the request's limits are
@@ -495,7 +588,7 @@ impl Evict {
         let sent = indices
             .iter()
             .copied()
-            .filter(|&i| matches!(media[i], Media::Inline(_) | Media::Url(_)));
+            .filter(|&i| matches!(media[i], Media::Inline(_) | Media::Url(_) | Media::File(_)));
         for i in sent.take(more).collect::<Vec<_>>() {
             let (what, shown) = (slots[i].kind.as_str(), shown(slots[i]));
             media[i] = match reason {

@@ -23,16 +23,18 @@ pub(crate) fn text_with_notes(body: &str, slots: &[Slot<'_>], placement: Placeme
     for slot in slots {
         let line = match (&slot.media, placement) {
             (Media::Note(_, note), _) => note.clone(),
-            (Media::Inline(_) | Media::Url(_), Placement::NextMessage) => format!(
+            (Media::Inline(_) | Media::Url(_) | Media::File(_), Placement::NextMessage) => format!(
                 "[{} {} follows in the next user message]",
                 slot.kind.as_str(),
                 shown(slot)
             ),
-            (Media::Inline(_) | Media::Url(_), Placement::AfterResults) => format!(
-                "[{} {} follows after the tool results]",
-                slot.kind.as_str(),
-                shown(slot)
-            ),
+            (Media::Inline(_) | Media::Url(_) | Media::File(_), Placement::AfterResults) => {
+                format!(
+                    "[{} {} follows after the tool results]",
+                    slot.kind.as_str(),
+                    shown(slot)
+                )
+            }
             _ => continue,
         };
         if !text.is_empty() && !text.ends_with('\n') {
@@ -57,7 +59,7 @@ pub(crate) fn attachment_label(name: &str, call_id: &str, slot: &Slot<'_>) -> St
 pub(crate) fn has_media(slots: &[Slot<'_>]) -> bool {
     slots
         .iter()
-        .any(|s| matches!(s.media, Media::Inline(_) | Media::Url(_)))
+        .any(|s| matches!(s.media, Media::Inline(_) | Media::Url(_) | Media::File(_)))
 }
 
 /// How notes and labels name a slot's attachment: its declared name, else

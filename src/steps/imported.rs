@@ -118,6 +118,10 @@ pub(crate) enum Payload<'v> {
     DataUrl(&'v str),
     /// An `http(s)` (or other) URL, declared as it is.
     Url(&'v str),
+    /// A provider file, declared by its target (`openai-file:…`).
+    Held(String),
+    /// None where the part needs one: refused, saying what was needed.
+    Missing(&'static str),
 }
 
 /// The target to declare a payload by: its bytes stored, or the URL.
@@ -129,6 +133,8 @@ pub(crate) fn target(
     use base64::Engine;
     let b64 = match payload {
         Payload::Url(url) => return Ok(url.to_owned()),
+        Payload::Held(target) => return Ok(target),
+        Payload::Missing(what) => return Err(ImportError::at(at, what)),
         Payload::Base64(b64) => b64,
         Payload::DataUrl(url) => url
             .split_once(',')

@@ -183,6 +183,8 @@ pub(crate) enum Media {
     Inline(Arc<Prepared>),
     /// An `http(s)` URL the provider fetches itself.
     Url(String),
+    /// A file the request's provider already holds, sent by its id.
+    File(Arc<crate::media::ProviderFile>),
     /// A note to send instead, and why.
     Note(NoteReason, String),
 }

@@ -99,6 +99,8 @@ fn media(
     let payload = match &source {
         Source::Base64 { data, .. } => Payload::Base64(data.text()),
         Source::Url { url } => url_payload(url),
+        // Kept as the provider file it is.
+        Source::File { file_id } => return Ok((kind, format!("anthropic-file:{file_id}"))),
     };
     Ok((kind, target(payload, &sat, store)?))
 }
@@ -332,9 +334,9 @@ mod tests {
         // A known block of a broken shape is refused, not kept as unknown.
         assert_eq!(
             err(
-                json!([{"role": "user", "content": [{"type": "image", "source": {"type": "file", "file_id": "f"}}]}])
+                json!([{"role": "user", "content": [{"type": "image", "source": {"type": "files", "file_id": "f"}}]}])
             ),
-            "$[0].content[0]: unknown variant `file`, expected `base64` or `url`"
+            "$[0].content[0]: unknown variant `files`, expected one of `base64`, `url`, `file`"
         );
     }
 }

@@ -215,4 +215,9 @@ pub(crate) enum Source<'a> {
         #[serde(borrow)]
         url: Cow<'a, str>,
     },
+    /// A file uploaded with the Files API (beta `files-api-2025-04-14`).
+    File {
+        #[serde(borrow)]
+        file_id: Cow<'a, str>,
+    },
 }

@@ -256,6 +256,12 @@ fn media_blocks(slots: Vec<Slot<'_>>) -> impl Iterator<Item = Item<'static>> + '
                 slot.kind == crate::AttachmentKind::Document,
                 Source::Url { url: url.into() },
             ),
+            Media::File(file) => (
+                slot.kind == crate::AttachmentKind::Document,
+                Source::File {
+                    file_id: file.id.clone().into(),
+                },
+            ),
             Media::Note(..) => return None,
         };
         Some(Open::Known(if document {

@@ -121,19 +121,37 @@ fn as_json(block: &Keyed<Block<'_>>) -> Value {
     serde_json::to_value(block).unwrap_or(Value::Null)
 }
 
-/// An `image` or `document` block's kind and payload.
+/// An `image` or `document` block's kind and payload: its bytes, or the S3
+/// object it names, kept as the provider file it is.
 fn media<'b>(block: &'b Keyed<Block<'_>>) -> Option<(AttachmentKind, Payload<'b>)> {
-    match block {
-        Keyed::Known(Block::Image(i)) => Some((
+    let (kind, media_type, source) = match block {
+        Keyed::Known(Block::Image(i)) => (
             AttachmentKind::Image,
-            Payload::Base64(i.source.bytes.text()),
-        )),
-        Keyed::Known(Block::Document(d)) => Some((
+            format!("image/{}", i.format.trim().to_ascii_lowercase()),
+            &i.source,
+        ),
+        Keyed::Known(Block::Document(d)) => (
             AttachmentKind::Document,
-            Payload::Base64(d.source.bytes.text()),
-        )),
-        _ => None,
-    }
+            match d.format.trim().to_ascii_lowercase().as_str() {
+                "pdf" => "application/pdf".to_owned(),
+                other => format!("application/{other}"),
+            },
+            &d.source,
+        ),
+        _ => return None,
+    };
+    let payload = match (&source.bytes, &source.s3_location) {
+        (Some(bytes), _) => Payload::Base64(bytes.text()),
+        (None, Some(s3)) => {
+            let owner = s3
+                .bucket_owner
+                .as_deref()
+                .map_or(String::new(), |o| format!("{o}@"));
+            Payload::Held(format!("bedrock-file:{media_type};{owner}{}", s3.uri))
+        }
+        (None, None) => Payload::Missing("a source needs bytes or s3Location"),
+    };
+    Some((kind, payload))
 }
 
 /// A `document` block's `name` as a file name: the name, and the format

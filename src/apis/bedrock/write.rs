@@ -35,8 +35,8 @@ use serde_json::value::RawValue;
 use serde_json::Map;
 
 use super::wire::{
-    Block, Body, Bytes, CachePoint, Document, Extra, Image, InferenceConfig, Message, Role, Schema,
-    Thinking, Tool, ToolConfig, ToolResultBlock, ToolSpec, ToolUse,
+    Block, Body, Bytes, CachePoint, Document, Extra, Image, InferenceConfig, Message, Role,
+    S3Location, Schema, Thinking, Tool, ToolConfig, ToolResultBlock, ToolSpec, ToolUse,
 };
 use crate::steps::compose::{
     attachment_label, cache_breakpoints, has_media, slot_file_name, text_with_notes, Alternating,
@@ -286,7 +286,7 @@ impl Builder {
         }
         for (name, id, slots) in held {
             for slot in slots {
-                if matches!(slot.media, Media::Inline(_)) {
+                if matches!(slot.media, Media::Inline(_) | Media::File(_)) {
                     blocks.push(Block::Text(attachment_label(&name, &id, &slot).into()));
                     blocks.extend(self.media_blocks(vec![slot]));
                 }
@@ -309,25 +309,43 @@ impl Builder {
         let mut blocks = Vec::new();
         for slot in slots {
             let file = slot_file_name(&slot).map(str::to_owned);
-            let Media::Inline(p) = slot.media else {
-                continue;
+            let document = slot.kind == crate::AttachmentKind::Document;
+            let (document, media_type, source) = match slot.media {
+                Media::Inline(p) => (
+                    p.is_document(),
+                    p.media_type.as_str().to_owned(),
+                    Bytes::base64(B64::Payload(p)),
+                ),
+                // An S3 object: the step sends none whose media type it
+                // does not know.
+                Media::File(f) => match f.media_type_for(document) {
+                    Some(t) => (
+                        document,
+                        t.to_owned(),
+                        Bytes {
+                            bytes: None,
+                            s3_location: Some(S3Location {
+                                uri: f.id.clone().into(),
+                                bucket_owner: f.bucket_owner.clone().map(Into::into),
+                            }),
+                        },
+                    ),
+                    None => continue,
+                },
+                Media::Url(_) | Media::Note(..) => continue,
             };
-            blocks.push(if p.is_document() {
+            blocks.push(if document {
                 Block::Document(Document {
                     format: "pdf".into(),
                     name: self.document_name(file.as_deref()).into(),
-                    source: Bytes {
-                        bytes: B64::Payload(p),
-                    },
+                    source,
                 })
             } else {
                 // png, jpeg, gif, webp: the subtype of the media type.
-                let format = p.media_type.as_str().trim_start_matches("image/");
+                let format = media_type.trim_start_matches("image/").to_owned();
                 Block::Image(Image {
                     format: format.into(),
-                    source: Bytes {
-                        bytes: B64::Payload(p),
-                    },
+                    source,
                 })
             });
         }

@@ -325,7 +325,12 @@ fn media<'p>(part: &'p Open<Part<'_>>) -> Option<(AttachmentKind, Payload<'p>)> 
         }
         Open::Known(Part::File { file }) => Some((
             AttachmentKind::Document,
-            Payload::DataUrl(file.file_data.text()),
+            match (&file.file_data, &file.file_id) {
+                (Some(data), _) => Payload::DataUrl(data.text()),
+                // Kept as the provider file it is.
+                (None, Some(id)) => Payload::Held(format!("openai-file:{id}")),
+                (None, None) => Payload::Missing("a file part needs file_data or file_id"),
+            },
         )),
         _ => None,
     }
@@ -545,8 +550,10 @@ mod tests {
         );
         // A known part of a broken shape is refused, not kept as unknown.
         assert_eq!(
-            err(json!([{"role": "user", "content": [{"type": "file", "file": {"file_id": "f"}}]}])),
-            "$[0].content[0]: missing field `file_data`"
+            err(
+                json!([{"role": "user", "content": [{"type": "file", "file": {"filename": "f.pdf"}}]}])
+            ),
+            "$[0].content[0]: a file part needs file_data or file_id"
         );
         assert_eq!(
             err(json!([{"role": "user", "content": [{"type": "image_url", "image_url": {}}]}])),

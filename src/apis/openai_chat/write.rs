@@ -261,7 +261,10 @@ fn results_batch(results: Vec<ToolResult<'_>>, shape: Shape, messages: &mut Vec<
     for result in held {
         let (name, id) = (result.name, result.call_id);
         for slot in result.slots {
-            if !matches!(slot.media, Media::Inline(_) | Media::Url(_)) {
+            if !matches!(
+                slot.media,
+                Media::Inline(_) | Media::Url(_) | Media::File(_)
+            ) {
                 continue;
             }
             media.push(text_part(attachment_label(&name, &id, &slot)));
@@ -297,7 +300,19 @@ fn media_part(slot: Slot<'_>) -> Option<Open<Part<'static>>> {
         Media::Inline(p) if p.is_document() => Part::File {
             file: File {
                 filename: filename.into(),
-                file_data: Url::Payload(p),
+                file_data: Some(Url::Payload(p)),
+                file_id: None,
+            },
+        },
+        // A document uploaded with the Files API, by its id (the step
+        // sends no image by file id to Chat): `file.file_id`
+        // (<https://platform.openai.com/docs/api-reference/chat/create>,
+        // read 2026-12-02).
+        Media::File(f) => Part::File {
+            file: File {
+                filename: "".into(),
+                file_data: None,
+                file_id: Some(f.id.clone().into()),
             },
         },
         Media::Inline(p) => Part::ImageUrl {

@@ -178,27 +178,46 @@ fn part_name<'p>(part: &'p Open<Part<'_>>) -> Option<&'p str> {
     }
 }
 
+/// The target of an OpenAI file id.
+fn openai_file(id: &str) -> String {
+    format!("openai-file:{id}")
+}
+
 fn part_target(
     part: &Open<Part<'_>>,
     at: &str,
     store: &mut dyn MediaStore,
 ) -> Result<Option<(AttachmentKind, String)>, ImportError> {
     let (kind, payload) = match part {
-        Open::Known(Part::Image { image_url, .. }) => {
-            (AttachmentKind::Image, url_payload(image_url.text()))
-        }
+        Open::Known(Part::Image {
+            image_url, file_id, ..
+        }) => match (image_url, file_id) {
+            (Some(url), _) => (AttachmentKind::Image, url_payload(url.text())),
+            // Kept as the provider file it is.
+            (None, Some(id)) => return Ok(Some((AttachmentKind::Image, openai_file(id)))),
+            (None, None) => {
+                return Err(ImportError::at(
+                    at,
+                    "an input_image needs image_url or file_id",
+                ))
+            }
+        },
         Open::Known(Part::File {
             file_data,
             file_url,
+            file_id,
             ..
         }) => {
-            let payload = match (file_data, file_url) {
-                (Some(data), _) => Payload::DataUrl(data.text()),
-                (None, Some(url)) => Payload::Url(url),
-                (None, None) => {
+            let payload = match (file_data, file_url, file_id) {
+                (Some(data), _, _) => Payload::DataUrl(data.text()),
+                (None, Some(url), _) => Payload::Url(url),
+                (None, None, Some(id)) => {
+                    return Ok(Some((AttachmentKind::Document, openai_file(id))))
+                }
+                (None, None, None) => {
                     return Err(ImportError::at(
                         at,
-                        "an input_file needs file_data or file_url",
+                        "an input_file needs file_data, file_url or file_id",
                     ))
                 }
             };
@@ -379,8 +398,14 @@ mod tests {
             "$[0]: invalid type: integer `7`, expected text or a list of blocks"
         );
         assert_eq!(
-            err(json!([{"role": "user", "content": [{"type": "input_file", "file_id": "f"}]}])),
-            "$.input[0].content[0]: an input_file needs file_data or file_url"
+            err(
+                json!([{"role": "user", "content": [{"type": "input_file", "filename": "a.pdf"}]}])
+            ),
+            "$.input[0].content[0]: an input_file needs file_data, file_url or file_id"
+        );
+        assert_eq!(
+            err(json!([{"role": "user", "content": [{"type": "input_image", "detail": "auto"}]}])),
+            "$.input[0].content[0]: an input_image needs image_url or file_id"
         );
         assert_eq!(
             err(
@@ -390,10 +415,6 @@ mod tests {
         );
         // A known part of a broken shape is refused, not kept as unknown
         // (the path is the item's: a known item is read whole).
-        assert_eq!(
-            err(json!([{"role": "user", "content": [{"type": "input_image", "file_id": "f"}]}])),
-            "$[0]: missing field `image_url`"
-        );
         assert_eq!(
             err(
                 json!([{"type": "function_call_output", "call_id": "c", "output": [{"type": "input_text"}]}])
