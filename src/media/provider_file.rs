@@ -336,6 +336,27 @@ mod tests {
         );
     }
 
+    proptest::proptest! {
+        /// Any text: no panic; a provider file read from it writes back a
+        /// target that reads as the same file.
+        #[test]
+        fn what_parses_reads_back_the_same(
+            holder in proptest::sample::select(&Holder::ALL[..]),
+            rest in "(image/png;|application/pdf;)?([0-9]{12}@)?(s3://[a-z0-9.-]{0,8}/|https://|gs://)?[ -~]{0,24}",
+        ) {
+            let target = format!("{}{rest}", holder.prefix());
+            if let Some(Ok(file)) = ProviderFile::parse(&target) {
+                let again = ProviderFile::parse(&file.target()).unwrap().unwrap();
+                proptest::prop_assert_eq!(again, file);
+            }
+        }
+
+        #[test]
+        fn any_text_parses_without_panic(text in "\\PC{0,40}") {
+            let _ = ProviderFile::parse(&text);
+        }
+    }
+
     #[test]
     fn every_provider_but_ollama_and_compatible_servers_reads_files() {
         assert_eq!(Holder::of(Provider::OpenAiChat), Some(Holder::OpenAi));
