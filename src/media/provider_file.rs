@@ -25,8 +25,6 @@
 
 use std::fmt;
 
-use crate::facts::Provider;
-
 /// Who holds a provider file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Holder {
@@ -57,18 +55,6 @@ impl Holder {
             Holder::OpenAi => "openai-file:",
             Holder::Gemini => "gemini-file:",
             Holder::Bedrock => "bedrock-file:",
-        }
-    }
-
-    /// The holder a request for `provider` reads files from; `None` for a
-    /// provider that reads none (Ollama, OpenAI-compatible servers).
-    pub fn of(provider: Provider) -> Option<Holder> {
-        match provider {
-            Provider::Anthropic => Some(Holder::Anthropic),
-            Provider::OpenAiChat | Provider::OpenAiResponses => Some(Holder::OpenAi),
-            Provider::Gemini | Provider::Gemini2 => Some(Holder::Gemini),
-            Provider::Bedrock => Some(Holder::Bedrock),
-            Provider::Ollama | Provider::OpenAiCompatible => None,
         }
     }
 
@@ -355,13 +341,5 @@ mod tests {
         fn any_text_parses_without_panic(text in "\\PC{0,40}") {
             let _ = ProviderFile::parse(&text);
         }
-    }
-
-    #[test]
-    fn every_provider_but_ollama_and_compatible_servers_reads_files() {
-        assert_eq!(Holder::of(Provider::OpenAiChat), Some(Holder::OpenAi));
-        assert_eq!(Holder::of(Provider::Gemini2), Some(Holder::Gemini));
-        assert_eq!(Holder::of(Provider::Ollama), None);
-        assert_eq!(Holder::of(Provider::OpenAiCompatible), None);
     }
 }

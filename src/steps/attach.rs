@@ -174,7 +174,7 @@ pub(crate) fn decide(
         uploads: options
             .uploads
             .as_deref()
-            .filter(|u| Holder::of(provider).is_some_and(|h| u.has(h))),
+            .filter(|u| holder_of(provider).is_some_and(|h| u.has(h))),
     };
     let mut tally = Tally::default();
     let mut media: Vec<Media> = slots
@@ -352,7 +352,7 @@ impl Step<'_> {
             None => None,
         };
         if let Some(file) = held {
-            if Holder::of(self.provider) == Some(file.holder) {
+            if holder_of(self.provider) == Some(file.holder) {
                 return match self.refuses_file(&file, is_document) {
                     Some(why) => not_attached(NoteReason::NotTaken, &why),
                     None => {
@@ -480,7 +480,7 @@ impl Step<'_> {
     /// `bytes`, its media type filled in from the bytes when the map gave
     /// none; `None` when there is none, or this provider cannot take it.
     fn uploaded(&self, bytes: &[u8], is_document: bool) -> Option<ProviderFile> {
-        let holder = Holder::of(self.provider)?;
+        let holder = holder_of(self.provider)?;
         let mut file = self.uploads?.find(bytes, holder)?.clone();
         if file.media_type.is_none() {
             if let Sniffed::Media(t) = sniff(bytes) {
@@ -628,6 +628,18 @@ impl Tally {
         } else {
             self.images += 1;
         }
+    }
+}
+
+/// The holder of the files a request for `provider` can refer to; `None`
+/// for a provider that reads none (Ollama, OpenAI-compatible servers).
+pub(crate) fn holder_of(provider: Provider) -> Option<Holder> {
+    match provider {
+        Provider::Anthropic => Some(Holder::Anthropic),
+        Provider::OpenAiChat | Provider::OpenAiResponses => Some(Holder::OpenAi),
+        Provider::Gemini | Provider::Gemini2 => Some(Holder::Gemini),
+        Provider::Bedrock => Some(Holder::Bedrock),
+        Provider::Ollama | Provider::OpenAiCompatible => None,
     }
 }
 

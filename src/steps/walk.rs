@@ -22,11 +22,12 @@ use std::sync::Arc;
 
 use serde_json::value::RawValue;
 
-use crate::carrier::{Attachment, AttachmentKind, Carrier, TOOL_RESULTS_PREFIX};
+use crate::carrier::{Carrier, TOOL_RESULTS_PREFIX};
 use crate::json::scan;
 use crate::media::Prepared;
 
 use super::report::NoteReason;
+pub(crate) use super::slot::{slots, Slot};
 use super::wire::Arguments;
 use crate::Role;
 
@@ -104,33 +105,6 @@ pub(crate) struct UserCarrier<'a, M = Media> {
     pub text: Cow<'a, str>,
     /// Its declared attachments.
     pub slots: Vec<Slot<'a, M>>,
-}
-
-/// One declared attachment and what it became.
-#[derive(Debug)]
-pub(crate) struct Slot<'a, M = Media> {
-    /// Index of the message that declared it.
-    pub index: usize,
-    /// What it was declared as.
-    pub kind: AttachmentKind,
-    /// Where it lives, as declared.
-    pub target: Cow<'a, str>,
-    /// Its original file name, as declared (a native record's `name`).
-    pub name: Option<Cow<'a, str>>,
-    /// What it became.
-    pub media: M,
-}
-
-impl<'a> Slot<'a, ()> {
-    fn with(self, media: Media) -> Slot<'a> {
-        Slot {
-            index: self.index,
-            kind: self.kind,
-            target: self.target,
-            name: self.name,
-            media,
-        }
-    }
 }
 
 impl<'a> Turn<'a, ()> {
@@ -310,19 +284,6 @@ fn unclaimed(index: usize, carrier: Carrier<'_>) -> Turn<'_, ()> {
         text: Cow::Owned(format!("{label}\n{}", carrier.body)),
         slots: slots(index, carrier.attachments()),
     })
-}
-
-fn slots<'a>(index: usize, attachments: &[Attachment<'a>]) -> Vec<Slot<'a, ()>> {
-    attachments
-        .iter()
-        .map(|a| Slot {
-            index,
-            kind: a.kind,
-            target: a.target.clone(),
-            name: a.name.clone(),
-            media: (),
-        })
-        .collect()
 }
 
 /// An assistant message: a tool-call envelope, or text.

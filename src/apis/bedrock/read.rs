@@ -319,11 +319,11 @@ mod tests {
             "$[0].content[0]: toolResult: missing field `toolUseId`"
         );
         // A known block of a broken shape is refused, not kept as unknown:
-        // an S3 location cannot be read back.
+        // a source needs its bytes or an S3 location.
         assert_eq!(
             err(json!([{"role": "user", "content": [
-                {"image": {"format": "png", "source": {"s3Location": {"uri": "s3://b/k"}}}}]}])),
-            "$[0].content[0]: image.source: missing field `bytes`"
+                {"image": {"format": "png", "source": {}}}]}])),
+            "$.messages[0].content[0]: a source needs bytes or s3Location"
         );
     }
 

@@ -553,7 +553,7 @@ mod tests {
             err(
                 json!([{"role": "user", "content": [{"type": "file", "file": {"filename": "f.pdf"}}]}])
             ),
-            "$[0].content[0]: a file part needs file_data or file_id"
+            "$.messages[0].content[0]: a file part needs file_data or file_id"
         );
         assert_eq!(
             err(json!([{"role": "user", "content": [{"type": "image_url", "image_url": {}}]}])),
