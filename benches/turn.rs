@@ -14,6 +14,9 @@
 //!   in it): what an agent did before, which reads and hashes every file.
 //! * `cold/one-screenshot`: what the turn's new screenshot costs when it
 //!   is new (read, decoded, fitted and encoded), reported apart.
+//! * `crate/conversation-file-refs`: the same turn when every screenshot
+//!   is a file the agent uploaded to Anthropic's Files API
+//!   (`anthropic-file:…` targets): no bytes read, only references written.
 
 #[path = "../tests/media_support/mod.rs"]
 mod support;
@@ -91,10 +94,44 @@ fn bench(c: &mut Criterion) {
         body.report.notes.len()
     );
 
+    // The same session with every screenshot already uploaded.
+    let by_reference = |r: &(String, String)| {
+        (
+            r.0.clone(),
+            r.1.replace(
+                "\"target\":\"shot-",
+                "\"target\":\"anthropic-file:file_shot-",
+            ),
+        )
+    };
+    let file_records: Vec<(String, String)> = records.iter().map(by_reference).collect();
+    let file_result = by_reference(&("tool".to_owned(), result.clone())).1;
+    assert!(file_result.contains("anthropic-file:"), "{file_result}");
+    let mut files = Conversation::new(
+        Provider::Anthropic,
+        Options::new().with_policy(policy.clone()),
+    )
+    .with_records(file_records);
+    let files_len = files.records().len();
+    let file_turn = |conversation: &mut Conversation| {
+        conversation.push("assistant", call.as_str());
+        conversation.push("tool", file_result.as_str());
+        let request = conversation.request().unwrap();
+        let out = (request.json().len(), request.report.files);
+        conversation.truncate(files_len);
+        out
+    };
+    let (file_body, refs) = file_turn(&mut files);
+    assert_eq!(refs, TURNS / 2 + 1);
+    eprintln!("turn by file reference: body {file_body} bytes, {refs} file references");
+
     let mut g = c.benchmark_group("turn_200");
     g.sample_size(10);
     g.bench_function("floor/write", |b| b.iter(|| parts.write().len()));
     g.bench_function("crate/conversation", |b| b.iter(|| turn(&mut conversation)));
+    g.bench_function("crate/conversation-file-refs", |b| {
+        b.iter(|| file_turn(&mut files))
+    });
     g.bench_function("baseline/build_request+cache", |b| {
         b.iter(|| {
             build_request(Provider::Anthropic, &with_turn, &cached)

@@ -16,6 +16,7 @@ use std::fs;
 use serde_json::Value;
 
 use support::{history, manifest_dir, Fixture};
+use tool_carrier::media::{ProviderFile, Uploads};
 use tool_carrier::provider::{CacheTtl, Detail, Profile, Provider, Tools};
 
 /// (case name, history file, vision on, tool definitions)
@@ -60,6 +61,21 @@ const CASES: &[(&str, &str, bool, Option<&str>)] = &[
         true,
         None,
     ),
+    // Attachments declared with their original file names (a PDF stored
+    // under its content hash among them), and a prompt carrier whose
+    // marker lines can name none: the names reach each provider's file
+    // name fields and every label, and no label shows a hash.
+    ("named-pdf", "tests/golden/named-pdf.jsonl", true, None),
+    // Files the providers hold (`anthropic-file:`, `openai-file:`,
+    // `gemini-file:`, `bedrock-file:`), and a local image the uploads map
+    // names for every holder: each provider refers to its own files and
+    // says in a note that it cannot read the others'.
+    (
+        "file-references",
+        "tests/golden/file-references.jsonl",
+        true,
+        None,
+    ),
 ];
 
 /// Image detail levels (`Options::with_detail`) on the full-size
@@ -93,6 +109,26 @@ fn cache_ttl_golden_name(provider: Provider) -> String {
 
 fn detail_golden_name(provider: Provider, detail: Detail) -> String {
     format!("{}__detail-{detail}.json", provider.name())
+}
+
+/// The stored PDF `named-pdf.jsonl` declares by a content-hash name.
+const HASHED_PDF: &str =
+    "media/11a6ea670000000000000000000000000000000000000000000000000c5dae31.pdf";
+
+/// `shots/small.png` of the fixture, uploaded to every holder.
+fn small_png_uploads() -> Uploads {
+    let bytes = support::png(4, 3, 4);
+    let mut uploads = Uploads::new();
+    for target in [
+        "anthropic-file:file_011CUploadedSmallPng",
+        "openai-file:file-UploadedSmallPng",
+        "gemini-file:https://generativelanguage.googleapis.com/v1beta/files/small",
+        "bedrock-file:s3://agent-uploads/shots/small.png",
+    ] {
+        let file = ProviderFile::parse(target).unwrap().unwrap();
+        uploads = uploads.with(&bytes, file).unwrap();
+    }
+    uploads
 }
 
 /// The JSON Pointer of the first place where `a` and `b` differ.
@@ -149,7 +185,13 @@ fn golden(provider: Provider) {
         if case == "retina-screenshot" {
             fixture.add("shots/retina.png", &support::png(2880, 1800, 7));
         }
+        if case == "named-pdf" {
+            fixture.add(HASHED_PDF, &support::pdf("Invoice 7"));
+        }
         let mut options = fixture.options().with_vision(vision);
+        if case == "file-references" {
+            options = options.with_uploads(small_png_uploads());
+        }
         if let Some(tools) = tools {
             let text = fs::read_to_string(manifest_dir().join(tools)).unwrap();
             options = options.with_tools(Tools::from_json(&text).unwrap());

@@ -190,7 +190,7 @@ fn a_target_that_fails_becomes_a_note_with_its_reason() {
                 "[image shots/missing.png not attached: cannot resolve: No such file or directory (os error 2)]",
                 "[image ../outside.png not attached: outside the allowed folders]",
                 "[image shots/not-an-image.png not attached: not a supported image or PDF (unrecognised bytes)]",
-                "[image data:image/png… (24 characters) not attached: data: URI: payload is not canonical base64 (Invalid symbol 33, offset 0.)]",
+                "[image unnamed PNG not attached: data: URI: payload is not canonical base64 (Invalid symbol 33, offset 0.)]",
             ],
             "{provider}"
         );

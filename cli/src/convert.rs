@@ -1,4 +1,4 @@
-//! `tool-carrier convert --provider NAME [--model M] [--family F] [--root DIR]… [--no-vision] [--keep-images N] [--keep-documents N] [--image-tokens T] [--evict-step K] [--max-dim N] [--cache-dir DIR [--cache-max-mb MB]] [--detail low|high|original|auto] [--cache-ttl 5m|1h] [--prompt-cache-key KEY] [--prompt-cache-retention in_memory|24h] [--no-cache-breakpoints] [--tools FILE] [--profile NAME|FILE] [--base-url URL] [--vision on|off] [--tool-images on|off] [--params FILE.json] [--param KEY=VALUE]… [FILE|-]`
+//! `tool-carrier convert --provider NAME [--model M] [--family F] [--root DIR]… [--no-vision] [--keep-images N] [--keep-documents N] [--image-tokens T] [--evict-step K] [--max-dim N] [--cache-dir DIR [--cache-max-mb MB]] [--detail low|high|original|auto] [--cache-ttl 5m|1h] [--prompt-cache-key KEY] [--prompt-cache-retention in_memory|24h] [--no-cache-breakpoints] [--tools FILE] [--uploads FILE] [--profile NAME|FILE] [--base-url URL] [--vision on|off] [--tool-images on|off] [--params FILE.json] [--param KEY=VALUE]… [FILE|-]`
 
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
@@ -49,6 +49,14 @@ pub struct Args {
     /// minimal declaration and the model is told not to call it.
     #[arg(long, value_name = "FILE")]
     tools: Option<PathBuf>,
+    /// Media already uploaded to providers: a JSON object of content hash
+    /// (the SHA-256 of a file's bytes, 64 hex digits) to a list of
+    /// provider file targets (`anthropic-file:ID`, `openai-file:ID`,
+    /// `gemini-file:TYPE;URI`, `bedrock-file:[TYPE;][OWNER@]s3://…`). A
+    /// local image or PDF the map names goes to that provider by
+    /// reference, unchanged, and inline to any other.
+    #[arg(long, value_name = "FILE")]
+    uploads: Option<PathBuf>,
     /// A folder local attachment targets may come from (repeatable;
     /// relative targets resolve against the first). Without one, no local
     /// file is read.
@@ -360,6 +368,13 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
             .map_err(|e| Failure::new(format!("--tools {}: {e}", path.display())))?;
         options = options.with_tools(tools);
     }
+    if let Some(path) = &args.uploads {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Failure::new(format!("--uploads {}: {e}", path.display())))?;
+        let uploads = tool_carrier::media::Uploads::from_json(&text)
+            .map_err(|e| Failure::new(format!("--uploads {}: {e}", path.display())))?;
+        options = options.with_uploads(uploads);
+    }
     let mut input = input::open(args.file.as_deref())?;
     let name = input.name.clone();
     if let Some(from) = args.from {
@@ -632,7 +647,8 @@ pub(crate) fn failure_summary(report: &Report) -> Option<String> {
     if failed.is_empty() {
         return None;
     }
-    let declared = report.images + report.documents + report.urls + report.notes.len();
+    let declared =
+        report.images + report.documents + report.urls + report.files + report.notes.len();
     let mut why: Vec<(&str, usize)> = Vec::new();
     for note in &failed {
         let label = match note.reason {

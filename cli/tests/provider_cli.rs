@@ -523,3 +523,56 @@ fn profiles_by_name_and_from_files_with_overrides() {
         .unwrap()
         .contains("--vision on is for --provider openai-compatible, not openai-chat"));
 }
+
+#[test]
+fn uploads_send_uploaded_media_by_reference_and_a_bad_map_stops() {
+    let fixture = Fixture::new();
+    let root = fixture.root.to_str().unwrap();
+    let shot = std::fs::read(fixture.root.join("shots/dashboard.png")).unwrap();
+    let name = tool_carrier::media::store::file_name(&shot);
+    let hash = name.split('.').next().unwrap();
+    let map = fixture.root.join("uploads.json");
+    std::fs::write(
+        &map,
+        format!(r#"{{"{hash}": ["anthropic-file:file_011Dashboard"]}}"#),
+    )
+    .unwrap();
+    let args = |map: &str| {
+        vec![
+            "convert".to_owned(),
+            "--provider".to_owned(),
+            "anthropic".to_owned(),
+            "--root".to_owned(),
+            root.to_owned(),
+            "--uploads".to_owned(),
+            map.to_owned(),
+            "examples/history.jsonl".to_owned(),
+        ]
+    };
+    let run = |args: Vec<String>| {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        tool_carrier(&args, b"")
+    };
+    let out = run(args(map.to_str().unwrap()));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let body = String::from_utf8(out.stdout).unwrap();
+    assert!(body.contains(r#""file_id": "file_011Dashboard""#), "{body}");
+    assert!(
+        err.contains("header anthropic-beta: files-api-2025-04-14"),
+        "{err}"
+    );
+    assert!(err.contains("provider file"), "{err}");
+
+    std::fs::write(&map, r#"{"abc": ["anthropic-file:f"]}"#).unwrap();
+    let out = run(args(map.to_str().unwrap()));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(out.stdout.is_empty());
+    assert!(
+        err.contains(
+            r#"uploads.json: "abc": a key is the SHA-256 of the file's bytes, 64 hex digits"#
+        ),
+        "{err}"
+    );
+}

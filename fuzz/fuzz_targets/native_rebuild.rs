@@ -66,7 +66,15 @@ fuzz_target!(|input: Input<'_>| {
     let atts: Vec<Attachment<'_>> = input
         .new_attachments
         .iter()
-        .map(|&(k, t)| Attachment::new(AttachmentKind::ALL[usize::from(k) % 4], t))
+        .map(|&(k, t)| {
+            let a = Attachment::new(AttachmentKind::ALL[usize::from(k) % 4], t);
+            // Some records carry a name (the target's text again).
+            if k & 4 != 0 {
+                a.with_name(t)
+            } else {
+                a
+            }
+        })
         .collect();
     match rebuild_carrier("tool", input.content, &parts, &atts) {
         Ok(out) => {

@@ -58,6 +58,7 @@ pub fn parse_marker_line(line: &str) -> Option<Attachment<'_>> {
     Some(Attachment {
         kind,
         target: Cow::Borrowed(target),
+        name: None,
     })
 }
 

@@ -142,17 +142,23 @@ impl AttachmentKind {
     }
 }
 
-/// One declared attachment: what it is and where it lives.
+/// One declared attachment: what it is, where it lives, and what it was
+/// called.
 ///
 /// The target is verbatim: a path, a `data:` URI or a URL, never interpreted
 /// by the grammar. It borrows from the parsed text where no JSON escape
-/// forced a copy.
+/// forced a copy. The name is the file name the attachment had where it
+/// came from (a native envelope's `name` member; a marker line has none).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Attachment<'a> {
     /// What the target holds.
     pub kind: AttachmentKind,
     /// Where it lives, verbatim.
     pub target: Cow<'a, str>,
+    /// Its original file name (`invoice.pdf`), verbatim; `None` when the
+    /// declaration gives none (or gives an empty one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<Cow<'a, str>>,
 }
 
 impl<'a> Attachment<'a> {
@@ -161,6 +167,25 @@ impl<'a> Attachment<'a> {
         Attachment {
             kind,
             target: target.into(),
+            name: None,
+        }
+    }
+
+    /// The same attachment, called `name` where it came from (an empty
+    /// name is none).
+    ///
+    /// ```
+    /// use tool_carrier::{Attachment, AttachmentKind};
+    ///
+    /// let a = Attachment::new(AttachmentKind::Document, "media/11a6.pdf").with_name("invoice.pdf");
+    /// assert_eq!(a.name.as_deref(), Some("invoice.pdf"));
+    /// assert_eq!(Attachment::image("a.png").with_name("").name, None);
+    /// ```
+    pub fn with_name(self, name: impl Into<Cow<'a, str>>) -> Self {
+        let name = name.into();
+        Attachment {
+            name: (!name.is_empty()).then_some(name),
+            ..self
         }
     }
 
@@ -174,6 +199,7 @@ impl<'a> Attachment<'a> {
         Attachment {
             kind: self.kind,
             target: Cow::Owned(self.target.into_owned()),
+            name: self.name.map(|n| Cow::Owned(n.into_owned())),
         }
     }
 }

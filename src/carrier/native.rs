@@ -6,7 +6,10 @@
 //!               at most one member "attachments", any other members
 //! declared   := "attachments" is present and an array
 //! attachment := object with exactly one "kind" ∈ {image, audio, video, document}
-//!               and exactly one non-empty string "target"; other members ignored
+//!               and exactly one non-empty string "target"; at most one
+//!               string "name" (the original file name: kept when it is
+//!               exactly one non-empty string, else the record has none);
+//!               other members ignored
 //! ```
 //!
 //! The reader is one pass of the JSON scanner ([`crate::json::scan`]) that
@@ -132,10 +135,11 @@ fn record(item: &str) -> Option<Attachment<'_>> {
     if !item.starts_with('{') {
         return None;
     }
-    let [kind, target] = scan::pick(item, ["kind", "target"])?.picks;
+    let [kind, target, name] = scan::pick(item, ["kind", "target", "name"])?.picks;
     let kind = AttachmentKind::from_name(kind.one()?.decoded?.as_ref())?;
     let target = target.one()?.decoded?;
-    (!target.is_empty()).then_some(Attachment { kind, target })
+    let name = name.one().and_then(|m| m.decoded).filter(|n| !n.is_empty());
+    (!target.is_empty()).then_some(Attachment { kind, target, name })
 }
 
 /// Parse a native (`role = "tool"`) carrier envelope.
@@ -206,7 +210,8 @@ pub fn native_attachments(envelope: &serde_json::Value) -> Option<Vec<Attachment
         let record = item.as_object()?;
         let kind = AttachmentKind::from_name(record.get("kind")?.as_str()?)?;
         let target = record.get("target")?.as_str()?;
-        (!target.is_empty()).then(|| Attachment::new(kind, target))
+        let name = record.get("name").and_then(serde_json::Value::as_str);
+        (!target.is_empty()).then(|| Attachment::new(kind, target).with_name(name.unwrap_or("")))
     });
     Some(records.collect())
 }
@@ -280,7 +285,8 @@ pub(crate) fn push_native_attachments(
     Ok(())
 }
 
-/// Append `[{"kind":…,"target":…},…]` to `out`, unchecked.
+/// Append `[{"kind":…,"target":…,"name":…},…]` to `out` (`name` only when
+/// there is one), unchecked.
 pub(crate) fn push_attachment_array(out: &mut String, attachments: &[Attachment<'_>]) {
     out.push('[');
     for (i, a) in attachments.iter().enumerate() {
@@ -291,6 +297,10 @@ pub(crate) fn push_attachment_array(out: &mut String, attachments: &[Attachment<
         out.push_str(a.kind.as_str());
         out.push_str("\",\"target\":");
         push_json_str(out, &a.target);
+        if let Some(name) = a.name.as_deref().filter(|n| !n.is_empty()) {
+            out.push_str(",\"name\":");
+            push_json_str(out, name);
+        }
         out.push('}');
     }
     out.push(']');
@@ -309,6 +319,33 @@ mod tests {
         assert!(!p.declared, "{c}");
         assert!(p.attachments.is_empty());
         assert_eq!(p.body, c, "body is the raw content");
+    }
+
+    #[test]
+    fn a_record_may_carry_its_original_file_name() {
+        let p = parse(
+            r#"{"content":"x","attachments":[{"kind":"document","target":"m/1.pdf","name":"invoice.pdf"},{"kind":"image","target":"a.png","name":""},{"kind":"image","target":"b.png","name":7},{"kind":"image","target":"c.png","name":"x","name":"y"}]}"#,
+        );
+        let names: Vec<Option<&str>> = p.attachments.iter().map(|a| a.name.as_deref()).collect();
+        // Empty, not a string, repeated: no name, the record still valid.
+        assert_eq!(names, [Some("invoice.pdf"), None, None, None]);
+        let named = [Attachment::new(AttachmentKind::Document, "m/1.pdf").with_name("a \"b\".pdf")];
+        let text = render_native_attachments(&named).unwrap();
+        assert_eq!(
+            text,
+            r#"[{"kind":"document","target":"m/1.pdf","name":"a \"b\".pdf"}]"#
+        );
+        let env = render_native_tool_carrier("x", &named).unwrap();
+        assert_eq!(parse(&env).attachments, named);
+        let value: serde_json::Value = serde_json::from_str(&env).unwrap();
+        assert_eq!(native_attachments(&value).unwrap(), named);
+        assert_eq!(
+            super::super::reference::parse(&env)
+                .unwrap()
+                .attachments
+                .unwrap(),
+            named
+        );
     }
 
     #[test]

@@ -76,12 +76,18 @@ impl<'de> Deserialize<'de> for AttachmentItem<'de> {
                 f.write_str("any value")
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                let (mut kind, mut target) = (None, None);
-                let mut duplicated = false;
+                let (mut kind, mut target, mut name) = (None, None, None);
+                let (mut duplicated, mut names) = (false, 0);
                 while let Some(CowStr(key)) = map.next_key::<CowStr<'de>>()? {
                     let slot = match key.as_ref() {
                         "kind" => &mut kind,
                         "target" => &mut target,
+                        "name" => {
+                            let MaybeStr(value) = map.next_value::<MaybeStr<'de>>()?;
+                            names += 1;
+                            name = value;
+                            continue;
+                        }
                         _ => {
                             map.next_value::<IgnoredAny>()?;
                             continue;
@@ -93,7 +99,12 @@ impl<'de> Deserialize<'de> for AttachmentItem<'de> {
                 }
                 let record = match (duplicated, kind.flatten(), target.flatten()) {
                     (false, Some(kind), Some(target)) if !target.is_empty() => {
-                        AttachmentKind::from_name(&kind).map(|kind| Attachment { kind, target })
+                        let name = name.filter(|n: &Cow<'_, str>| names == 1 && !n.is_empty());
+                        AttachmentKind::from_name(&kind).map(|kind| Attachment {
+                            kind,
+                            target,
+                            name,
+                        })
                     }
                     _ => None,
                 };

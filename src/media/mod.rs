@@ -94,11 +94,13 @@ mod estimate;
 pub(crate) mod header;
 mod policy;
 mod prepare;
+mod provider_file;
 mod read;
 mod resize;
 mod resolve;
 mod sniff;
 pub mod store;
+mod uploads;
 mod whole;
 
 pub use budget::{Budget, Measure};
@@ -111,8 +113,10 @@ pub use estimate::{
 pub(crate) use estimate::{crop_tiles, patches_within, tile_tokens};
 pub use policy::{Policy, View};
 pub use prepare::{prepare, prepare_for, FitStep, MediaFacts, Prepared};
+pub use provider_file::{Holder, ProviderFile, ProviderFileError};
 pub use read::read_regular_file;
 pub use resize::fit_within;
 pub use resolve::{DefaultResolver, Loaded, Origin, Resolver, Source, Stamp};
 pub use sniff::{sniff, MediaType, Sniffed};
+pub use uploads::{Uploads, UploadsError};
 pub use whole::{check_whole, Damage};

@@ -171,7 +171,10 @@ fn externalized(
                     report.duplicates_folded += 1;
                 }
                 changed += 1;
-                attachments.push(Attachment::new(a.kind, stored.target));
+                attachments.push(Attachment {
+                    target: stored.target.into(),
+                    ..a.clone()
+                });
             }
             Err(e) => {
                 report

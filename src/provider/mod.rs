@@ -232,6 +232,25 @@ where
     }
 }
 
+/// The `anthropic-beta` value a request that refers to Files API files
+/// needs (<https://docs.claude.com/en/api/files-create>, read
+/// 2026-12-02).
+pub const ANTHROPIC_FILES_BETA: &str = "files-api-2025-04-14";
+
+/// Whether any slot of `turns` goes as a provider file.
+fn refers_to_files(turns: &[Turn<'_>]) -> bool {
+    let file = |slots: &[crate::steps::walk::Slot<'_>]| {
+        slots
+            .iter()
+            .any(|s| matches!(s.media, crate::steps::walk::Media::File(_)))
+    };
+    turns.iter().any(|t| match t {
+        Turn::Results(results) => results.iter().any(|r| file(&r.slots)),
+        Turn::Carrier(c) => file(&c.slots),
+        _ => false,
+    })
+}
+
 /// The request for `turns`, their media decided: tool declarations, ids
 /// and names rewritten to what the API allows, and the body written.
 fn assemble(
@@ -311,8 +330,12 @@ fn assemble(
         detail,
         profile: profile.as_ref(),
     };
+    let files = provider == Provider::Anthropic && refers_to_files(&turns);
     let body = (crate::apis::api(provider).write)(turns, &cx);
-    let betas = declarations.betas();
+    let mut betas = declarations.betas();
+    if files {
+        betas.push(ANTHROPIC_FILES_BETA);
+    }
     let headers = if provider == Provider::Anthropic && !betas.is_empty() {
         vec![("anthropic-beta", betas.join(","))]
     } else {

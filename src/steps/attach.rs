@@ -20,8 +20,8 @@ use std::sync::Arc;
 
 use crate::carrier::AttachmentKind;
 use crate::media::{
-    sniff, Budget, CacheKey, DefaultResolver, MediaType, Policy, Prepared, PreparedCache, Resolver,
-    Sniffed, Source,
+    sniff, Budget, CacheKey, DefaultResolver, Holder, MediaType, Policy, Prepared, PreparedCache,
+    ProviderFile, Resolver, Sniffed, Source, Uploads,
 };
 
 use super::memo::Memo;
@@ -30,7 +30,7 @@ use super::options::Eviction;
 use super::walk::{Media, Slot, Turn};
 use crate::facts::Facts;
 use crate::facts::Provider;
-use crate::steps::compose::display_target;
+use crate::steps::compose::shown;
 use crate::steps::options::Options;
 use crate::steps::report::{Note, NoteReason, Report};
 
@@ -87,6 +87,8 @@ struct Step<'o> {
     eviction: Eviction,
     cache: Option<&'o dyn PreparedCache>,
     memo: Option<&'o Memo>,
+    /// The uploads map, when it names files of this provider's holder.
+    uploads: Option<&'o Uploads>,
     /// The detail level images are counted at.
     detail: crate::facts::Detail,
 }
@@ -108,6 +110,8 @@ enum Fetched<'m> {
     Url(String),
     /// A note: it cannot be sent.
     Note(Media),
+    /// A file the provider holds: named so, or found in the uploads map.
+    File(ProviderFile),
 }
 
 /// Leaving attachments out for a request's limits: the notes that say so,
@@ -201,6 +205,10 @@ pub(crate) fn decide(
         eviction: options.eviction,
         cache: options.cache.as_deref(),
         memo: options.memo.as_deref(),
+        uploads: options
+            .uploads
+            .as_deref()
+            .filter(|u| holder_of(provider).is_some_and(|h| u.has(h))),
         detail,
     };
     let mut media = step.decide_all(&slots, options.parallelism());
@@ -236,6 +244,7 @@ pub(crate) fn report(
             Media::Inline(p) if p.is_document() => report.documents += 1,
             Media::Inline(_) => report.images += 1,
             Media::Url(_) => report.urls += 1,
+            Media::File(_) => report.files += 1,
             Media::Note(reason, text) => report.notes.push(Note {
                 index: slot.index,
                 target: slot.target.clone().into_owned(),
@@ -280,7 +289,7 @@ pub(crate) fn shrink(
             continue;
         };
         let freed = p.base64_len();
-        let note = evict.over_total(slot.kind.as_str(), &display_target(&slot.target));
+        let note = evict.over_total(slot.kind.as_str(), &shown(slot));
         let Media::Note(_, text) = &note else {
             unreachable!("over_total is a note")
         };
@@ -378,7 +387,7 @@ impl<'o> Step<'o> {
     /// past a limit `tally` has reached), or that it must be loaded.
     fn gate(&self, slot: &Slot<'_, ()>, tally: &mut Tally) -> Gate {
         let what = slot.kind.as_str();
-        let shown = display_target(&slot.target);
+        let shown = shown(slot);
         let provider = self.provider.display_name();
         let is_document = match slot.kind {
             AttachmentKind::Image => false,
@@ -451,7 +460,7 @@ impl<'o> Step<'o> {
     /// at once.
     fn fetch(&self, slot: &Slot<'_, ()>, is_document: bool) -> Fetched<'o> {
         let what = slot.kind.as_str();
-        let shown = display_target(&slot.target);
+        let shown = shown(slot);
         let provider = self.provider.display_name();
         let not_attached = |why: NoteReason, reason: &dyn std::fmt::Display| {
             Fetched::Note(Media::Note(
@@ -460,15 +469,43 @@ impl<'o> Step<'o> {
             ))
         };
         let (budget, types) = (self.limits.budget, &*self.limits.image_types);
+        let held = match ProviderFile::parse(&slot.target) {
+            Some(Err(e)) => return not_attached(NoteReason::Media, &e),
+            Some(Ok(file)) => Some(file),
+            None => None,
+        };
+        if let Some(file) = held {
+            if holder_of(self.provider) == Some(file.holder) {
+                return match self.refuses_file(&file, is_document) {
+                    Some(why) => not_attached(NoteReason::NotTaken, &why),
+                    None => Fetched::File(file),
+                };
+            }
+            // Another provider's file: only a resolver of the caller's
+            // that has its bytes can send it (inline).
+            if !matches!(self.resolver.resolve(&slot.target), Ok(Source::Bytes(_))) {
+                return not_attached(
+                    NoteReason::NotTaken,
+                    &format!(
+                        "it is a file {} holds, which {provider} cannot read",
+                        file.holder.display_name()
+                    ),
+                );
+            }
+        }
         // A conversation's memo: a source whose stamp is unchanged is
-        // neither read nor prepared again.
-        let memo = self.memo.and_then(|memo| {
-            let stamp = self.resolver.stamp(&slot.target)?;
-            Some((
-                memo,
-                Memo::key(&stamp, is_document, self.policy, budget, types),
-            ))
-        });
+        // neither read nor prepared again (with an uploads map, the bytes
+        // are hashed to find their file instead).
+        let memo = self
+            .memo
+            .filter(|_| self.uploads.is_none())
+            .and_then(|memo| {
+                let stamp = self.resolver.stamp(&slot.target)?;
+                Some((
+                    memo,
+                    Memo::key(&stamp, is_document, self.policy, budget, types),
+                ))
+            });
         if let Some(kept) = memo.as_ref().and_then(|(memo, key)| memo.get(key)) {
             return Fetched::Prepared(kept, None);
         }
@@ -505,6 +542,9 @@ impl<'o> Step<'o> {
             }
             _ => {}
         }
+        if let Some(file) = self.uploaded(&loaded.bytes, is_document) {
+            return Fetched::File(file);
+        }
         let prepared = match self.cache {
             Some(cache) => loaded.prepare_cached(self.policy, budget, types, cache),
             None => loaded.prepare_for(self.policy, budget, types),
@@ -526,6 +566,10 @@ impl<'o> Step<'o> {
     ) -> Media {
         match fetched {
             Fetched::Note(note) => note,
+            Fetched::File(file) => {
+                tally.count(is_document);
+                Media::File(Arc::new(file))
+            }
             Fetched::Url(url) => {
                 tally.count(is_document);
                 Media::Url(url)
@@ -535,10 +579,61 @@ impl<'o> Step<'o> {
                     memo.put(key, &prepared);
                 }
                 let what = slot.kind.as_str();
-                let shown = display_target(&slot.target);
+                let shown = shown(slot);
                 self.take(prepared, tally, what, &shown, is_document)
             }
         }
+    }
+
+    /// Why this provider cannot take `file` (its own holder's) as it is
+    /// named, if it cannot.
+    fn refuses_file(&self, file: &ProviderFile, is_document: bool) -> Option<String> {
+        let media_type = file.media_type_for(is_document);
+        match self.provider {
+            // Chat's image part is a URL only; its `file` part takes a
+            // file id, for documents
+            // (<https://platform.openai.com/docs/api-reference/chat/create>,
+            // read 2026-12-02).
+            Provider::OpenAiChat if !is_document => {
+                Some("OpenAI Chat takes no image by file id (Responses does)".to_owned())
+            }
+            // `fileData` needs its `mimeType`; a Converse image block its
+            // `format` (png, jpeg, gif, webp) and a document block its
+            // own (pdf here).
+            Provider::Gemini | Provider::Gemini2 | Provider::Bedrock if media_type.is_none() => {
+                Some(format!(
+                    "{} needs the media type of the file: {}image/png;…",
+                    self.provider.display_name(),
+                    file.holder.prefix()
+                ))
+            }
+            Provider::Bedrock => {
+                let t = media_type.unwrap_or_default();
+                let fits = if is_document {
+                    t == "application/pdf"
+                } else {
+                    matches!(t, "image/png" | "image/jpeg" | "image/gif" | "image/webp")
+                };
+                (!fits).then(|| format!("Bedrock takes no {t} file here"))
+            }
+            _ => None,
+        }
+    }
+
+    /// The file of this provider's holder the uploads map names for
+    /// `bytes`, its media type filled in from the bytes when the map gave
+    /// none; `None` when there is none, or this provider cannot take it.
+    fn uploaded(&self, bytes: &[u8], is_document: bool) -> Option<ProviderFile> {
+        let holder = holder_of(self.provider)?;
+        let mut file = self.uploads?.find(bytes, holder)?.clone();
+        if file.media_type.is_none() {
+            if let Sniffed::Media(t) = sniff(bytes) {
+                file.media_type = Some(t.as_str().to_owned());
+            }
+        }
+        self.refuses_file(&file, is_document)
+            .is_none()
+            .then_some(file)
     }
 
     /// `prepared` goes in the request, unless the request's limits are
@@ -637,9 +732,9 @@ impl Evict {
         let sent = indices
             .iter()
             .copied()
-            .filter(|&i| matches!(media[i], Media::Inline(_) | Media::Url(_)));
+            .filter(|&i| matches!(media[i], Media::Inline(_) | Media::Url(_) | Media::File(_)));
         for i in sent.take(more).collect::<Vec<_>>() {
-            let (what, shown) = (slots[i].kind.as_str(), display_target(&slots[i].target));
+            let (what, shown) = (slots[i].kind.as_str(), shown(slots[i]));
             media[i] = match reason {
                 NoteReason::OverKeep => {
                     let n = match kind {
@@ -677,6 +772,18 @@ impl Tally {
         } else {
             self.images += 1;
         }
+    }
+}
+
+/// The holder of the files a request for `provider` can refer to; `None`
+/// for a provider that reads none (Ollama, OpenAI-compatible servers).
+pub(crate) fn holder_of(provider: Provider) -> Option<Holder> {
+    match provider {
+        Provider::Anthropic => Some(Holder::Anthropic),
+        Provider::OpenAiChat | Provider::OpenAiResponses => Some(Holder::OpenAi),
+        Provider::Gemini | Provider::Gemini2 => Some(Holder::Gemini),
+        Provider::Bedrock => Some(Holder::Bedrock),
+        Provider::Ollama | Provider::OpenAiCompatible => None,
     }
 }
 

@@ -23,16 +23,18 @@ pub(crate) fn text_with_notes(body: &str, slots: &[Slot<'_>], placement: Placeme
     for slot in slots {
         let line = match (&slot.media, placement) {
             (Media::Note(_, note), _) => note.clone(),
-            (Media::Inline(_) | Media::Url(_), Placement::NextMessage) => format!(
+            (Media::Inline(_) | Media::Url(_) | Media::File(_), Placement::NextMessage) => format!(
                 "[{} {} follows in the next user message]",
                 slot.kind.as_str(),
-                display_target(&slot.target)
+                shown(slot)
             ),
-            (Media::Inline(_) | Media::Url(_), Placement::AfterResults) => format!(
-                "[{} {} follows after the tool results]",
-                slot.kind.as_str(),
-                display_target(&slot.target)
-            ),
+            (Media::Inline(_) | Media::Url(_) | Media::File(_), Placement::AfterResults) => {
+                format!(
+                    "[{} {} follows after the tool results]",
+                    slot.kind.as_str(),
+                    shown(slot)
+                )
+            }
             _ => continue,
         };
         if !text.is_empty() && !text.ends_with('\n') {
@@ -49,7 +51,7 @@ pub(crate) fn attachment_label(name: &str, call_id: &str, slot: &Slot<'_>) -> St
     format!(
         "Attachment of the {name} result (call {call_id}): {} {}",
         slot.kind.as_str(),
-        display_target(&slot.target)
+        shown(slot)
     )
 }
 
@@ -57,11 +59,73 @@ pub(crate) fn attachment_label(name: &str, call_id: &str, slot: &Slot<'_>) -> St
 pub(crate) fn has_media(slots: &[Slot<'_>]) -> bool {
     slots
         .iter()
-        .any(|s| matches!(s.media, Media::Inline(_) | Media::Url(_)))
+        .any(|s| matches!(s.media, Media::Inline(_) | Media::Url(_) | Media::File(_)))
 }
 
-/// A target as shown in notes and labels: a `data:` URI by its type and
-/// length, anything long cut short, control characters replaced.
+/// How notes and labels name a slot's attachment: its declared name, else
+/// its target (see [`label_name`]).
+pub(crate) fn shown<M>(slot: &Slot<'_, M>) -> String {
+    label_name(slot.name.as_deref(), &slot.target)
+}
+
+/// How notes and labels name an attachment: by its declared `name` when
+/// it has one; else by its target, except that a `data:` URI or a file
+/// named by a content hash (what the crate's media stores write) is
+/// named by its type alone (`unnamed PNG`): a label never shows a hash
+/// or a payload. Control characters become spaces; anything long is cut.
+pub(crate) fn label_name(name: Option<&str>, target: &str) -> String {
+    if let Some(name) = name.filter(|n| !n.trim().is_empty()) {
+        return display_target(name);
+    }
+    if is_data(target) {
+        let head = target[5..].split([';', ',']).next().unwrap_or("");
+        let subtype = head.rsplit('/').next().unwrap_or("");
+        return unnamed(subtype);
+    }
+    match file_name(target).and_then(hashed_name) {
+        Some(ext) => unnamed(ext),
+        None => display_target(target),
+    }
+}
+
+/// `unnamed PNG`; `unnamed file` when the type says nothing usable.
+fn unnamed(subtype: &str) -> String {
+    let t = match subtype.to_ascii_lowercase().as_str() {
+        "jpg" | "jpeg" => "JPEG".to_owned(),
+        s if !s.is_empty() && s.len() <= 8 && s.bytes().all(|b| b.is_ascii_alphanumeric()) => {
+            s.to_ascii_uppercase()
+        }
+        _ => return "unnamed file".to_owned(),
+    };
+    format!("unnamed {t}")
+}
+
+/// The extension of a content-addressed file name (64 hex digits, a dot,
+/// an extension): `Some("png")` for `11a6…ae31.png`.
+fn hashed_name(name: &str) -> Option<&str> {
+    let (stem, ext) = name.split_once('.')?;
+    (stem.len() == 64 && stem.bytes().all(|b| b.is_ascii_hexdigit())).then_some(ext)
+}
+
+fn is_data(target: &str) -> bool {
+    target
+        .get(..5)
+        .is_some_and(|s| s.eq_ignore_ascii_case("data:"))
+}
+
+/// The file name a provider is given for a slot's attachment: its
+/// declared name, else the target's last path segment (see
+/// [`file_name`]); `None` for an unnamed `data:` URI or a file named by
+/// a content hash, which says nothing of what it holds.
+pub(crate) fn slot_file_name<'s, M>(slot: &'s Slot<'_, M>) -> Option<&'s str> {
+    match slot.name.as_deref().filter(|n| !n.trim().is_empty()) {
+        Some(name) => file_name(name),
+        None => file_name(&slot.target).filter(|n| hashed_name(n).is_none()),
+    }
+}
+
+/// A target as shown where no better name is known: a `data:` URI by its
+/// type and length, anything long cut short, control characters replaced.
 pub(crate) fn display_target(target: &str) -> String {
     const MAX: usize = 160;
     if target
@@ -225,5 +289,92 @@ mod cache_prefix_tests {
         );
         // No documented minimum: every mark stays.
         assert_eq!(long_enough(&messages, vec![0, 2], 0, None, tokens), [0, 2]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::AttachmentKind;
+    use std::borrow::Cow;
+
+    const HASH: &str = "11a6ea67a4b0c2d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7ae31";
+
+    fn slot(target: &str, name: Option<&str>) -> Slot<'static, ()> {
+        Slot {
+            index: 0,
+            kind: AttachmentKind::Document,
+            target: Cow::Owned(target.to_owned()),
+            name: name.map(|n| Cow::Owned(n.to_owned())),
+            media: (),
+        }
+    }
+
+    #[test]
+    fn labels_use_the_declared_name_first() {
+        let hashed = format!("media/{HASH}.pdf");
+        assert_eq!(label_name(Some("invoice.pdf"), &hashed), "invoice.pdf");
+        assert_eq!(label_name(Some("a\nb.pdf"), "x.pdf"), "a b.pdf");
+        // A blank name is none.
+        assert_eq!(label_name(Some("  "), "docs/q3.pdf"), "docs/q3.pdf");
+        assert_eq!(label_name(None, "docs/q3.pdf"), "docs/q3.pdf");
+    }
+
+    #[test]
+    fn labels_never_show_a_hash_or_a_data_uri() {
+        let uri = format!("data:image/png;base64,{}", "A".repeat(1_234_000));
+        assert_eq!(label_name(None, &uri), "unnamed PNG");
+        assert_eq!(
+            label_name(None, "data:image/jpeg;base64,AA"),
+            "unnamed JPEG"
+        );
+        assert_eq!(
+            label_name(None, "DATA:application/pdf;base64,AA"),
+            "unnamed PDF"
+        );
+        assert_eq!(label_name(None, "data:,x"), "unnamed file");
+        assert_eq!(
+            label_name(None, &format!("media/{HASH}.png")),
+            "unnamed PNG"
+        );
+        assert_eq!(label_name(None, &format!("{HASH}.pdf")), "unnamed PDF");
+        // Not 64 hex digits: a name like any other.
+        assert_eq!(label_name(None, "abc123.png"), "abc123.png");
+        for shown in [
+            label_name(None, &uri),
+            label_name(None, &format!("{HASH}.pdf")),
+        ] {
+            assert!(
+                !shown.contains(HASH) && !shown.contains("base64"),
+                "{shown}"
+            );
+        }
+    }
+
+    #[test]
+    fn file_names_come_from_the_name_then_the_target() {
+        assert_eq!(
+            slot_file_name(&slot(&format!("media/{HASH}.pdf"), Some("invoice.pdf"))),
+            Some("invoice.pdf")
+        );
+        // A name given with a path keeps its last segment.
+        assert_eq!(
+            slot_file_name(&slot("x.pdf", Some("reports/q3.pdf"))),
+            Some("q3.pdf")
+        );
+        // The target's base name serves when none is declared (a marker
+        // line), except a content hash or a data: URI, which say nothing.
+        assert_eq!(
+            slot_file_name(&slot("docs/notes.pdf", None)),
+            Some("notes.pdf")
+        );
+        assert_eq!(
+            slot_file_name(&slot(&format!("media/{HASH}.pdf"), None)),
+            None
+        );
+        assert_eq!(
+            slot_file_name(&slot("data:application/pdf;base64,AA", None)),
+            None
+        );
     }
 }

@@ -11,6 +11,7 @@ use crate::AttachmentKind;
 use std::fmt;
 use std::io;
 
+use super::compose::label_name;
 use super::envelope::Envelope;
 
 /// A carrier history read from another format, and what did not come
@@ -117,6 +118,10 @@ pub(crate) enum Payload<'v> {
     DataUrl(&'v str),
     /// An `http(s)` (or other) URL, declared as it is.
     Url(&'v str),
+    /// A provider file, declared by its target (`openai-file:…`).
+    Held(String),
+    /// None where the part needs one: refused, saying what was needed.
+    Missing(&'static str),
 }
 
 /// The target to declare a payload by: its bytes stored, or the URL.
@@ -128,6 +133,8 @@ pub(crate) fn target(
     use base64::Engine;
     let b64 = match payload {
         Payload::Url(url) => return Ok(url.to_owned()),
+        Payload::Held(target) => return Ok(target),
+        Payload::Missing(what) => return Err(ImportError::at(at, what)),
         Payload::Base64(b64) => b64,
         Payload::DataUrl(url) => url
             .split_once(',')
@@ -175,9 +182,14 @@ pub(crate) fn user_media(
     format!("[{} {target} sent by the user]", kind.as_str())
 }
 
-/// Add a tool result's attachment to an envelope.
-pub(crate) fn attach(env: &mut Envelope, kind: AttachmentKind, target: String) {
-    env.attachments.push(crate::Attachment::new(kind, target));
+/// Add a tool result's attachment to an envelope, with the file name the
+/// provider body gave it, if any.
+pub(crate) fn attach(env: &mut Envelope, kind: AttachmentKind, target: String, name: Option<&str>) {
+    let attachment = crate::Attachment::new(kind, target);
+    env.attachments.push(match name {
+        Some(name) => attachment.with_name(name.to_owned()),
+        None => attachment,
+    });
 }
 
 /// `Attachment of the NAME result (call ID): KIND TARGET`, read as
@@ -233,14 +245,19 @@ impl Batch {
             if !remove_line(body, &format!("[{} {shown} {follows}]", kind.as_str())) {
                 return Ok(false);
             }
-            plan.push((r, kind, payload, at));
+            plan.push((r, kind, payload, at, shown));
         }
-        for (r, kind, payload, at) in plan {
+        for (r, kind, payload, at, shown) in plan {
             let target = target(payload, &at, store)?;
-            self.results[r]
-                .1
-                .attachments
-                .push(crate::Attachment::new(kind, target));
+            // The label named the attachment by a name of its own when it
+            // shows something other than the target would: keep it.
+            let name = shown != label_name(None, &target);
+            let attachment = crate::Attachment::new(kind, target);
+            self.results[r].1.attachments.push(if name {
+                attachment.with_name(shown.to_owned())
+            } else {
+                attachment
+            });
         }
         for (r, body) in bodies.into_iter().enumerate() {
             if let Some(body) = body {

@@ -23,6 +23,7 @@ pub(crate) mod params;
 pub(crate) mod report;
 pub(crate) mod response;
 pub(crate) mod rule;
+pub(crate) mod slot;
 pub(crate) mod spec;
 pub(crate) mod sse;
 pub mod tools;

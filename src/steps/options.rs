@@ -50,6 +50,8 @@ pub struct Options {
     /// Most attachments prepared at once; `None` for one per core.
     pub(crate) parallelism: Option<std::num::NonZeroUsize>,
     pub(crate) detail: Option<Detail>,
+    /// Media already uploaded to providers ([`Options::with_uploads`]).
+    pub(crate) uploads: Option<Arc<crate::media::Uploads>>,
     facts: Option<Arc<Facts>>,
 }
 
@@ -104,6 +106,7 @@ impl fmt::Debug for Options {
             .field("strict", &self.strict)
             .field("parallelism", &self.parallelism)
             .field("detail", &self.detail)
+            .field("uploads", &self.uploads.as_ref().map(|u| u.len()))
             .field(
                 "facts",
                 &self.facts.as_ref().map_or("built-in", |_| "given"),
@@ -147,6 +150,7 @@ impl Options {
             strict: false,
             parallelism: None,
             detail: None,
+            uploads: None,
             facts: None,
         }
     }
@@ -496,6 +500,28 @@ impl Options {
     pub fn with_resolver(self, resolver: impl Resolver + Send + Sync + 'static) -> Options {
         Options {
             resolver: Some(Box::new(resolver)),
+            ..self
+        }
+    }
+
+    /// Media the caller already uploaded to providers: a local image or
+    /// PDF whose bytes the map names a file of the request's provider for
+    /// goes to that provider by reference (its file id, never read past
+    /// hashing, decoded or resized: the caller uploaded what the model is
+    /// to see), and inline to any other.
+    ///
+    /// ```
+    /// use tool_carrier::media::{ProviderFile, Uploads};
+    /// use tool_carrier::provider::Options;
+    ///
+    /// let file = ProviderFile::parse("anthropic-file:file_1").unwrap().unwrap();
+    /// let uploads = Uploads::new().with(b"the bytes", file).unwrap();
+    /// let options = Options::new().with_uploads(uploads);
+    /// # let _ = options;
+    /// ```
+    pub fn with_uploads(self, uploads: crate::media::Uploads) -> Options {
+        Options {
+            uploads: (!uploads.is_empty()).then(|| Arc::new(uploads)),
             ..self
         }
     }

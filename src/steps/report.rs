@@ -86,6 +86,9 @@ pub struct Report {
     pub documents: usize,
     /// Attachments sent as URL references.
     pub urls: usize,
+    /// Attachments sent as references to files the provider holds
+    /// (provider file targets, and media the uploads map names).
+    pub files: usize,
     /// Attachments replaced by a note, in history order.
     pub notes: Vec<Note>,
     /// Assistant messages whose kept thinking blocks (Anthropic's) or
@@ -140,6 +143,15 @@ impl fmt::Display for Report {
             plural(self.urls),
             self.notes.len(),
             plural(self.notes.len()),
-        )
+        )?;
+        if self.files > 0 {
+            write!(
+                f,
+                "; {} provider file{} referred to",
+                self.files,
+                plural(self.files)
+            )?;
+        }
+        Ok(())
     }
 }

@@ -22,11 +22,12 @@ use std::sync::Arc;
 
 use serde_json::value::RawValue;
 
-use crate::carrier::{Attachment, AttachmentKind, Carrier, TOOL_RESULTS_PREFIX};
+use crate::carrier::{Carrier, TOOL_RESULTS_PREFIX};
 use crate::json::scan;
 use crate::media::Prepared;
 
 use super::report::NoteReason;
+pub(crate) use super::slot::{slots, Slot};
 use super::wire::Arguments;
 use crate::Role;
 
@@ -106,30 +107,6 @@ pub(crate) struct UserCarrier<'a, M = Media> {
     pub slots: Vec<Slot<'a, M>>,
 }
 
-/// One declared attachment and what it became.
-#[derive(Debug)]
-pub(crate) struct Slot<'a, M = Media> {
-    /// Index of the message that declared it.
-    pub index: usize,
-    /// What it was declared as.
-    pub kind: AttachmentKind,
-    /// Where it lives, as declared.
-    pub target: Cow<'a, str>,
-    /// What it became.
-    pub media: M,
-}
-
-impl<'a> Slot<'a, ()> {
-    fn with(self, media: Media) -> Slot<'a> {
-        Slot {
-            index: self.index,
-            kind: self.kind,
-            target: self.target,
-            media,
-        }
-    }
-}
-
 impl<'a> Turn<'a, ()> {
     /// This turn's declared attachments, in order.
     pub(crate) fn slots(&self) -> Box<dyn Iterator<Item = &Slot<'a, ()>> + '_> {
@@ -180,6 +157,8 @@ pub(crate) enum Media {
     Inline(Arc<Prepared>),
     /// An `http(s)` URL the provider fetches itself.
     Url(String),
+    /// A file the request's provider already holds, sent by its id.
+    File(Arc<crate::media::ProviderFile>),
     /// A note to send instead, and why.
     Note(NoteReason, String),
 }
@@ -305,18 +284,6 @@ fn unclaimed(index: usize, carrier: Carrier<'_>) -> Turn<'_, ()> {
         text: Cow::Owned(format!("{label}\n{}", carrier.body)),
         slots: slots(index, carrier.attachments()),
     })
-}
-
-fn slots<'a>(index: usize, attachments: &[Attachment<'a>]) -> Vec<Slot<'a, ()>> {
-    attachments
-        .iter()
-        .map(|a| Slot {
-            index,
-            kind: a.kind,
-            target: a.target.clone(),
-            media: (),
-        })
-        .collect()
 }
 
 /// An assistant message: a tool-call envelope, or text.

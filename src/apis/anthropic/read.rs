@@ -99,6 +99,8 @@ fn media(
     let payload = match &source {
         Source::Base64 { data, .. } => Payload::Base64(data.text()),
         Source::Url { url } => url_payload(url),
+        // Kept as the provider file it is.
+        Source::File { file_id } => return Ok((kind, format!("anthropic-file:{file_id}"))),
     };
     Ok((kind, target(payload, &sat, store)?))
 }
@@ -143,7 +145,7 @@ fn user(
                 let (kind, target) = media(false, source, &bat, store)?;
                 text.push(user_media(out, m, &bat, kind, &target));
             }
-            Open::Known(Block::Document { source }) => {
+            Open::Known(Block::Document { source, .. }) => {
                 let (kind, target) = media(true, source, &bat, store)?;
                 text.push(user_media(out, m, &bat, kind, &target));
             }
@@ -185,11 +187,11 @@ fn tool_result(
                     Open::Known(Block::Text { text }) => env.line(&text),
                     Open::Known(Block::Image { source }) => {
                         let (kind, target) = media(false, source, &iat, store)?;
-                        attach(&mut env, kind, target);
+                        attach(&mut env, kind, target, None);
                     }
-                    Open::Known(Block::Document { source }) => {
+                    Open::Known(Block::Document { source, title }) => {
                         let (kind, target) = media(true, source, &iat, store)?;
-                        attach(&mut env, kind, target);
+                        attach(&mut env, kind, target, title.as_deref());
                     }
                     other => env.line(&serde_json::to_string(&other).unwrap_or_default()),
                 }
@@ -332,9 +334,9 @@ mod tests {
         // A known block of a broken shape is refused, not kept as unknown.
         assert_eq!(
             err(
-                json!([{"role": "user", "content": [{"type": "image", "source": {"type": "file", "file_id": "f"}}]}])
+                json!([{"role": "user", "content": [{"type": "image", "source": {"type": "files", "file_id": "f"}}]}])
             ),
-            "$[0].content[0]: unknown variant `file`, expected `base64` or `url`"
+            "$[0].content[0]: unknown variant `files`, expected one of `base64`, `url`, `file`"
         );
     }
 }

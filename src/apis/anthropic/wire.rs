@@ -174,6 +174,9 @@ pub(crate) enum Block<'a> {
     Document {
         #[serde(borrow)]
         source: Source<'a>,
+        /// The document's title: the attachment's declared file name.
+        #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
+        title: Option<Cow<'a, str>>,
     },
     ToolUse {
         #[serde(borrow)]
@@ -225,5 +228,10 @@ pub(crate) enum Source<'a> {
     Url {
         #[serde(borrow)]
         url: Cow<'a, str>,
+    },
+    /// A file uploaded with the Files API (beta `files-api-2025-04-14`).
+    File {
+        #[serde(borrow)]
+        file_id: Cow<'a, str>,
     },
 }

@@ -271,9 +271,26 @@ fn carrier(c: UserCarrier<'_>) -> Vec<Item<'static>> {
     blocks
 }
 
+/// A document's `title`: its declared file name, control characters made
+/// spaces and cut to 255 characters (the longest file name common file
+/// systems hold); none when no name was declared. The API takes an
+/// optional string `title` on a `document` block
+/// (<https://platform.claude.com/docs/en/build-with-claude/citations>,
+/// read 2026-12-02).
+fn document_title(name: Option<&str>) -> Option<std::borrow::Cow<'static, str>> {
+    let name = name?.trim();
+    let title: String = name
+        .chars()
+        .take(255)
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    (!title.is_empty()).then_some(std::borrow::Cow::Owned(title))
+}
+
 /// `image` and `document` blocks for the slots sent as media, in order.
 fn media_blocks(slots: Vec<Slot<'_>>) -> impl Iterator<Item = Item<'static>> + '_ {
     slots.into_iter().filter_map(|slot| {
+        let title = document_title(slot.name.as_deref());
         let (document, source) = match slot.media {
             Media::Inline(p) => (
                 p.is_document(),
@@ -286,10 +303,16 @@ fn media_blocks(slots: Vec<Slot<'_>>) -> impl Iterator<Item = Item<'static>> + '
                 slot.kind == crate::AttachmentKind::Document,
                 Source::Url { url: url.into() },
             ),
+            Media::File(file) => (
+                slot.kind == crate::AttachmentKind::Document,
+                Source::File {
+                    file_id: file.id.clone().into(),
+                },
+            ),
             Media::Note(..) => return None,
         };
         Some(Open::Known(if document {
-            Block::Document { source }
+            Block::Document { source, title }
         } else {
             Block::Image { source }
         }))

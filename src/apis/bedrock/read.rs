@@ -121,19 +121,57 @@ fn as_json(block: &Keyed<Block<'_>>) -> Value {
     serde_json::to_value(block).unwrap_or(Value::Null)
 }
 
-/// An `image` or `document` block's kind and payload.
+/// An `image` or `document` block's kind and payload: its bytes, or the S3
+/// object it names, kept as the provider file it is.
 fn media<'b>(block: &'b Keyed<Block<'_>>) -> Option<(AttachmentKind, Payload<'b>)> {
-    match block {
-        Keyed::Known(Block::Image(i)) => Some((
+    let (kind, media_type, source) = match block {
+        Keyed::Known(Block::Image(i)) => (
             AttachmentKind::Image,
-            Payload::Base64(i.source.bytes.text()),
-        )),
-        Keyed::Known(Block::Document(d)) => Some((
+            format!("image/{}", i.format.trim().to_ascii_lowercase()),
+            &i.source,
+        ),
+        Keyed::Known(Block::Document(d)) => (
             AttachmentKind::Document,
-            Payload::Base64(d.source.bytes.text()),
-        )),
-        _ => None,
+            match d.format.trim().to_ascii_lowercase().as_str() {
+                "pdf" => "application/pdf".to_owned(),
+                other => format!("application/{other}"),
+            },
+            &d.source,
+        ),
+        _ => return None,
+    };
+    let payload = match (&source.bytes, &source.s3_location) {
+        (Some(bytes), _) => Payload::Base64(bytes.text()),
+        (None, Some(s3)) => {
+            let owner = s3
+                .bucket_owner
+                .as_deref()
+                .map_or(String::new(), |o| format!("{o}@"));
+            Payload::Held(format!("bedrock-file:{media_type};{owner}{}", s3.uri))
+        }
+        (None, None) => Payload::Missing("a source needs bytes or s3Location"),
+    };
+    Some((kind, payload))
+}
+
+/// A `document` block's `name` as a file name: the name, and the format
+/// as its extension when it does not end so already (Converse names
+/// documents without one).
+fn document_name(block: &Keyed<Block<'_>>) -> Option<String> {
+    let Keyed::Known(Block::Document(d)) = block else {
+        return None;
+    };
+    let name = d.name.trim();
+    if name.is_empty() {
+        return None;
     }
+    let ext = d.format.trim().to_ascii_lowercase();
+    let has = name.to_ascii_lowercase().ends_with(&format!(".{ext}"));
+    Some(if has || ext.is_empty() {
+        name.to_owned()
+    } else {
+        format!("{name}.{ext}")
+    })
 }
 
 fn user(
@@ -176,9 +214,14 @@ fn user(
                 Keyed::Known(Block::Text(t)) => env.line(t),
                 Keyed::Known(Block::Json(j)) => env.line(&j.to_string()),
                 _ => match media(item) {
-                    Some((kind, payload)) => env
-                        .attachments
-                        .push(crate::Attachment::new(kind, target(payload, &iat, store)?)),
+                    Some((kind, payload)) => {
+                        let attachment =
+                            crate::Attachment::new(kind, target(payload, &iat, store)?);
+                        env.attachments.push(match document_name(item) {
+                            Some(name) => attachment.with_name(name),
+                            None => attachment,
+                        });
+                    }
                     None => env.line(&as_json(item).to_string()),
                 },
             }
@@ -276,11 +319,11 @@ mod tests {
             "$[0].content[0]: toolResult: missing field `toolUseId`"
         );
         // A known block of a broken shape is refused, not kept as unknown:
-        // an S3 location cannot be read back.
+        // a source needs its bytes or an S3 location.
         assert_eq!(
             err(json!([{"role": "user", "content": [
-                {"image": {"format": "png", "source": {"s3Location": {"uri": "s3://b/k"}}}}]}])),
-            "$[0].content[0]: image.source: missing field `bytes`"
+                {"image": {"format": "png", "source": {}}}]}])),
+            "$.messages[0].content[0]: a source needs bytes or s3Location"
         );
     }
 

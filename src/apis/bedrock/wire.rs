@@ -183,12 +183,38 @@ pub(crate) struct Document<'a> {
     pub source: Bytes<'a>,
 }
 
-/// A blob's bytes, as base64 text (the JSON of the REST API). Converse
-/// also takes an `s3Location`, which cannot be read back.
+/// An image's or a document's source: its bytes as base64 text (the JSON
+/// of the REST API), or the S3 object that holds them (`s3Location`, a
+/// union member of `ImageSource` and `DocumentSource`:
+/// <https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ImageSource.html>,
+/// read 2026-12-02). Read, one with neither is refused.
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub(crate) struct Bytes<'a> {
+    #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
+    pub bytes: Option<B64<'a>>,
+    #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
+    pub s3_location: Option<S3Location<'a>>,
+}
+
+impl<'a> Bytes<'a> {
+    /// Base64 bytes.
+    pub fn base64(bytes: B64<'a>) -> Bytes<'a> {
+        Bytes {
+            bytes: Some(bytes),
+            s3_location: None,
+        }
+    }
+}
+
+/// `{"uri": "s3://…", "bucketOwner": "…"}`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct S3Location<'a> {
     #[serde(borrow)]
-    pub bytes: B64<'a>,
+    pub uri: Cow<'a, str>,
+    #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
+    pub bucket_owner: Option<Cow<'a, str>>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]

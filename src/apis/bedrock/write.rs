@@ -35,11 +35,11 @@ use serde_json::value::RawValue;
 use serde_json::Map;
 
 use super::wire::{
-    Block, Body, Bytes, CachePoint, Document, Extra, Image, InferenceConfig, Message, Role, Schema,
-    Thinking, Tool, ToolConfig, ToolResultBlock, ToolSpec, ToolUse,
+    Block, Body, Bytes, CachePoint, Document, Extra, Image, InferenceConfig, Message, Role,
+    S3Location, Schema, Thinking, Tool, ToolConfig, ToolResultBlock, ToolSpec, ToolUse,
 };
 use crate::steps::compose::{
-    attachment_label, cache_breakpoints, file_name, has_media, long_enough, text_tokens,
+    attachment_label, cache_breakpoints, has_media, long_enough, slot_file_name, text_tokens,
     text_with_notes, Alternating, Placement, OPENING_TEXT,
 };
 use crate::steps::context::Context;
@@ -58,9 +58,11 @@ fn block_tokens(block: &Block<'_>, cx: &Context<'_>) -> u64 {
     match block {
         Block::Text(text) => text_tokens(text),
         Block::Image(Image {
-            source: Bytes {
-                bytes: B64::Payload(p),
-            },
+            source:
+                Bytes {
+                    bytes: Some(B64::Payload(p)),
+                    ..
+                },
             ..
         }) => p
             .width
@@ -330,7 +332,7 @@ impl Builder {
         }
         for (name, id, slots) in held {
             for slot in slots {
-                if matches!(slot.media, Media::Inline(_)) {
+                if matches!(slot.media, Media::Inline(_) | Media::File(_)) {
                     blocks.push(Block::Text(attachment_label(&name, &id, &slot).into()));
                     blocks.extend(self.media_blocks(vec![slot]));
                 }
@@ -352,37 +354,62 @@ impl Builder {
     fn media_blocks(&mut self, slots: Vec<Slot<'_>>) -> Vec<Block<'static>> {
         let mut blocks = Vec::new();
         for slot in slots {
-            let Media::Inline(p) = slot.media else {
-                continue;
+            let file = slot_file_name(&slot).map(str::to_owned);
+            let document = slot.kind == crate::AttachmentKind::Document;
+            let (document, media_type, source) = match slot.media {
+                Media::Inline(p) => (
+                    p.is_document(),
+                    p.media_type.as_str().to_owned(),
+                    Bytes::base64(B64::Payload(p)),
+                ),
+                // An S3 object: the step sends none whose media type it
+                // does not know.
+                Media::File(f) => match f.media_type_for(document) {
+                    Some(t) => (
+                        document,
+                        t.to_owned(),
+                        Bytes {
+                            bytes: None,
+                            s3_location: Some(S3Location {
+                                uri: f.id.clone().into(),
+                                bucket_owner: f.bucket_owner.clone().map(Into::into),
+                            }),
+                        },
+                    ),
+                    None => continue,
+                },
+                Media::Url(_) | Media::Note(..) => continue,
             };
-            blocks.push(if p.is_document() {
+            blocks.push(if document {
                 Block::Document(Document {
                     format: "pdf".into(),
-                    name: self.document_name(&slot.target).into(),
-                    source: Bytes {
-                        bytes: B64::Payload(p),
-                    },
+                    name: self.document_name(file.as_deref()).into(),
+                    source,
                 })
             } else {
                 // png, jpeg, gif, webp: the subtype of the media type.
-                let format = p.media_type.as_str().trim_start_matches("image/");
+                let format = media_type.trim_start_matches("image/").to_owned();
                 Block::Image(Image {
                     format: format.into(),
-                    source: Bytes {
-                        bytes: B64::Payload(p),
-                    },
+                    source,
                 })
             });
         }
         blocks
     }
 
-    /// A document name from the target's file name, in the characters
-    /// Converse allows (letters, digits, single spaces, hyphens,
-    /// parentheses, square brackets), at most 200, unique in the request.
-    fn document_name(&mut self, target: &str) -> String {
-        let stem = file_name(target)
+    /// A document name from the attachment's file name (its declared name,
+    /// else the target's), in the characters Converse allows: letters,
+    /// digits, single spaces, hyphens, parentheses, square brackets, 1 to
+    /// 200 characters, unique in the request. The extension is left out,
+    /// and so is a content hash (a stored file's name), which says nothing.
+    /// Rule: `DocumentBlock.name`,
+    /// <https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_DocumentBlock.html>
+    /// (read 2026-12-02).
+    fn document_name(&mut self, file: Option<&str>) -> String {
+        let stem = file
             .map(|n| n.rsplit_once('.').map_or(n, |(stem, _)| stem))
+            .filter(|stem| !(stem.len() == 64 && stem.bytes().all(|b| b.is_ascii_hexdigit())))
             .unwrap_or("");
         let mut name = String::new();
         for c in stem.chars() {
@@ -468,16 +495,26 @@ mod tests {
             names: HashSet::new(),
             media_in_results: true,
         };
-        assert_eq!(b.document_name("reports/incident-42.pdf"), "incident-42");
-        assert_eq!(b.document_name("other/incident-42.pdf"), "incident-42 (2)");
-        assert_eq!(b.document_name("q3_report.v2.pdf"), "q3-report-v2");
-        assert_eq!(b.document_name("a  b c.pdf"), "a b c");
+        // The file names given: a declared name, else the target's base
+        // name (slot_file_name), none for a data: URI or a hash.
+        let mut name = |file: Option<&str>| b.document_name(file);
+        assert_eq!(name(Some("incident-42.pdf")), "incident-42");
+        assert_eq!(name(Some("incident-42.pdf")), "incident-42 (2)");
+        assert_eq!(name(Some("q3_report.v2.pdf")), "q3-report-v2");
+        // No two white-space characters in a row.
+        assert_eq!(name(Some("a  b\t\tc.pdf")), "a b c");
+        assert_eq!(name(None), "document");
+        assert_eq!(name(Some("über.pdf")), "-ber");
+        assert_eq!(name(Some("Report.pdf")), "Report");
+        assert_eq!(name(Some("report.pdf")), "report (2)");
+        let hash = "11a6ea67a4b0c2d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7ae31.pdf";
+        assert_eq!(name(Some(hash)), "document (2)");
         assert_eq!(
-            b.document_name("data:application/pdf;base64,AA"),
-            "document"
+            name(Some("Q3 report — final  (v2) [draft].pdf")),
+            "Q3 report - final (v2) [draft]"
         );
-        assert_eq!(b.document_name("über.pdf"), "-ber");
-        assert_eq!(b.document_name("a/Report.pdf"), "Report");
-        assert_eq!(b.document_name("b/report.pdf"), "report (2)");
+        // At most 200 characters, the suffix included.
+        let long = name(Some(&format!("{}.pdf", "x".repeat(300))));
+        assert!(long.chars().count() <= 200 && !long.is_empty());
     }
 }

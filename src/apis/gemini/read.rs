@@ -77,7 +77,8 @@ fn text_of<'p>(part: &'p Item<'_>) -> Option<&'p str> {
     }
 }
 
-/// The kind and payload of an `inlineData` part.
+/// The kind and payload of an `inlineData` part, or of a `fileData` one
+/// (kept as the provider file it is).
 fn inline<'p>(part: &'p Item<'_>) -> Option<(AttachmentKind, Payload<'p>)> {
     match part {
         Keyed::Known(Part {
@@ -86,6 +87,17 @@ fn inline<'p>(part: &'p Item<'_>) -> Option<(AttachmentKind, Payload<'p>)> {
         }) => Some((
             kind_of_inline(&blob.mime_type),
             Payload::Base64(blob.data.text()),
+        )),
+        Keyed::Known(Part {
+            file_data: Some(file),
+            ..
+        }) => Some((
+            kind_of_inline(&file.mime_type),
+            Payload::Held(format!(
+                "gemini-file:{};{}",
+                file.mime_type.trim().to_ascii_lowercase(),
+                file.file_uri
+            )),
         )),
         _ => None,
     }

@@ -119,7 +119,7 @@ pub(crate) struct Content<'a> {
 /// A part the crate knows, or one kept as Gemini wrote it.
 pub(crate) type Item<'a> = Keyed<Part<'a>>;
 
-/// A part: one of `text`, `inlineData`, `functionCall` or
+/// A part: one of `text`, `inlineData`, `fileData`, `functionCall` or
 /// `functionResponse` (the API's `data`), and what marks it.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -128,6 +128,9 @@ pub(crate) struct Part<'a> {
     pub text: Option<Cow<'a, str>>,
     #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
     pub inline_data: Option<Blob<'a>>,
+    /// A file uploaded with the Files API, by its URI.
+    #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
+    pub file_data: Option<FileData<'a>>,
     #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
     pub function_call: Option<FunctionCall<'a>>,
     #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
@@ -148,8 +151,13 @@ pub(crate) struct Part<'a> {
 }
 
 impl Keys for Part<'_> {
-    const KEYS: &'static [&'static str] =
-        &["text", "inlineData", "functionCall", "functionResponse"];
+    const KEYS: &'static [&'static str] = &[
+        "text",
+        "inlineData",
+        "fileData",
+        "functionCall",
+        "functionResponse",
+    ];
 }
 
 impl<'a> Part<'a> {
@@ -163,6 +171,13 @@ impl<'a> Part<'a> {
     pub fn inline_data(blob: Blob<'a>) -> Item<'a> {
         Keyed::Known(Part {
             inline_data: Some(blob),
+            ..Part::default()
+        })
+    }
+
+    pub fn file_data(file: FileData<'a>) -> Item<'a> {
+        Keyed::Known(Part {
+            file_data: Some(file),
             ..Part::default()
         })
     }
@@ -197,6 +212,18 @@ pub(crate) struct Blob<'a> {
 #[derive(Clone, Copy, Debug, Serialize)]
 pub(crate) struct MediaResolution {
     pub level: &'static str,
+}
+
+/// A file the Files API holds: `{"mimeType", "fileUri"}` (both required
+/// to send one: <https://ai.google.dev/api/caching#FileData>, read
+/// 2026-12-02).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct FileData<'a> {
+    #[serde(borrow)]
+    pub mime_type: Cow<'a, str>,
+    #[serde(borrow)]
+    pub file_uri: Cow<'a, str>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]

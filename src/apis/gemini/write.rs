@@ -28,9 +28,9 @@
 //!   URL, not in the body.
 
 use super::wire::{
-    Blob, Body, Content, Failure, FunctionCall, FunctionCallingConfig, FunctionDeclaration,
-    FunctionResponse, GenerationConfig, Item, MediaResolution, Output, Part, Response, Role,
-    SystemInstruction, ThinkingConfig, ToolConfig, Tools,
+    Blob, Body, Content, Failure, FileData, FunctionCall, FunctionCallingConfig,
+    FunctionDeclaration, FunctionResponse, GenerationConfig, Item, MediaResolution, Output, Part,
+    Response, Role, SystemInstruction, ThinkingConfig, ToolConfig, Tools,
 };
 use crate::facts::ids::gemini_3_or_later;
 use crate::facts::Detail;
@@ -270,7 +270,7 @@ fn responses(results: Vec<ToolResult<'_>>, nesting: Nesting, contents: &mut Vec<
     let mut following = Vec::new();
     for result in held {
         for slot in result.slots {
-            if matches!(slot.media, Media::Inline(_)) {
+            if matches!(slot.media, Media::Inline(_) | Media::File(_)) {
                 following.push(Part::text(attachment_label(
                     &result.name,
                     &result.call_id,
@@ -290,13 +290,20 @@ fn carrier(c: UserCarrier<'_>) -> Vec<Item<'static>> {
     parts
 }
 
-/// An `inlineData` part (the same shape nested in a function response and
-/// in a content). Gemini takes no URL targets, so only inline media occur.
+/// An `inlineData` part, or a `fileData` one for a file the Files API
+/// holds (the same shapes nested in a function response and in a
+/// content). Gemini takes no URL targets.
 fn inline_data(slot: Slot<'_>) -> Option<Item<'static>> {
+    let document = slot.kind == crate::AttachmentKind::Document;
     match slot.media {
         Media::Inline(p) => Some(Part::inline_data(Blob {
             mime_type: p.media_type.as_str().into(),
             data: B64::Payload(p),
+        })),
+        // The step sends none without a media type.
+        Media::File(f) => Some(Part::file_data(FileData {
+            mime_type: f.media_type_for(document)?.to_owned().into(),
+            file_uri: f.id.clone().into(),
         })),
         Media::Url(_) | Media::Note(..) => None,
     }

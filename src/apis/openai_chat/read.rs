@@ -188,7 +188,7 @@ fn read(
                         match media(part) {
                             Some((kind, payload)) => {
                                 let target = target(payload, &format!("{at}.content[{p}]"), store)?;
-                                attach(&mut env, kind, target);
+                                attach(&mut env, kind, target, part_name(part));
                             }
                             None => match part_text(part) {
                                 Some(text) => env.line(text),
@@ -325,8 +325,21 @@ fn media<'p>(part: &'p Open<Part<'_>>) -> Option<(AttachmentKind, Payload<'p>)> 
         }
         Open::Known(Part::File { file }) => Some((
             AttachmentKind::Document,
-            Payload::DataUrl(file.file_data.text()),
+            match (&file.file_data, &file.file_id) {
+                (Some(data), _) => Payload::DataUrl(data.text()),
+                // Kept as the provider file it is.
+                (None, Some(id)) => Payload::Held(format!("openai-file:{id}")),
+                (None, None) => Payload::Missing("a file part needs file_data or file_id"),
+            },
         )),
+        _ => None,
+    }
+}
+
+/// A `file` part's `filename`, when it has one.
+fn part_name<'p>(part: &'p Open<Part<'_>>) -> Option<&'p str> {
+    match part {
+        Open::Known(Part::File { file }) => Some(&*file.filename).filter(|n| !n.is_empty()),
         _ => None,
     }
 }
@@ -537,8 +550,10 @@ mod tests {
         );
         // A known part of a broken shape is refused, not kept as unknown.
         assert_eq!(
-            err(json!([{"role": "user", "content": [{"type": "file", "file": {"file_id": "f"}}]}])),
-            "$[0].content[0]: missing field `file_data`"
+            err(
+                json!([{"role": "user", "content": [{"type": "file", "file": {"filename": "f.pdf"}}]}])
+            ),
+            "$.messages[0].content[0]: a file part needs file_data or file_id"
         );
         assert_eq!(
             err(json!([{"role": "user", "content": [{"type": "image_url", "image_url": {}}]}])),

@@ -291,10 +291,14 @@ fn image_url<'de: 'a, 'a, D: Deserializer<'de>>(d: D) -> Result<ImageUrl<'a>, D:
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct File<'a> {
-    #[serde(skip_deserializing)]
+    /// Read back as the attachment's name (empty when absent).
+    #[serde(borrow, default, skip_serializing_if = "str::is_empty")]
     pub filename: Cow<'a, str>,
-    #[serde(borrow)]
-    pub file_data: Url<'a>,
+    #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
+    pub file_data: Option<Url<'a>>,
+    /// A file uploaded with the Files API.
+    #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
+    pub file_id: Option<Cow<'a, str>>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]

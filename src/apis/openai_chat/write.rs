@@ -34,7 +34,9 @@
 use std::borrow::Cow;
 
 use crate::facts::BRIDGE;
-use crate::steps::compose::{attachment_label, file_name, has_media, text_with_notes, Placement};
+use crate::steps::compose::{
+    attachment_label, has_media, slot_file_name, text_with_notes, Placement,
+};
 use crate::steps::context::Context;
 use crate::steps::declare::Declarations;
 use crate::steps::walk::{AssistantTurn, Media, Slot, ToolResult, Turn, UserCarrier};
@@ -266,7 +268,10 @@ fn results_batch(results: Vec<ToolResult<'_>>, shape: Shape, messages: &mut Vec<
     for result in held {
         let (name, id) = (result.name, result.call_id);
         for slot in result.slots {
-            if !matches!(slot.media, Media::Inline(_) | Media::Url(_)) {
+            if !matches!(
+                slot.media,
+                Media::Inline(_) | Media::Url(_) | Media::File(_)
+            ) {
                 continue;
             }
             media.push(text_part(attachment_label(&name, &id, &slot)));
@@ -314,14 +319,24 @@ fn with_detail(messages: &mut [Message<'static>], detail: crate::facts::Detail) 
 
 /// An `image_url` or `file` part, for a slot sent as media.
 fn media_part(slot: Slot<'_>) -> Option<Open<Part<'static>>> {
+    let filename = slot_file_name(&slot).unwrap_or("document.pdf").to_owned();
     let part = match slot.media {
         Media::Inline(p) if p.is_document() => Part::File {
             file: File {
-                filename: file_name(&slot.target)
-                    .unwrap_or("document.pdf")
-                    .to_owned()
-                    .into(),
-                file_data: Url::Payload(p),
+                filename: filename.into(),
+                file_data: Some(Url::Payload(p)),
+                file_id: None,
+            },
+        },
+        // A document uploaded with the Files API, by its id (the step
+        // sends no image by file id to Chat): `file.file_id`
+        // (<https://platform.openai.com/docs/api-reference/chat/create>,
+        // read 2026-12-02).
+        Media::File(f) => Part::File {
+            file: File {
+                filename: "".into(),
+                file_data: None,
+                file_id: Some(f.id.clone().into()),
             },
         },
         Media::Inline(p) => Part::ImageUrl {

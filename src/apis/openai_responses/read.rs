@@ -167,27 +167,57 @@ fn part_text<'p>(part: &'p Open<Part<'_>>) -> Option<&'p str> {
 
 /// An `input_image` or `input_file` part's kind and target; `None` for
 /// another part.
+/// An `input_file` part's `filename`, when it has one.
+fn part_name<'p>(part: &'p Open<Part<'_>>) -> Option<&'p str> {
+    match part {
+        Open::Known(Part::File {
+            filename: Some(name),
+            ..
+        }) => Some(&**name).filter(|n| !n.is_empty()),
+        _ => None,
+    }
+}
+
+/// The target of an OpenAI file id.
+fn openai_file(id: &str) -> String {
+    format!("openai-file:{id}")
+}
+
 fn part_target(
     part: &Open<Part<'_>>,
     at: &str,
     store: &mut dyn MediaStore,
 ) -> Result<Option<(AttachmentKind, String)>, ImportError> {
     let (kind, payload) = match part {
-        Open::Known(Part::Image { image_url, .. }) => {
-            (AttachmentKind::Image, url_payload(image_url.text()))
-        }
+        Open::Known(Part::Image {
+            image_url, file_id, ..
+        }) => match (image_url, file_id) {
+            (Some(url), _) => (AttachmentKind::Image, url_payload(url.text())),
+            // Kept as the provider file it is.
+            (None, Some(id)) => return Ok(Some((AttachmentKind::Image, openai_file(id)))),
+            (None, None) => {
+                return Err(ImportError::at(
+                    at,
+                    "an input_image needs image_url or file_id",
+                ))
+            }
+        },
         Open::Known(Part::File {
             file_data,
             file_url,
+            file_id,
             ..
         }) => {
-            let payload = match (file_data, file_url) {
-                (Some(data), _) => Payload::DataUrl(data.text()),
-                (None, Some(url)) => Payload::Url(url),
-                (None, None) => {
+            let payload = match (file_data, file_url, file_id) {
+                (Some(data), _, _) => Payload::DataUrl(data.text()),
+                (None, Some(url), _) => Payload::Url(url),
+                (None, None, Some(id)) => {
+                    return Ok(Some((AttachmentKind::Document, openai_file(id))))
+                }
+                (None, None, None) => {
                     return Err(ImportError::at(
                         at,
-                        "an input_file needs file_data or file_url",
+                        "an input_file needs file_data, file_url or file_id",
                     ))
                 }
             };
@@ -242,7 +272,7 @@ fn output(
                 if let Some(t) = part_text(part) {
                     env.line(t);
                 } else if let Some((kind, target)) = part_target(part, &pat, store)? {
-                    attach(&mut env, kind, target);
+                    attach(&mut env, kind, target, part_name(part));
                 } else {
                     env.line(&serde_json::to_string(part).unwrap_or_default());
                 }
@@ -368,8 +398,14 @@ mod tests {
             "$[0]: invalid type: integer `7`, expected text or a list of blocks"
         );
         assert_eq!(
-            err(json!([{"role": "user", "content": [{"type": "input_file", "file_id": "f"}]}])),
-            "$.input[0].content[0]: an input_file needs file_data or file_url"
+            err(
+                json!([{"role": "user", "content": [{"type": "input_file", "filename": "a.pdf"}]}])
+            ),
+            "$.input[0].content[0]: an input_file needs file_data, file_url or file_id"
+        );
+        assert_eq!(
+            err(json!([{"role": "user", "content": [{"type": "input_image", "detail": "auto"}]}])),
+            "$.input[0].content[0]: an input_image needs image_url or file_id"
         );
         assert_eq!(
             err(
@@ -379,10 +415,6 @@ mod tests {
         );
         // A known part of a broken shape is refused, not kept as unknown
         // (the path is the item's: a known item is read whole).
-        assert_eq!(
-            err(json!([{"role": "user", "content": [{"type": "input_image", "file_id": "f"}]}])),
-            "$[0]: missing field `image_url`"
-        );
         assert_eq!(
             err(
                 json!([{"type": "function_call_output", "call_id": "c", "output": [{"type": "input_text"}]}])

@@ -139,19 +139,27 @@ pub(crate) enum Part<'a> {
     Image {
         #[serde(skip_deserializing)]
         detail: &'static str,
-        #[serde(borrow)]
-        image_url: Url<'a>,
+        /// Absent when the image goes by `file_id`.
+        #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
+        image_url: Option<Url<'a>>,
+        /// A file uploaded with the Files API.
+        #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
+        file_id: Option<Cow<'a, str>>,
     },
-    /// Read, one with neither `file_data` nor `file_url` is refused by the
-    /// reader.
+    /// Read, one with none of `file_data`, `file_url` and `file_id` is
+    /// refused by the reader.
     #[serde(rename = "input_file")]
     File {
-        #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+        /// Read back as the attachment's name.
+        #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
         filename: Option<Cow<'a, str>>,
         #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
         file_data: Option<Url<'a>>,
         #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
         file_url: Option<Cow<'a, str>>,
+        /// A file uploaded with the Files API.
+        #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
+        file_id: Option<Cow<'a, str>>,
     },
 }
 

@@ -34,7 +34,7 @@
 
 use crate::apis::openai_chat::write::functions;
 use crate::facts::Detail;
-use crate::steps::compose::{file_name, has_media, text_with_notes, Placement};
+use crate::steps::compose::{has_media, slot_file_name, text_with_notes, Placement};
 use crate::steps::context::Context;
 use crate::steps::declare::Declarations;
 use crate::steps::response::Members;
@@ -254,28 +254,32 @@ fn with_detail(input: &mut [Input<'static>], detail: Detail) {
 
 /// An `input_image` or `input_file` part, for a slot sent as media.
 fn media_part(slot: Slot<'_>) -> Option<Open<Part<'static>>> {
+    let filename = slot_file_name(&slot).unwrap_or("document.pdf").to_owned();
     let is_document = slot.kind == crate::AttachmentKind::Document;
-    let file = |filename, file_data, file_url| Part::File {
+    let file = |filename, file_data, file_url, file_id| Part::File {
         filename,
         file_data,
         file_url,
+        file_id,
     };
-    let image = |image_url| Part::Image {
+    let image = |image_url, file_id| Part::Image {
         detail: "auto",
         image_url,
+        file_id,
     };
     let part = match slot.media {
         Media::Inline(p) if p.is_document() => {
-            let filename = file_name(&slot.target).unwrap_or("document.pdf");
-            file(
-                Some(filename.to_owned().into()),
-                Some(Url::Payload(p)),
-                None,
-            )
+            file(Some(filename.into()), Some(Url::Payload(p)), None, None)
         }
-        Media::Inline(p) => image(Url::Payload(p)),
-        Media::Url(url) if is_document => file(None, None, Some(url.into())),
-        Media::Url(url) => image(Url::Text(url.into())),
+        Media::Inline(p) => image(Some(Url::Payload(p)), None),
+        Media::Url(url) if is_document => file(None, None, Some(url.into()), None),
+        Media::Url(url) => image(Some(Url::Text(url.into())), None),
+        // A file uploaded with the Files API, by its id: `input_file` and
+        // `input_image` both take a `file_id`
+        // (<https://platform.openai.com/docs/api-reference/responses/create>,
+        // read 2026-12-02).
+        Media::File(f) if is_document => file(None, None, None, Some(f.id.clone().into())),
+        Media::File(f) => image(None, Some(f.id.clone().into())),
         Media::Note(..) => return None,
     };
     Some(part.into())
