@@ -13,6 +13,7 @@ pub(crate) mod declare;
 pub(crate) mod detail;
 pub(crate) mod envelope;
 pub(crate) mod error;
+mod evict;
 pub(crate) mod imported;
 pub(crate) mod lines;
 pub(crate) mod memo;
