@@ -112,7 +112,7 @@ pub struct Args {
     /// How long the prompt-cache breakpoints keep their prefix: 5m (the
     /// APIs' default) or 1h, on every breakpoint; for Anthropic, and
     /// Claude on Bedrock (the setting cache_ttl; others refuse it).
-    #[arg(long, value_name = "5m|1h", value_parser = ["5m", "1h"])]
+    #[arg(long, value_name = "5m|1h", value_parser = ["5m", "1h"], conflicts_with = "no_cache_breakpoints")]
     cache_ttl: Option<String>,
     /// OpenAI's prompt_cache_key (Chat Completions and Responses; others
     /// refuse it): requests sharing a prefix and a key go to the same

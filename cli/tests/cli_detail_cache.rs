@@ -91,4 +91,15 @@ fn cache_flags_land_where_the_api_takes_them() {
     assert_eq!(code, 0, "{err}");
     assert!(body.to_string().contains(r#""ttl":"1h""#), "{body}");
     assert!(!body.to_string().contains(r#""ttl":"5m""#), "{body}");
+    // A TTL for breakpoints turned off contradicts itself: refused before
+    // anything is read.
+    let (code, _, err) = convert(&[
+        "--provider",
+        "anthropic",
+        "--cache-ttl",
+        "1h",
+        "--no-cache-breakpoints",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("cannot be used with"), "{err}");
 }
