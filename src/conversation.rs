@@ -156,6 +156,24 @@ impl Conversation {
         &self.options
     }
 
+    /// Media the agent uploaded since: the next request sends what
+    /// `uploads` names by reference ([`Options::with_uploads`]). The
+    /// conversation knows each file's hash by its stamp, so a file read
+    /// once is not read again to look it up.
+    ///
+    /// ```
+    /// use tool_carrier::conversation::Conversation;
+    /// use tool_carrier::media::{ProviderFile, Uploads};
+    /// use tool_carrier::provider::{Options, Provider};
+    ///
+    /// let mut c = Conversation::new(Provider::Anthropic, Options::new());
+    /// let file = ProviderFile::parse("anthropic-file:file_1").unwrap().unwrap();
+    /// c.set_uploads(Uploads::new().with(b"the bytes", file).unwrap());
+    /// ```
+    pub fn set_uploads(&mut self, uploads: crate::media::Uploads) {
+        self.options.uploads = (!uploads.is_empty()).then(|| Arc::new(uploads));
+    }
+
     /// How many prepared payloads are kept (those the last request
     /// used).
     pub fn kept(&self) -> usize {

@@ -180,3 +180,63 @@ fn a_warm_turn_reads_only_the_new_file() {
     c.request().unwrap();
     assert_eq!(count() - before, 1);
 }
+
+/// With an uploads map, a warm turn reads no file it read before: the
+/// conversation knows each file's hash by its stamp, asks the map again
+/// every turn (a file uploaded since goes by reference at once), and its
+/// bodies are still those `build_request` gives.
+#[test]
+fn uploads_are_looked_up_without_reading_again() {
+    use tool_carrier::media::{ProviderFile, Uploads};
+    let dir = tempfile::tempdir().unwrap();
+    let reads = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let policy = Policy::default().with_roots(Roots::new([dir.path()]).unwrap());
+    let resolver = Counting {
+        inner: tool_carrier::media::DefaultResolver::new(policy.clone()),
+        reads: reads.clone(),
+    };
+    let count = || reads.load(std::sync::atomic::Ordering::Relaxed);
+    let uploads = |names: &[&str]| {
+        names.iter().fold(Uploads::new(), |u, name| {
+            let bytes = std::fs::read(dir.path().join(name)).unwrap();
+            let target = format!("anthropic-file:file_{}", name.replace(['.', '-'], "_"));
+            u.with(&bytes, ProviderFile::parse(&target).unwrap().unwrap())
+                .unwrap()
+        })
+    };
+    save(dir.path(), "shot-0.png", 20);
+    save(dir.path(), "shot-1.png", 21);
+    let given = Options::new()
+        .with_policy(policy)
+        .with_resolver(resolver)
+        .with_uploads(uploads(&["shot-0.png"]));
+    let mut c = Conversation::new(Provider::Anthropic, given);
+    c.push_user("Watch.");
+    round(&mut c, 0, "shot-0.png");
+    round(&mut c, 1, "shot-1.png");
+    let first = c.request().unwrap();
+    assert_eq!((first.report.files, first.report.images), (1, 1));
+    assert_eq!(count(), 2, "each file read once");
+    let fresh = |c: &Conversation| {
+        let uploads = c.options().uploads().cloned().unwrap_or_default();
+        let options = options(dir.path()).with_uploads(uploads);
+        build_request(Provider::Anthropic, c.records(), &options).unwrap()
+    };
+    assert_eq!(first.json(), fresh(&c).json());
+    // A warm turn: nothing read, the same body.
+    let again = c.request().unwrap();
+    assert_eq!(count(), 2, "nothing read again");
+    assert_eq!(again.json(), first.json());
+    // shot-1 uploaded since: it goes by reference, still unread.
+    c.set_uploads(uploads(&["shot-0.png", "shot-1.png"]));
+    let later = c.request().unwrap();
+    assert_eq!((later.report.files, later.report.images), (2, 0));
+    assert_eq!(count(), 2, "found by its known hash");
+    assert!(later.json().contains("file_shot_1_png"), "{}", later.json());
+    assert_eq!(later.json(), fresh(&c).json());
+    // Rewritten: read once again, and no longer the uploaded bytes.
+    save(dir.path(), "shot-1.png", 22);
+    let changed = c.request().unwrap();
+    assert_eq!(count(), 3);
+    assert_eq!((changed.report.files, changed.report.images), (1, 1));
+}

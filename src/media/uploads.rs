@@ -168,7 +168,7 @@ impl Uploads {
     /// # Errors
     /// As [`Uploads::insert`].
     pub fn with(mut self, bytes: &[u8], file: ProviderFile) -> Result<Uploads, Holder> {
-        self.insert(Sha256::digest(bytes).into(), file)?;
+        self.insert(Uploads::hash(bytes), file)?;
         Ok(self)
     }
 
@@ -177,8 +177,18 @@ impl Uploads {
         if self.by_hash.is_empty() {
             return None;
         }
-        let hash: [u8; 32] = Sha256::digest(bytes).into();
-        self.by_hash.get(&hash)?.iter().find(|f| f.holder == holder)
+        self.find_hash(&Uploads::hash(bytes), holder)
+    }
+
+    /// The file of `holder` holding the bytes of SHA-256 `hash`, if the
+    /// map names one.
+    pub fn find_hash(&self, hash: &[u8; 32], holder: Holder) -> Option<&ProviderFile> {
+        self.by_hash.get(hash)?.iter().find(|f| f.holder == holder)
+    }
+
+    /// The key the map knows `bytes` by: their SHA-256.
+    pub fn hash(bytes: &[u8]) -> [u8; 32] {
+        Sha256::digest(bytes).into()
     }
 
     /// Whether the map names any file of `holder`.

@@ -473,19 +473,38 @@ impl<'o> Step<'o> {
             }
         }
         // A conversation's memo: a source whose stamp is unchanged is
-        // neither read nor prepared again (with an uploads map, the bytes
-        // are hashed to find their file instead).
-        let memo = self
-            .memo
-            .filter(|_| self.uploads.is_none())
-            .and_then(|memo| {
-                let stamp = self.resolver.stamp(&slot.target)?;
-                Some((
-                    memo,
-                    Memo::key(&stamp, is_document, self.policy, budget, types),
-                ))
-            });
-        if let Some(kept) = memo.as_ref().and_then(|(memo, key)| memo.get(key)) {
+        // neither read nor prepared again. With an uploads map, the memo
+        // knows the bytes' hash by the stamp, so the map is asked again
+        // every turn (it may have grown) without reading the file; a
+        // source whose hash is not known yet is read to learn it.
+        let stamp = self.memo.and_then(|_| self.resolver.stamp(&slot.target));
+        let mut known = true;
+        if let (Some(memo), Some(stamp)) = (self.memo, &stamp) {
+            if self.uploads.is_some() {
+                match memo.hash_of(stamp) {
+                    Some((hash, sniffed)) => {
+                        if let Some(why) = wrong_kind(is_document, sniffed) {
+                            return not_attached(NoteReason::WrongKind, &why);
+                        }
+                        if let Some(file) = self.uploaded_hash(&hash, sniffed, is_document) {
+                            return Fetched::File(file);
+                        }
+                    }
+                    None => known = false,
+                }
+            }
+        }
+        let memo = self.memo.zip(stamp.as_ref()).map(|(memo, stamp)| {
+            (
+                memo,
+                Memo::key(stamp, is_document, self.policy, budget, types),
+            )
+        });
+        if let Some(kept) = memo
+            .as_ref()
+            .filter(|_| known)
+            .and_then(|(memo, key)| memo.get(key))
+        {
             return Fetched::Prepared(kept, None);
         }
         let loaded = match self.resolver.resolve(&slot.target) {
@@ -506,23 +525,21 @@ impl<'o> Step<'o> {
             Ok(Source::Bytes(loaded)) => loaded,
             Err(e) => return not_attached(NoteReason::Media, &e.reason()),
         };
-        match (is_document, sniff(&loaded.bytes)) {
-            (false, Sniffed::Media(MediaType::Pdf)) => {
-                return not_attached(
-                    NoteReason::WrongKind,
-                    &"it is a PDF; declare it as a document",
-                )
-            }
-            (true, Sniffed::Media(t)) if t.is_image() => {
-                return not_attached(
-                    NoteReason::WrongKind,
-                    &format!("it is an image ({t}), not a PDF"),
-                )
-            }
-            _ => {}
+        let sniffed = match sniff(&loaded.bytes) {
+            Sniffed::Media(t) => Some(t),
+            _ => None,
+        };
+        if let Some(why) = wrong_kind(is_document, sniffed) {
+            return not_attached(NoteReason::WrongKind, &why);
         }
-        if let Some(file) = self.uploaded(&loaded.bytes, is_document) {
-            return Fetched::File(file);
+        if self.uploads.is_some() {
+            let hash = Uploads::hash(&loaded.bytes);
+            if let (Some(memo), Some(stamp)) = (self.memo, &stamp) {
+                memo.put_hash(stamp, hash, sniffed);
+            }
+            if let Some(file) = self.uploaded_hash(&hash, sniffed, is_document) {
+                return Fetched::File(file);
+            }
         }
         let prepared = match self.cache {
             Some(cache) => loaded.prepare_cached(self.policy, budget, types, cache),
@@ -602,13 +619,16 @@ impl<'o> Step<'o> {
     /// The file of this provider's holder the uploads map names for
     /// `bytes`, its media type filled in from the bytes when the map gave
     /// none; `None` when there is none, or this provider cannot take it.
-    fn uploaded(&self, bytes: &[u8], is_document: bool) -> Option<ProviderFile> {
+    fn uploaded_hash(
+        &self,
+        hash: &[u8; 32],
+        sniffed: Option<MediaType>,
+        is_document: bool,
+    ) -> Option<ProviderFile> {
         let holder = holder_of(self.provider)?;
-        let mut file = self.uploads?.find(bytes, holder)?.clone();
+        let mut file = self.uploads?.find_hash(hash, holder)?.clone();
         if file.media_type.is_none() {
-            if let Sniffed::Media(t) = sniff(bytes) {
-                file.media_type = Some(t.as_str().to_owned());
-            }
+            file.media_type = sniffed.map(|t| t.as_str().to_owned());
         }
         self.refuses_file(&file, is_document)
             .is_none()
@@ -670,6 +690,16 @@ impl Tally {
         } else {
             self.images += 1;
         }
+    }
+}
+
+/// Why bytes of type `sniffed` cannot go as the kind declared: a PDF
+/// declared as an image, an image declared as a document.
+fn wrong_kind(is_document: bool, sniffed: Option<MediaType>) -> Option<String> {
+    match (is_document, sniffed?) {
+        (false, MediaType::Pdf) => Some("it is a PDF; declare it as a document".to_owned()),
+        (true, t) if t.is_image() => Some(format!("it is an image ({t}), not a PDF")),
+        _ => None,
     }
 }
 

@@ -18,6 +18,10 @@ use std::sync::{Arc, Mutex};
 
 use crate::media::{Budget, CacheKey, MediaType, Policy, Prepared, Stamp};
 
+/// What the memo knows of a source's bytes by its stamp: their SHA-256
+/// (the uploads map's key) and their sniffed type.
+type Known = ([u8; 32], Option<MediaType>);
+
 /// The payloads prepared for a conversation, by stamp and parameters.
 #[derive(Debug, Default)]
 pub(crate) struct Memo {
@@ -30,6 +34,8 @@ struct Inner {
     build: u64,
     /// Each payload and the build that last used it.
     entries: HashMap<CacheKey, (u64, Arc<Prepared>)>,
+    /// By stamp: what the bytes are, for the uploads map.
+    hashes: HashMap<Vec<u8>, (u64, Known)>,
 }
 
 impl Memo {
@@ -67,6 +73,26 @@ impl Memo {
     }
 
     /// Start a build: what it uses is marked from now on.
+    /// The hash and type of the bytes `stamp` stands for, if they were
+    /// read under it before.
+    pub fn hash_of(&self, stamp: &Stamp) -> Option<Known> {
+        let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let build = inner.build;
+        inner.hashes.get_mut(stamp.as_bytes()).map(|(used, known)| {
+            *used = build;
+            *known
+        })
+    }
+
+    /// Remember the hash and type of the bytes read under `stamp`.
+    pub fn put_hash(&self, stamp: &Stamp, hash: [u8; 32], sniffed: Option<MediaType>) {
+        let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let build = inner.build;
+        inner
+            .hashes
+            .insert(stamp.as_bytes().to_vec(), (build, (hash, sniffed)));
+    }
+
     pub fn begin(&self) {
         let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         inner.build += 1;
@@ -77,6 +103,7 @@ impl Memo {
         let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         let build = inner.build;
         inner.entries.retain(|_, (used, _)| *used == build);
+        inner.hashes.retain(|_, (used, _)| *used == build);
     }
 
     /// How many payloads are kept.

@@ -526,6 +526,11 @@ impl Options {
         }
     }
 
+    /// The uploads map given ([`Options::with_uploads`]), if any.
+    pub fn uploads(&self) -> Option<&crate::media::Uploads> {
+        self.uploads.as_deref()
+    }
+
     /// The model for `provider`: the one given, or its default.
     pub fn model_for(&self, provider: Provider) -> &str {
         if let Some(model) = &self.model {
