@@ -107,35 +107,52 @@ fn a_resolver_that_has_the_bytes_sends_another_providers_file_inline() {
 #[test]
 fn what_a_provider_cannot_take_by_reference_is_a_note() {
     let fixture = Fixture::new();
+    const NOVA: &str = "us.amazon.nova-pro-v1:0";
     let cases = [
         (
             Provider::OpenAiChat,
+            None,
             r#"[{"kind":"image","target":"openai-file:file-1"}]"#,
             "OpenAI Chat takes no image by file id (Responses does)",
         ),
         (
             Provider::Gemini,
+            None,
             r#"[{"kind":"image","target":"gemini-file:https://g/files/a"}]"#,
             "Gemini needs the media type of the file: gemini-file:image/png;…",
         ),
+        // Claude (the default) on Bedrock reads no S3 media.
         (
             Provider::Bedrock,
+            None,
+            r#"[{"kind":"image","target":"bedrock-file:image/png;s3://bucket/a.png"}]"#,
+            "on Bedrock only the Amazon Nova models read media from S3",
+        ),
+        (
+            Provider::Bedrock,
+            Some(NOVA),
             r#"[{"kind":"image","target":"bedrock-file:s3://bucket/a.png"}]"#,
             "Bedrock needs the media type of the file: bedrock-file:image/png;…",
         ),
         (
             Provider::Bedrock,
+            Some(NOVA),
             r#"[{"kind":"image","target":"bedrock-file:image/bmp;s3://bucket/a.bmp"}]"#,
             "Bedrock takes no image/bmp file here",
         ),
         (
             Provider::Anthropic,
+            None,
             r#"[{"kind":"image","target":"gemini-file:files/a"}]"#,
             "a Gemini file is named by its https:// or gs:// URI",
         ),
     ];
-    for (provider, attachments, why) in cases {
-        let request = build_lines(provider, &round(attachments), &fixture.options());
+    for (provider, model, attachments, why) in cases {
+        let options = match model {
+            Some(model) => fixture.options().with_model(model),
+            None => fixture.options(),
+        };
+        let request = build_lines(provider, &round(attachments), &options);
         let note = &request.report.notes[0].text;
         assert!(
             note.ends_with(&format!("not attached: {why}]")),
@@ -151,15 +168,36 @@ fn what_a_provider_cannot_take_by_reference_is_a_note() {
     assert!(request
         .to_json()
         .contains(r#"{"type":"file","file":{"file_id":"file-9"}}"#));
+    // Nova on Bedrock reads S3 media.
+    let request = build_lines(
+        Provider::Bedrock,
+        &round(r#"[{"kind":"image","target":"bedrock-file:image/png;s3://bucket/a.png"}]"#),
+        &fixture.options().with_model(NOVA),
+    );
+    assert_eq!(request.report.files, 1);
+    assert!(request
+        .to_json()
+        .contains(r#"{"s3Location":{"uri":"s3://bucket/a.png"}}"#));
 }
 
 #[test]
 fn the_uploads_map_sends_uploaded_media_by_reference_to_its_holder_only() {
     let fixture = Fixture::new();
-    // A 4000×3000 screenshot: inline, every provider would resize it.
-    let big = png(4000, 3000, 3);
+    // A 1600×1000 screenshot, within every provider's size.
+    let big = png(1600, 1000, 3);
     fixture.add("shots/big.png", &big);
+    // A 4000×3000 one: past the 2000 px every image is fitted within
+    // (Anthropic refuses such in a request of more than 20 images).
+    let huge = png(4000, 3000, 4);
+    fixture.add("shots/huge.png", &huge);
     let uploads = Uploads::new()
+        .with(
+            &huge,
+            ProviderFile::parse("anthropic-file:file_huge")
+                .unwrap()
+                .unwrap(),
+        )
+        .unwrap()
         .with(
             &big,
             ProviderFile::parse("anthropic-file:file_big")
@@ -195,6 +233,14 @@ fn the_uploads_map_sends_uploaded_media_by_reference_to_its_holder_only() {
         &options,
     );
     assert_eq!((small.report.images, small.report.files), (1, 0));
+    // Uploaded too large: prepared and sent inline, fitted.
+    let huge = build_lines(
+        Provider::Anthropic,
+        &round(r#"[{"kind":"image","target":"shots/huge.png"}]"#),
+        &options,
+    );
+    assert_eq!((huge.report.images, huge.report.files), (1, 0));
+    assert!(!huge.to_json().contains("file_huge"));
 }
 
 /// The first tool result's attachment targets after an import of `body`.

@@ -69,7 +69,8 @@ const CASES: &[(&str, &str, bool, Option<&str>)] = &[
     // Files the providers hold (`anthropic-file:`, `openai-file:`,
     // `gemini-file:`, `bedrock-file:`), and a local image the uploads map
     // names for every holder: each provider refers to its own files and
-    // says in a note that it cannot read the others'.
+    // says in a note that it cannot read the others' (Bedrock with Nova,
+    // the family that reads S3 media).
     (
         "file-references",
         "tests/golden/file-references.jsonl",
@@ -191,6 +192,10 @@ fn golden(provider: Provider) {
         let mut options = fixture.options().with_vision(vision);
         if case == "file-references" {
             options = options.with_uploads(small_png_uploads());
+            // Of Bedrock's models only Nova reads media from S3.
+            if provider == Provider::Bedrock {
+                options = options.with_model("us.amazon.nova-pro-v1:0");
+            }
         }
         if let Some(tools) = tools {
             let text = fs::read_to_string(manifest_dir().join(tools)).unwrap();

@@ -20,11 +20,12 @@ use std::sync::Arc;
 
 use crate::carrier::AttachmentKind;
 use crate::media::{
-    sniff, Budget, CacheKey, DefaultResolver, Holder, MediaType, Policy, Prepared, PreparedCache,
-    ProviderFile, Resolver, Sniffed, Source, Uploads,
+    header::read_header, sniff, Budget, CacheKey, DefaultResolver, MediaType, Policy, Prepared,
+    PreparedCache, ProviderFile, Resolver, Sniffed, Source, Uploads,
 };
 
 use super::evict::{article, counted, Evict};
+use super::held::{holder_of, Held};
 use super::memo::Memo;
 use super::model::Capabilities;
 use super::options::Eviction;
@@ -88,8 +89,8 @@ struct Step<'o> {
     eviction: Eviction,
     cache: Option<&'o dyn PreparedCache>,
     memo: Option<&'o Memo>,
-    /// The uploads map, when it names files of this provider's holder.
-    uploads: Option<&'o Uploads>,
+    /// What the provider takes of the files it holds, and the uploads map.
+    held: Held<'o>,
     /// The detail level images are counted at.
     detail: crate::facts::Detail,
 }
@@ -184,10 +185,7 @@ pub(crate) fn decide(
         eviction: options.eviction,
         cache: options.cache.as_deref(),
         memo: options.memo.as_deref(),
-        uploads: options
-            .uploads
-            .as_deref()
-            .filter(|u| holder_of(provider).is_some_and(|h| u.has(h))),
+        held: Held::new(provider, model, options),
         detail,
     };
     let mut media = step.decide_all(&slots, options.parallelism());
@@ -455,7 +453,7 @@ impl<'o> Step<'o> {
         };
         if let Some(file) = held {
             if holder_of(self.provider) == Some(file.holder) {
-                return match self.refuses_file(&file, is_document) {
+                return match self.held.refuses(&file, is_document) {
                     Some(why) => not_attached(NoteReason::NotTaken, &why),
                     None => Fetched::File(file),
                 };
@@ -480,13 +478,13 @@ impl<'o> Step<'o> {
         let stamp = self.memo.and_then(|_| self.resolver.stamp(&slot.target));
         let mut known = true;
         if let (Some(memo), Some(stamp)) = (self.memo, &stamp) {
-            if self.uploads.is_some() {
+            if self.held.uploads.is_some() {
                 match memo.hash_of(stamp) {
-                    Some((hash, sniffed)) => {
+                    Some((hash, sniffed, size)) => {
                         if let Some(why) = wrong_kind(is_document, sniffed) {
                             return not_attached(NoteReason::WrongKind, &why);
                         }
-                        if let Some(file) = self.uploaded_hash(&hash, sniffed, is_document) {
+                        if let Some(file) = self.by_reference(&hash, sniffed, size, is_document) {
                             return Fetched::File(file);
                         }
                     }
@@ -532,12 +530,16 @@ impl<'o> Step<'o> {
         if let Some(why) = wrong_kind(is_document, sniffed) {
             return not_attached(NoteReason::WrongKind, &why);
         }
-        if self.uploads.is_some() {
+        if self.held.uploads.is_some() {
             let hash = Uploads::hash(&loaded.bytes);
+            let size = sniffed
+                .filter(|t| t.is_image())
+                .and_then(|t| read_header(&loaded.bytes, t).ok())
+                .map(|h| (h.width, h.height));
             if let (Some(memo), Some(stamp)) = (self.memo, &stamp) {
-                memo.put_hash(stamp, hash, sniffed);
+                memo.put_hash(stamp, (hash, sniffed, size));
             }
-            if let Some(file) = self.uploaded_hash(&hash, sniffed, is_document) {
+            if let Some(file) = self.by_reference(&hash, sniffed, size, is_document) {
                 return Fetched::File(file);
             }
         }
@@ -581,58 +583,25 @@ impl<'o> Step<'o> {
         }
     }
 
-    /// Why this provider cannot take `file` (its own holder's) as it is
-    /// named, if it cannot.
-    fn refuses_file(&self, file: &ProviderFile, is_document: bool) -> Option<String> {
-        let media_type = file.media_type_for(is_document);
-        match self.provider {
-            // Chat's image part is a URL only; its `file` part takes a
-            // file id, for documents
-            // (<https://platform.openai.com/docs/api-reference/chat/create>,
-            // read 2026-12-02).
-            Provider::OpenAiChat if !is_document => {
-                Some("OpenAI Chat takes no image by file id (Responses does)".to_owned())
-            }
-            // `fileData` needs its `mimeType`; a Converse image block its
-            // `format` (png, jpeg, gif, webp) and a document block its
-            // own (pdf here).
-            Provider::Gemini | Provider::Gemini2 | Provider::Bedrock if media_type.is_none() => {
-                Some(format!(
-                    "{} needs the media type of the file: {}image/png;…",
-                    self.provider.display_name(),
-                    file.holder.prefix()
-                ))
-            }
-            Provider::Bedrock => {
-                let t = media_type.unwrap_or_default();
-                let fits = if is_document {
-                    t == "application/pdf"
-                } else {
-                    matches!(t, "image/png" | "image/jpeg" | "image/gif" | "image/webp")
-                };
-                (!fits).then(|| format!("Bedrock takes no {t} file here"))
-            }
-            _ => None,
-        }
-    }
-
-    /// The file of this provider's holder the uploads map names for
-    /// `bytes`, its media type filled in from the bytes when the map gave
-    /// none; `None` when there is none, or this provider cannot take it.
-    fn uploaded_hash(
+    /// The file the uploads map names for bytes of SHA-256 `hash`, when
+    /// this provider can take it as it is: an image goes by reference
+    /// only within the policy's largest side (`size` read from its
+    /// header), since the provider would see those very pixels and the
+    /// crate fits every image it sends within it (Anthropic refuses
+    /// images over 2000 px in a request of more than 20); a larger one is
+    /// prepared and sent inline instead.
+    fn by_reference(
         &self,
         hash: &[u8; 32],
         sniffed: Option<MediaType>,
+        size: Option<(u32, u32)>,
         is_document: bool,
     ) -> Option<ProviderFile> {
-        let holder = holder_of(self.provider)?;
-        let mut file = self.uploads?.find_hash(hash, holder)?.clone();
-        if file.media_type.is_none() {
-            file.media_type = sniffed.map(|t| t.as_str().to_owned());
-        }
-        self.refuses_file(&file, is_document)
-            .is_none()
-            .then_some(file)
+        let edge = self.policy.max_dim();
+        let fits = is_document || size.is_some_and(|(w, h)| w <= edge && h <= edge);
+        self.held
+            .uploaded(hash, sniffed, is_document)
+            .filter(|_| fits)
     }
 
     /// `prepared` goes in the request, unless the request's limits are
@@ -700,17 +669,5 @@ fn wrong_kind(is_document: bool, sniffed: Option<MediaType>) -> Option<String> {
         (false, MediaType::Pdf) => Some("it is a PDF; declare it as a document".to_owned()),
         (true, t) if t.is_image() => Some(format!("it is an image ({t}), not a PDF")),
         _ => None,
-    }
-}
-
-/// The holder of the files a request for `provider` can refer to; `None`
-/// for a provider that reads none (Ollama, OpenAI-compatible servers).
-pub(crate) fn holder_of(provider: Provider) -> Option<Holder> {
-    match provider {
-        Provider::Anthropic => Some(Holder::Anthropic),
-        Provider::OpenAiChat | Provider::OpenAiResponses => Some(Holder::OpenAi),
-        Provider::Gemini | Provider::Gemini2 => Some(Holder::Gemini),
-        Provider::Bedrock => Some(Holder::Bedrock),
-        Provider::Ollama | Provider::OpenAiCompatible => None,
     }
 }

@@ -199,14 +199,16 @@ impl<R: Copy + PartialEq, B> Alternating<R, B> {
 /// Text of the user turn put first when a history opens with the assistant.
 pub(crate) const OPENING_TEXT: &str = "(conversation continues)";
 
-/// The input tokens of `text`, counted low: a token for every four
+/// The input tokens of `text`, estimated: a token for every four
 /// characters. No API that caches at marks documents a ratio; four is
 /// OpenAI's rule of thumb for English
 /// (<https://help.openai.com/en/articles/4936856-what-are-tokens-and-how-to-count-them>,
-/// read 2026-12-02), and code, JSON and other languages take fewer
-/// characters a token, so the count is at most the real one for the
-/// text such requests carry. Counting low can only leave out a breakpoint
-/// that would have been long enough, never place one that is too short.
+/// read 2026-12-02). Code, JSON and most other languages take fewer
+/// characters a token, so for them the estimate falls short of the real
+/// count; plain English prose of long words can take more (` word` is
+/// five characters and one token), so a mark on such a prefix just past
+/// the minimum may still cache nothing. Below the estimate's minimum no
+/// mark is placed.
 pub(crate) fn text_tokens(text: &str) -> u64 {
     u64::try_from(text.chars().count() / 4).unwrap_or(u64::MAX)
 }

@@ -250,8 +250,12 @@ impl Batch {
         for (r, kind, payload, at, shown) in plan {
             let target = target(payload, &at, store)?;
             // The label named the attachment by a name of its own when it
-            // shows something other than the target would: keep it.
-            let name = shown != label_name(None, &target);
+            // shows something other than the target would: keep it. Not
+            // a type alone (`unnamed GIF` for bytes stored as another
+            // type) nor a label cut short (`…`), which name nothing.
+            let name = shown != label_name(None, &target)
+                && !shown.starts_with("unnamed ")
+                && !shown.ends_with('…');
             let attachment = crate::Attachment::new(kind, target);
             self.results[r].1.attachments.push(if name {
                 attachment.with_name(shown.to_owned())

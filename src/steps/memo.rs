@@ -19,8 +19,8 @@ use std::sync::{Arc, Mutex};
 use crate::media::{Budget, CacheKey, MediaType, Policy, Prepared, Stamp};
 
 /// What the memo knows of a source's bytes by its stamp: their SHA-256
-/// (the uploads map's key) and their sniffed type.
-type Known = ([u8; 32], Option<MediaType>);
+/// (the uploads map's key), their sniffed type and an image's size.
+pub(crate) type Known = ([u8; 32], Option<MediaType>, Option<(u32, u32)>);
 
 /// The payloads prepared for a conversation, by stamp and parameters.
 #[derive(Debug, Default)]
@@ -72,8 +72,7 @@ impl Memo {
         inner.entries.insert(key, (build, Arc::clone(prepared)));
     }
 
-    /// Start a build: what it uses is marked from now on.
-    /// The hash and type of the bytes `stamp` stands for, if they were
+    /// What the memo knows of the bytes `stamp` stands for, if they were
     /// read under it before.
     pub fn hash_of(&self, stamp: &Stamp) -> Option<Known> {
         let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
@@ -84,15 +83,16 @@ impl Memo {
         })
     }
 
-    /// Remember the hash and type of the bytes read under `stamp`.
-    pub fn put_hash(&self, stamp: &Stamp, hash: [u8; 32], sniffed: Option<MediaType>) {
+    /// Remember what the bytes read under `stamp` are.
+    pub fn put_hash(&self, stamp: &Stamp, known: Known) {
         let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         let build = inner.build;
         inner
             .hashes
-            .insert(stamp.as_bytes().to_vec(), (build, (hash, sniffed)));
+            .insert(stamp.as_bytes().to_vec(), (build, known));
     }
 
+    /// Start a build: what it uses is marked from now on.
     pub fn begin(&self) {
         let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         inner.build += 1;

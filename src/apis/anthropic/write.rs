@@ -61,7 +61,7 @@ fn content(
     )
 }
 
-/// A block's input tokens, counted low for the cached-prefix rule: text
+/// A block's input tokens, estimated for the cached-prefix rule: text
 /// by [`text_tokens`], an image sent inline by the model's count, a call's
 /// name and arguments as text; documents, URLs and kept blocks as none.
 fn block_tokens(item: &Item<'_>, cx: &Context<'_>) -> u64 {

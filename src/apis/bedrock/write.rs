@@ -50,7 +50,7 @@ use crate::steps::wire::{AsObject, Keyed, Sorted, B64};
 /// Text of a tool result that has neither text nor media.
 const NO_OUTPUT: &str = "(no output)";
 
-/// A block's input tokens, counted low for the cached-prefix rule (as
+/// A block's input tokens, estimated for the cached-prefix rule (as
 /// Anthropic's writer counts them): text by [`text_tokens`], an image by
 /// the model's count, a call's name and input as text, a tool result's
 /// blocks; documents and kept blocks as none.

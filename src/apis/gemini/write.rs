@@ -149,12 +149,13 @@ fn media_resolution(detail: Detail) -> Option<MediaResolution> {
     Some(MediaResolution { level })
 }
 
-/// `level` on every `inlineData` part, those nested in function
-/// responses included.
+/// `level` on every media part (`inlineData` or `fileData`: the media
+/// resolution page sets it on uploaded files too), those nested in
+/// function responses included.
 fn with_resolution(parts: &mut [Item<'static>], level: MediaResolution) {
     for item in parts {
         let Keyed::Known(part) = item else { continue };
-        if part.inline_data.is_some() {
+        if part.inline_data.is_some() || part.file_data.is_some() {
             part.media_resolution = Some(level);
         }
         if let Some(response) = &mut part.function_response {
