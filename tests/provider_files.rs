@@ -86,11 +86,14 @@ fn another_providers_file_becomes_a_note_saying_so() {
 fn a_resolver_that_has_the_bytes_sends_another_providers_file_inline() {
     let fixture = Fixture::new();
     let bytes = png(4, 3, 9);
+    let calls = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counted = calls.clone();
     let resolver = move |target: &str| -> Result<
         tool_carrier::media::Source,
         tool_carrier::media::MediaError,
     > {
         assert_eq!(target, "openai-file:file-1");
+        counted.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         Ok(tool_carrier::media::Source::Bytes(
             tool_carrier::media::Loaded::new(bytes.clone(), tool_carrier::media::Origin::Other),
         ))
@@ -99,9 +102,12 @@ fn a_resolver_that_has_the_bytes_sends_another_providers_file_inline() {
     let lines = round(r#"[{"kind":"image","target":"openai-file:file-1"}]"#);
     let request = build_lines(Provider::Anthropic, &lines, &options);
     assert_eq!((request.report.images, request.report.files), (1, 0));
+    // Asked once: the bytes that show it can be sent are those sent.
+    assert_eq!(calls.load(std::sync::atomic::Ordering::Relaxed), 1);
     // To OpenAI itself it stays a reference, never resolved.
     let responses = build_lines(Provider::OpenAiResponses, &lines, &options);
     assert_eq!((responses.report.images, responses.report.files), (0, 1));
+    assert_eq!(calls.load(std::sync::atomic::Ordering::Relaxed), 1);
 }
 
 #[test]

@@ -451,6 +451,7 @@ impl<'o> Step<'o> {
             Some(Ok(file)) => Some(file),
             None => None,
         };
+        let mut early = None;
         if let Some(file) = held {
             if holder_of(self.provider) == Some(file.holder) {
                 return match self.held.refuses(&file, is_document) {
@@ -459,15 +460,18 @@ impl<'o> Step<'o> {
                 };
             }
             // Another provider's file: only a resolver of the caller's
-            // that has its bytes can send it (inline).
-            if !matches!(self.resolver.resolve(&slot.target), Ok(Source::Bytes(_))) {
-                return not_attached(
-                    NoteReason::NotTaken,
-                    &format!(
-                        "it is a file {} holds, which {provider} cannot read",
-                        file.holder.display_name()
-                    ),
-                );
+            // that has its bytes can send it (inline), resolved once.
+            match self.resolver.resolve(&slot.target) {
+                Ok(Source::Bytes(bytes)) => early = Some(bytes),
+                _ => {
+                    return not_attached(
+                        NoteReason::NotTaken,
+                        &format!(
+                            "it is a file {} holds, which {provider} cannot read",
+                            file.holder.display_name()
+                        ),
+                    )
+                }
             }
         }
         // A conversation's memo: a source whose stamp is unchanged is
@@ -505,7 +509,11 @@ impl<'o> Step<'o> {
         {
             return Fetched::Prepared(kept, None);
         }
-        let loaded = match self.resolver.resolve(&slot.target) {
+        let resolved = match early {
+            Some(bytes) => Ok(Source::Bytes(bytes)),
+            None => self.resolver.resolve(&slot.target),
+        };
+        let loaded = match resolved {
             Ok(Source::Url(url)) => {
                 let takes = if is_document {
                     self.limits.document_urls
