@@ -147,16 +147,23 @@ impl tool_carrier::media::Resolver for Counting {
     }
 }
 
-#[test]
-fn a_warm_turn_reads_only_the_new_file() {
-    let dir = tempfile::tempdir().unwrap();
+/// Options reading from `dir` through a [`Counting`] resolver, and its
+/// count of reads.
+fn counting(dir: &Path) -> (Options, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
     let reads = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
-    let policy = Policy::default().with_roots(Roots::new([dir.path()]).unwrap());
+    let policy = Policy::default().with_roots(Roots::new([dir]).unwrap());
     let resolver = Counting {
         inner: tool_carrier::media::DefaultResolver::new(policy.clone()),
         reads: reads.clone(),
     };
     let options = Options::new().with_policy(policy).with_resolver(resolver);
+    (options, reads)
+}
+
+#[test]
+fn a_warm_turn_reads_only_the_new_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let (options, reads) = counting(dir.path());
     let mut c = Conversation::new(Provider::Anthropic, options);
     c.push_user("Watch.");
     let count = || reads.load(std::sync::atomic::Ordering::Relaxed);
@@ -189,12 +196,7 @@ fn a_warm_turn_reads_only_the_new_file() {
 fn uploads_are_looked_up_without_reading_again() {
     use tool_carrier::media::{ProviderFile, Uploads};
     let dir = tempfile::tempdir().unwrap();
-    let reads = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
-    let policy = Policy::default().with_roots(Roots::new([dir.path()]).unwrap());
-    let resolver = Counting {
-        inner: tool_carrier::media::DefaultResolver::new(policy.clone()),
-        reads: reads.clone(),
-    };
+    let (counted, reads) = counting(dir.path());
     let count = || reads.load(std::sync::atomic::Ordering::Relaxed);
     let uploads = |names: &[&str]| {
         names.iter().fold(Uploads::new(), |u, name| {
@@ -206,10 +208,7 @@ fn uploads_are_looked_up_without_reading_again() {
     };
     save(dir.path(), "shot-0.png", 20);
     save(dir.path(), "shot-1.png", 21);
-    let given = Options::new()
-        .with_policy(policy)
-        .with_resolver(resolver)
-        .with_uploads(uploads(&["shot-0.png"]));
+    let given = counted.with_uploads(uploads(&["shot-0.png"]));
     let mut c = Conversation::new(Provider::Anthropic, given);
     c.push_user("Watch.");
     round(&mut c, 0, "shot-0.png");
