@@ -247,6 +247,23 @@ fn the_uploads_map_sends_uploaded_media_by_reference_to_its_holder_only() {
     );
     assert_eq!((huge.report.images, huge.report.files), (1, 0));
     assert!(!huge.to_json().contains("file_huge"));
+    // Cut short, even uploaded: never sent, by reference or inline.
+    let cut = &png(300, 200, 5)[..400];
+    fixture.add("shots/cut.png", cut);
+    let file = ProviderFile::parse("anthropic-file:file_cut")
+        .unwrap()
+        .unwrap();
+    let options = fixture
+        .options()
+        .with_uploads(Uploads::new().with(cut, file).unwrap());
+    let request = build_lines(
+        Provider::Anthropic,
+        &round(r#"[{"kind":"image","target":"shots/cut.png"}]"#),
+        &options,
+    );
+    assert_eq!((request.report.images, request.report.files), (0, 0));
+    assert!(!request.to_json().contains("file_cut"));
+    assert_eq!(request.report.notes.len(), 1);
 }
 
 /// The first tool result's attachment targets after an import of `body`.

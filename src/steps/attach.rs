@@ -20,8 +20,8 @@ use std::sync::Arc;
 
 use crate::carrier::AttachmentKind;
 use crate::media::{
-    header::read_header, sniff, Budget, CacheKey, DefaultResolver, MediaType, Policy, Prepared,
-    PreparedCache, ProviderFile, Resolver, Sniffed, Source, Uploads,
+    check_whole, header::read_header, sniff, Budget, CacheKey, DefaultResolver, MediaType, Policy,
+    Prepared, PreparedCache, ProviderFile, Resolver, Sniffed, Source, Uploads,
 };
 
 use super::evict::{article, counted, Evict};
@@ -538,7 +538,10 @@ impl<'o> Step<'o> {
         if let Some(why) = wrong_kind(is_document, sniffed) {
             return not_attached(NoteReason::WrongKind, &why);
         }
-        if self.held.uploads.is_some() {
+        // Bytes that are not whole are never sent, by reference either:
+        // they go on to be prepared, which says why.
+        let whole = sniffed.is_some_and(|t| check_whole(&loaded.bytes, t).is_ok());
+        if self.held.uploads.is_some() && whole {
             let hash = Uploads::hash(&loaded.bytes);
             let size = sniffed
                 .filter(|t| t.is_image())
