@@ -344,16 +344,27 @@ fn no_diagnostic_of_any_subcommand_repeats_a_prefix() {
     );
 }
 
+/// The interrupted runs take turns: each writes a large input and its
+/// output, and four at once once filled a small CI disk.
+#[cfg(unix)]
+static ONE_LARGE_RUN_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// Ways an interrupted run can leave a file behind.
 #[cfg(unix)]
 fn interrupted(mode: &[&str], signal: &str, status: i32) {
+    // A failed turn poisons the lock; the others still run.
+    let _turn = ONE_LARGE_RUN_AT_A_TIME
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("big.jsonl");
-    // About 80 MB of legacy carriers with long contents, to upgrade.
+    // About 40 MB of legacy carriers with long contents, to upgrade: a
+    // debug build takes about 0.3 s over it, long enough to be signalled
+    // mid-write.
     let native = serde_json::json!({"role": "tool", "content": serde_json::json!({"tool_call_id": "c1", "content": "x".repeat(60_000)}).to_string()}).to_string();
     let prompt = serde_json::json!({"role": "user", "content": format!("[Tool results]\n{}", "y".repeat(60_000))}).to_string();
-    let mut big = Vec::with_capacity(84 << 20);
-    while big.len() < 80 << 20 {
+    let mut big = Vec::with_capacity(42 << 20);
+    while big.len() < 40 << 20 {
         big.extend_from_slice(native.as_bytes());
         big.push(b'\n');
         big.extend_from_slice(prompt.as_bytes());
