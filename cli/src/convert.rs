@@ -105,8 +105,7 @@ pub struct Args {
     #[arg(
         long,
         value_name = "LEVEL",
-        value_parser = PossibleValuesParser::new(Detail::ALL.map(Detail::name))
-            .map(|name| name.parse::<Detail>().expect("a listed detail level")),
+        value_parser = crate::detail_parser(),
     )]
     detail: Option<Detail>,
     /// How long the prompt-cache breakpoints keep their prefix: 5m (the

@@ -74,6 +74,15 @@ fn provider_parser(
         .map(|name| name.parse::<Provider>().expect("a listed provider name"))
 }
 
+/// The value parser of every `--detail`: one of
+/// [`Detail::ALL`](tool_carrier::facts::Detail::ALL) by name.
+fn detail_parser() -> impl clap::builder::TypedValueParser<Value = tool_carrier::facts::Detail> {
+    use clap::builder::TypedValueParser;
+    use tool_carrier::facts::Detail;
+    clap::builder::PossibleValuesParser::new(Detail::ALL.map(Detail::name))
+        .map(|name| name.parse::<Detail>().expect("a listed detail level"))
+}
+
 /// Exit status for a finished run that found bad records or pending changes.
 const FOUND: u8 = 1;
 /// Exit status for a run that could not finish (I/O, arguments, input

@@ -1,12 +1,12 @@
-//! `tool-carrier media FILE… [--json] [--max-dim N] [--budget PROVIDER] [--provider P [--model M]] [--facts FILE]`
+//! `tool-carrier media FILE… [--json] [--max-dim N] [--budget PROVIDER] [--provider P [--model M] [--detail LEVEL]] [--facts FILE]`
 
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use tool_carrier::facts::Facts;
+use tool_carrier::facts::{Detail, Facts};
 use tool_carrier::media::Policy;
-use tool_carrier::provider::Provider;
+use tool_carrier::provider::{detail_effect, DetailEffect, Provider};
 
 use crate::report::{describe_file, MediaRefusal};
 
@@ -43,6 +43,17 @@ pub struct Args {
     /// With --provider: the model (each provider has a default).
     #[arg(long, value_name = "M", requires = "provider")]
     model: Option<String>,
+    /// With --provider: the image detail level `convert --detail` would
+    /// send. The image is fitted and counted at it; a level the model's
+    /// facts do not list is refused, and a provider without the setting
+    /// is shown at its default with a warning.
+    #[arg(
+        long,
+        value_name = "LEVEL",
+        requires = "provider",
+        value_parser = crate::detail_parser(),
+    )]
+    detail: Option<Detail>,
     #[command(flatten)]
     facts: crate::facts::Arg,
 }
@@ -58,9 +69,19 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
             .unwrap_or_else(|| facts.default_model(provider));
         (provider, model)
     });
+    let mut detail = Detail::Auto;
     if let Some((provider, model)) = target {
         crate::facts::warn_model(facts, provider, model);
-        if let Some(view) = facts.view(provider, model) {
+        if let Some(given) = args.detail {
+            match detail_effect(facts, provider, model, given) {
+                Ok(DetailEffect::Sent(d)) => detail = d,
+                Ok(DetailEffect::NoEffect(why)) => {
+                    eprintln!("tool-carrier: warning: image detail {given}: no effect: {why}");
+                }
+                Err(e) => return Err(Failure::new(e.to_string())),
+            }
+        }
+        if let Some(view) = facts.view_at(provider, model, detail) {
             policy = policy.with_view(view);
         }
     }
@@ -74,7 +95,7 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
     let mut refused = false;
     for path in &args.files {
         let report = describe_file(path, &policy, budget).map(|report| match target {
-            Some((provider, model)) => report.for_provider(facts, provider, model),
+            Some((provider, model)) => report.for_provider(facts, provider, model, detail),
             None => report,
         });
         let line = match report {

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use tool_carrier::facts::Facts;
+use tool_carrier::facts::{Detail, Facts};
 use tool_carrier::media::{
     prepare, read_regular_file, Budget, Estimates, MediaError, MediaFacts, Policy, Prepared,
 };
@@ -74,17 +74,25 @@ impl MediaReport {
         }
     }
 
-    /// The same report with `provider`'s count for `model`, by `facts`.
-    pub fn for_provider(self, facts: &Facts, provider: Provider, model: &str) -> MediaReport {
+    /// The same report with `provider`'s count for `model` at `detail`,
+    /// by `facts`.
+    pub fn for_provider(
+        self,
+        facts: &Facts,
+        provider: Provider,
+        model: &str,
+        detail: Detail,
+    ) -> MediaReport {
         let tokens = self
             .final_
             .width
             .zip(self.final_.height)
-            .and_then(|(w, h)| facts.image_tokens(provider, model, w, h));
+            .and_then(|(w, h)| facts.image_tokens_at(provider, model, detail, w, h));
         MediaReport {
             provider: Some(ProviderCost {
                 name: provider.name(),
                 model: model.to_owned(),
+                detail: (detail != Detail::Auto).then_some(detail),
                 tokens,
             }),
             ..self
@@ -92,14 +100,19 @@ impl MediaReport {
     }
 }
 
-/// What an image costs one provider's model: `{"name","model","tokens"}`
-/// (`tokens` null where the provider documents no count, or for a PDF).
+/// What an image costs one provider's model:
+/// `{"name","model","detail","tokens"}` (`detail` only where one was
+/// sent; `tokens` null where the provider documents no count, or for a
+/// PDF).
 #[derive(Clone, Debug, Serialize)]
 pub struct ProviderCost {
     /// The provider's name.
     pub name: &'static str,
     /// The model.
     pub model: String,
+    /// The detail level the image is sent at, where one is sent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detail: Option<Detail>,
     /// Its input tokens for the image as sent.
     pub tokens: Option<u64>,
 }
@@ -211,7 +224,18 @@ impl fmt::Display for MediaReport {
         ) {
             write!(f, ", ~{a} Anthropic tokens, ~{o} OpenAI tokens")?;
         }
-        f.write_str(".")
+        f.write_str(".")?;
+        if let Some(p) = &self.provider {
+            write!(f, " {} on {}", p.model, p.name)?;
+            if let Some(d) = p.detail {
+                write!(f, " at detail {d}")?;
+            }
+            match p.tokens {
+                Some(t) => write!(f, ": {t} input tokens."),
+                None => f.write_str(": no documented token count."),
+            }?;
+        }
+        Ok(())
     }
 }
 

@@ -149,3 +149,146 @@ fn a_provider_shows_what_its_model_would_get() {
         1700
     );
 }
+
+#[test]
+fn a_detail_level_fits_and_counts_the_image_as_convert_sends_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let shot = dir.path().join("shot.png");
+    image::RgbImage::from_fn(2880, 1800, |x, y| {
+        image::Rgb([(x % 251) as u8, (y % 241) as u8, 90])
+    })
+    .save(&shot)
+    .unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec!["media", "--json"];
+        args.extend_from_slice(extra);
+        args.push(shot.to_str().unwrap());
+        Command::new(env!("CARGO_BIN_EXE_tool-carrier"))
+            .args(&args)
+            .output()
+            .unwrap()
+    };
+    let json = |out: &std::process::Output| {
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    let responses = ["--provider", "openai-responses", "--model", "gpt-5.4"];
+    let at = |level: &str| json(&run(&[&responses[..], &["--detail", level]].concat()));
+    // GPT-5.4 at auto is high: 2,500 patches of 32 px within 2048 px,
+    // 1.2 tokens a patch; low is a 512 px version.
+    let auto = json(&run(&responses));
+    let (high, low, original) = (at("high"), at("low"), at("original"));
+    assert_eq!(auto["final"], high["final"]);
+    assert_eq!(auto["provider"]["tokens"], high["provider"]["tokens"]);
+    assert!(auto["provider"].get("detail").is_none(), "{auto}");
+    assert_eq!(low["provider"]["detail"], "low");
+    assert_eq!(
+        (
+            low["final"]["width"].as_u64(),
+            low["final"]["height"].as_u64()
+        ),
+        (Some(512), Some(320))
+    );
+    // 16 × 10 patches of 32 px, times 1.2.
+    assert_eq!(low["provider"]["tokens"], 192);
+    // Original: within 10,000 patches and 6000 px, but within the 2000 px
+    // ceiling both commands keep by default: 63 × 40 patches, times 1.2.
+    assert_eq!(original["final"]["width"], 2000);
+    assert_eq!(original["provider"]["tokens"], 3024);
+    // Past the ceiling, every pixel: 90 × 57 patches, times 1.2.
+    let full = json(&run(&[
+        &responses[..],
+        &["--detail", "original", "--max-dim", "6000"],
+    ]
+    .concat()));
+    assert_eq!(full["final"]["width"], 2880);
+    assert_eq!(full["provider"]["tokens"], 6156);
+    let tokens = |v: &serde_json::Value| v["provider"]["tokens"].as_u64().unwrap();
+    assert!(tokens(&low) < tokens(&high) && tokens(&high) < tokens(&original));
+
+    // What `convert --detail low` sends is what `media` showed: the same
+    // size, and the same count in its report.
+    let history = dir.path().join("h.jsonl");
+    let call = serde_json::json!({"content": "", "tool_calls": [{"id": "c1", "name": "screenshot", "arguments": {}}]});
+    let result = serde_json::json!({"tool_call_id": "c1", "content": "shot", "attachments": [{"kind": "image", "target": "shot.png"}]});
+    std::fs::write(
+        &history,
+        [
+            serde_json::json!({"role": "user", "content": "Look."}),
+            serde_json::json!({"role": "assistant", "content": call.to_string()}),
+            serde_json::json!({"role": "tool", "content": result.to_string()}),
+        ]
+        .map(|r| r.to_string())
+        .join("\n"),
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_tool-carrier"))
+        .args(
+            [
+                &["convert", "--compact", "--root"][..],
+                &[dir.path().to_str().unwrap()],
+            ]
+            .concat(),
+        )
+        .args(
+            [
+                &responses[..],
+                &["--detail", "low", history.to_str().unwrap()],
+            ]
+            .concat(),
+        )
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{report}");
+    assert!(
+        report.contains("image input tokens: 192 (the provider's own count)"),
+        "{report}"
+    );
+    let body: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let url = body.to_string();
+    let data = url
+        .split("data:image/png;base64,")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .expect("the image inline");
+    use base64::Engine as _;
+    let png = base64::engine::general_purpose::STANDARD
+        .decode(data)
+        .unwrap();
+    let sent = image::load_from_memory(&png).unwrap();
+    assert_eq!((sent.width(), sent.height()), (512, 320));
+
+    // A level the model does not list: exit 2, naming the levels it takes.
+    let out = run(&[
+        "--provider",
+        "openai-chat",
+        "--model",
+        "gpt-5.2",
+        "--detail",
+        "original",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("it takes low, high, auto"), "{err}");
+    // An API without the setting: shown at its default, with a warning.
+    let out = run(&["--provider", "anthropic", "--detail", "low"]);
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    let claude = json(&out);
+    assert!(
+        err.contains("image detail low: no effect: Anthropic has no per-image detail setting"),
+        "{err}"
+    );
+    assert!(claude["provider"].get("detail").is_none());
+    assert_eq!(
+        claude["final"],
+        json(&run(&["--provider", "anthropic"]))["final"]
+    );
+    // --detail names a model's setting: without --provider it is a usage
+    // error.
+    assert_eq!(run(&["--detail", "low"]).status.code(), Some(2));
+}

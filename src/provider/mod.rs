@@ -107,6 +107,7 @@ pub use crate::facts::{
 };
 pub use crate::history::{read_history, ReadError};
 pub use crate::import::read_records;
+pub use crate::steps::detail::{detail_effect, DetailEffect};
 pub use crate::steps::error::BuildError;
 pub use crate::steps::options::{Options, OptionsError};
 pub use crate::steps::params::{CacheTtl, Effort, Params, ParamsError, Retention};

@@ -25,6 +25,67 @@ use crate::facts::{takes_detail as takes, Detail, Facts, Provider};
 use super::error::BuildError;
 use super::report::Report;
 
+/// What a detail level does for a model ([`detail_effect`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DetailEffect {
+    /// The API takes the level for the model: it is written into the
+    /// body, and images are fitted and counted at it.
+    Sent(Detail),
+    /// The API has no such setting for the model: nothing is written and
+    /// images are fitted and counted as at `auto`. The text says why.
+    NoEffect(String),
+}
+
+/// What `detail` does for `model` at `provider`, by `facts`: what
+/// [`build_request`](crate::provider::build_request) does with
+/// [`Options::with_detail`](crate::provider::Options::with_detail).
+///
+/// # Errors
+/// [`BuildError::Detail`] for a level the model's facts do not list.
+///
+/// ```
+/// use tool_carrier::facts::{Detail, Facts, Provider};
+/// use tool_carrier::provider::{detail_effect, DetailEffect};
+/// let facts = Facts::builtin();
+/// let low = detail_effect(facts, Provider::OpenAiResponses, "gpt-5.4", Detail::Low);
+/// assert_eq!(low.unwrap(), DetailEffect::Sent(Detail::Low));
+/// let claude = detail_effect(facts, Provider::Anthropic, "claude-sonnet-4-6", Detail::Low);
+/// assert!(matches!(claude.unwrap(), DetailEffect::NoEffect(_)));
+/// assert!(detail_effect(facts, Provider::OpenAiChat, "gpt-5.2", Detail::Original).is_err());
+/// ```
+pub fn detail_effect(
+    facts: &Facts,
+    provider: Provider,
+    model: &str,
+    detail: Detail,
+) -> Result<DetailEffect, BuildError> {
+    if !takes(provider, model) {
+        return Ok(DetailEffect::NoEffect(
+            if matches!(provider, Provider::Gemini | Provider::Gemini2) {
+                format!("{model} takes no per-image media resolution (Gemini 3 and later do)")
+            } else {
+                format!(
+                    "{} has no per-image detail setting",
+                    provider.display_name()
+                )
+            },
+        ));
+    }
+    let levels = facts
+        .model(provider, model)
+        .map(|m| m.detail.clone())
+        .unwrap_or_default();
+    if detail == Detail::Auto || levels.iter().any(|l| l == detail.name()) {
+        return Ok(DetailEffect::Sent(detail));
+    }
+    Err(BuildError::Detail {
+        detail,
+        model: model.to_owned(),
+        api: provider.name(),
+        levels,
+    })
+}
+
 /// The detail level the body is written with: `None` when none was given
 /// or the API has no such setting (a note in `report` then says so).
 ///
@@ -40,34 +101,15 @@ pub(crate) fn decide(
     let Some(detail) = given else {
         return Ok(None);
     };
-    let api = provider.name();
-    if !takes(provider, model) {
-        let why = if matches!(provider, Provider::Gemini | Provider::Gemini2) {
-            format!("{model} takes no per-image media resolution (Gemini 3 and later do)")
-        } else {
-            format!(
-                "{} has no per-image detail setting",
-                provider.display_name()
-            )
-        };
-        report
-            .setting_notes
-            .push(format!("image detail {detail}: no effect: {why}"));
-        return Ok(None);
+    match detail_effect(facts, provider, model, detail)? {
+        DetailEffect::Sent(detail) => Ok(Some(detail)),
+        DetailEffect::NoEffect(why) => {
+            report
+                .setting_notes
+                .push(format!("image detail {detail}: no effect: {why}"));
+            Ok(None)
+        }
     }
-    let levels = facts
-        .model(provider, model)
-        .map(|m| m.detail.clone())
-        .unwrap_or_default();
-    if detail == Detail::Auto || levels.iter().any(|l| l == detail.name()) {
-        return Ok(Some(detail));
-    }
-    Err(BuildError::Detail {
-        detail,
-        model: model.to_owned(),
-        api,
-        levels,
-    })
 }
 
 #[cfg(test)]
