@@ -162,6 +162,65 @@ fn a_ttl_where_the_api_has_none_is_refused_and_says_why() {
 }
 
 #[test]
+fn bedrock_keeps_the_one_hour_ttl_for_claude_4_5_and_later() {
+    // Past every model's minimum prefix (Haiku 4.5's is 4,096 tokens).
+    let messages = read_history(history(5000).as_bytes()).unwrap();
+    let hour = || Options::new().with_cache_ttl(CacheTtl::OneHour);
+    for older in [
+        "anthropic.claude-sonnet-4-20250514-v1:0",
+        "us.anthropic.claude-opus-4-1-20250805-v1:0",
+        "anthropic.claude-3-7-sonnet-20250219-v1:0",
+        "anthropic.claude-3-5-haiku-20241022-v1:0",
+    ] {
+        let err =
+            build_request(Provider::Bedrock, &messages, &hour().with_model(older)).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                BuildError::Unsupported {
+                    setting: "cache_ttl",
+                    ..
+                }
+            ),
+            "{older}: {err}"
+        );
+        assert!(
+            err.to_string()
+                .contains("a one-hour TTL is for Claude 4.5 and later"),
+            "{err}"
+        );
+        // Five minutes, said or not, is every cacheable model's.
+        let five = Options::new()
+            .with_cache_ttl(CacheTtl::FiveMinutes)
+            .with_model(older);
+        build_request(Provider::Bedrock, &messages, &five).unwrap();
+    }
+    for newer in [
+        "anthropic.claude-sonnet-4-5-20250929-v1:0",
+        "global.anthropic.claude-haiku-4-5-20251001-v1:0",
+        "anthropic.claude-opus-4-6-v1",
+        BEDROCK_CLAUDE,
+    ] {
+        let request =
+            build_request(Provider::Bedrock, &messages, &hour().with_model(newer)).unwrap();
+        let body: Value = serde_json::from_str(request.json()).unwrap();
+        let points = marks(&body);
+        assert!(!points.is_empty(), "{newer}");
+        assert!(
+            points.iter().all(|p| p["ttl"] == "1h"),
+            "{newer}: {points:?}"
+        );
+    }
+    // The same older model on Anthropic's own API keeps the hour.
+    build_request(
+        Provider::Anthropic,
+        &messages,
+        &hour().with_model("claude-sonnet-4-20250514"),
+    )
+    .unwrap();
+}
+
+#[test]
 fn a_ttl_without_breakpoints_is_noted() {
     let messages = read_history(history(2000).as_bytes()).unwrap();
     let options = Options::new()

@@ -141,6 +141,16 @@ fn valid_bodies_break_no_rule() {
         ids(Provider::Ollama, "qwen3-vl", &ollama_ok()),
         Vec::<&str>::new()
     );
+    // A one-hour cache point, for a Claude that keeps one.
+    let hour = with(
+        bedrock_ok(),
+        "/system",
+        json!([{"text": "s"}, {"cachePoint": {"type": "default", "ttl": "1h"}}]),
+    );
+    assert_eq!(
+        ids(Provider::Bedrock, CLAUDE_BEDROCK, &hour),
+        Vec::<&str>::new()
+    );
 }
 
 /// A body broken one way: (provider, model, body, the rule it breaks).
@@ -263,6 +273,8 @@ fn cases() -> Vec<Case> {
         (Bedrock, NOVA, without(b(), "toolConfig"), "bedrock/tool-config"),
         (Bedrock, "meta.llama3-2-90b-instruct-v1:0", with(b(), "/system", json!([{"text": "s"}, {"cachePoint": {"type": "default"}}])), "bedrock/cache-points"),
         (Bedrock, CLAUDE_BEDROCK, with(b(), "/system", Value::Array(vec![json!({"cachePoint": {"type": "default"}}); 5])), "bedrock/cache-points"),
+        (Bedrock, "anthropic.claude-sonnet-4-20250514-v1:0", with(b(), "/system", json!([{"text": "s"}, {"cachePoint": {"type": "default", "ttl": "1h"}}])), "bedrock/cache-ttl"),
+        (Bedrock, CLAUDE_BEDROCK, with(b(), "/system", json!([{"text": "s"}, {"cachePoint": {"type": "default", "ttl": "2h"}}])), "bedrock/cache-ttl"),
         (Bedrock, NOVA, with(b(), "/toolConfig/tools/0/toolSpec/name", "other".into()), "bedrock/calls-declared"),
         (Bedrock, CLAUDE_BEDROCK, with(b(), "/additionalModelRequestFields", json!({"tools": [{"type": "bash_20250124", "name": "shot"}]})), "bedrock/tool-names-unique"),
         (Bedrock, NOVA, with(with(b(), "/messages/1/content/0/toolUse/toolUseId", "c 1".into()), "/messages/2/content/0/toolResult/toolUseId", "c 1".into()), "bedrock/names-and-ids"),

@@ -400,6 +400,15 @@ fn settings(
         return Err(unsupported(setting, why));
     }
     let given = |setting: Setting| params.given().any(|s| s == setting);
+    if provider == Provider::Bedrock
+        && params.cache_ttl == Some(crate::steps::params::CacheTtl::OneHour)
+        && crate::apis::bedrock::rules::five_minute_cache_only(options.facts(), model)
+    {
+        return Err(unsupported(
+            Setting::CacheTtl,
+            format!("{model} keeps Bedrock's cache five minutes only: a one-hour TTL is for Claude 4.5 and later"),
+        ));
+    }
     // "For `gpt-5.5`, `gpt-5.5-pro`, and future models, only `24h` is
     // supported" (`prompt_cache_retention`, the SDK's request types,
     // `openai` 3.57.0).

@@ -81,6 +81,40 @@ rule!(
 
 rule!(CACHE_POINTS, "bedrock/cache-points", "cachePoint blocks only for models with prompt caching (the crate marks them for Claude), at most 4", "https://docs.aws.amazon.com/bedrock/latest/userguide/prompt-caching.html", Documented);
 
+rule!(
+    CACHE_TTL,
+    "bedrock/cache-ttl",
+    "a cachePoint's ttl is 5m or 1h, and 1h only for Claude 4.5 and later (Claude Sonnet 4.5, Haiku 4.5 and Opus 4.5 first)",
+    "https://aws.amazon.com/about-aws/whats-new/2026/01/amazon-bedrock-one-hour-duration-prompt-caching/",
+    Documented
+);
+
+/// The Claude models on Bedrock whose cache checkpoints take no one-hour
+/// `ttl` ([`CACHE_TTL`]): Bedrock added it on 2026-01-26 for "Claude
+/// Sonnet 4.5, Claude Haiku 4.5, and Claude Opus 4.5" (read 2026-12-02,
+/// and the CachePointBlock reference:
+/// <https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_CachePointBlock.html>),
+/// and later tables list it for each Claude since. These, from before,
+/// keep the five-minute default. A closed list: no new model joins it.
+const FIVE_MINUTE_CLAUDES: [&str; 8] = [
+    "claude-3-haiku",
+    "claude-3-opus",
+    "claude-3-5-haiku",
+    "claude-3-5-sonnet",
+    "claude-3-7-sonnet",
+    "claude-sonnet-4",
+    "claude-opus-4",
+    "claude-opus-4-1",
+];
+
+/// Whether `model` on Bedrock keeps its cache five minutes only, by the
+/// model `facts` resolve its id to; `false` for a model they do not know.
+pub(crate) fn five_minute_cache_only(facts: &crate::facts::Facts, model: &str) -> bool {
+    facts
+        .model(crate::facts::Provider::Bedrock, model)
+        .is_some_and(|m| FIVE_MINUTE_CLAUDES.contains(&m.id.as_str()))
+}
+
 rule!(INFERENCE, "bedrock/inference-config", "inferenceConfig: maxTokens at least 1, temperature and topP from 0 to 1", "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_InferenceConfiguration.html", Documented);
 rule!(
     THINKING_BUDGET,
@@ -110,6 +144,7 @@ pub(crate) static RULES: &[&Rule] = &[
     &BLANK_TEXT,
     &REQUEST_SIZE,
     &CACHE_POINTS,
+    &CACHE_TTL,
 ];
 
 fn id_char(c: char) -> bool {
@@ -169,6 +204,21 @@ pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
                 path.clone(),
                 "a model without prompt caching",
             );
+        }
+    }
+    for (path, point) in &points {
+        let Some(ttl) = point.get("ttl") else {
+            continue;
+        };
+        match ttl.as_str() {
+            Some("5m") => {}
+            Some("1h") if !five_minute_cache_only(target.facts, target.model) => {}
+            Some(other) => out.push(
+                &CACHE_TTL,
+                format!("{path}.ttl"),
+                format!("{other:?} for {}", target.model),
+            ),
+            None => out.push(&CACHE_TTL, format!("{path}.ttl"), "not a string"),
         }
     }
     if points.len() > 4 {
