@@ -171,6 +171,9 @@ fn bedrock_keeps_the_one_hour_ttl_for_claude_4_5_and_later() {
         "us.anthropic.claude-opus-4-1-20250805-v1:0",
         "anthropic.claude-3-7-sonnet-20250219-v1:0",
         "anthropic.claude-3-5-haiku-20241022-v1:0",
+        // Served on Bedrock though the facts list them for Anthropic only.
+        "anthropic.claude-3-5-sonnet-20241022-v2:0",
+        "anthropic.claude-3-haiku-20240307-v1:0",
     ] {
         let err =
             build_request(Provider::Bedrock, &messages, &hour().with_model(older)).unwrap_err();
@@ -189,6 +192,14 @@ fn bedrock_keeps_the_one_hour_ttl_for_claude_4_5_and_later() {
                 .contains("a one-hour TTL is for Claude 4.5 and later"),
             "{err}"
         );
+        // With no breakpoints written the TTL has no effect: a note, as
+        // for any model.
+        let off = Options::new()
+            .with_cache_ttl(CacheTtl::OneHour)
+            .with_cache_breakpoints(false)
+            .with_model(older);
+        let request = build_request(Provider::Bedrock, &messages, &off).unwrap();
+        assert!(request.report.setting_notes[0].starts_with("cache TTL 1h: no effect"));
         // Five minutes, said or not, is every cacheable model's.
         let five = Options::new()
             .with_cache_ttl(CacheTtl::FiveMinutes)

@@ -275,6 +275,8 @@ fn cases() -> Vec<Case> {
         (Bedrock, CLAUDE_BEDROCK, with(b(), "/system", Value::Array(vec![json!({"cachePoint": {"type": "default"}}); 5])), "bedrock/cache-points"),
         (Bedrock, "anthropic.claude-sonnet-4-20250514-v1:0", with(b(), "/system", json!([{"text": "s"}, {"cachePoint": {"type": "default", "ttl": "1h"}}])), "bedrock/cache-ttl"),
         (Bedrock, CLAUDE_BEDROCK, with(b(), "/system", json!([{"text": "s"}, {"cachePoint": {"type": "default", "ttl": "2h"}}])), "bedrock/cache-ttl"),
+        (Bedrock, "anthropic.claude-3-5-sonnet-20241022-v2:0", with(b(), "/system", json!([{"text": "s"}, {"cachePoint": {"type": "default", "ttl": "1h"}}])), "bedrock/cache-ttl"),
+        (Bedrock, NOVA, with(b(), "/system", json!([{"text": "s"}, {"cachePoint": {"type": "default", "ttl": "1h"}}])), "bedrock/cache-ttl"),
         (Bedrock, NOVA, with(b(), "/toolConfig/tools/0/toolSpec/name", "other".into()), "bedrock/calls-declared"),
         (Bedrock, CLAUDE_BEDROCK, with(b(), "/additionalModelRequestFields", json!({"tools": [{"type": "bash_20250124", "name": "shot"}]})), "bedrock/tool-names-unique"),
         (Bedrock, NOVA, with(with(b(), "/messages/1/content/0/toolUse/toolUseId", "c 1".into()), "/messages/2/content/0/toolResult/toolUseId", "c 1".into()), "bedrock/names-and-ids"),

@@ -110,7 +110,8 @@ pub struct Args {
     detail: Option<Detail>,
     /// How long the prompt-cache breakpoints keep their prefix: 5m (the
     /// APIs' default) or 1h, on every breakpoint; for Anthropic, and
-    /// Claude on Bedrock (the setting cache_ttl; others refuse it).
+    /// Claude on Bedrock (1h from Claude 4.5 on) (the setting cache_ttl;
+    /// others refuse it).
     #[arg(long, value_name = "5m|1h", value_parser = ["5m", "1h"], conflicts_with = "no_cache_breakpoints")]
     cache_ttl: Option<String>,
     /// OpenAI's prompt_cache_key (Chat Completions and Responses; others

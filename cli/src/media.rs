@@ -69,19 +69,21 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
             .unwrap_or_else(|| facts.default_model(provider));
         (provider, model)
     });
-    let mut detail = Detail::Auto;
+    // The level sent, where one is: the image is fitted and counted at it
+    // (at auto's where none is).
+    let mut sent = None;
     if let Some((provider, model)) = target {
         crate::facts::warn_model(facts, provider, model);
         if let Some(given) = args.detail {
             match detail_effect(facts, provider, model, given) {
-                Ok(DetailEffect::Sent(d)) => detail = d,
+                Ok(DetailEffect::Sent(d)) => sent = Some(d),
                 Ok(DetailEffect::NoEffect(why)) => {
                     eprintln!("tool-carrier: warning: image detail {given}: no effect: {why}");
                 }
                 Err(e) => return Err(Failure::new(e.to_string())),
             }
         }
-        if let Some(view) = facts.view_at(provider, model, detail) {
+        if let Some(view) = facts.view_at(provider, model, sent.unwrap_or(Detail::Auto)) {
             policy = policy.with_view(view);
         }
     }
@@ -95,7 +97,7 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
     let mut refused = false;
     for path in &args.files {
         let report = describe_file(path, &policy, budget).map(|report| match target {
-            Some((provider, model)) => report.for_provider(facts, provider, model, detail),
+            Some((provider, model)) => report.for_provider(facts, provider, model, sent),
             None => report,
         });
         let line = match report {

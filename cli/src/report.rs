@@ -74,25 +74,27 @@ impl MediaReport {
         }
     }
 
-    /// The same report with `provider`'s count for `model` at `detail`,
-    /// by `facts`.
+    /// The same report with `provider`'s count for `model`, by `facts`, at
+    /// `detail` where one is sent (else at `auto`'s size).
     pub fn for_provider(
         self,
         facts: &Facts,
         provider: Provider,
         model: &str,
-        detail: Detail,
+        detail: Option<Detail>,
     ) -> MediaReport {
         let tokens = self
             .final_
             .width
             .zip(self.final_.height)
-            .and_then(|(w, h)| facts.image_tokens_at(provider, model, detail, w, h));
+            .and_then(|(w, h)| {
+                facts.image_tokens_at(provider, model, detail.unwrap_or(Detail::Auto), w, h)
+            });
         MediaReport {
             provider: Some(ProviderCost {
                 name: provider.name(),
                 model: model.to_owned(),
-                detail: (detail != Detail::Auto).then_some(detail),
+                detail,
                 tokens,
             }),
             ..self

@@ -349,6 +349,19 @@ fn no_diagnostic_of_any_subcommand_repeats_a_prefix() {
 #[cfg(unix)]
 static ONE_LARGE_RUN_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
+/// A child killed and waited for when dropped: a failed assertion does
+/// not leave it writing once the next run has the turn.
+#[cfg(unix)]
+struct Reaped(std::process::Child);
+
+#[cfg(unix)]
+impl Drop for Reaped {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 /// Ways an interrupted run can leave a file behind.
 #[cfg(unix)]
 fn interrupted(mode: &[&str], signal: &str, status: i32) {
@@ -358,13 +371,13 @@ fn interrupted(mode: &[&str], signal: &str, status: i32) {
         .unwrap_or_else(|poisoned| poisoned.into_inner());
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("big.jsonl");
-    // About 40 MB of legacy carriers with long contents, to upgrade: a
-    // debug build takes about 0.3 s over it, long enough to be signalled
-    // mid-write.
+    // About 80 MB of legacy carriers with long contents, to upgrade: a
+    // debug build takes about 0.7 s over it, long enough to be signalled
+    // mid-write even on a loaded machine.
     let native = serde_json::json!({"role": "tool", "content": serde_json::json!({"tool_call_id": "c1", "content": "x".repeat(60_000)}).to_string()}).to_string();
     let prompt = serde_json::json!({"role": "user", "content": format!("[Tool results]\n{}", "y".repeat(60_000))}).to_string();
-    let mut big = Vec::with_capacity(42 << 20);
-    while big.len() < 40 << 20 {
+    let mut big = Vec::with_capacity(84 << 20);
+    while big.len() < 80 << 20 {
         big.extend_from_slice(native.as_bytes());
         big.push(b'\n');
         big.extend_from_slice(prompt.as_bytes());
@@ -373,13 +386,15 @@ fn interrupted(mode: &[&str], signal: &str, status: i32) {
     fs::write(&input, &big).unwrap();
     let mut args = vec!["migrate", s(&input)];
     args.extend(mode);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tool-carrier"))
-        .args(&args)
-        .current_dir(dir.path())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = Reaped(
+        Command::new(env!("CARGO_BIN_EXE_tool-carrier"))
+            .args(&args)
+            .current_dir(dir.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
     let others = || -> Vec<(PathBuf, u64)> {
         fs::read_dir(dir.path())
             .unwrap()
@@ -396,18 +411,18 @@ fn interrupted(mode: &[&str], signal: &str, status: i32) {
             writing = true;
             break;
         }
-        if child.try_wait().unwrap().is_some() {
+        if child.0.try_wait().unwrap().is_some() {
             break;
         }
         std::thread::sleep(Duration::from_millis(1));
     }
     assert!(writing, "{mode:?}: the run ended before it wrote");
     let sent = Command::new("kill")
-        .args([signal, &child.id().to_string()])
+        .args([signal, &child.0.id().to_string()])
         .status()
         .unwrap();
     assert!(sent.success());
-    let code = child.wait().unwrap().code();
+    let code = child.0.wait().unwrap().code();
     assert_eq!(code, Some(status), "{mode:?} {signal}");
     assert_eq!(others(), [], "{mode:?} {signal}: no temporary file is left");
     let media = dir.path().join("media");

@@ -183,6 +183,8 @@ fn a_detail_level_fits_and_counts_the_image_as_convert_sends_it() {
     let auto = json(&run(&responses));
     let (high, low, original) = (at("high"), at("low"), at("original"));
     assert_eq!(auto["final"], high["final"]);
+    // `auto` given is sent, as `convert --detail auto` writes it.
+    assert_eq!(at("auto")["provider"]["detail"], "auto");
     assert_eq!(auto["provider"]["tokens"], high["provider"]["tokens"]);
     assert!(auto["provider"].get("detail").is_none(), "{auto}");
     assert_eq!(low["provider"]["detail"], "low");

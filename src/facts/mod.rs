@@ -552,6 +552,14 @@ fn snapshot_suffix(rest: &str) -> bool {
         })
 }
 
+/// Whether `id` at `provider` names the model `model_id` by the rules of
+/// [`Facts::model`], whether or not the data lists `provider` for it.
+pub(crate) fn names_model(provider: Provider, id: &str, model_id: &str) -> bool {
+    base_id(provider, id)
+        .strip_prefix(model_id)
+        .is_some_and(snapshot_suffix)
+}
+
 /// `id` past what the provider puts around a model's own id.
 fn base_id(provider: Provider, id: &str) -> &str {
     match provider {

@@ -402,7 +402,8 @@ fn settings(
     let given = |setting: Setting| params.given().any(|s| s == setting);
     if provider == Provider::Bedrock
         && params.cache_ttl == Some(crate::steps::params::CacheTtl::OneHour)
-        && crate::apis::bedrock::rules::five_minute_cache_only(options.facts(), model)
+        && options.cache_breakpoints
+        && crate::apis::bedrock::rules::five_minute_cache_only(model)
     {
         return Err(unsupported(
             Setting::CacheTtl,

@@ -342,7 +342,8 @@ impl Options {
     /// Bedrock's `cachePoint.ttl`; every breakpoint of the request gets
     /// the same TTL. The same as [`Params::cache_ttl`] (it is kept with the
     /// other settings, and [`Options::with_params`] replaces it); another
-    /// API refuses it ([`BuildError::Unsupported`](crate::provider::BuildError::Unsupported)).
+    /// API refuses it ([`BuildError::Unsupported`](crate::provider::BuildError::Unsupported)),
+    /// and so does Bedrock an hour for a Claude before 4.5.
     ///
     /// ```
     /// use tool_carrier::provider::{build_request, CacheTtl, Options, Provider};

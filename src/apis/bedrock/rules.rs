@@ -84,7 +84,7 @@ rule!(CACHE_POINTS, "bedrock/cache-points", "cachePoint blocks only for models w
 rule!(
     CACHE_TTL,
     "bedrock/cache-ttl",
-    "a cachePoint's ttl is 5m or 1h, and 1h only for Claude 4.5 and later (Claude Sonnet 4.5, Haiku 4.5 and Opus 4.5 first)",
+    "a cachePoint's ttl is 5m or 1h, and 1h only for Claude from 4.5 on (Claude Sonnet 4.5, Haiku 4.5 and Opus 4.5 first)",
     "https://aws.amazon.com/about-aws/whats-new/2026/01/amazon-bedrock-one-hour-duration-prompt-caching/",
     Documented
 );
@@ -96,8 +96,9 @@ rule!(
 /// <https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_CachePointBlock.html>),
 /// and later tables list it for each Claude since. These, from before,
 /// keep the five-minute default. A closed list: no new model joins it.
-const FIVE_MINUTE_CLAUDES: [&str; 8] = [
+const FIVE_MINUTE_CLAUDES: [&str; 9] = [
     "claude-3-haiku",
+    "claude-3-sonnet",
     "claude-3-opus",
     "claude-3-5-haiku",
     "claude-3-5-sonnet",
@@ -107,12 +108,15 @@ const FIVE_MINUTE_CLAUDES: [&str; 8] = [
     "claude-opus-4-1",
 ];
 
-/// Whether `model` on Bedrock keeps its cache five minutes only, by the
-/// model `facts` resolve its id to; `false` for a model they do not know.
-pub(crate) fn five_minute_cache_only(facts: &crate::facts::Facts, model: &str) -> bool {
-    facts
-        .model(crate::facts::Provider::Bedrock, model)
-        .is_some_and(|m| FIVE_MINUTE_CLAUDES.contains(&m.id.as_str()))
+/// Whether `model`, a Bedrock model id, names a Claude that keeps its
+/// cache five minutes only (the id read as [`Facts::model`] reads it:
+/// past its profile and vendor prefixes, up to a snapshot suffix).
+///
+/// [`Facts::model`]: crate::facts::Facts::model
+pub(crate) fn five_minute_cache_only(model: &str) -> bool {
+    FIVE_MINUTE_CLAUDES
+        .iter()
+        .any(|id| crate::facts::names_model(crate::facts::Provider::Bedrock, model, id))
 }
 
 rule!(INFERENCE, "bedrock/inference-config", "inferenceConfig: maxTokens at least 1, temperature and topP from 0 to 1", "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_InferenceConfiguration.html", Documented);
@@ -206,13 +210,16 @@ pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
             );
         }
     }
+    // A one-hour TTL for a Claude from 4.5 on; the crate writes none for
+    // any other model.
+    let hour = matches!(family, Some(Family::Claude)) && !five_minute_cache_only(target.model);
     for (path, point) in &points {
         let Some(ttl) = point.get("ttl") else {
             continue;
         };
         match ttl.as_str() {
             Some("5m") => {}
-            Some("1h") if !five_minute_cache_only(target.facts, target.model) => {}
+            Some("1h") if hour => {}
             Some(other) => out.push(
                 &CACHE_TTL,
                 format!("{path}.ttl"),
@@ -503,6 +510,41 @@ fn content_rules(
                     format!("{name:?}"),
                 );
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::five_minute_cache_only;
+
+    #[test]
+    fn the_claudes_before_4_5_keep_five_minutes_by_their_bedrock_ids() {
+        for id in [
+            "anthropic.claude-3-haiku-20240307-v1:0",
+            "anthropic.claude-3-sonnet-20240229-v1:0",
+            "anthropic.claude-3-opus-20240229-v1:0",
+            "anthropic.claude-3-5-sonnet-20240620-v1:0",
+            "anthropic.claude-3-5-sonnet-20241022-v2:0",
+            "us.anthropic.claude-3-5-haiku-20241022-v1:0",
+            "anthropic.claude-3-7-sonnet-20250219-v1:0",
+            "us.anthropic.claude-sonnet-4-20250514-v1:0",
+            "anthropic.claude-opus-4-20250514-v1:0",
+            "eu.anthropic.claude-opus-4-1-20250805-v1:0",
+        ] {
+            assert!(five_minute_cache_only(id), "{id}");
+        }
+        for id in [
+            "anthropic.claude-sonnet-4-5-20250929-v1:0",
+            "global.anthropic.claude-haiku-4-5-20251001-v1:0",
+            "anthropic.claude-opus-4-5-20251101-v1:0",
+            "anthropic.claude-opus-4-6-v1",
+            "us.anthropic.claude-sonnet-4-6",
+            "anthropic.claude-opus-4-7",
+            "us.anthropic.claude-sonnet-5",
+            "amazon.nova-pro-v1:0",
+        ] {
+            assert!(!five_minute_cache_only(id), "{id}");
         }
     }
 }
