@@ -94,7 +94,8 @@ impl MediaReport {
             provider: Some(ProviderCost {
                 name: provider.name(),
                 model: model.to_owned(),
-                detail,
+                // An image's setting: a PDF is sent the same at any level.
+                detail: detail.filter(|_| self.final_.width.is_some()),
                 tokens,
             }),
             ..self

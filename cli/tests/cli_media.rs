@@ -290,6 +290,22 @@ fn a_detail_level_fits_and_counts_the_image_as_convert_sends_it() {
         claude["final"],
         json(&run(&["--provider", "anthropic"]))["final"]
     );
+    // A PDF is sent the same at any level: none is shown.
+    let out = Command::new(env!("CARGO_BIN_EXE_tool-carrier"))
+        .args(
+            [
+                &["media", "--json"][..],
+                &responses[..],
+                &["--detail", "low"],
+            ]
+            .concat(),
+        )
+        .arg(example("reports/incident-42.pdf"))
+        .output()
+        .unwrap();
+    let pdf = json(&out);
+    assert!(pdf["provider"].get("detail").is_none(), "{pdf}");
+    assert!(pdf["provider"]["tokens"].is_null());
     // --detail names a model's setting: without --provider it is a usage
     // error.
     assert_eq!(run(&["--detail", "low"]).status.code(), Some(2));
