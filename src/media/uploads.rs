@@ -209,14 +209,21 @@ impl Uploads {
     }
 }
 
+/// 64 hex digits as 32 bytes; each character a digit on its own (a
+/// pair read as a number would let `+f` through).
 fn parse_hash(key: &str) -> Option<[u8; 32]> {
+    let key = key.as_bytes();
     if key.len() != 64 {
         return None;
     }
+    let nibble = |c: u8| {
+        char::from(c)
+            .to_digit(16)
+            .and_then(|d| u8::try_from(d).ok())
+    };
     let mut out = [0u8; 32];
-    for (i, pair) in key.as_bytes().chunks(2).enumerate() {
-        let hex = std::str::from_utf8(pair).ok()?;
-        out[i] = u8::from_str_radix(hex, 16).ok()?;
+    for (byte, pair) in out.iter_mut().zip(key.chunks_exact(2)) {
+        *byte = nibble(pair[0])? << 4 | nibble(pair[1])?;
     }
     Some(out)
 }
@@ -254,6 +261,21 @@ mod tests {
         assert_eq!(
             err(r#"{"abc": []}"#),
             r#""abc": a key is the SHA-256 of the file's bytes, 64 hex digits"#
+        );
+        // 64 characters, but signs are not digits.
+        let signed = "+0".repeat(32);
+        assert_eq!(
+            err(&format!(r#"{{"{signed}": []}}"#)),
+            format!(r#""{signed}": a key is the SHA-256 of the file's bytes, 64 hex digits"#)
+        );
+        // Upper-case digits are digits.
+        let upper = TEST.to_ascii_uppercase();
+        assert_eq!(
+            Uploads::from_json(&format!(r#"{{"{upper}": ["openai-file:file-1"]}}"#))
+                .unwrap()
+                .find(b"test", Holder::OpenAi)
+                .map(ProviderFile::target),
+            Some("openai-file:file-1".to_owned())
         );
         assert_eq!(
             err(&format!(r#"{{"{TEST}": ["shots/a.png"]}}"#)),
