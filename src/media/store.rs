@@ -23,10 +23,9 @@ use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use sha2::{Digest, Sha256};
-
 use super::data_uri::BASE64;
 use super::sniff::{sniff, MediaType, Sniffed};
+use super::Uploads;
 
 /// The extension of the type `bytes` sniff as; `bin` for none.
 pub fn extension(bytes: &[u8]) -> &'static str {
@@ -49,18 +48,13 @@ pub fn mime(bytes: &[u8]) -> &'static str {
     }
 }
 
-/// The SHA-256 of `bytes`.
-fn digest(bytes: &[u8]) -> [u8; 32] {
-    Sha256::digest(bytes).into()
-}
-
 fn hex(digest: &[u8; 32]) -> String {
     digest.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// `HEX.EXT`: the name every file of these bytes gets.
 pub fn file_name(bytes: &[u8]) -> String {
-    format!("{}.{}", hex(&digest(bytes)), extension(bytes))
+    format!("{}.{}", hex(&Uploads::hash(bytes)), extension(bytes))
 }
 
 /// Where some bytes went.
@@ -146,7 +140,7 @@ impl DirStore {
 
 impl MediaStore for DirStore {
     fn put(&mut self, bytes: &[u8]) -> io::Result<Stored> {
-        let d = digest(bytes);
+        let d = Uploads::hash(bytes);
         let name = format!("{}.{}", hex(&d), extension(bytes));
         let path = self.dir.join(&name);
         let there = self.seen.contains(&d)

@@ -14,7 +14,7 @@
 //!    "bedrock-file:image/png;s3://shots/a.png"]}
 //! ```
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
 use sha2::{Digest, Sha256};
@@ -114,14 +114,13 @@ impl Uploads {
     /// # Errors
     /// An [`UploadsError`] naming the key and value at fault.
     pub fn from_json(text: &str) -> Result<Uploads, UploadsError> {
-        let raw: HashMap<String, Vec<String>> =
+        // In key order, so the first fault named is the same every run.
+        let raw: BTreeMap<String, Vec<String>> =
             serde_json::from_str(text).map_err(|e| UploadsError::Shape(e.to_string()))?;
-        let mut keys: Vec<&String> = raw.keys().collect();
-        keys.sort();
         let mut uploads = Uploads::new();
-        for key in keys {
+        for (key, targets) in &raw {
             let hash = parse_hash(key).ok_or_else(|| UploadsError::BadHash { key: key.clone() })?;
-            for target in &raw[key] {
+            for target in targets {
                 let file = match ProviderFile::parse(target) {
                     None => {
                         return Err(UploadsError::NotAProviderFile {
