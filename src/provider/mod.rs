@@ -238,20 +238,6 @@ where
 /// 2026-12-02).
 pub const ANTHROPIC_FILES_BETA: &str = "files-api-2025-04-14";
 
-/// Whether any slot of `turns` goes as a provider file.
-fn refers_to_files(turns: &[Turn<'_>]) -> bool {
-    let file = |slots: &[crate::steps::walk::Slot<'_>]| {
-        slots
-            .iter()
-            .any(|s| matches!(s.media, crate::steps::walk::Media::File(_)))
-    };
-    turns.iter().any(|t| match t {
-        Turn::Results(results) => results.iter().any(|r| file(&r.slots)),
-        Turn::Carrier(c) => file(&c.slots),
-        _ => false,
-    })
-}
-
 /// The request for `turns`, their media decided: tool declarations, ids
 /// and names rewritten to what the API allows, and the body written.
 fn assemble(
@@ -331,7 +317,8 @@ fn assemble(
         detail,
         profile: profile.as_ref(),
     };
-    let files = provider == Provider::Anthropic && refers_to_files(&turns);
+    // The report counts the slots sent as provider files.
+    let files = provider == Provider::Anthropic && report.files > 0;
     let body = (crate::apis::api(provider).write)(turns, &cx);
     let mut betas = declarations.betas();
     if files {

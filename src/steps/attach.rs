@@ -539,9 +539,11 @@ impl<'o> Step<'o> {
             return not_attached(NoteReason::WrongKind, &why);
         }
         // Bytes that are not whole are never sent, by reference either:
-        // they go on to be prepared, which says why.
-        let whole = sniffed.is_some_and(|t| check_whole(&loaded.bytes, t).is_ok());
-        if self.held.uploads.is_some() && whole {
+        // they go on to be prepared, which says why (and checks them there
+        // when there is no map).
+        if self.held.uploads.is_some()
+            && sniffed.is_some_and(|t| check_whole(&loaded.bytes, t).is_ok())
+        {
             let hash = Uploads::hash(&loaded.bytes);
             let size = sniffed
                 .filter(|t| t.is_image())

@@ -3,6 +3,7 @@
 //! a model, and messages of APIs whose roles alternate.
 
 use super::walk::{Media, Slot};
+use crate::media::data_uri::is_data_uri;
 
 /// Where a builder puts the media of a tool result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,19 +24,19 @@ pub(crate) fn text_with_notes(body: &str, slots: &[Slot<'_>], placement: Placeme
     for slot in slots {
         let line = match (&slot.media, placement) {
             (Media::Note(_, note), _) => note.clone(),
-            (Media::Inline(_) | Media::Url(_) | Media::File(_), Placement::NextMessage) => format!(
+            (_, Placement::NextMessage) => format!(
                 "[{} {} follows in the next user message]",
                 slot.kind.as_str(),
                 shown(slot)
             ),
-            (Media::Inline(_) | Media::Url(_) | Media::File(_), Placement::AfterResults) => {
+            (_, Placement::AfterResults) => {
                 format!(
                     "[{} {} follows after the tool results]",
                     slot.kind.as_str(),
                     shown(slot)
                 )
             }
-            _ => continue,
+            (_, Placement::Inside) => continue,
         };
         if !text.is_empty() && !text.ends_with('\n') {
             text.push('\n');
@@ -55,11 +56,9 @@ pub(crate) fn attachment_label(name: &str, call_id: &str, slot: &Slot<'_>) -> St
     )
 }
 
-/// Whether any slot will be sent as media (inline or by URL).
+/// Whether any slot will be sent as media (inline, by URL or by file id).
 pub(crate) fn has_media(slots: &[Slot<'_>]) -> bool {
-    slots
-        .iter()
-        .any(|s| matches!(s.media, Media::Inline(_) | Media::Url(_) | Media::File(_)))
+    slots.iter().any(|s| s.media.is_sent())
 }
 
 /// How notes and labels name a slot's attachment: its declared name, else
@@ -77,7 +76,7 @@ pub(crate) fn label_name(name: Option<&str>, target: &str) -> String {
     if let Some(name) = name.filter(|n| !n.trim().is_empty()) {
         return display_target(name);
     }
-    if is_data(target) {
+    if is_data_uri(target) {
         let head = target[5..].split([';', ',']).next().unwrap_or("");
         let subtype = head.rsplit('/').next().unwrap_or("");
         return unnamed(subtype);
@@ -107,12 +106,6 @@ fn hashed_name(name: &str) -> Option<&str> {
     (stem.len() == 64 && stem.bytes().all(|b| b.is_ascii_hexdigit())).then_some(ext)
 }
 
-fn is_data(target: &str) -> bool {
-    target
-        .get(..5)
-        .is_some_and(|s| s.eq_ignore_ascii_case("data:"))
-}
-
 /// The file name a provider is given for a slot's attachment: its
 /// declared name, else the target's last path segment (see
 /// [`file_name`]); `None` for an unnamed `data:` URI or a file named by
@@ -128,10 +121,7 @@ pub(crate) fn slot_file_name<'s, M>(slot: &'s Slot<'_, M>) -> Option<&'s str> {
 /// type and length, anything long cut short, control characters replaced.
 pub(crate) fn display_target(target: &str) -> String {
     const MAX: usize = 160;
-    if target
-        .get(..5)
-        .is_some_and(|s| s.eq_ignore_ascii_case("data:"))
-    {
+    if is_data_uri(target) {
         let head = target[5..].split([';', ',']).next().unwrap_or("");
         let head: String = head.chars().take(40).collect();
         return format!("data:{head}… ({} characters)", target.len());
@@ -150,10 +140,7 @@ pub(crate) fn display_target(target: &str) -> String {
 /// The last path segment of a target (for file names): `a.pdf` for
 /// `docs/a.pdf` or `https://x/a.pdf?v=1`; `None` for a `data:` URI.
 pub(crate) fn file_name(target: &str) -> Option<&str> {
-    if target
-        .get(..5)
-        .is_some_and(|s| s.eq_ignore_ascii_case("data:"))
-    {
+    if is_data_uri(target) {
         return None;
     }
     let path = target.split(['?', '#']).next().unwrap_or(target);

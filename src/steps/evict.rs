@@ -78,10 +78,7 @@ impl Evict {
             return;
         };
         let more = out.div_ceil(k) * k - out;
-        let sent = indices
-            .iter()
-            .copied()
-            .filter(|&i| matches!(media[i], Media::Inline(_) | Media::Url(_) | Media::File(_)));
+        let sent = indices.iter().copied().filter(|&i| media[i].is_sent());
         for i in sent.take(more).collect::<Vec<_>>() {
             let (what, shown) = (slots[i].kind.as_str(), shown(slots[i]));
             media[i] = match reason {

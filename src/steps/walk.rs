@@ -163,6 +163,14 @@ pub(crate) enum Media {
     Note(NoteReason, String),
 }
 
+impl Media {
+    /// Whether it goes to the provider as media (inline, by URL or by
+    /// file id) rather than as a note.
+    pub(crate) fn is_sent(&self) -> bool {
+        !matches!(self, Media::Note(..))
+    }
+}
+
 /// Text of the result given to a call nobody answered.
 pub(crate) const NO_RESULT: &str = "[no result was recorded for this call]";
 

@@ -268,10 +268,7 @@ fn results_batch(results: Vec<ToolResult<'_>>, shape: Shape, messages: &mut Vec<
     for result in held {
         let (name, id) = (result.name, result.call_id);
         for slot in result.slots {
-            if !matches!(
-                slot.media,
-                Media::Inline(_) | Media::Url(_) | Media::File(_)
-            ) {
+            if !slot.media.is_sent() {
                 continue;
             }
             media.push(text_part(attachment_label(&name, &id, &slot)));
