@@ -115,6 +115,21 @@ impl fmt::Display for ProviderFileError {
 impl std::error::Error for ProviderFileError {}
 
 impl ProviderFile {
+    /// The file `id` of `holder`, with no media type or bucket owner.
+    ///
+    /// ```
+    /// use tool_carrier::media::{Holder, ProviderFile};
+    /// assert_eq!(ProviderFile::new(Holder::OpenAi, "file-1").target(), "openai-file:file-1");
+    /// ```
+    pub fn new(holder: Holder, id: impl Into<String>) -> ProviderFile {
+        ProviderFile {
+            holder,
+            media_type: None,
+            id: id.into(),
+            bucket_owner: None,
+        }
+    }
+
     /// Read `target`: `None` when it names no provider file (it starts
     /// with none of the prefixes, compared without regard to case);
     /// `Some(Err)` when it does but the rest is not a valid id.

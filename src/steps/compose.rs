@@ -103,7 +103,13 @@ fn unnamed(subtype: &str) -> String {
 /// an extension): `Some("png")` for `11a6…ae31.png`.
 fn hashed_name(name: &str) -> Option<&str> {
     let (stem, ext) = name.split_once('.')?;
-    (stem.len() == 64 && stem.bytes().all(|b| b.is_ascii_hexdigit())).then_some(ext)
+    is_content_hash(stem).then_some(ext)
+}
+
+/// Whether a file stem is a content hash (64 hex digits, the name the
+/// media store gives a file), which says nothing of what it holds.
+pub(crate) fn is_content_hash(stem: &str) -> bool {
+    stem.len() == 64 && stem.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
 /// The file name a provider is given for a slot's attachment: its

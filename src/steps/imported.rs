@@ -119,7 +119,7 @@ pub(crate) enum Payload<'v> {
     /// An `http(s)` (or other) URL, declared as it is.
     Url(&'v str),
     /// A provider file, declared by its target (`openai-file:…`).
-    Held(String),
+    Held(crate::media::ProviderFile),
     /// None where the part needs one: refused, saying what was needed.
     Missing(&'static str),
 }
@@ -133,7 +133,7 @@ pub(crate) fn target(
     use base64::Engine;
     let b64 = match payload {
         Payload::Url(url) => return Ok(url.to_owned()),
-        Payload::Held(target) => return Ok(target),
+        Payload::Held(file) => return Ok(file.target()),
         Payload::Missing(what) => return Err(ImportError::at(at, what)),
         Payload::Base64(b64) => b64,
         Payload::DataUrl(url) => url

@@ -22,6 +22,7 @@ use crate::media::store::MediaStore;
 use crate::AttachmentKind;
 
 use super::wire::{Block, Body, Content, Item, Marked, Message, Role, Source};
+use crate::media::{Holder, ProviderFile};
 use crate::steps::envelope::Envelope;
 use crate::steps::imported::ImportError;
 use crate::steps::imported::{
@@ -100,7 +101,7 @@ fn media(
         Source::Base64 { data, .. } => Payload::Base64(data.text()),
         Source::Url { url } => url_payload(url),
         // Kept as the provider file it is.
-        Source::File { file_id } => return Ok((kind, format!("anthropic-file:{file_id}"))),
+        Source::File { file_id } => Payload::Held(ProviderFile::new(Holder::Anthropic, &**file_id)),
     };
     Ok((kind, target(payload, &sat, store)?))
 }

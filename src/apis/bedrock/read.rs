@@ -18,11 +18,12 @@ use crate::media::store::MediaStore;
 use crate::AttachmentKind;
 
 use super::wire::{Block, Body, Message, Role};
+use crate::media::{Holder, ProviderFile};
 use crate::steps::envelope::Envelope;
 use crate::steps::imported::ImportError;
 use crate::steps::imported::{
-    assistant_envelope, body_or_list, function_tool, label, list, target, user_media, Batch,
-    BodyOr, Call, ImportedHistory, Payload,
+    assistant_envelope, attach, body_or_list, function_tool, label, list, target, user_media,
+    Batch, BodyOr, Call, ImportedHistory, Payload,
 };
 use crate::steps::wire::Keyed;
 
@@ -124,30 +125,25 @@ fn as_json(block: &Keyed<Block<'_>>) -> Value {
 /// An `image` or `document` block's kind and payload: its bytes, or the S3
 /// object it names, kept as the provider file it is.
 fn media<'b>(block: &'b Keyed<Block<'_>>) -> Option<(AttachmentKind, Payload<'b>)> {
-    let (kind, media_type, source) = match block {
-        Keyed::Known(Block::Image(i)) => (
-            AttachmentKind::Image,
-            format!("image/{}", i.format.trim().to_ascii_lowercase()),
-            &i.source,
-        ),
-        Keyed::Known(Block::Document(d)) => (
-            AttachmentKind::Document,
-            match d.format.trim().to_ascii_lowercase().as_str() {
-                "pdf" => "application/pdf".to_owned(),
-                other => format!("application/{other}"),
-            },
-            &d.source,
-        ),
+    let (kind, format, source) = match block {
+        Keyed::Known(Block::Image(i)) => (AttachmentKind::Image, &i.format, &i.source),
+        Keyed::Known(Block::Document(d)) => (AttachmentKind::Document, &d.format, &d.source),
         _ => return None,
     };
     let payload = match (&source.bytes, &source.s3_location) {
         (Some(bytes), _) => Payload::Base64(bytes.text()),
         (None, Some(s3)) => {
-            let owner = s3
-                .bucket_owner
-                .as_deref()
-                .map_or(String::new(), |o| format!("{o}@"));
-            Payload::Held(format!("bedrock-file:{media_type};{owner}{}", s3.uri))
+            // The S3 object's media type, which the target keeps: the
+            // format is the subtype (`pdf` for a PDF).
+            let family = match kind {
+                AttachmentKind::Image => "image",
+                _ => "application",
+            };
+            Payload::Held(ProviderFile {
+                media_type: Some(format!("{family}/{}", format.trim().to_ascii_lowercase())),
+                bucket_owner: s3.bucket_owner.as_deref().map(str::to_owned),
+                ..ProviderFile::new(Holder::Bedrock, &*s3.uri)
+            })
         }
         (None, None) => Payload::Missing("a source needs bytes or s3Location"),
     };
@@ -215,12 +211,8 @@ fn user(
                 Keyed::Known(Block::Json(j)) => env.line(&j.to_string()),
                 _ => match media(item) {
                     Some((kind, payload)) => {
-                        let attachment =
-                            crate::Attachment::new(kind, target(payload, &iat, store)?);
-                        env.attachments.push(match document_name(item) {
-                            Some(name) => attachment.with_name(name),
-                            None => attachment,
-                        });
+                        let target = target(payload, &iat, store)?;
+                        attach(&mut env, kind, target, document_name(item).as_deref());
                     }
                     None => env.line(&as_json(item).to_string()),
                 },

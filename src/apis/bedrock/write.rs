@@ -409,7 +409,7 @@ impl Builder {
     fn document_name(&mut self, file: Option<&str>) -> String {
         let stem = file
             .map(|n| n.rsplit_once('.').map_or(n, |(stem, _)| stem))
-            .filter(|stem| !(stem.len() == 64 && stem.bytes().all(|b| b.is_ascii_hexdigit())))
+            .filter(|stem| !crate::steps::compose::is_content_hash(stem))
             .unwrap_or("");
         let mut name = String::new();
         for c in stem.chars() {

@@ -21,6 +21,7 @@ use crate::media::store::MediaStore;
 use crate::AttachmentKind;
 
 use super::wire::{Body, Content, FunctionResponse, Item, Part, Response, Role};
+use crate::media::{Holder, ProviderFile};
 use crate::steps::envelope::Envelope;
 use crate::steps::imported::ImportError;
 use crate::steps::imported::{
@@ -93,11 +94,10 @@ fn inline<'p>(part: &'p Item<'_>) -> Option<(AttachmentKind, Payload<'p>)> {
             ..
         }) => Some((
             kind_of_inline(&file.mime_type),
-            Payload::Held(format!(
-                "gemini-file:{};{}",
-                file.mime_type.trim().to_ascii_lowercase(),
-                file.file_uri
-            )),
+            Payload::Held(ProviderFile {
+                media_type: Some(file.mime_type.trim().to_ascii_lowercase()),
+                ..ProviderFile::new(Holder::Gemini, &*file.file_uri)
+            }),
         )),
         _ => None,
     }

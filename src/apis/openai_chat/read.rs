@@ -36,6 +36,7 @@ use crate::media::store::MediaStore;
 use crate::AttachmentKind;
 
 use super::wire::{Body, CallFunction, Content, Message, Part, Role};
+use crate::media::{Holder, ProviderFile};
 use crate::steps::envelope::Envelope;
 use crate::steps::imported::ImportError;
 use crate::steps::imported::{
@@ -328,7 +329,7 @@ fn media<'p>(part: &'p Open<Part<'_>>) -> Option<(AttachmentKind, Payload<'p>)> 
             match (&file.file_data, &file.file_id) {
                 (Some(data), _) => Payload::DataUrl(data.text()),
                 // Kept as the provider file it is.
-                (None, Some(id)) => Payload::Held(format!("openai-file:{id}")),
+                (None, Some(id)) => Payload::Held(ProviderFile::new(Holder::OpenAi, &**id)),
                 (None, None) => Payload::Missing("a file part needs file_data or file_id"),
             },
         )),

@@ -19,6 +19,7 @@ use crate::media::store::MediaStore;
 use crate::AttachmentKind;
 
 use super::wire::{Body, Content, Input, Item, Part, Role};
+use crate::media::{Holder, ProviderFile};
 use crate::steps::envelope::Envelope;
 use crate::steps::imported::ImportError;
 use crate::steps::imported::{
@@ -178,11 +179,6 @@ fn part_name<'p>(part: &'p Open<Part<'_>>) -> Option<&'p str> {
     }
 }
 
-/// The target of an OpenAI file id.
-fn openai_file(id: &str) -> String {
-    format!("openai-file:{id}")
-}
-
 fn part_target(
     part: &Open<Part<'_>>,
     at: &str,
@@ -194,13 +190,14 @@ fn part_target(
         }) => match (image_url, file_id) {
             (Some(url), _) => (AttachmentKind::Image, url_payload(url.text())),
             // Kept as the provider file it is.
-            (None, Some(id)) => return Ok(Some((AttachmentKind::Image, openai_file(id)))),
-            (None, None) => {
-                return Err(ImportError::at(
-                    at,
-                    "an input_image needs image_url or file_id",
-                ))
-            }
+            (None, Some(id)) => (
+                AttachmentKind::Image,
+                Payload::Held(ProviderFile::new(Holder::OpenAi, &**id)),
+            ),
+            (None, None) => (
+                AttachmentKind::Image,
+                Payload::Missing("an input_image needs image_url or file_id"),
+            ),
         },
         Open::Known(Part::File {
             file_data,
@@ -211,14 +208,9 @@ fn part_target(
             let payload = match (file_data, file_url, file_id) {
                 (Some(data), _, _) => Payload::DataUrl(data.text()),
                 (None, Some(url), _) => Payload::Url(url),
-                (None, None, Some(id)) => {
-                    return Ok(Some((AttachmentKind::Document, openai_file(id))))
-                }
+                (None, None, Some(id)) => Payload::Held(ProviderFile::new(Holder::OpenAi, &**id)),
                 (None, None, None) => {
-                    return Err(ImportError::at(
-                        at,
-                        "an input_file needs file_data, file_url or file_id",
-                    ))
+                    Payload::Missing("an input_file needs file_data, file_url or file_id")
                 }
             };
             (AttachmentKind::Document, payload)
