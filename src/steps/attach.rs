@@ -13,21 +13,19 @@
 //! prepared bytes, so the request and its notes do not depend on how many
 //! threads there are; when a request's limits leave out an attachment
 //! prepared ahead, that work is dropped (at most `parallelism − 1`
-//! attachments).
+//! attachments). What needs no loading (a file the provider holds, an
+//! earlier turn's payload) is found on the calling thread and takes no
+//! thread of its own (`fetch.rs`).
 
-use std::borrow::Cow;
 use std::sync::Arc;
 
 use crate::carrier::AttachmentKind;
-use crate::media::{
-    check_whole, header::read_header, sniff, Budget, CacheKey, DefaultResolver, MediaType, Policy,
-    Prepared, PreparedCache, ProviderFile, Resolver, Sniffed, Source, Uploads,
-};
+use crate::media::{DefaultResolver, Policy, Prepared, PreparedCache, Resolver};
 
 use super::evict::{article, counted, Evict};
-use super::held::{holder_of, Held};
+use super::held::Held;
 use super::memo::Memo;
-use super::model::Capabilities;
+use super::model::{Capabilities, Limits};
 use super::options::Eviction;
 use super::walk::{Media, Slot, Turn};
 use crate::facts::Facts;
@@ -35,33 +33,6 @@ use crate::facts::Provider;
 use crate::steps::compose::shown;
 use crate::steps::options::Options;
 use crate::steps::report::{Note, NoteReason, Report};
-
-/// What a provider accepts in one request.
-#[derive(Clone, Debug)]
-pub(crate) struct Limits {
-    /// Each attachment is prepared for this budget.
-    pub budget: Budget,
-    /// Image types sent as they are; any other image is sent as PNG.
-    pub image_types: Cow<'static, [MediaType]>,
-    /// Whether PDFs can be sent.
-    pub documents: bool,
-    /// Whether images can be sent as `http(s)` URLs.
-    pub image_urls: bool,
-    /// Whether documents can be sent as `http(s)` URLs.
-    pub document_urls: bool,
-    /// Most images (inline or URL) in one request.
-    pub max_images: usize,
-    /// Most documents in one request.
-    pub max_documents: usize,
-    /// Most base64 characters of inline media in one request.
-    pub max_total: usize,
-    /// Largest width or height of an image.
-    pub max_dim: u32,
-    /// `(n, edge, documents)`: when a request holds more than `n` images
-    /// (counted with its documents when `documents`), each fits `edge` ×
-    /// `edge`.
-    pub many_images: Option<(usize, u32, bool)>,
-}
 
 /// What has been kept so far, newest first.
 #[derive(Clone, Default)]
@@ -76,45 +47,34 @@ struct Tally {
     tokens_full: bool,
 }
 
-struct Step<'o> {
-    facts: &'o Facts,
-    provider: Provider,
-    model: &'o str,
-    limits: &'o Limits,
-    vision: bool,
+pub(super) struct Step<'o> {
+    pub(super) facts: &'o Facts,
+    pub(super) provider: Provider,
+    pub(super) model: &'o str,
+    pub(super) limits: &'o Limits,
+    pub(super) vision: bool,
     /// Whether the model takes images (documents apart).
-    images: bool,
-    policy: &'o Policy,
-    resolver: &'o (dyn Resolver + Sync),
-    eviction: Eviction,
-    cache: Option<&'o dyn PreparedCache>,
-    memo: Option<&'o Memo>,
+    pub(super) images: bool,
+    pub(super) policy: &'o Policy,
+    pub(super) resolver: &'o (dyn Resolver + Sync),
+    pub(super) eviction: Eviction,
+    pub(super) cache: Option<&'o dyn PreparedCache>,
+    pub(super) memo: Option<&'o Memo>,
     /// What the provider takes of the files it holds, and the uploads map.
-    held: Held<'o>,
+    pub(super) held: Held<'o>,
     /// The detail level images are counted at.
-    detail: crate::facts::Detail,
+    pub(super) detail: crate::facts::Detail,
 }
 
 /// What [`Step::gate`] says of a slot.
 enum Gate {
     /// It becomes this note, unloaded.
     Done(Media),
-    /// It must be loaded ([`Step::fetch`]).
+    /// It must be looked up or loaded ([`Step::look`], [`Step::load`]).
     Fetch { is_document: bool },
 }
 
-/// A slot loaded and prepared, not yet counted ([`Step::fetch`]).
-enum Fetched<'m> {
-    /// Prepared (or taken from the memo), with the memo entry to keep it
-    /// under when it was prepared now.
-    Prepared(Arc<Prepared>, Option<(&'m Memo, CacheKey)>),
-    /// An `http(s)` URL the provider takes.
-    Url(String),
-    /// A note: it cannot be sent.
-    Note(Media),
-    /// A file the provider holds: named so, or found in the uploads map.
-    File(ProviderFile),
-}
+use super::fetch::{Fetched, Look, Pending};
 
 /// Decide, for every slot of `turns` in order, what it becomes for
 /// `provider`: media resolved and prepared, or a note.
@@ -188,7 +148,7 @@ pub(crate) fn decide(
         held: Held::new(provider, model, options),
         detail,
     };
-    let mut media = step.decide_all(&slots, options.parallelism());
+    let mut media = step.decide_all(&slots, || options.parallelism());
     media.reverse();
     for kind in [AttachmentKind::Image, AttachmentKind::Document] {
         step.evict().round(&slots, &mut media, kind);
@@ -284,8 +244,11 @@ pub(crate) fn shrink(
 
 impl<'o> Step<'o> {
     /// What each of `slots` becomes, newest first, preparing up to
-    /// `workers` attachments at once.
-    fn decide_all(&self, slots: &[&Slot<'_, ()>], workers: usize) -> Vec<Media> {
+    /// `workers()` attachments at once (asked only when some must be
+    /// loaded).
+    fn decide_all(&self, slots: &[&Slot<'_, ()>], workers: impl FnOnce() -> usize) -> Vec<Media> {
+        let mut workers = Some(workers);
+        let mut width = 0;
         let mut tally = Tally::default();
         let order: Vec<usize> = (0..slots.len()).rev().collect();
         let mut ahead: Vec<Option<Fetched<'o>>> = (0..slots.len()).map(|_| None).collect();
@@ -302,59 +265,75 @@ impl<'o> Step<'o> {
             };
             let fetched = match ahead[i].take() {
                 Some(f) => f,
-                None => {
-                    // This one, and the next ones the pass would fetch if
-                    // each before them were kept.
-                    let mut batch = vec![(i, is_document)];
-                    let mut guess = tally.clone();
-                    guess.count(is_document);
-                    for &j in &order[pos + 1..] {
-                        if batch.len() >= workers {
-                            break;
+                None => match self.look(slots[i], is_document) {
+                    Look::Done(f) => f,
+                    Look::Load(first) => {
+                        if let Some(ask) = workers.take() {
+                            width = ask().max(1);
                         }
-                        if let Gate::Fetch { is_document } = self.gate(slots[j], &mut guess) {
-                            guess.count(is_document);
-                            batch.push((j, is_document));
+                        // This one, and the next ones the pass would load
+                        // if each before them were kept; those found
+                        // without loading are decided here, on this thread.
+                        let mut batch = vec![(i, is_document, first)];
+                        let mut guess = tally.clone();
+                        guess.count(is_document);
+                        for &j in &order[pos + 1..] {
+                            if batch.len() >= width {
+                                break;
+                            }
+                            if let Gate::Fetch { is_document } = self.gate(slots[j], &mut guess) {
+                                guess.count(is_document);
+                                match self.look(slots[j], is_document) {
+                                    Look::Done(f) => ahead[j] = Some(f),
+                                    Look::Load(p) => batch.push((j, is_document, p)),
+                                }
+                            }
                         }
+                        let mut results = self.load_all(slots, batch);
+                        let first = results.remove(0).1;
+                        for (j, f) in results {
+                            ahead[j] = Some(f);
+                        }
+                        first
                     }
-                    let mut results = self.fetch_all(slots, &batch).into_iter();
-                    let first = results.next().expect("one result per slot");
-                    for ((j, _), f) in batch[1..].iter().zip(results) {
-                        ahead[*j] = Some(f);
-                    }
-                    first
-                }
+                },
             };
             media.push(self.finish(fetched, slots[i], &mut tally, is_document));
         }
         media
     }
 
-    /// [`Step::fetch`] for each of `batch`, in its order: the first on this
+    /// [`Step::load`] for each of `batch`, in its order: the first on this
     /// thread, each other on a thread of its own.
-    fn fetch_all(&self, slots: &[&Slot<'_, ()>], batch: &[(usize, bool)]) -> Vec<Fetched<'o>> {
-        let Some((&(first, first_doc), rest)) = batch.split_first() else {
-            return Vec::new();
-        };
-        if rest.is_empty() {
-            return vec![self.fetch(slots[first], first_doc)];
+    fn load_all(
+        &self,
+        slots: &[&Slot<'_, ()>],
+        mut batch: Vec<(usize, bool, Pending<'o>)>,
+    ) -> Vec<(usize, Fetched<'o>)> {
+        let (first, first_doc, first_pending) = batch.remove(0);
+        if batch.is_empty() {
+            return vec![(first, self.load(slots[first], first_doc, first_pending))];
         }
         std::thread::scope(|scope| {
-            let handles: Vec<_> = rest
-                .iter()
-                .map(|&(j, is_document)| {
+            let handles: Vec<_> = batch
+                .into_iter()
+                .map(|(j, is_document, pending)| {
                     let slot = slots[j];
-                    scope.spawn(move || self.fetch(slot, is_document))
+                    (
+                        j,
+                        scope.spawn(move || self.load(slot, is_document, pending)),
+                    )
                 })
                 .collect();
-            let mut out = Vec::with_capacity(batch.len());
-            out.push(self.fetch(slots[first], first_doc));
-            for handle in handles {
-                out.push(
+            let mut out = Vec::with_capacity(handles.len() + 1);
+            out.push((first, self.load(slots[first], first_doc, first_pending)));
+            for (j, handle) in handles {
+                out.push((
+                    j,
                     handle
                         .join()
                         .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-                );
+                ));
             }
             out
         })
@@ -432,140 +411,6 @@ impl<'o> Step<'o> {
         Gate::Fetch { is_document }
     }
 
-    /// Load and prepare `slot` (or find it in the conversation's memo):
-    /// no tally is read or changed, so any number of slots can be fetched
-    /// at once.
-    fn fetch(&self, slot: &Slot<'_, ()>, is_document: bool) -> Fetched<'o> {
-        let what = slot.kind.as_str();
-        let shown = shown(slot);
-        let provider = self.provider.display_name();
-        let not_attached = |why: NoteReason, reason: &dyn std::fmt::Display| {
-            Fetched::Note(Media::Note(
-                why,
-                format!("[{what} {shown} not attached: {reason}]"),
-            ))
-        };
-        let (budget, types) = (self.limits.budget, &*self.limits.image_types);
-        let held = match ProviderFile::parse(&slot.target) {
-            Some(Err(e)) => return not_attached(NoteReason::Media, &e),
-            Some(Ok(file)) => Some(file),
-            None => None,
-        };
-        let mut early = None;
-        if let Some(file) = held {
-            if holder_of(self.provider) == Some(file.holder) {
-                return match self.held.refuses(&file, is_document) {
-                    Some(why) => not_attached(NoteReason::NotTaken, &why),
-                    None => Fetched::File(file),
-                };
-            }
-            // Another provider's file: only a resolver of the caller's
-            // that has its bytes can send it (inline), resolved once.
-            match self.resolver.resolve(&slot.target) {
-                Ok(Source::Bytes(bytes)) => early = Some(bytes),
-                _ => {
-                    return not_attached(
-                        NoteReason::NotTaken,
-                        &format!(
-                            "it is a file {} holds, which {provider} cannot read",
-                            file.holder.display_name()
-                        ),
-                    )
-                }
-            }
-        }
-        // A conversation's memo: a source whose stamp is unchanged is
-        // neither read nor prepared again. With an uploads map, the memo
-        // knows the bytes' hash by the stamp, so the map is asked again
-        // every turn (it may have grown) without reading the file; a
-        // source whose hash is not known yet is read to learn it.
-        let stamp = self.memo.and_then(|_| self.resolver.stamp(&slot.target));
-        let mut known = true;
-        if let (Some(memo), Some(stamp)) = (self.memo, &stamp) {
-            if self.held.uploads.is_some() {
-                match memo.hash_of(stamp) {
-                    Some((hash, sniffed, size)) => {
-                        if let Some(why) = wrong_kind(is_document, sniffed) {
-                            return not_attached(NoteReason::WrongKind, &why);
-                        }
-                        if let Some(file) = self.by_reference(&hash, sniffed, size, is_document) {
-                            return Fetched::File(file);
-                        }
-                    }
-                    None => known = false,
-                }
-            }
-        }
-        let memo = self.memo.zip(stamp.as_ref()).map(|(memo, stamp)| {
-            (
-                memo,
-                Memo::key(stamp, is_document, self.policy, budget, types),
-            )
-        });
-        if let Some(kept) = memo
-            .as_ref()
-            .filter(|_| known)
-            .and_then(|(memo, key)| memo.get(key))
-        {
-            return Fetched::Prepared(kept, None);
-        }
-        let resolved = match early {
-            Some(bytes) => Ok(Source::Bytes(bytes)),
-            None => self.resolver.resolve(&slot.target),
-        };
-        let loaded = match resolved {
-            Ok(Source::Url(url)) => {
-                let takes = if is_document {
-                    self.limits.document_urls
-                } else {
-                    self.limits.image_urls
-                };
-                if !takes {
-                    return not_attached(
-                        NoteReason::NotTaken,
-                        &format!("{provider} does not take {what} URLs here"),
-                    );
-                }
-                return Fetched::Url(url);
-            }
-            Ok(Source::Bytes(loaded)) => loaded,
-            Err(e) => return not_attached(NoteReason::Media, &e.reason()),
-        };
-        let sniffed = match sniff(&loaded.bytes) {
-            Sniffed::Media(t) => Some(t),
-            _ => None,
-        };
-        if let Some(why) = wrong_kind(is_document, sniffed) {
-            return not_attached(NoteReason::WrongKind, &why);
-        }
-        // Bytes that are not whole are never sent, by reference either:
-        // they go on to be prepared, which says why (and checks them there
-        // when there is no map).
-        if self.held.uploads.is_some()
-            && sniffed.is_some_and(|t| check_whole(&loaded.bytes, t).is_ok())
-        {
-            let hash = Uploads::hash(&loaded.bytes);
-            let size = sniffed
-                .filter(|t| t.is_image())
-                .and_then(|t| read_header(&loaded.bytes, t).ok())
-                .map(|h| (h.width, h.height));
-            if let (Some(memo), Some(stamp)) = (self.memo, &stamp) {
-                memo.put_hash(stamp, (hash, sniffed, size));
-            }
-            if let Some(file) = self.by_reference(&hash, sniffed, size, is_document) {
-                return Fetched::File(file);
-            }
-        }
-        let prepared = match self.cache {
-            Some(cache) => loaded.prepare_cached(self.policy, budget, types, cache),
-            None => loaded.prepare_for(self.policy, budget, types),
-        };
-        match prepared {
-            Ok(p) => Fetched::Prepared(Arc::new(p), memo),
-            Err(e) => not_attached(NoteReason::Media, &e.reason()),
-        }
-    }
-
     /// What a fetched slot becomes, in order: kept in the memo, then in
     /// the request unless its limits are reached.
     fn finish(
@@ -594,27 +439,6 @@ impl<'o> Step<'o> {
                 self.take(prepared, tally, what, &shown, is_document)
             }
         }
-    }
-
-    /// The file the uploads map names for bytes of SHA-256 `hash`, when
-    /// this provider can take it as it is: an image goes by reference
-    /// only within the policy's largest side (`size` read from its
-    /// header), since the provider would see those very pixels and the
-    /// crate fits every image it sends within it (Anthropic refuses
-    /// images over 2000 px in a request of more than 20); a larger one is
-    /// prepared and sent inline instead.
-    fn by_reference(
-        &self,
-        hash: &[u8; 32],
-        sniffed: Option<MediaType>,
-        size: Option<(u32, u32)>,
-        is_document: bool,
-    ) -> Option<ProviderFile> {
-        let edge = self.policy.max_dim();
-        let fits = is_document || size.is_some_and(|(w, h)| w <= edge && h <= edge);
-        self.held
-            .uploaded(hash, sniffed, is_document)
-            .filter(|_| fits)
     }
 
     /// `prepared` goes in the request, unless the request's limits are
@@ -672,15 +496,5 @@ impl Tally {
         } else {
             self.images += 1;
         }
-    }
-}
-
-/// Why bytes of type `sniffed` cannot go as the kind declared: a PDF
-/// declared as an image, an image declared as a document.
-fn wrong_kind(is_document: bool, sniffed: Option<MediaType>) -> Option<String> {
-    match (is_document, sniffed?) {
-        (false, MediaType::Pdf) => Some("it is a PDF; declare it as a document".to_owned()),
-        (true, t) if t.is_image() => Some(format!("it is an image ({t}), not a PDF")),
-        _ => None,
     }
 }

@@ -14,6 +14,7 @@ pub(crate) mod detail;
 pub(crate) mod envelope;
 pub(crate) mod error;
 mod evict;
+mod fetch;
 mod held;
 pub(crate) mod imported;
 pub(crate) mod lines;

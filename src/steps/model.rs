@@ -8,11 +8,37 @@ use crate::facts::ids::{bedrock_family, Family};
 use std::borrow::Cow;
 
 use crate::facts::Facts;
-use crate::media::{Budget, Measure};
+use crate::media::{Budget, Measure, MediaType};
 
-use super::attach::Limits;
 use super::declare::TypedTools;
 use crate::facts::Provider;
+
+/// What a provider accepts in one request.
+#[derive(Clone, Debug)]
+pub(crate) struct Limits {
+    /// Each attachment is prepared for this budget.
+    pub budget: Budget,
+    /// Image types sent as they are; any other image is sent as PNG.
+    pub image_types: Cow<'static, [MediaType]>,
+    /// Whether PDFs can be sent.
+    pub documents: bool,
+    /// Whether images can be sent as `http(s)` URLs.
+    pub image_urls: bool,
+    /// Whether documents can be sent as `http(s)` URLs.
+    pub document_urls: bool,
+    /// Most images (inline or URL) in one request.
+    pub max_images: usize,
+    /// Most documents in one request.
+    pub max_documents: usize,
+    /// Most base64 characters of inline media in one request.
+    pub max_total: usize,
+    /// Largest width or height of an image.
+    pub max_dim: u32,
+    /// `(n, edge, documents)`: when a request holds more than `n` images
+    /// (counted with its documents when `documents`), each fits `edge` ×
+    /// `edge`.
+    pub many_images: Option<(usize, u32, bool)>,
+}
 
 /// What one model takes, as far as the request body is concerned.
 #[derive(Clone, Debug)]
