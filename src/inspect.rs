@@ -77,7 +77,12 @@ fn chat(record: &Record<'_>) -> Option<InspectLine<'static>> {
         Err(e) => Some(error(e)),
         Ok(Spelling::OpenAiChat) => {
             Some(
-                match read_chat(record.index, raw, &mut crate::media::store::InlineStore) {
+                match read_chat(
+                    record.index,
+                    raw,
+                    &mut crate::media::store::InlineStore,
+                    &crate::import::ImportOptions::default(),
+                ) {
                     Ok(m) => InspectLine::Message {
                         index: record.index,
                         role: m.role,

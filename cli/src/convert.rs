@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 
 use tool_carrier::facts::{Detail, Facts};
-use tool_carrier::import::read_records_with;
+use tool_carrier::import::{read_records_with, ImportOptions};
 use tool_carrier::media::store::InlineStore;
 use tool_carrier::media::Policy;
 use tool_carrier::provider::{
@@ -163,6 +163,11 @@ pub struct Args {
     /// definitions included (unless --tools is given).
     #[arg(long, value_name = "P")]
     from: Option<Provider>,
+    /// Keep a block, part or item of a kind the provider's pinned SDK
+    /// does not list (in a Chat-spelled record, or a --from body) as a
+    /// note, instead of refusing the input (exit 2).
+    #[arg(long)]
+    keep_unknown: bool,
     /// A generation setting, KEY=VALUE (repeatable): max_tokens,
     /// temperature, top_p, top_k, stop, seed, reasoning_effort (low,
     /// medium, high), thinking_budget. VALUE is read as JSON, else as a
@@ -375,6 +380,7 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
             .map_err(|e| Failure::new(format!("--uploads {}: {e}", path.display())))?;
         options = options.with_uploads(uploads);
     }
+    let reading = ImportOptions::new().with_keep_unknown(args.keep_unknown);
     let mut input = input::open(args.file.as_deref())?;
     let name = input.name.clone();
     if let Some(from) = args.from {
@@ -383,15 +389,17 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
             .context(|| format!("reading {name}"))?;
         let body = crate::import::json_or_lines(&text)
             .map_err(|e| Failure::new(format!("{name}: {e}")))?;
-        let history = tool_carrier::import::from_provider(
+        let history = tool_carrier::import::from_provider_with(
             from,
             &body,
             &mut tool_carrier::media::store::InlineStore,
+            &reading,
         )
         .map_err(|e| Failure::new(format!("--from {from}: {name}: {e}")))?;
         for note in &history.notes {
             eprintln!("  --from {from}: message {}: {}", note.message, note.text);
         }
+        eprintln!("  --from {from}: {}", history.tally.summary("kept"));
         if args.tools.is_none() {
             let (tools, left) = tool_carrier::import::tool_definitions(from, &body);
             for tool in &left {
@@ -415,10 +423,16 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
     // record's inline media stay inline, as with --from.
     let reader = input.progress.track(input.reader);
     let history = input::history(reader, &args.limits).context(|| format!("reading {name}"))?;
-    let messages = match read_records_with(history, &mut InlineStore) {
+    let messages = match read_records_with(history, &mut InlineStore, &reading) {
         Ok(history) => {
             for note in &history.notes {
                 eprintln!("  record {}: {}", note.message, note.text);
+            }
+            if !history.tally.rows().is_empty() {
+                eprintln!(
+                    "  records spelled the OpenAI Chat way: {}",
+                    history.tally.summary("kept")
+                );
             }
             history.messages
         }

@@ -25,7 +25,9 @@ use crate::json::tree::Json;
 use crate::media::store::MediaStore;
 use crate::steps::body::Body;
 use crate::steps::context::Context;
+use crate::steps::audit::ImportOptions;
 use crate::steps::imported::{function_tools, ImportError, ImportedHistory};
+use crate::steps::known::Known;
 use crate::steps::response::ResponseReader;
 use crate::steps::rule::{Out, Rule, Target};
 use crate::steps::spec::Spec;
@@ -38,7 +40,9 @@ pub(crate) struct Api {
     /// Write the request body for the turns.
     pub write: fn(Vec<Turn<'_>>, &Context<'_>) -> Body,
     /// Read a request body written for this API back into a history.
-    pub read: fn(&Value, &mut dyn MediaStore) -> Result<ImportedHistory, ImportError>,
+    pub read: fn(&Value, &mut dyn MediaStore, &ImportOptions) -> Result<ImportedHistory, ImportError>,
+    /// The kinds and members of its lists its pinned SDK lists.
+    pub known: &'static Known,
     /// A body's tool definitions, as function tools, and what is left out.
     pub tool_definitions: fn(&Value) -> (Vec<Value>, Vec<String>),
     /// Every rule the API's check knows.
@@ -67,7 +71,8 @@ pub(crate) static APIS: [Api; Provider::COUNT] = [
     Api {
         spec: &anthropic::SPEC,
         write: |turns, cx| Body::new(anthropic::write::build(turns, cx)),
-        read: anthropic::read::from_anthropic,
+        read: anthropic::read::read,
+        known: &anthropic::known::KNOWN,
         tool_definitions: function_tools,
         rules: anthropic::rules::RULES,
         check: anthropic::rules::check,
@@ -81,7 +86,8 @@ pub(crate) static APIS: [Api; Provider::COUNT] = [
     Api {
         spec: &openai_chat::SPEC,
         write: |turns, cx| Body::new(openai_chat::write::build(turns, cx)),
-        read: openai_chat::read::from_openai_chat,
+        read: openai_chat::read::read,
+        known: &openai_chat::known::KNOWN,
         tool_definitions: function_tools,
         rules: openai_chat::rules::RULES,
         check: openai_chat::rules::check,
@@ -95,7 +101,8 @@ pub(crate) static APIS: [Api; Provider::COUNT] = [
     Api {
         spec: &openai_responses::SPEC,
         write: |turns, cx| Body::new(openai_responses::write::build(turns, cx)),
-        read: openai_responses::read::from_openai_responses,
+        read: openai_responses::read::read,
+        known: &openai_responses::known::KNOWN,
         tool_definitions: function_tools,
         rules: openai_responses::rules::RULES,
         check: openai_responses::rules::check,
@@ -116,7 +123,8 @@ pub(crate) static APIS: [Api; Provider::COUNT] = [
     Api {
         spec: &bedrock::SPEC,
         write: |turns, cx| Body::new(bedrock::write::build(turns, cx)),
-        read: bedrock::read::from_bedrock,
+        read: bedrock::read::read,
+        known: &bedrock::known::KNOWN,
         tool_definitions: bedrock::read::tool_definitions,
         rules: bedrock::rules::RULES,
         check: bedrock::rules::check,
@@ -136,7 +144,8 @@ pub(crate) static APIS: [Api; Provider::COUNT] = [
     Api {
         spec: &ollama::SPEC,
         write: |turns, cx| Body::new(ollama::write::build(turns, cx)),
-        read: ollama::read::from_ollama,
+        read: ollama::read::read,
+        known: &ollama::known::KNOWN,
         tool_definitions: function_tools,
         rules: ollama::rules::RULES,
         check: ollama::rules::check,
@@ -152,7 +161,8 @@ pub(crate) static APIS: [Api; Provider::COUNT] = [
         spec: &openai_compatible::SPEC,
         // Chat Completions, as the profile in the context says.
         write: |turns, cx| Body::new(openai_chat::write::build(turns, cx)),
-        read: openai_chat::read::from_openai_chat,
+        read: openai_chat::read::read,
+        known: &openai_chat::known::KNOWN,
         tool_definitions: function_tools,
         rules: openai_compatible::rules::RULES,
         check: openai_compatible::rules::check,
@@ -169,7 +179,8 @@ pub(crate) static APIS: [Api; Provider::COUNT] = [
 const GEMINI: Api = Api {
     spec: &gemini::SPEC,
     write: |turns, cx| Body::new(gemini::write::build(turns, cx)),
-    read: gemini::read::from_gemini,
+    read: gemini::read::read,
+    known: &gemini::known::KNOWN,
     tool_definitions: gemini::read::tool_definitions,
     rules: gemini::rules::RULES,
     check: gemini::rules::check,

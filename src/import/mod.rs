@@ -56,6 +56,7 @@ pub use crate::apis::openai_chat::stream::OpenAiChatStream;
 pub use crate::apis::openai_responses::read::{from_openai_responses, ITEMS as OPENAI_ITEMS};
 pub use crate::apis::openai_responses::response::from_openai_responses_response;
 pub use crate::apis::openai_responses::stream::OpenAiResponsesStream;
+pub use crate::steps::audit::ImportOptions;
 pub use crate::steps::envelope::IS_ERROR;
 pub(crate) use crate::steps::imported::kind_of_mime;
 pub use crate::steps::imported::{ImportError, ImportNote, Imported, ImportedHistory};
@@ -82,7 +83,42 @@ pub fn from_provider(
     input: &serde_json::Value,
     store: &mut dyn crate::media::store::MediaStore,
 ) -> Result<ImportedHistory, ImportError> {
-    (api(provider).read)(input, store)
+    from_provider_with(provider, input, store, &ImportOptions::default())
+}
+
+/// [`from_provider`], as `options` say: with
+/// [`ImportOptions::keep_unknown`], a block, part or item of a kind the
+/// provider's pinned SDK does not list is kept as written, with a note,
+/// instead of refusing the input.
+///
+/// ```
+/// use serde_json::json;
+/// use tool_carrier::import::{from_provider, from_provider_with, ImportOptions};
+/// use tool_carrier::media::store::InlineStore;
+/// use tool_carrier::provider::Provider;
+///
+/// // A Vercel AI SDK message is no Chat message: its part is refused…
+/// let body = json!([{"role": "assistant", "content": [
+///     {"type": "tool-call", "toolCallId": "c1", "toolName": "shot", "input": {}}]}]);
+/// let err = from_provider(Provider::OpenAiChat, &body, &mut InlineStore).unwrap_err();
+/// assert!(err.to_string().starts_with("$[0].content[0]: a \"tool-call\" part is not a kind the openai"));
+/// // …or, asked, kept out of the text with a note, and counted.
+/// let options = ImportOptions::new().with_keep_unknown(true);
+/// let h = from_provider_with(Provider::OpenAiChat, &body, &mut InlineStore, &options)?;
+/// assert_eq!(h.messages[0].1, "");
+/// assert_eq!(h.tally.get("tool-call part").map(|c| (c.read, c.noted)), Some((1, 1)));
+/// # Ok::<(), tool_carrier::import::ImportError>(())
+/// ```
+///
+/// # Errors
+/// As the reader.
+pub fn from_provider_with(
+    provider: Provider,
+    input: &serde_json::Value,
+    store: &mut dyn crate::media::store::MediaStore,
+    options: &ImportOptions,
+) -> Result<ImportedHistory, ImportError> {
+    (api(provider).read)(input, store, options)
 }
 
 /// Read a response body (not streamed) of `provider` as one assistant

@@ -12,7 +12,8 @@ use crate::history::{Chunk, IntoHistoryReader, Message, MessageError, ReadError,
 use crate::json::scan::{self, Pick};
 use crate::media::store::{InlineStore, MediaStore};
 
-use super::{ImportError, ImportNote};
+use super::{ImportError, ImportNote, ImportOptions};
+use crate::steps::tally::Tally;
 use crate::apis::openai_chat::read::{read_message, ChatMessage};
 use crate::steps::imported::{str_of, ImportedHistory};
 
@@ -37,9 +38,12 @@ pub struct RecordMessage<'a> {
     pub content: Cow<'a, str>,
     /// How the record was spelled.
     pub spelling: Spelling,
-    /// What was kept in another form (a user's own media, a part of an
-    /// unknown type), each with its JSON path in the record.
+    /// What was kept in another form (a user's own media, a part left
+    /// out), each with its JSON path in the record.
     pub notes: Vec<String>,
+    /// What a Chat record held, by kind, and what became of each (empty
+    /// for the crate's own records, passed on as they are).
+    pub tally: Tally,
 }
 
 /// Why a record could not be read.
@@ -82,7 +86,7 @@ pub fn read_record<'a>(
     raw: &'a str,
     store: &mut dyn MediaStore,
 ) -> Result<RecordMessage<'a>, ReadRecordError> {
-    read(index, raw, Message::parse(raw), store)
+    read(index, raw, Message::parse(raw), store, &ImportOptions::default())
 }
 
 /// Read a history (JSON Lines or one JSON array of records) whose records
@@ -140,17 +144,21 @@ pub fn read_record<'a>(
 /// either spelling, by line (and, for a Chat record, by index and JSON
 /// path).
 pub fn read_records(input: impl IntoHistoryReader) -> Result<Vec<(String, String)>, ReadError> {
-    Ok(read_records_with(input, &mut InlineStore)?.messages)
+    Ok(read_records_with(input, &mut InlineStore, &ImportOptions::default())?.messages)
 }
 
-/// [`read_records`], inline media put in `store`, and with the notes of
-/// what was kept in another form (each naming its record's index).
+/// [`read_records`], inline media put in `store`, as `options` say (a
+/// Chat record's part of a kind the `openai` SDK does not list is refused
+/// unless [`ImportOptions::keep_unknown`]), with the notes of what was
+/// kept in another form (each naming its record's index) and the tally of
+/// what the Chat records held.
 ///
 /// # Errors
 /// As [`read_records`]; a failure of the store is [`ReadError::Io`].
 pub fn read_records_with(
     input: impl IntoHistoryReader,
     store: &mut dyn MediaStore,
+    options: &ImportOptions,
 ) -> Result<ImportedHistory, ReadError> {
     let mut reader = input.into_history_reader()?;
     let mut out = ImportedHistory::default();
@@ -164,8 +172,9 @@ pub fn read_records_with(
         // and is never looked at again.
         let raw = std::str::from_utf8(record.raw).unwrap_or_default();
         let parsed = record.message.map_err(|e| e.error);
-        match read(record.index, raw, parsed, store) {
+        match read(record.index, raw, parsed, store, options) {
             Ok(m) => {
+                out.tally.extend(&m.tally);
                 out.notes.extend(m.notes.into_iter().map(|text| ImportNote {
                     message: record.index,
                     text,
@@ -190,6 +199,7 @@ fn read<'a>(
     raw: &'a str,
     parsed: Result<Message<'a>, MessageError>,
     store: &mut dyn MediaStore,
+    options: &ImportOptions,
 ) -> Result<RecordMessage<'a>, ReadRecordError> {
     match spelling(raw, parsed.as_ref())? {
         Spelling::Carrier => {
@@ -199,15 +209,17 @@ fn read<'a>(
                 content: m.content,
                 spelling: Spelling::Carrier,
                 notes: Vec::new(),
+                tally: Tally::default(),
             })
         }
         Spelling::OpenAiChat => {
-            let chat = read_chat(index, raw, store)?;
+            let chat = read_chat(index, raw, store, options)?;
             Ok(RecordMessage {
                 role: Cow::Borrowed(chat.role),
                 content: Cow::Owned(chat.content),
                 spelling: Spelling::OpenAiChat,
                 notes: chat.notes,
+                tally: chat.tally,
             })
         }
     }
@@ -278,6 +290,8 @@ pub(crate) struct Chat {
     pub content: String,
     /// What was kept in another form.
     pub notes: Vec<String>,
+    /// What it held, and what became of it.
+    pub tally: Tally,
 }
 
 /// Read the Chat record `raw` (number `index`) with the importer's reader
@@ -286,6 +300,7 @@ pub(crate) fn read_chat(
     index: usize,
     raw: &str,
     store: &mut dyn MediaStore,
+    options: &ImportOptions,
 ) -> Result<Chat, ReadRecordError> {
     let invalid = |at: &str, what: String| {
         ReadRecordError::Message(MessageError::OpenAiChat {
@@ -298,7 +313,7 @@ pub(crate) fn read_chat(
     // The role was read by the parse; a lone surrogate in it is not.
     let role = str_of(&value, "role").unwrap_or_default();
     let mut notes = ImportedHistory::default();
-    let read = read_message(index, "$", role, &value, store, &mut notes).map_err(|e| match e {
+    let read = read_message(index, "$", role, &value, store, &mut notes, options).map_err(|e| match e {
         ImportError::Invalid { at, what } => invalid(&at, what),
         ImportError::Store(e) => ReadRecordError::Store(e),
     })?;
@@ -311,6 +326,7 @@ pub(crate) fn read_chat(
         role,
         content,
         notes: notes.notes.into_iter().map(|n| n.text).collect(),
+        tally: notes.tally,
     })
 }
 
@@ -473,7 +489,7 @@ mod tests {
             "{\"id\":\"c\",\"function\":{}}",
             "{\"id\":\"c\",\"function\":{\"name\":\"f\"}}",
         );
-        let h = read_records_with(fixed.as_bytes(), &mut InlineStore).unwrap();
+        let h = read_records_with(fixed.as_bytes(), &mut InlineStore, &ImportOptions::default()).unwrap();
         assert_eq!(
             h.messages,
             [

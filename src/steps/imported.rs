@@ -12,6 +12,7 @@ use std::fmt;
 use std::io;
 
 use super::compose::label_name;
+use super::tally::Tally;
 use super::envelope::Envelope;
 
 /// A carrier history read from another format, and what did not come
@@ -24,6 +25,9 @@ pub struct ImportedHistory {
     /// One note per thing kept in another form, with the input message it
     /// concerns.
     pub notes: Vec<ImportNote>,
+    /// What was read, by kind (`tool_use block`, `user message`), and what
+    /// became of each: kept as it came, noted, or refused.
+    pub tally: Tally,
 }
 
 /// Something an import kept in another form than it came.
@@ -58,6 +62,17 @@ impl ImportedHistory {
             message,
             text: text.into(),
         });
+    }
+
+    /// One `what` kept as it came.
+    pub(crate) fn kept(&mut self, what: &str) {
+        self.tally.sent(what);
+    }
+
+    /// One `what` kept in another form, or left out, with a note.
+    pub(crate) fn noted(&mut self, message: usize, what: &str, text: impl Into<String>) {
+        self.tally.noted(what);
+        self.note(message, text);
     }
 }
 
@@ -169,17 +184,26 @@ pub(crate) fn user_media(
     out: &mut ImportedHistory,
     message: usize,
     at: &str,
+    what: &str,
     kind: AttachmentKind,
     target: &str,
 ) -> String {
-    out.note(
+    out.noted(
         message,
+        what,
         format!(
             "{at}: the user's own {} is named in the text, not declared",
             kind.as_str()
         ),
     );
     format!("[{} {target} sent by the user]", kind.as_str())
+}
+
+/// An entry (`what`, at `at`) a carrier history has no place for: left
+/// out, saying why, and counted as noted.
+pub(crate) fn left_out(out: &mut ImportedHistory, message: usize, at: &str, what: &str, why: &str) {
+    let a = super::known::article(what);
+    out.noted(message, what, format!("{at}: {a} {what} is left out: {why}"));
 }
 
 /// Add a tool result's attachment to an envelope, with the file name the

@@ -6,6 +6,7 @@
 //! here names an API's folder.
 
 pub(crate) mod attach;
+pub(crate) mod audit;
 pub(crate) mod body;
 pub(crate) mod compose;
 pub(crate) mod context;
@@ -17,6 +18,7 @@ mod evict;
 mod fetch;
 mod held;
 pub(crate) mod imported;
+pub(crate) mod known;
 pub(crate) mod lines;
 pub(crate) mod memo;
 pub(crate) mod model;
@@ -29,6 +31,7 @@ pub(crate) mod rule;
 pub(crate) mod slot;
 pub(crate) mod spec;
 pub(crate) mod sse;
+pub(crate) mod tally;
 pub mod tools;
 pub(crate) mod walk;
 pub(crate) mod wire;

@@ -5,14 +5,18 @@
 //! |---|---|
 //! | `system` (text or text blocks) | a `system` message |
 //! | `user` text | a `user` message |
-//! | `tool_result` blocks | one `tool` carrier each, in order, before the turn's text: text blocks the body, `image` / `document` blocks declared (base64 stored, URLs kept), `is_error` kept |
+//! | `tool_result` blocks | one `tool` carrier each, in order, before the turn's text: text blocks the body, `image` / `document` blocks declared (base64 stored, URLs kept), `is_error` kept; blocks of other kinds left out, with a note |
 //! | `image` / `document` in the user's own turn | stored, and named in the user's text (`[image TARGET sent by the user]`), with a note |
 //! | `assistant` text and `tool_use` | an assistant envelope (`input` as the arguments) |
 //! | `thinking` / `redacted_thinking` blocks | kept, with their signatures, as the envelope's `anthropic_thinking` member |
-//! | other blocks (server tools, search results, …) | kept as the envelope's `anthropic_blocks` member, or as text in a user turn, with a note |
+//! | other assistant blocks (server tools and their results, …) | kept as the envelope's `anthropic_blocks` member, with a note |
+//! | other blocks of a user's turn (search results, …) | left out, with a note |
 //!
-//! `cache_control` marks are the request's, not the conversation's: they
-//! are left out.
+//! Every block is first looked up in the kinds the pinned `anthropic` SDK
+//! lists ([`known`](super::known)): a kind it does not list is refused
+//! (or, asked, kept as written with a note), and a member it does not list
+//! for a block is noted and not kept. `cache_control` marks are the
+//! request's, not the conversation's: they are left out.
 
 use std::borrow::Cow;
 
@@ -21,13 +25,15 @@ use serde_json::Value;
 use crate::media::store::MediaStore;
 use crate::AttachmentKind;
 
+use super::known;
 use super::wire::{Block, Body, Content, Item, Marked, Message, Role, Source};
 use crate::media::{Holder, ProviderFile};
+use crate::steps::audit::{audit, label_in, ImportOptions, Inner, Shape, Walk};
 use crate::steps::envelope::Envelope;
 use crate::steps::imported::ImportError;
 use crate::steps::imported::{
-    assistant_envelope, attach, body_or_list, target, url_payload, user_media, BodyOr, Call,
-    ImportedHistory, Payload,
+    assistant_envelope, attach, body_or_list, left_out, target, url_payload, user_media, BodyOr,
+    Call, ImportedHistory, Payload,
 };
 use crate::steps::wire::{Open, TextOr};
 
@@ -35,28 +41,88 @@ pub use crate::steps::envelope::ANTHROPIC_THINKING as THINKING;
 /// The member of the assistant envelope that keeps other blocks.
 pub const BLOCKS: &str = "anthropic_blocks";
 
+/// A body's lists as the reader reads them.
+pub(crate) static SHAPE: Shape = Shape {
+    sdk: known::SDK,
+    members: &[("system", &SYSTEM), ("messages", &MESSAGES)],
+    bare: &MESSAGES,
+};
+
+static SYSTEM: Walk = Walk {
+    list: &known::SYSTEM,
+    noun: Some("block"),
+    inner: &[],
+    also: &[],
+};
+
+static MESSAGES: Walk = Walk {
+    list: &known::MESSAGE,
+    noun: Some("message"),
+    inner: &[
+        Inner::at("user", "content", &USER),
+        Inner::at("assistant", "content", &ASSISTANT),
+    ],
+    also: &[],
+};
+
+static USER: Walk = Walk {
+    list: &known::USER_CONTENT,
+    noun: Some("block"),
+    inner: &[Inner::at("tool_result", "content", &TOOL_RESULT)],
+    also: &[],
+};
+
+static ASSISTANT: Walk = Walk {
+    list: &known::ASSISTANT_CONTENT,
+    noun: Some("block"),
+    inner: &[],
+    also: &[],
+};
+
+static TOOL_RESULT: Walk = Walk {
+    list: &known::TOOL_RESULT_CONTENT,
+    noun: Some("block"),
+    inner: &[],
+    also: &[],
+};
+
 /// Read an Anthropic Messages request body (or a bare `messages` array).
 ///
 /// # Errors
-/// [`ImportError`] naming the JSON path of what is not Anthropic's shape.
+/// [`ImportError`] naming the JSON path of what is not Anthropic's shape,
+/// or of a block of a kind the SDK does not list.
 pub fn from_anthropic(
     input: &Value,
     store: &mut dyn MediaStore,
 ) -> Result<ImportedHistory, ImportError> {
+    read(input, store, &ImportOptions::default())
+}
+
+/// [`from_anthropic`], as `options` say.
+pub(crate) fn read(
+    input: &Value,
+    store: &mut dyn MediaStore,
+    options: &ImportOptions,
+) -> Result<ImportedHistory, ImportError> {
+    let mut out = ImportedHistory::default();
+    audit(input, &SHAPE, options, &mut out)?;
     let what = "a Messages body or a list of messages";
     let (system, messages) = match body_or_list::<Body<'_>, Message<'_>>(input, "messages", what)? {
         BodyOr::Body(body) => (body.system, body.messages),
         BodyOr::List(messages) => (None, messages),
     };
-    let mut out = ImportedHistory::default();
     if let Some(system) = system {
-        let text = text_of(&system);
+        let text = text_of(&system, &mut out);
         if !text.is_empty() {
             out.push("system", text.into_owned());
         }
     }
     for (m, message) in messages.into_iter().enumerate() {
         let at = format!("$.messages[{m}]");
+        out.kept(match message.role {
+            Role::User => "user message",
+            Role::Assistant => "assistant message",
+        });
         match (message.role, message.content) {
             (Role::User, TextOr::Text(text)) => out.push("user", text.into_owned()),
             (Role::User, TextOr::Parts(items)) => user(m, &at, items, store, &mut out)?,
@@ -67,20 +133,37 @@ pub fn from_anthropic(
     Ok(out)
 }
 
+/// What a tally counts `item` of `list` as.
+fn what(list: &crate::steps::known::List, item: &Item<'_>) -> String {
+    label_in(list, "block", &raw(item))
+}
+
 /// The text of `system`: a string, or its text blocks joined by lines.
-fn text_of<'a>(system: &'a TextOr<'a, Marked<Item<'a>>>) -> Cow<'a, str> {
+fn text_of<'a>(
+    system: &'a TextOr<'a, Marked<Item<'a>>>,
+    out: &mut ImportedHistory,
+) -> Cow<'a, str> {
     match system {
         TextOr::Text(text) => Cow::Borrowed(text),
-        TextOr::Parts(items) => Cow::Owned(
-            items
-                .iter()
-                .filter_map(|item| match &item.inner {
-                    Open::Known(Block::Text { text }) => Some(&**text),
-                    _ => None,
-                })
-                .collect::<Vec<_>>()
-                .join("\n"),
-        ),
+        TextOr::Parts(items) => {
+            let mut text = Vec::new();
+            for (b, item) in items.iter().enumerate() {
+                match &item.inner {
+                    Open::Known(Block::Text { text: t }) => {
+                        out.kept("text block");
+                        text.push(&**t);
+                    }
+                    other => left_out(
+                        out,
+                        0,
+                        &format!("$.system[{b}]"),
+                        &what(&known::SYSTEM, other),
+                        "system text holds text alone",
+                    ),
+                }
+            }
+            Cow::Owned(text.join("\n"))
+        }
     }
 }
 
@@ -115,13 +198,6 @@ fn raw(item: &Item<'_>) -> Value {
     value
 }
 
-fn type_name(block: &Value) -> String {
-    block
-        .get("type")
-        .and_then(Value::as_str)
-        .map_or("untyped".into(), |t| format!("{t:?}"))
-}
-
 fn user(
     m: usize,
     at: &str,
@@ -137,27 +213,30 @@ fn user(
                 tool_use_id,
                 content,
                 is_error,
-            }) => out.push(
-                "tool",
-                tool_result(&tool_use_id, content, is_error, &bat, store)?,
-            ),
-            Open::Known(Block::Text { text: t }) => text.push(t.into_owned()),
+            }) => {
+                out.kept("tool_result block");
+                let result = tool_result(m, &tool_use_id, content, is_error, &bat, store, out)?;
+                out.push("tool", result);
+            }
+            Open::Known(Block::Text { text: t }) => {
+                out.kept("text block");
+                text.push(t.into_owned());
+            }
             Open::Known(Block::Image { source }) => {
                 let (kind, target) = media(false, source, &bat, store)?;
-                text.push(user_media(out, m, &bat, kind, &target));
+                text.push(user_media(out, m, &bat, "image block", kind, &target));
             }
             Open::Known(Block::Document { source, .. }) => {
                 let (kind, target) = media(true, source, &bat, store)?;
-                text.push(user_media(out, m, &bat, kind, &target));
+                text.push(user_media(out, m, &bat, "document block", kind, &target));
             }
-            other => {
-                let block = serde_json::to_value(&other).unwrap_or(Value::Null);
-                out.note(
-                    m,
-                    format!("{bat}: a {} block is kept as text", type_name(&block)),
-                );
-                text.push(block.to_string());
-            }
+            other => left_out(
+                out,
+                m,
+                &bat,
+                &what(&known::USER_CONTENT, &other),
+                "a user message holds text and its own media",
+            ),
         }
     }
     if !text.is_empty() {
@@ -167,11 +246,13 @@ fn user(
 }
 
 fn tool_result(
+    m: usize,
     id: &str,
     content: Option<Content<'_>>,
     is_error: bool,
     at: &str,
     store: &mut dyn MediaStore,
+    out: &mut ImportedHistory,
 ) -> Result<String, ImportError> {
     let mut env = Envelope {
         call_id: Some(id.to_owned()),
@@ -185,16 +266,27 @@ fn tool_result(
             for (i, item) in items.into_iter().enumerate() {
                 let iat = format!("{at}.content[{i}]");
                 match item {
-                    Open::Known(Block::Text { text }) => env.line(&text),
+                    Open::Known(Block::Text { text }) => {
+                        out.kept("text block");
+                        env.line(&text);
+                    }
                     Open::Known(Block::Image { source }) => {
+                        out.kept("image block");
                         let (kind, target) = media(false, source, &iat, store)?;
                         attach(&mut env, kind, target, None);
                     }
                     Open::Known(Block::Document { source, title }) => {
+                        out.kept("document block");
                         let (kind, target) = media(true, source, &iat, store)?;
                         attach(&mut env, kind, target, title.as_deref());
                     }
-                    other => env.line(&serde_json::to_string(&other).unwrap_or_default()),
+                    other => left_out(
+                        out,
+                        m,
+                        &iat,
+                        &what(&known::TOOL_RESULT_CONTENT, &other),
+                        "a tool result holds text and attachments",
+                    ),
                 }
             }
         }
@@ -209,27 +301,35 @@ fn assistant(m: usize, at: &str, items: Vec<Marked<Item<'_>>>, out: &mut Importe
     let mut others = Vec::new();
     for (b, item) in items.into_iter().enumerate() {
         match item.inner {
-            Open::Known(Block::Text { text: t }) => text.push(t),
-            Open::Known(Block::ToolUse { id, name, input }) => calls.push(Call {
-                id: id.into_owned(),
-                name: name.into_owned(),
-                arguments: input.0.as_text().into_owned(),
-            }),
+            Open::Known(Block::Text { text: t }) => {
+                out.kept("text block");
+                text.push(t);
+            }
+            Open::Known(Block::ToolUse { id, name, input }) => {
+                out.kept("tool_use block");
+                calls.push(Call {
+                    id: id.into_owned(),
+                    name: name.into_owned(),
+                    arguments: input.0.as_text().into_owned(),
+                });
+            }
             other => {
-                let block = raw(&other);
+                let mut block = raw(&other);
+                let what = label_in(&known::ASSISTANT_CONTENT, "block", &block);
+                known::ASSISTANT_CONTENT.listed_only(&mut block);
                 if matches!(
                     block.get("type").and_then(Value::as_str),
                     Some("thinking" | "redacted_thinking")
                 ) {
+                    // Kept as the model wrote it, for Anthropic again.
+                    out.kept(&what);
                     thinking.push(block);
                     continue;
                 }
+                out.kept(&what);
                 out.note(
                     m,
-                    format!(
-                        "{at}.content[{b}]: a {} block is kept as the envelope's {BLOCKS}",
-                        type_name(&block)
-                    ),
+                    format!("{at}.content[{b}]: {} {what} is kept as the envelope's {BLOCKS}", crate::steps::known::article(&what)),
                 );
                 others.push(block);
             }

@@ -1,6 +1,7 @@
 //! Amazon Bedrock Converse: writing, reading (request bodies and
 //! responses), rules and facts.
 
+pub(crate) mod known;
 pub(crate) mod read;
 pub(crate) mod response;
 pub(crate) mod rules;

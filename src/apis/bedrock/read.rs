@@ -9,25 +9,79 @@
 //! | the labelled images after the results (what `convert` writes for models that take none inside a `toolResult`) | folded back into their results, by the fixed shape of [`openai_chat`](crate::provider::from_openai_chat)'s media message |
 //! | other `user` text and media | a `user` message; media stored and named in the text, with a note |
 //! | `assistant` text and `toolUse` | an assistant envelope |
-//! | `cachePoint` | left out (the request's, not the conversation's) |
-//! | other blocks (reasoning, …) | kept as the envelope's `bedrock_blocks` member, with a note |
+//! | `cachePoint` | left out (the request's, not the conversation's), with a note |
+//! | other assistant blocks (reasoning, …) | kept as the envelope's `bedrock_blocks` member, with a note |
+//! | other blocks of a user's turn or a result | left out, with a note |
+//!
+//! Every block is first looked up in what the pinned `botocore` service
+//! model lists ([`known`](super::known)): a kind it does not list is
+//! refused (or, asked, kept with a note), and a member it does not list
+//! is noted and not kept.
 
 use serde_json::Value;
 
 use crate::media::store::MediaStore;
 use crate::AttachmentKind;
 
+use super::known;
 use super::wire::{Block, Body, Message, Role};
 use crate::media::{Holder, ProviderFile};
+use crate::steps::audit::{audit, label_in, ImportOptions, Inner, Shape, Walk};
 use crate::steps::envelope::Envelope;
 use crate::steps::imported::ImportError;
 use crate::steps::imported::{
-    assistant_envelope, attach, body_or_list, function_tool, label, list, target, user_media,
-    Batch, BodyOr, Call, ImportedHistory, Payload,
+    assistant_envelope, attach, body_or_list, function_tool, label, left_out, list, target,
+    user_media, Batch, BodyOr, Call, ImportedHistory, Payload,
 };
+use crate::steps::known::List;
 use crate::steps::wire::Keyed;
 
 pub use crate::steps::envelope::BEDROCK_BLOCKS as BLOCKS;
+
+/// A body's lists as the reader reads them.
+pub(crate) static SHAPE: Shape = Shape {
+    sdk: known::SDK,
+    members: &[("system", &SYSTEM), ("messages", &MESSAGES)],
+    bare: &MESSAGES,
+};
+
+static SYSTEM: Walk = Walk {
+    list: &known::SYSTEM,
+    noun: Some("block"),
+    inner: &[],
+    also: &[],
+};
+
+static MESSAGES: Walk = Walk {
+    list: &known::MESSAGE,
+    noun: Some("message"),
+    inner: &[Inner::at("", "content", &CONTENT)],
+    also: &[],
+};
+
+static CONTENT: Walk = Walk {
+    list: &known::CONTENT,
+    noun: Some("block"),
+    inner: &[Inner::at("toolResult", "toolResult.content", &RESULT)],
+    also: &[],
+};
+
+static RESULT: Walk = Walk {
+    list: &known::TOOL_RESULT_CONTENT,
+    noun: Some("block"),
+    inner: &[],
+    also: &[],
+};
+
+/// What a tally counts a block of `list` as.
+fn what(list: &List, block: &Keyed<Block<'_>>) -> String {
+    label_in(list, "block", &as_json(block))
+}
+
+/// A `cachePoint`, the request's: left out, with a note.
+fn cache_point(out: &mut ImportedHistory, m: usize, at: &str) {
+    left_out(out, m, at, "cachePoint block", "it marks the request, not the conversation");
+}
 
 /// Read a Converse request body (or a bare `messages` array).
 ///
@@ -37,25 +91,47 @@ pub fn from_bedrock(
     input: &Value,
     store: &mut dyn MediaStore,
 ) -> Result<ImportedHistory, ImportError> {
+    read(input, store, &ImportOptions::default())
+}
+
+/// [`from_bedrock`], as `options` say.
+pub(crate) fn read(
+    input: &Value,
+    store: &mut dyn MediaStore,
+    options: &ImportOptions,
+) -> Result<ImportedHistory, ImportError> {
+    let mut out = ImportedHistory::default();
+    audit(input, &SHAPE, options, &mut out)?;
     let what = "a Converse body or a list of messages";
     let (system, messages) = match body_or_list::<Body<'_>, Message<'_>>(input, "messages", what)? {
         BodyOr::Body(body) => (body.system, body.messages),
         BodyOr::List(messages) => (Vec::new(), messages),
     };
-    let mut out = ImportedHistory::default();
-    let system: Vec<&str> = system
-        .iter()
-        .filter_map(|b| match b {
-            Keyed::Known(Block::Text(text)) => Some(&**text),
-            _ => None,
-        })
-        .collect();
-    if !system.is_empty() {
-        out.push("system", system.join("\n"));
+    let mut text = Vec::new();
+    for (b, block) in system.iter().enumerate() {
+        let at = format!("$.system[{b}]");
+        match block {
+            Keyed::Known(Block::Text(t)) => {
+                out.kept("text block");
+                text.push(&**t);
+            }
+            Keyed::Known(Block::CachePoint(_)) => cache_point(&mut out, 0, &at),
+            other => left_out(
+                &mut out,
+                0,
+                &at,
+                &self::what(&known::SYSTEM, other),
+                "system text holds text alone",
+            ),
+        }
+    }
+    if !text.is_empty() {
+        out.push("system", text.join("\n"));
     }
     let mut batch = Batch::default();
     for (m, message) in messages.into_iter().enumerate() {
         let at = format!("$.messages[{m}]");
+        out.kept("message");
         match message.role {
             Role::Assistant => {
                 batch.calls.clear();
@@ -79,9 +155,15 @@ fn assistant(
     let mut calls = Vec::new();
     let mut others = Vec::new();
     for (b, block) in blocks.into_iter().enumerate() {
+        let bat = format!("{at}.content[{b}]");
+        let what = what(&known::CONTENT, &block);
         match block {
-            Keyed::Known(Block::Text(t)) => text.push(t),
+            Keyed::Known(Block::Text(t)) => {
+                out.kept(&what);
+                text.push(t);
+            }
             Keyed::Known(Block::ToolUse(u)) => {
+                out.kept(&what);
                 batch.calls.push((
                     u.tool_use_id.clone().into_owned(),
                     u.name.clone().into_owned(),
@@ -92,15 +174,13 @@ fn assistant(
                     arguments: u.input.0.as_text().into_owned(),
                 });
             }
-            Keyed::Known(Block::CachePoint(_)) => {}
+            Keyed::Known(Block::CachePoint(_)) => cache_point(out, m, &bat),
             other => {
-                out.note(
-                    m,
-                    format!(
-                        "{at}.content[{b}]: a block of another kind is kept as the envelope's {BLOCKS}"
-                    ),
-                );
-                others.push(as_json(&other));
+                let mut block = as_json(&other);
+                known::CONTENT.listed_only(&mut block);
+                out.kept(&what);
+                out.note(m, format!("{bat}: {} {what} is kept as the envelope's {BLOCKS}", crate::steps::known::article(&what)));
+                others.push(block);
             }
         }
     }
@@ -188,8 +268,14 @@ fn user(
     for (b, block) in blocks.iter().enumerate() {
         let bat = format!("{at}.content[{b}]");
         let r = match block {
-            Keyed::Known(Block::ToolResult(r)) => r,
-            Keyed::Known(Block::CachePoint(_)) => continue,
+            Keyed::Known(Block::ToolResult(r)) => {
+                out.kept("toolResult block");
+                r
+            }
+            Keyed::Known(Block::CachePoint(_)) => {
+                cache_point(out, m, &bat);
+                continue;
+            }
             _ if last.is_some_and(|l| b < l) => {
                 before.push((b, block));
                 continue;
@@ -206,15 +292,29 @@ fn user(
         };
         for (i, item) in r.content.iter().enumerate() {
             let iat = format!("{bat}.toolResult.content[{i}]");
+            let what = what(&known::TOOL_RESULT_CONTENT, item);
             match item {
-                Keyed::Known(Block::Text(t)) => env.line(t),
-                Keyed::Known(Block::Json(j)) => env.line(&j.to_string()),
+                Keyed::Known(Block::Text(t)) => {
+                    out.kept(&what);
+                    env.line(t);
+                }
+                Keyed::Known(Block::Json(j)) => {
+                    out.kept(&what);
+                    env.line(&j.to_string());
+                }
                 _ => match media(item) {
                     Some((kind, payload)) => {
+                        out.kept(&what);
                         let target = target(payload, &iat, store)?;
                         attach(&mut env, kind, target, document_name(item).as_deref());
                     }
-                    None => env.line(&as_json(item).to_string()),
+                    None => left_out(
+                        out,
+                        m,
+                        &iat,
+                        &what,
+                        "a tool result holds text and attachments",
+                    ),
                 },
             }
         }
@@ -245,6 +345,11 @@ fn user(
     }
     let folded = !pairs.is_empty() && batch.fold(pairs, "follows after the tool results", store)?;
     batch.flush(out);
+    if folded {
+        for &(_, block) in &rest[..lead] {
+            out.kept(&what(&known::CONTENT, block));
+        }
+    }
     let rest = if folded { &rest[lead..] } else { &rest[..] };
     let rest: Vec<(usize, &Keyed<Block<'_>>)> =
         before.into_iter().chain(rest.iter().copied()).collect();
@@ -254,14 +359,15 @@ fn user(
     let mut text = Vec::new();
     for &(b, block) in &rest {
         let bat = format!("{at}.content[{b}]");
+        let what = what(&known::CONTENT, block);
         if let Keyed::Known(Block::Text(t)) = block {
+            out.kept(&what);
             text.push(t.clone().into_owned());
         } else if let Some((kind, payload)) = media(block) {
             let target = target(payload, &bat, store)?;
-            text.push(user_media(out, m, &bat, kind, &target));
+            text.push(user_media(out, m, &bat, &what, kind, &target));
         } else {
-            out.note(m, format!("{bat}: a block of another kind is kept as text"));
-            text.push(as_json(block).to_string());
+            left_out(out, m, &bat, &what, "a user message holds text and its own media");
         }
     }
     out.push("user", text.join("\n"));
@@ -333,6 +439,6 @@ mod tests {
             a[BLOCKS][0]["reasoningContent"]["reasoningText"]["signature"],
             "sig"
         );
-        assert_eq!(h.notes.len(), 1);
+        assert_eq!(h.notes.len(), 2, "the reasoning block kept, the cache point left out");
     }
 }

@@ -12,6 +12,12 @@
 //! | a thought signature on a text part | kept in `gemini_parts` as an empty text part carrying it (`{"text":"","thoughtSignature":…}`), with a note |
 //! | other parts beside the responses | a `user` message after them |
 //! | thought signatures of calls | kept as the envelope's `gemini_thought_signatures` member (`{call id: signature}`), written back when converting for Gemini; the placeholder `convert` writes is its own, and left out |
+//! | other parts of a user's turn | left out, with a note |
+//!
+//! Every content and part is first looked up in what the pinned
+//! `google-genai` SDK lists ([`known`](super::known)): a part of no kind it
+//! lists is refused (or, asked, kept with a note), and a member it does not
+//! list is noted and not kept.
 
 use std::borrow::Cow;
 
@@ -20,15 +26,64 @@ use serde_json::Value;
 use crate::media::store::MediaStore;
 use crate::AttachmentKind;
 
+use super::known;
 use super::wire::{Body, Content, FunctionResponse, Item, Part, Response, Role};
 use crate::media::{Holder, ProviderFile};
+use crate::steps::audit::{audit, label_in, ImportOptions, Inner, Shape, Walk};
 use crate::steps::envelope::Envelope;
 use crate::steps::imported::ImportError;
 use crate::steps::imported::{
-    assistant_envelope, body_or_list, function_tool, kind_of_inline, list, target, user_media,
-    Batch, BodyOr, Call, ImportedHistory, Payload,
+    assistant_envelope, body_or_list, function_tool, kind_of_inline, left_out, list, target,
+    user_media, Batch, BodyOr, Call, ImportedHistory, Payload,
 };
 use crate::steps::wire::Keyed;
+
+/// A body's lists as the reader reads them.
+pub(crate) static SHAPE: Shape = Shape {
+    sdk: known::SDK,
+    members: &[("systemInstruction", &SYSTEM), ("contents", &CONTENTS)],
+    bare: &CONTENTS,
+};
+
+static SYSTEM: Walk = Walk {
+    list: &known::CONTENT,
+    noun: None,
+    inner: &[Inner::at("", "parts", &PART_LIST)],
+    also: &[],
+};
+
+static CONTENTS: Walk = Walk {
+    list: &known::CONTENT,
+    noun: Some("content"),
+    inner: &[Inner::at("", "parts", &PART_LIST)],
+    also: &[],
+};
+
+static PART_LIST: Walk = Walk {
+    list: &known::PART,
+    noun: Some("part"),
+    inner: &[Inner::at("functionResponse", "functionResponse", &RESPONSE)],
+    also: &[],
+};
+
+static RESPONSE: Walk = Walk {
+    list: &known::FUNCTION_RESPONSE,
+    noun: None,
+    inner: &[Inner::at("", "parts", &RESPONSE_PARTS)],
+    also: &[],
+};
+
+static RESPONSE_PARTS: Walk = Walk {
+    list: &known::FUNCTION_RESPONSE_PART,
+    noun: Some("part"),
+    inner: &[],
+    also: &[],
+};
+
+/// What a tally counts a part as.
+fn what(part: &Item<'_>) -> String {
+    label_in(&known::PART, "part", &raw(part))
+}
 
 pub use crate::steps::envelope::GEMINI_SIGNATURES as SIGNATURES;
 
@@ -46,14 +101,39 @@ pub fn from_gemini(
     input: &Value,
     store: &mut dyn MediaStore,
 ) -> Result<ImportedHistory, ImportError> {
+    read(input, store, &ImportOptions::default())
+}
+
+/// [`from_gemini`], as `options` say.
+pub(crate) fn read(
+    input: &Value,
+    store: &mut dyn MediaStore,
+    options: &ImportOptions,
+) -> Result<ImportedHistory, ImportError> {
+    let mut out = ImportedHistory::default();
+    audit(input, &SHAPE, options, &mut out)?;
     let what = "a generateContent body or a list of contents";
     let (system, contents) = match body_or_list::<Body<'_>, Content<'_>>(input, "contents", what)? {
         BodyOr::Body(body) => (body.system_instruction, body.contents),
         BodyOr::List(contents) => (None, contents),
     };
-    let mut out = ImportedHistory::default();
     if let Some(system) = system {
-        let text: Vec<&str> = system.parts.iter().filter_map(text_of).collect();
+        let mut text = Vec::new();
+        for (p, part) in system.parts.iter().enumerate() {
+            match text_of(part) {
+                Some(t) => {
+                    out.kept("text part");
+                    text.push(t);
+                }
+                None => left_out(
+                    &mut out,
+                    0,
+                    &format!("$.systemInstruction.parts[{p}]"),
+                    &self::what(part),
+                    "system text holds text alone",
+                ),
+            }
+        }
         if !text.is_empty() {
             out.push("system", text.join("\n"));
         }
@@ -61,6 +141,7 @@ pub fn from_gemini(
     let mut batch = Batch::default();
     for (m, content) in contents.iter().enumerate() {
         let at = format!("$.contents[{m}]");
+        out.kept("content");
         match content.role {
             Role::Model => model(m, &at, &content.parts, &mut batch, &mut out),
             Role::User | Role::Other => user(m, &at, &content.parts, &mut batch, store, &mut out)?,
@@ -128,6 +209,7 @@ fn model(m: usize, at: &str, parts: &[Item<'_>], batch: &mut Batch, out: &mut Im
     let mut signatures = serde_json::Map::new();
     let mut others: Vec<Value> = Vec::new();
     for (p, part) in parts.iter().enumerate() {
+        let what = what(part);
         let (known, signature) = match part {
             Keyed::Known(k) => (Some(k), k.thought_signature.as_deref()),
             Keyed::Other(map) => (None, map.get("thoughtSignature").and_then(Value::as_str)),
@@ -156,20 +238,25 @@ fn model(m: usize, at: &str, parts: &[Item<'_>], batch: &mut Batch, out: &mut Im
             _ => {}
         }
         let read = said.is_some() || call.is_some();
+        // What `gemini_parts` keeps is not written back: noted.
         if !read {
-            out.note(
+            let mut part = raw(part);
+            known::PART.listed_only(&mut part);
+            out.noted(
                 m,
-                format!(
-                    "{at}.parts[{p}]: a part of another kind is kept as the envelope's {PARTS}"
-                ),
+                &what,
+                format!("{at}.parts[{p}]: {} {what} is kept as the envelope's {PARTS}", crate::steps::known::article(&what)),
             );
-            others.push(raw(part));
+            others.push(part);
         } else if thought {
-            out.note(
+            out.noted(
                 m,
+                &what,
                 format!("{at}.parts[{p}]: a thought is kept as the envelope's {PARTS}"),
             );
             others.push(raw(part));
+        } else {
+            out.kept(&what);
         }
         match (signature, calls.last()) {
             (Some(s), Some(c)) if s != PLACEHOLDER && call.is_some() => {
@@ -262,6 +349,7 @@ fn user(
                     .find(|(id, n)| *n == r.name && !answered(id))
                     .map(|(id, _)| id.clone())
             });
+            out.kept("functionResponse part");
             let mut env = Envelope {
                 call_id: id.clone(),
                 ..Envelope::default()
@@ -272,9 +360,14 @@ fn user(
             }
             for (i, part) in r.parts.iter().enumerate() {
                 let iat = format!("{pat}.parts[{i}]");
-                if let Some((kind, payload)) = inline(part) {
-                    env.attachments
-                        .push(crate::Attachment::new(kind, target(payload, &iat, store)?));
+                let what = label_in(&known::FUNCTION_RESPONSE_PART, "part", &raw(part));
+                match inline(part) {
+                    Some((kind, payload)) => {
+                        out.kept(&what);
+                        env.attachments
+                            .push(crate::Attachment::new(kind, target(payload, &iat, store)?));
+                    }
+                    None => left_out(out, m, &iat, &what, "a tool result holds text and attachments"),
                 }
             }
             batch.results.push((id.unwrap_or_default(), env));
@@ -306,6 +399,9 @@ fn user(
             }
         }
         if !pairs.is_empty() && batch.fold(pairs, "follows in the next user message", store)? {
+            for part in parts {
+                out.kept(&what(part));
+            }
             batch.flush(out);
             return Ok(());
         }
@@ -326,14 +422,15 @@ fn user_parts(
     let mut text = Vec::new();
     for &(p, part) in parts {
         let pat = format!("{at}.parts[{p}]");
+        let what = what(part);
         if let Some(t) = text_of(part) {
+            out.kept(&what);
             text.push(t.to_owned());
         } else if let Some((kind, payload)) = inline(part) {
             let target = target(payload, &pat, store)?;
-            text.push(user_media(out, m, &pat, kind, &target));
+            text.push(user_media(out, m, &pat, &what, kind, &target));
         } else {
-            out.note(m, format!("{pat}: a part of another kind is kept as text"));
-            text.push(raw(part).to_string());
+            left_out(out, m, &pat, &what, "a user message holds text and its own media");
         }
     }
     out.push("user", text.join("\n"));
@@ -482,7 +579,7 @@ mod tests {
             err(
                 json!([{"parts": [{"text": "a", "inlineData": {"mimeType": "image/png", "data": GIF}}]}])
             ),
-            "$[0].parts[0]: holds both `text` and `inlineData` (one kind to an item)"
+            "$[0].parts[0]: a part holds both `inlineData` and `text` (one kind to a part); --keep-unknown keeps it as a note"
         );
         assert_eq!(
             err(json!([{"role": "user", "parts": [

@@ -1,6 +1,7 @@
 //! Ollama's own chat API: writing, reading (request bodies and
 //! responses), rules and facts.
 
+pub(crate) mod known;
 pub(crate) mod read;
 pub(crate) mod response;
 pub(crate) mod rules;

@@ -9,20 +9,49 @@
 //! | `tool` (`tool_name`) | a `tool` carrier answering the batch's next call of that tool |
 //! | the `user` message after a batch whose text is one label a line (`Attachment of the NAME result (call ID): image TARGET`) and whose `images` are as many | folded back into the results |
 //! | other `images` of a user | stored and named in the text, with a note |
+//! | `images` of an assistant or a system message | left out, with a note |
+//!
+//! Every message and call is first looked up in what the pinned `ollama`
+//! SDK lists ([`known`](super::known)): a member it does not list is noted
+//! and not kept, except a message's `tool_call_id` and a call's `id`, which
+//! OpenAI-style clients of Ollama's API write and the reader keeps.
 
 use serde_json::Value;
 
 use crate::media::store::MediaStore;
 use crate::AttachmentKind;
 
+use super::known;
 use super::wire::{Body, Message, Role};
+use crate::steps::audit::{audit, ImportOptions, Inner, Shape, Walk};
 use crate::steps::envelope::Envelope;
 use crate::steps::imported::ImportError;
 use crate::steps::imported::{
-    assistant_envelope, body_or_list, label, target, user_media, Batch, BodyOr, Call,
+    assistant_envelope, body_or_list, label, left_out, target, user_media, Batch, BodyOr, Call,
     ImportedHistory, Payload,
 };
 use crate::steps::wire::B64;
+
+/// A body's lists as the reader reads them.
+pub(crate) static SHAPE: Shape = Shape {
+    sdk: known::SDK,
+    members: &[("messages", &MESSAGES)],
+    bare: &MESSAGES,
+};
+
+static MESSAGES: Walk = Walk {
+    list: &known::MESSAGE,
+    noun: Some("message"),
+    inner: &[Inner::at("", "tool_calls", &CALLS)],
+    also: &["tool_call_id"],
+};
+
+static CALLS: Walk = Walk {
+    list: &known::TOOL_CALL,
+    noun: Some("tool call"),
+    inner: &[],
+    also: &["id"],
+};
 
 pub use crate::steps::envelope::OLLAMA_THINKING as THINKING;
 
@@ -34,18 +63,33 @@ pub fn from_ollama(
     input: &Value,
     store: &mut dyn MediaStore,
 ) -> Result<ImportedHistory, ImportError> {
+    read(input, store, &ImportOptions::default())
+}
+
+/// [`from_ollama`], as `options` say.
+pub(crate) fn read(
+    input: &Value,
+    store: &mut dyn MediaStore,
+    options: &ImportOptions,
+) -> Result<ImportedHistory, ImportError> {
+    let mut out = ImportedHistory::default();
+    audit(input, &SHAPE, options, &mut out)?;
     let what = "a chat body or a list of messages";
     let messages = match body_or_list::<Body<'_>, Message<'_>>(input, "messages", what)? {
         BodyOr::Body(body) => body.messages,
         BodyOr::List(messages) => messages,
     };
-    let mut out = ImportedHistory::default();
     let mut batch = Batch::default();
     for (m, message) in messages.iter().enumerate() {
         let at = format!("$.messages[{m}]");
+        out.kept("message");
         let content: &str = &message.content;
         let images: Vec<&str> = message.images.iter().map(B64::text).collect();
+        // A message's images are a list of base64 strings, not of parts:
+        // counted here.
+        out.tally.read("image", images.len());
         if message.role == Role::Tool {
+            out.tally.sent_n("image", images.len());
             let env = tool(&at, message, &images, &batch, store)?;
             batch
                 .results
@@ -79,7 +123,14 @@ pub fn from_ollama(
                 )?;
             batch.flush(&mut out);
             if folded {
+                out.tally.sent_n("image", images.len());
                 continue;
+            }
+        }
+        if message.role != Role::User {
+            for i in 0..images.len() {
+                let iat = format!("{at}.images[{i}]");
+                left_out(&mut out, m, &iat, "image", "only a user's message carries images");
             }
         }
         match message.role {
@@ -89,7 +140,8 @@ pub fn from_ollama(
                 for (i, b) in images.iter().enumerate() {
                     let iat = format!("{at}.images[{i}]");
                     let target = target(Payload::Base64(b), &iat, store)?;
-                    let line = user_media(&mut out, m, &iat, AttachmentKind::Image, &target);
+                    let line =
+                        user_media(&mut out, m, &iat, "image", AttachmentKind::Image, &target);
                     if !text.is_empty() {
                         text.push('\n');
                     }
@@ -110,6 +162,7 @@ pub fn from_ollama(
                 }
                 let mut calls = Vec::new();
                 for (n, call) in message.tool_calls.iter().enumerate() {
+                    out.kept("tool call");
                     let id = call
                         .id
                         .as_deref()

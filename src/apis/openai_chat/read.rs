@@ -13,7 +13,12 @@
 //!
 //! A body is read on the types the writer writes it with
 //! ([`wire`](super::wire)): a part of a known type must have that type's
-//! shape, a part of another type is kept as it is. [`read_message`] reads
+//! shape. Every message, part and tool call is first looked up in what
+//! the pinned `openai` SDK lists ([`known`](super::known)): a kind it does
+//! not list is refused (or, asked, left out with a note), and a member it
+//! does not list is noted and not kept. A part the SDK lists that a
+//! carrier history has no place for (a user's `input_audio`) is left out
+//! with a note; none is written into the text. [`read_message`] reads
 //! one message as [`from_openai_chat`] reads each of a body's; the history
 //! reader of records spelled the Chat way
 //! ([`read_records`](crate::provider::read_records)) uses it.
@@ -35,15 +40,114 @@ use crate::facts::BRIDGE;
 use crate::media::store::MediaStore;
 use crate::AttachmentKind;
 
+use super::known;
 use super::wire::{Body, CallFunction, Content, Message, Part, Role};
 use crate::media::{Holder, ProviderFile};
+use crate::steps::audit::{audit, audit_one, label_in, ImportOptions, Inner, Shape, Walk};
 use crate::steps::envelope::Envelope;
 use crate::steps::imported::ImportError;
 use crate::steps::imported::{
-    assistant_envelope, attach, body_or_list, target, typed, url_payload, user_media, Batch,
-    BodyOr, Call, ImportedHistory, Payload,
+    assistant_envelope, attach, body_or_list, left_out, target, typed, url_payload, user_media,
+    Batch, BodyOr, Call, ImportedHistory, Payload,
 };
+use crate::steps::known::List;
 use crate::steps::wire::{Open, TextOr};
+
+/// A body's lists as the reader reads them.
+pub(crate) static SHAPE: Shape = Shape {
+    sdk: known::SDK,
+    members: &[("messages", &MESSAGES)],
+    bare: &MESSAGES,
+};
+
+/// The messages, each read by its role.
+pub(crate) static MESSAGES: Walk = Walk {
+    list: &known::MESSAGE,
+    noun: Some("message"),
+    inner: &[
+        Inner::at("developer", "content", &DEVELOPER),
+        Inner::at("system", "content", &SYSTEM),
+        Inner::at("user", "content", &USER),
+        Inner::at("assistant", "content", &ASSISTANT),
+        Inner::at("assistant", "tool_calls", &TOOL_CALLS),
+        Inner::at("tool", "content", &TOOL),
+        // The SDK lists text alone for a function reply; parts are read.
+        Inner::at("function", "content", &TOOL),
+    ],
+    also: &[],
+};
+
+macro_rules! parts {
+    ($($name:ident: $list:ident),*) => {$(
+        static $name: Walk = Walk { list: &known::$list, noun: Some("part"), inner: &[], also: &[] };
+    )*};
+}
+
+parts!(
+    DEVELOPER: DEVELOPER_CONTENT,
+    SYSTEM: SYSTEM_CONTENT,
+    USER: USER_CONTENT,
+    ASSISTANT: ASSISTANT_CONTENT
+);
+
+/// A tool message's parts: OpenAI's SDK lists text alone, but the
+/// OpenAI-compatible servers that take media inside a tool message take a
+/// user message's parts there (what `convert` writes for them), and the
+/// reader reads both.
+static TOOL_PARTS: List = List {
+    name: "tool content",
+    ..known::USER_CONTENT
+};
+
+static TOOL: Walk = Walk {
+    list: &TOOL_PARTS,
+    noun: Some("part"),
+    inner: &[],
+    also: &[],
+};
+
+/// A call that leaves its `type` out (the SDK requires one; histories
+/// agents keep often have none) is a function's.
+static TOOL_CALL: List = List {
+    untyped: &["function"],
+    ..known::TOOL_CALL
+};
+
+static TOOL_CALLS: Walk = Walk {
+    list: &TOOL_CALL,
+    noun: Some("tool call"),
+    inner: &[],
+    also: &[],
+};
+
+/// The list a message of `role`'s content parts are of.
+fn parts_of(role: Role) -> &'static List {
+    match role {
+        Role::Developer => &known::DEVELOPER_CONTENT,
+        Role::System => &known::SYSTEM_CONTENT,
+        Role::User => &known::USER_CONTENT,
+        Role::Assistant => &known::ASSISTANT_CONTENT,
+        // A function reply's content is text.
+        Role::Tool | Role::Function => &TOOL_PARTS,
+    }
+}
+
+/// What a tally counts a part as.
+fn part_what(role: Role, part: &Open<Part<'_>>) -> String {
+    label_in(parts_of(role), "part", &serde_json::to_value(part).unwrap_or_default())
+}
+
+/// What a tally counts a message of `role` as.
+fn message_what(role: Role) -> &'static str {
+    match role {
+        Role::System => "system message",
+        Role::Developer => "developer message",
+        Role::User => "user message",
+        Role::Assistant => "assistant message",
+        Role::Tool => "tool message",
+        Role::Function => "function message",
+    }
+}
 
 /// Read a Chat Completions request body (or a bare `messages` array).
 ///
@@ -53,12 +157,22 @@ pub fn from_openai_chat(
     input: &Value,
     store: &mut dyn MediaStore,
 ) -> Result<ImportedHistory, ImportError> {
+    read(input, store, &ImportOptions::default())
+}
+
+/// [`from_openai_chat`], as `options` say.
+pub(crate) fn read(
+    input: &Value,
+    store: &mut dyn MediaStore,
+    options: &ImportOptions,
+) -> Result<ImportedHistory, ImportError> {
+    let mut out = ImportedHistory::default();
+    audit(input, &SHAPE, options, &mut out)?;
     let what = "a Chat Completions body or a list of messages";
     let messages = match body_or_list::<Body<'_>, Message<'_>>(input, "messages", what)? {
         BodyOr::Body(body) => body.messages,
         BodyOr::List(messages) => messages,
     };
-    let mut out = ImportedHistory::default();
     let mut batch = Batch::default();
     let mut m = 0;
     while m < messages.len() {
@@ -77,17 +191,29 @@ pub fn from_openai_chat(
                     store,
                 )?;
             batch.flush(&mut out);
+            if next != m {
+                // The bridge is convert's own: left out.
+                bridge(m, &mut out);
+            }
             if folded {
+                // The media message is convert's own too: its media are
+                // the batch's, its labels name them.
+                let folded = &messages[next];
+                out.kept(message_what(folded.role));
+                if let Some(TextOr::Parts(parts)) = &folded.content {
+                    for part in parts {
+                        out.kept(&part_what(folded.role, part));
+                    }
+                }
                 m = next + 1;
                 continue;
             }
             if next != m {
-                // The bridge is convert's own: left out.
                 m = next;
                 continue;
             }
         }
-        match read(m, &format!("$.messages[{m}]"), message, store, &mut out)? {
+        match read_one(m, &format!("$.messages[{m}]"), message, store, &mut out)? {
             ChatMessage::Message(role, content) => {
                 if role == "assistant" {
                     batch.calls.clear();
@@ -104,6 +230,16 @@ pub fn from_openai_chat(
     }
     batch.flush(&mut out);
     Ok(out)
+}
+
+/// The bridge message at `m`, convert's own, left out.
+fn bridge(m: usize, out: &mut ImportedHistory) {
+    out.noted(
+        m,
+        "assistant message",
+        format!("$.messages[{m}]: the bridge message convert writes is left out"),
+    );
+    out.kept("text part");
 }
 
 /// What one Chat message reads as. The media message after a batch is
@@ -141,10 +277,12 @@ pub(crate) fn read_message(
     message: &Value,
     store: &mut dyn MediaStore,
     notes: &mut ImportedHistory,
+    options: &ImportOptions,
 ) -> Result<ChatMessage, ImportError> {
     if Role::named(role).is_none() {
         return Err(ImportError::at(at, format!("unknown role {role:?}")));
     }
+    audit_one(message, &MESSAGES, known::SDK, at, m, options, notes)?;
     let message: Message<'_> = typed(message).map_err(|e| match e {
         // The paths of `typed` start at the message, `$`.
         ImportError::Invalid { at: path, what } => ImportError::Invalid {
@@ -153,11 +291,11 @@ pub(crate) fn read_message(
         },
         other => other,
     })?;
-    read(m, at, &message, store, notes)
+    read_one(m, at, &message, store, notes)
 }
 
 /// [`read_message`], of a message read.
-fn read(
+fn read_one(
     m: usize,
     at: &str,
     message: &Message<'_>,
@@ -165,13 +303,25 @@ fn read(
     notes: &mut ImportedHistory,
 ) -> Result<ChatMessage, ImportError> {
     let content = message.content.as_ref();
+    notes.kept(message_what(message.role));
+    // A function reply's name is its function's (the walk pairs it with
+    // the call); any other is a participant's.
+    if let Some(name) = message.name.as_ref().filter(|_| message.role != Role::Function) {
+        notes.note(
+            m,
+            format!("{at}.name: the participant's name {name:?} is not kept"),
+        );
+    }
     match message.role {
-        Role::System | Role::Developer => Ok(ChatMessage::Message("system", text_of(content))),
+        Role::System | Role::Developer => Ok(ChatMessage::Message(
+            "system",
+            text_of(m, at, message.role, content, notes),
+        )),
         Role::User => Ok(ChatMessage::Message(
             "user",
             user(m, at, content, store, notes)?,
         )),
-        Role::Assistant => assistant(m, at, message),
+        Role::Assistant => assistant(m, at, message, notes),
         Role::Tool | Role::Function => {
             let id = match message.role {
                 Role::Tool => message.tool_call_id.as_deref().unwrap_or(""),
@@ -186,58 +336,101 @@ fn read(
                 // servers that take it there) is declared on it.
                 Some(TextOr::Parts(parts)) => {
                     for (p, part) in parts.iter().enumerate() {
-                        match media(part) {
-                            Some((kind, payload)) => {
-                                let target = target(payload, &format!("{at}.content[{p}]"), store)?;
+                        let pat = format!("{at}.content[{p}]");
+                        let what = part_what(message.role, part);
+                        match (media(part), part) {
+                            (Some((kind, payload)), _) => {
+                                notes.kept(&what);
+                                let target = target(payload, &pat, store)?;
                                 attach(&mut env, kind, target, part_name(part));
                             }
-                            None => match part_text(part) {
-                                Some(text) => env.line(text),
-                                None => env.line(&json(part)),
-                            },
+                            (None, Open::Known(Part::Text { text })) => {
+                                notes.kept(&what);
+                                env.line(text);
+                            }
+                            _ => left_out(
+                                notes,
+                                m,
+                                &pat,
+                                &what,
+                                "a tool result holds text and attachments",
+                            ),
                         }
                     }
                 }
-                other => env.line(&text_of(other)),
+                other => env.line(&text_of(m, at, message.role, other, notes)),
             }
             Ok(ChatMessage::Result(id.to_owned(), env))
         }
     }
 }
 
-/// The text of a content: itself, or the text of its parts, by lines
-/// (other parts are the caller's).
-fn text_of(content: Option<&Content<'_>>) -> String {
-    match content {
-        None => String::new(),
-        Some(TextOr::Text(text)) => text.clone().into_owned(),
-        Some(TextOr::Parts(parts)) => parts
-            .iter()
-            .filter_map(part_text)
-            .collect::<Vec<_>>()
-            .join("\n"),
+/// The text of a content of a message of `role` (number `m`, at `at`):
+/// itself, or its `text` parts by lines; an assistant's `refusal` parts
+/// are its text too, and any other part is left out with a note.
+fn text_of(
+    m: usize,
+    at: &str,
+    role: Role,
+    content: Option<&Content<'_>>,
+    out: &mut ImportedHistory,
+) -> String {
+    let parts = match content {
+        None => return String::new(),
+        Some(TextOr::Text(text)) => return text.clone().into_owned(),
+        Some(TextOr::Parts(parts)) => parts,
+    };
+    let mut text = Vec::new();
+    for (p, part) in parts.iter().enumerate() {
+        let what = part_what(role, part);
+        match part {
+            Open::Known(Part::Text { text: t }) => {
+                out.kept(&what);
+                text.push(t.to_string());
+            }
+            Open::Other(map) if role == Role::Assistant && what == "refusal part" => {
+                let refusal = map.get("refusal").and_then(Value::as_str).unwrap_or("");
+                out.noted(
+                    m,
+                    &what,
+                    format!("{at}.content[{p}]: a refusal part is kept as the turn's text"),
+                );
+                text.push(refusal.to_owned());
+            }
+            _ => left_out(
+                out,
+                m,
+                &format!("{at}.content[{p}]"),
+                &what,
+                "this message holds text alone",
+            ),
+        }
     }
-}
-
-/// A part's text: a `text` part's, or that of a part of another type
-/// which has one.
-fn part_text<'p>(part: &'p Open<Part<'_>>) -> Option<&'p str> {
-    match part {
-        Open::Known(Part::Text { text }) => Some(text),
-        Open::Known(_) | Open::Raw(_) => None,
-        Open::Other(map) => map.get("text").and_then(Value::as_str),
-    }
-}
-
-/// A part kept as it is, as JSON text.
-fn json(part: &Open<Part<'_>>) -> String {
-    serde_json::to_string(part).unwrap_or_default()
+    text.join("\n")
 }
 
 /// An assistant message: an envelope when it has calls (`tool_calls`,
 /// or the legacy `function_call`), else its text.
-fn assistant(m: usize, at: &str, message: &Message<'_>) -> Result<ChatMessage, ImportError> {
-    let text = text_of(message.content.as_ref());
+fn assistant(
+    m: usize,
+    at: &str,
+    message: &Message<'_>,
+    out: &mut ImportedHistory,
+) -> Result<ChatMessage, ImportError> {
+    let mut text = text_of(m, at, Role::Assistant, message.content.as_ref(), out);
+    if let Some(refusal) = message.refusal.as_deref().filter(|r| !r.is_empty()) {
+        out.note(m, format!("{at}.refusal: the refusal is kept as the turn's text"));
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        text.push_str(refusal);
+    }
+    if message.audio.is_some() {
+        out.note(
+            m,
+            format!("{at}.audio: the reference to an earlier audio answer is not kept"),
+        );
+    }
     if message.tool_calls.is_empty() && message.function_call.is_none() {
         return Ok(ChatMessage::Message("assistant", text));
     }
@@ -254,10 +447,27 @@ fn assistant(m: usize, at: &str, message: &Message<'_>) -> Result<ChatMessage, I
     };
     let mut parsed = Vec::new();
     for (c, tool_call) in message.tool_calls.iter().enumerate() {
+        let cat = format!("{at}.tool_calls[{c}]");
+        if let Some(custom) = &tool_call.custom {
+            // A custom tool takes free text: read as a function of one
+            // `input` argument, so every API can be given it.
+            out.noted(
+                m,
+                "custom tool call",
+                format!("{cat}: a custom tool's call is read as a function call with its text as the `input` argument"),
+            );
+            parsed.push(Call {
+                id: tool_call.id.clone().into_owned(),
+                name: custom.name.clone().into_owned(),
+                arguments: serde_json::json!({"input": custom.input}).to_string(),
+            });
+            continue;
+        }
+        out.kept("function tool call");
         parsed.push(call(
             tool_call.id.clone().into_owned(),
             &tool_call.function,
-            format!("{at}.tool_calls[{c}]"),
+            cat,
             "a tool call needs function.name",
         )?);
     }
@@ -355,24 +565,29 @@ fn user(
     notes: &mut ImportedHistory,
 ) -> Result<String, ImportError> {
     let Some(TextOr::Parts(parts)) = content else {
-        return Ok(text_of(content));
+        return Ok(text_of(m, at, Role::User, content, notes));
     };
     let mut text = Vec::new();
     for (p, part) in parts.iter().enumerate() {
         let pat = format!("{at}.content[{p}]");
+        let what = part_what(Role::User, part);
         if let Open::Known(Part::Text { text: t }) = part {
+            notes.kept(&what);
             text.push(t.clone().into_owned());
             continue;
         }
         match media(part) {
             Some((kind, payload)) => {
                 let target = target(payload, &pat, store)?;
-                text.push(user_media(notes, m, &pat, kind, &target));
+                text.push(user_media(notes, m, &pat, &what, kind, &target));
             }
-            None => {
-                notes.note(m, format!("{pat}: a part of another type is kept as text"));
-                text.push(json(part));
-            }
+            None => left_out(
+                notes,
+                m,
+                &pat,
+                &what,
+                "a user message holds text and its own images and files",
+            ),
         }
     }
     Ok(text.join("\n"))
@@ -481,16 +696,29 @@ mod tests {
             ["system", "user", "assistant", "tool", "assistant", "tool"]
         );
         assert_eq!(h.messages[0].1, "Be brief.");
+        // The user's audio has no place in a carrier history: left out with
+        // a note, never written into the text; the participant's name is
+        // not kept either, and said so.
         let lines: Vec<&str> = h.messages[1].1.lines().collect();
+        assert_eq!(lines, ["Look", "[image https://x/a.png sent by the user]"]);
+        let notes: Vec<&str> = h.notes.iter().map(|n| n.text.as_str()).collect();
         assert_eq!(
-            lines[..2],
-            ["Look", "[image https://x/a.png sent by the user]"]
+            notes,
+            [
+                "$.messages[1].name: the participant's name \"ann\" is not kept",
+                "$.messages[1].content[1]: the user's own image is named in the text, not declared",
+                "$.messages[1].content[2]: an input_audio part is left out: a user message holds text and its own images and files",
+            ]
         );
+        assert!(h.tally.is_balanced(), "{:?}", h.tally);
         assert_eq!(
-            serde_json::from_str::<Value>(lines[2]).unwrap(),
-            json!({"type": "input_audio", "input_audio": {"data": "AAA", "format": "wav"}})
+            h.tally.summary("kept").to_string(),
+            "read 1 developer message, 3 text parts, 1 user message, 1 image_url part, \
+             1 input_audio part, 2 assistant messages, 1 function tool call, 1 tool message, \
+             1 function message: kept 1 developer message, 3 text parts, 1 user message, \
+             2 assistant messages, 1 function tool call, 1 tool message, 1 function message; \
+             noted 1 image_url part, 1 input_audio part"
         );
-        assert_eq!(h.notes.len(), 2);
         assert_eq!(
             h.messages[2].1,
             r#"{"content":null,"tool_calls":[{"id":"c1","name":"f","arguments":{"a":1}}]}"#

@@ -107,6 +107,16 @@ pub(crate) struct Message<'a> {
     /// The legacy single call of an assistant message: read, never written.
     #[serde(borrow, default, skip_serializing)]
     pub function_call: Option<CallFunction<'a>>,
+    /// A participant's name: read (to be noted), never written.
+    #[serde(borrow, default, skip_serializing)]
+    pub name: Option<Cow<'a, str>>,
+    /// An assistant's refusal: read, never written.
+    #[serde(borrow, default, skip_serializing)]
+    pub refusal: Option<Cow<'a, str>>,
+    /// An earlier audio answer's reference: read (to be noted), never
+    /// written.
+    #[serde(default, skip_serializing)]
+    pub audio: Option<serde_json::Value>,
 }
 
 impl<'a> Message<'a> {
@@ -118,6 +128,9 @@ impl<'a> Message<'a> {
             content,
             tool_calls: Vec::new(),
             function_call: None,
+            name: None,
+            refusal: None,
+            audio: None,
         }
     }
 }
@@ -311,6 +324,18 @@ pub(crate) struct ToolCall<'a> {
     /// reader refuses.
     #[serde(borrow, default)]
     pub function: CallFunction<'a>,
+    /// A custom tool's call (`type: "custom"`): read, never written.
+    #[serde(borrow, default, skip_serializing)]
+    pub custom: Option<CustomCall<'a>>,
+}
+
+/// A custom tool's call: its name and its free-form input.
+#[derive(Clone, Debug, Default, Deserialize)]
+pub(crate) struct CustomCall<'a> {
+    #[serde(borrow)]
+    pub name: Cow<'a, str>,
+    #[serde(borrow, default)]
+    pub input: Cow<'a, str>,
 }
 
 /// A call's function, and the legacy `function_call` of an assistant.

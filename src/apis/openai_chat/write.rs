@@ -226,6 +226,7 @@ fn assistant(turn: AssistantTurn<'_>) -> Message<'static> {
                 name: Some(call.name.into()),
                 arguments: AsText(call.arguments),
             },
+            custom: None,
         })
         .collect();
     Message {

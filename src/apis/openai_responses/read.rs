@@ -6,27 +6,83 @@
 //! | `user` message (`input_text`, or a string) | a `user` message; `input_image` / `input_file` stored and named in the text, with a note |
 //! | `assistant` message (`output_text`) and the `function_call` items after it | one assistant envelope |
 //! | `function_call_output` | a `tool` carrier: `input_text` the body, `input_image` / `input_file` declared |
-//! | `reasoning` and other items | kept as the next assistant envelope's `openai_items` member, with a note |
+//! | `reasoning` and the other items the SDK lists | kept as the next assistant envelope's `openai_items` member, with a note |
+//! | a part a message or result has no place for | left out, with a note |
 //!
 //! A body is read on the types the writer writes it with
 //! ([`wire`](super::wire)): an item or a part of a known type must have
-//! that type's shape (an error names the item), one of another type is
-//! kept as it is.
+//! that type's shape (an error names the item). Every item and part is
+//! first looked up in what the pinned `openai` SDK lists
+//! ([`known`](super::known)): a kind it does not list is refused (or,
+//! asked, kept as written with a note), and a member it does not list is
+//! noted and not kept.
 
 use serde_json::Value;
 
 use crate::media::store::MediaStore;
 use crate::AttachmentKind;
 
+use super::known;
 use super::wire::{Body, Content, Input, Item, Part, Role};
 use crate::media::{Holder, ProviderFile};
+use crate::steps::audit::{audit, label_in, ImportOptions, Inner, Shape, Walk};
 use crate::steps::envelope::Envelope;
 use crate::steps::imported::ImportError;
 use crate::steps::imported::{
-    assistant_envelope, attach, body_or_list, target, url_payload, user_media, BodyOr, Call,
-    ImportedHistory, Payload,
+    assistant_envelope, attach, body_or_list, left_out, target, url_payload, user_media, BodyOr,
+    Call, ImportedHistory, Payload,
 };
+use crate::steps::known::List;
 use crate::steps::wire::{Open, TextOr};
+
+/// A body's lists as the reader reads them.
+pub(crate) static SHAPE: Shape = Shape {
+    sdk: known::SDK,
+    members: &[("input", &INPUT)],
+    bare: &INPUT,
+};
+
+static INPUT: Walk = Walk {
+    list: &known::INPUT,
+    noun: Some("item"),
+    inner: &[
+        Inner {
+            tag: "message",
+            when: Some(("role", "assistant")),
+            path: "content",
+            walk: &ASSISTANT,
+        },
+        Inner::at("message", "content", &MESSAGE),
+        Inner::at("function_call_output", "output", &OUTPUT),
+    ],
+    also: &[],
+};
+
+static ASSISTANT: Walk = Walk {
+    list: &known::ASSISTANT_MESSAGE_CONTENT,
+    noun: Some("part"),
+    inner: &[],
+    also: &[],
+};
+
+static MESSAGE: Walk = Walk {
+    list: &known::INPUT_MESSAGE_CONTENT,
+    noun: Some("part"),
+    inner: &[],
+    also: &[],
+};
+
+static OUTPUT: Walk = Walk {
+    list: &known::FUNCTION_CALL_OUTPUT_OUTPUT,
+    noun: Some("part"),
+    inner: &[],
+    also: &[],
+};
+
+/// What a tally counts a part of `list` as.
+fn what(list: &List, part: &Open<Part<'_>>) -> String {
+    label_in(list, "part", &serde_json::to_value(part).unwrap_or_default())
+}
 
 /// The member of the assistant envelope that keeps other items (written
 /// back first in their turn when the history goes to Responses again).
@@ -40,7 +96,17 @@ pub fn from_openai_responses(
     input: &Value,
     store: &mut dyn MediaStore,
 ) -> Result<ImportedHistory, ImportError> {
+    read(input, store, &ImportOptions::default())
+}
+
+/// [`from_openai_responses`], as `options` say.
+pub(crate) fn read(
+    input: &Value,
+    store: &mut dyn MediaStore,
+    options: &ImportOptions,
+) -> Result<ImportedHistory, ImportError> {
     let mut out = ImportedHistory::default();
+    audit(input, &SHAPE, options, &mut out)?;
     let what = "a Responses body or a list of input items";
     let items = match body_or_list::<Body<'_>, Input<'_>>(input, "input", what)? {
         BodyOr::List(items) => items,
@@ -65,19 +131,23 @@ pub fn from_openai_responses(
                 role: Role::Assistant,
                 content,
             }) => {
+                out.kept("message item");
                 if turn.open && !turn.calls.is_empty() {
                     turn.close(&mut out);
                 }
                 turn.open = true;
-                let t = message_text(&content, &at, i, store, &mut out)?;
+                let list = &known::ASSISTANT_MESSAGE_CONTENT;
+                let t = message_text(&content, list, &at, i, store, &mut out)?;
                 if !turn.text.is_empty() && !t.is_empty() {
                     turn.text.push('\n');
                 }
                 turn.text.push_str(&t);
             }
             Open::Known(Item::Message { role, content }) => {
+                out.kept("message item");
                 turn.close(&mut out);
-                let t = message_text(&content, &at, i, store, &mut out)?;
+                let list = &known::INPUT_MESSAGE_CONTENT;
+                let t = message_text(&content, list, &at, i, store, &mut out)?;
                 match role {
                     Role::User => out.push("user", t),
                     _ => out.push("system", t),
@@ -88,6 +158,7 @@ pub fn from_openai_responses(
                 name,
                 arguments,
             }) => {
+                out.kept("function_call item");
                 turn.open = true;
                 turn.calls.push(Call {
                     id: call_id.into_owned(),
@@ -96,18 +167,21 @@ pub fn from_openai_responses(
                 });
             }
             Open::Known(Item::FunctionCallOutput { call_id, output }) => {
+                out.kept("function_call_output item");
                 turn.close(&mut out);
-                out.push("tool", self::output(&call_id, &output, &at, store)?);
+                let result = self::output(i, &call_id, &output, &at, store, &mut out)?;
+                out.push("tool", result);
             }
             Open::Other(item) => {
-                let kind = item.get("type").and_then(Value::as_str).unwrap_or("");
+                let mut item = Value::Object(item);
+                let what = label_in(&known::INPUT, "item", &item);
+                known::INPUT.listed_only(&mut item);
+                out.kept(&what);
                 out.note(
                     i,
-                    format!(
-                        "{at}: a {kind:?} item is kept as the next assistant envelope's {ITEMS}"
-                    ),
+                    format!("{at}: {} {what} is kept as the next assistant envelope's {ITEMS}", crate::steps::known::article(&what)),
                 );
-                turn.kept.push(Value::Object(item));
+                turn.kept.push(item);
                 turn.open = true;
             }
             // Reading gives no raw items.
@@ -156,13 +230,15 @@ impl Gathered {
     }
 }
 
-/// A part's text: an `input_text` part's, or that of a part of another
-/// type which has one (`output_text`, …).
+/// A part's text: an `input_text` part's, or an `output_text` one's.
 fn part_text<'p>(part: &'p Open<Part<'_>>) -> Option<&'p str> {
     match part {
         Open::Known(Part::Text { text }) => Some(text),
         Open::Known(_) | Open::Raw(_) => None,
-        Open::Other(part) => part.get("text").and_then(Value::as_str),
+        Open::Other(part) if part.get("type").and_then(Value::as_str) == Some("output_text") => {
+            part.get("text").and_then(Value::as_str)
+        }
+        Open::Other(_) => None,
     }
 }
 
@@ -222,6 +298,7 @@ fn part_target(
 
 fn message_text(
     content: &Content<'_>,
+    list: &List,
     at: &str,
     i: usize,
     store: &mut dyn MediaStore,
@@ -234,23 +311,29 @@ fn message_text(
     let mut text = Vec::new();
     for (p, part) in parts.iter().enumerate() {
         let pat = format!("{at}.content[{p}]");
+        let what = what(list, part);
         if let Some(t) = part_text(part) {
+            out.kept(&what);
             text.push(t.to_owned());
         } else if let Some((kind, target)) = part_target(part, &pat, store)? {
-            text.push(user_media(out, i, &pat, kind, &target));
+            text.push(user_media(out, i, &pat, &what, kind, &target));
+        } else if let (Open::Other(map), "refusal part") = (part, what.as_str()) {
+            out.noted(i, &what, format!("{pat}: a refusal part is kept as the turn's text"));
+            text.push(map.get("refusal").and_then(Value::as_str).unwrap_or("").to_owned());
         } else {
-            out.note(i, format!("{pat}: a part of another type is kept as text"));
-            text.push(serde_json::to_string(part).unwrap_or_default());
+            left_out(out, i, &pat, &what, "a message holds text and its own images and files");
         }
     }
     Ok(text.join("\n"))
 }
 
 fn output(
+    i: usize,
     call_id: &str,
     output: &Content<'_>,
     at: &str,
     store: &mut dyn MediaStore,
+    out: &mut ImportedHistory,
 ) -> Result<String, ImportError> {
     let mut env = Envelope {
         call_id: Some(call_id.to_owned()),
@@ -261,12 +344,15 @@ fn output(
         TextOr::Parts(parts) => {
             for (p, part) in parts.iter().enumerate() {
                 let pat = format!("{at}.output[{p}]");
+                let what = what(&known::FUNCTION_CALL_OUTPUT_OUTPUT, part);
                 if let Some(t) = part_text(part) {
+                    out.kept(&what);
                     env.line(t);
                 } else if let Some((kind, target)) = part_target(part, &pat, store)? {
+                    out.kept(&what);
                     attach(&mut env, kind, target, part_name(part));
                 } else {
-                    env.line(&serde_json::to_string(part).unwrap_or_default());
+                    left_out(out, i, &pat, &what, "a tool result holds text and attachments");
                 }
             }
         }
@@ -338,8 +424,7 @@ mod tests {
              "name": "f", "arguments": {"a": 1}},
             {"type": "function_call_output", "call_id": "c1", "status": "completed", "output": [
                 {"type": "input_text", "text": "ok"},
-                {"type": "input_file", "file_url": "https://x/a.pdf"},
-                {"type": "output_text", "text": "also"}]}
+                {"type": "input_file", "file_url": "https://x/a.pdf"}]}
         ]);
         let h = from_openai_responses(&body, &mut InlineStore).unwrap();
         let roles: Vec<&str> = h.messages.iter().map(|(r, _)| r.as_str()).collect();
@@ -356,9 +441,17 @@ mod tests {
         );
         assert_eq!(a[ITEMS], json!([reasoning]));
         let t: Value = serde_json::from_str(&h.messages[3].1).unwrap();
-        assert_eq!(t["content"], "ok\nalso");
+        assert_eq!(t["content"], "ok");
         assert_eq!(t["attachments"][0]["target"], "https://x/a.pdf");
         assert_eq!(h.notes.len(), 2);
+        assert!(h.tally.is_balanced(), "{:?}", h.tally);
+        // An output part inside a result is no part the SDK lists there.
+        let mut bad = body.clone();
+        bad[5]["output"][1] = json!({"type": "output_text", "text": "also"});
+        let err = from_openai_responses(&bad, &mut InlineStore).unwrap_err();
+        assert!(err.to_string().starts_with(
+            "$[5].output[1]: a \"output_text\" part is not a kind the openai 3.57.0 types list for function_call_output output"
+        ), "{err}");
     }
 
     #[test]
