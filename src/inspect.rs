@@ -5,6 +5,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
+use crate::carrier::{Carrier, Rejected};
 use crate::history::{Chunk, IntoHistoryReader, Record};
 use crate::{classify, CarrierParts};
 
@@ -21,6 +22,12 @@ pub enum InspectLine<'a> {
         role: &'a str,
         /// The opened carrier, if the message is one.
         carrier: Option<CarrierParts<'a>>,
+        /// The items of a native carrier's declaration that declare no
+        /// attachment (the grammar skips them, so `carrier` shows none of
+        /// them; `convert` makes each a failed attachment): their place in
+        /// the array and why. Not written by [`write_json`].
+        #[serde(skip)]
+        rejected: Vec<(usize, Rejected)>,
     },
     /// A record that is not a message: `{"index","error"}`.
     Error {
@@ -47,6 +54,7 @@ impl<'a> InspectLine<'a> {
                 index: record.index,
                 role: &m.role,
                 carrier: classify(&m.role, &m.content),
+                rejected: rejected(&m.role, &m.content),
             },
             Err(e) => InspectLine::Error {
                 index: record.index,
@@ -54,6 +62,23 @@ impl<'a> InspectLine<'a> {
             },
         }
     }
+}
+
+/// The items of a `tool` message's declaration that declare no attachment.
+fn rejected(role: &str, content: &str) -> Vec<(usize, Rejected)> {
+    if role != "tool" {
+        return Vec::new();
+    }
+    let carrier = Carrier::native(content);
+    if carrier.skipped == 0 {
+        return Vec::new();
+    }
+    carrier
+        .items(content)
+        .into_iter()
+        .enumerate()
+        .filter_map(|(i, item)| item.err().map(|why| (i, why)))
+        .collect()
 }
 
 /// A record spelled the OpenAI Chat way, read as `convert` reads it
@@ -87,6 +112,7 @@ fn chat(record: &Record<'_>) -> Option<InspectLine<'static>> {
                         index: record.index,
                         role: m.role,
                         carrier: classify(m.role, &m.content).map(CarrierParts::into_owned),
+                        rejected: Vec::new(),
                     },
                     Err(ReadRecordError::Message(e)) => error(e),
                     // The inline store writes nothing.

@@ -120,7 +120,7 @@ fn an_mcp_result_is_sent_everywhere() {
             ("assistant".into(), call.to_string()),
             ("tool".into(), imported.content),
         ],
-        notes: Vec::new(),
+        ..ImportedHistory::default()
     };
     convert_everywhere(&history, dir.path(), None);
 }
@@ -431,13 +431,38 @@ fn thinking_blocks_go_back_to_anthropic_only() {
     assert_eq!(blocks[0], body["messages"][1]["content"][0]);
     assert_eq!(blocks[1], body["messages"][1]["content"][1]);
     assert_eq!(blocks[2]["type"], "tool_use");
-    assert_eq!(request.report.replay_left_out, 0);
+    assert!(request.report.replay_notes.is_empty());
+    assert_eq!(
+        request
+            .report
+            .tally
+            .get("thinking block")
+            .map(|c| (c.read, c.sent)),
+        Some((1, 1))
+    );
     for provider in Provider::ALL
         .into_iter()
         .filter(|p| *p != Provider::Anthropic)
     {
         let request = build(provider, &history.messages, &options(dir.path()));
-        assert_eq!(request.report.replay_left_out, 1, "{provider}");
+        // Another API's reasoning is left out by design: noted, not
+        // refused (--strict passes).
+        let whats: Vec<&str> = request
+            .report
+            .replay_notes
+            .iter()
+            .map(|n| n.what.as_str())
+            .collect();
+        assert_eq!(
+            whats,
+            ["thinking block", "redacted_thinking block"],
+            "{provider}"
+        );
+        assert!(
+            request.report.replay_notes.iter().all(|n| !n.failure),
+            "{provider}"
+        );
+        assert!(request.report.tally.is_balanced(), "{provider}");
         assert!(
             !request.body.to_value().to_string().contains("EqQBCgIYAhIM"),
             "{provider}"
@@ -464,9 +489,17 @@ fn gemini_thought_signatures_go_back_to_gemini_only() {
     assert_eq!(parts[0]["thoughtSignature"], "CiQBmodelsown");
     // The model's own signature stands for the turn: no placeholder.
     assert!(parts[1].get("thoughtSignature").is_none());
-    assert_eq!(request.report.replay_left_out, 0);
+    assert!(request.report.replay_notes.is_empty());
     let other = build(Provider::Anthropic, &history.messages, &options(dir.path()));
-    assert_eq!(other.report.replay_left_out, 1);
+    assert_eq!(other.report.replay_notes.len(), 1);
+    assert_eq!(
+        other
+            .report
+            .tally
+            .get("thought signature")
+            .map(|c| (c.read, c.noted)),
+        Some((1, 1))
+    );
     assert!(!other.body.to_value().to_string().contains("CiQBmodelsown"));
     // A history from elsewhere still gets the placeholder on its first call.
     let chat = fixture("openai-chat-images-after-tools.json");

@@ -12,7 +12,7 @@ use tool_carrier::media::store::InlineStore;
 use tool_carrier::media::Policy;
 use tool_carrier::provider::{
     build_request, BuildError, Family, Note, NoteReason, Options, OptionsError, Params, Profile,
-    Provider, ReadError, Report, Request, Tools,
+    Provider, ReadError, ReplayNote, Report, Request, Tools,
 };
 use tool_carrier::roots::Roots;
 use tool_carrier::rules::Target;
@@ -515,6 +515,17 @@ fn finish(
             print_notes(&mut err, &failed);
             return Ok(ExitCode::from(ATTACHMENTS_FAILED));
         }
+        Err(BuildError::Replayed(left)) => {
+            let mut err = io::stderr().lock();
+            let _ = writeln!(
+                err,
+                "tool-carrier: nothing converted from {name} (--strict): {} kept entr{} left out",
+                left.len(),
+                if left.len() == 1 { "y was" } else { "ies were" }
+            );
+            print_replay_notes(&mut err, &left);
+            return Ok(ExitCode::from(ATTACHMENTS_FAILED));
+        }
         Err(e @ (BuildError::TooLarge { .. } | BuildError::Refused { .. })) => {
             eprintln!("tool-carrier: nothing converted from {name} for {provider}: {e}");
             return Ok(ExitCode::from(REFUSED));
@@ -588,20 +599,15 @@ fn report(request: &Request, tools_given: bool) {
         request.model,
         request.report
     );
+    let _ = writeln!(err, "  {}", request.report.tally.summary("sent"));
     if let Some(tokens) = request.report.image_tokens {
         let _ = writeln!(
             err,
             "  image input tokens: {tokens} (the provider's own count)"
         );
     }
-    if request.report.replay_left_out > 0 {
-        let _ = writeln!(
-            err,
-            "  replay: the thinking blocks or thought signatures of {} assistant messages were written by another provider and are left out",
-            request.report.replay_left_out
-        );
-    }
     print_notes(&mut err, &request.report.notes);
+    print_replay_notes(&mut err, &request.report.replay_notes);
     for (name, value) in &request.headers {
         let _ = writeln!(err, "  header {name}: {value}");
     }
@@ -626,6 +632,15 @@ fn report(request: &Request, tools_given: bool) {
     if let Some(line) = failure_summary(report) {
         let _ = writeln!(err, "{line}");
     }
+    let failed = report.replay_notes.iter().filter(|n| n.failure).count();
+    if failed > 0 {
+        let _ = writeln!(
+            err,
+            "convert: {failed} kept entr{} of assistant messages left out (written for another API, or of a kind or with a member {} does not take); --strict refuses such a request",
+            if failed == 1 { "y" } else { "ies" },
+            request.provider
+        );
+    }
 }
 
 /// Notes printed one a line, up to this many; the rest are counted.
@@ -639,6 +654,19 @@ fn print_notes(err: &mut impl Write, notes: &[Note]) {
         let _ = writeln!(
             err,
             "  … and {} more notes (the request holds every one)",
+            notes.len() - NOTES_SHOWN
+        );
+    }
+}
+
+fn print_replay_notes(err: &mut impl Write, notes: &[ReplayNote]) {
+    for note in notes.iter().take(NOTES_SHOWN) {
+        let _ = writeln!(err, "  message {}: {}", note.index, note.text);
+    }
+    if notes.len() > NOTES_SHOWN {
+        let _ = writeln!(
+            err,
+            "  … and {} more entries left out",
             notes.len() - NOTES_SHOWN
         );
     }
@@ -670,6 +698,7 @@ pub(crate) fn failure_summary(report: &Report) -> Option<String> {
             NoteReason::WrongKind => "declared as the wrong kind",
             NoteReason::NotTaken => "of a kind or source the provider does not take here",
             NoteReason::KindNotSent => "audio or video",
+            NoteReason::InvalidRecord => "no attachment record",
             _ => "failed",
         };
         match why.iter_mut().find(|(l, _)| *l == label) {

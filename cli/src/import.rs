@@ -5,9 +5,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use serde_json::Value;
-use tool_carrier::import::{from_mcp, from_provider, read_response, response_form, PROVIDERS};
+use tool_carrier::import::{
+    from_mcp_with, from_provider_with, read_response, response_form, ImportOptions, PROVIDERS,
+};
 use tool_carrier::media::store::{DirStore, InlineStore, MediaStore};
 use tool_carrier::provider::Provider;
+use tool_carrier::provider::Tally;
 
 use super::{input, interrupt, Context, Failure};
 
@@ -60,6 +63,10 @@ pub struct Args {
     /// them); without it they stay as data: targets.
     #[arg(long, value_name = "DIR")]
     media_dir: Option<PathBuf>,
+    /// Keep a block, part or item of a kind the format's pinned SDK does
+    /// not list, with a note, instead of refusing the input (exit 2).
+    #[arg(long)]
+    keep_unknown: bool,
     /// With one MCP result: the call it answers.
     #[arg(long, value_name = "ID")]
     call_id: Option<String>,
@@ -67,12 +74,30 @@ pub struct Args {
     file: Option<PathBuf>,
 }
 
+/// A store that remembers what it wrote, so a failed import can say which
+/// files it left (they are whole, named by their content: harmless, and
+/// reused by the next run).
+struct Recording<'a> {
+    inner: &'a mut dyn MediaStore,
+    written: Vec<String>,
+}
+
+impl MediaStore for Recording<'_> {
+    fn put(&mut self, bytes: &[u8]) -> io::Result<tool_carrier::media::store::Stored> {
+        let stored = self.inner.put(bytes)?;
+        if stored.written {
+            self.written.push(stored.target.clone());
+        }
+        Ok(stored)
+    }
+}
+
 pub fn run(args: Args) -> Result<ExitCode, Failure> {
     let mut dir_store;
     let mut inline = InlineStore;
     // Media files are written through temporary files: removed on a signal.
     let _cleanup = args.media_dir.as_deref().map(interrupt::store_dir);
-    let store: &mut dyn MediaStore = match &args.media_dir {
+    let inner: &mut dyn MediaStore = match &args.media_dir {
         Some(dir) => {
             dir_store = DirStore::new(dir)
                 .map_err(|e| Failure::new(format!("--media-dir {}: {e}", dir.display())))?;
@@ -80,66 +105,149 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
         }
         None => &mut inline,
     };
-    let mut input = input::open(args.file.as_deref())?;
-    let name = input.name.clone();
-    let mut text = String::new();
-    input
-        .reader
-        .read_to_string(&mut text)
-        .context(|| format!("reading {name}"))?;
-    if args.from != "mcp" {
-        let provider: Provider = args.from.parse().expect("a listed format");
-        if let Some(form) = response_form(provider, &text) {
-            let turn = read_response(provider, form, &text)
-                .map_err(|e| Failure::new(format!("{name}: {e}")))?;
+    let mut store = Recording {
+        inner,
+        written: Vec::new(),
+    };
+    let read = read(&args, &mut store);
+    match read {
+        // Nothing goes to standard output until everything was read.
+        Ok((history, report)) => {
             let mut out = BufWriter::new(io::stdout().lock());
-            writeln!(out, "{}", turn.to_record())
+            out.write_all(history.as_bytes())
                 .and_then(|()| out.flush())
                 .context(|| "writing the history".into())?;
-            eprintln!(
-                "import: one assistant record from a {provider} response, {} calls",
-                turn.calls().len()
-            );
-            return Ok(ExitCode::SUCCESS);
+            let mut err = io::stderr().lock();
+            for line in report {
+                let _ = writeln!(err, "{line}");
+            }
+            Ok(ExitCode::SUCCESS)
         }
-        let value = json_or_lines(&text).map_err(|e| Failure::new(format!("{name}: {e}")))?;
-        let history = from_provider(provider, &value, store).map_err(|e| {
-            Failure::new(format!(
-                "{name}: {e} (read as a request body for {provider}; it has no shape \
-                 of a response of {provider} either: see --help)"
-            ))
-        })?;
-        let mut out = BufWriter::new(io::stdout().lock());
-        out.write_all(history.to_json_lines().as_bytes())
-            .and_then(|()| out.flush())
-            .context(|| "writing the history".into())?;
-        for note in &history.notes {
-            eprintln!("  message {}: {}", note.message, note.text);
+        Err(failure) => {
+            if let Some(dir) = &args.media_dir {
+                for target in &store.written {
+                    eprintln!(
+                        "tool-carrier: import: left in {}: {target} (whole; nothing refers to it)",
+                        dir.display()
+                    );
+                }
+            }
+            Err(failure)
         }
-        eprintln!(
-            "import: {} messages from {provider} format, {} notes",
-            history.messages.len(),
-            history.notes.len()
-        );
-        return Ok(ExitCode::SUCCESS);
+    }
+}
+
+/// The input read whole: the history's text, and the report's lines.
+fn read(args: &Args, store: &mut dyn MediaStore) -> Result<(String, Vec<String>), Failure> {
+    let mut input = input::open(args.file.as_deref())?;
+    let name = input.name.clone();
+    let mut bytes = Vec::new();
+    input
+        .reader
+        .read_to_end(&mut bytes)
+        .context(|| format!("reading {name}"))?;
+    let text = text_of(&name, bytes)?;
+    let options = ImportOptions::new().with_keep_unknown(args.keep_unknown);
+    if args.from != "mcp" {
+        let provider: Provider = args.from.parse().expect("a listed format");
+        return from_provider_text(provider, &name, &text, store, &options);
     }
     let results = mcp_results(&text, args.call_id.as_deref())
         .map_err(|e| Failure::new(format!("{name}: {e}")))?;
-    let mut out = BufWriter::new(io::stdout().lock());
+    let mut history = String::new();
+    let mut report = Vec::new();
+    let mut tally = Tally::default();
     let mut notes = 0;
     for (n, (call_id, result)) in results.iter().enumerate() {
-        let imported = from_mcp(call_id.as_deref(), result, store)
+        let imported = from_mcp_with(call_id.as_deref(), result, store, &options)
             .map_err(|e| Failure::new(format!("{name}: result {}: {e}", n + 1)))?;
         let record = serde_json::json!({"role": "tool", "content": imported.content});
-        writeln!(out, "{record}").context(|| "writing the history".into())?;
+        history.push_str(&record.to_string());
+        history.push('\n');
         for note in &imported.notes {
-            eprintln!("  result {}: {note}", n + 1);
+            report.push(format!("  result {}: {note}", n + 1));
             notes += 1;
         }
+        tally.extend(&imported.tally);
     }
-    out.flush().context(|| "writing the history".into())?;
-    eprintln!("import: {} MCP results, {notes} notes", results.len());
-    Ok(ExitCode::SUCCESS)
+    report.push(format!(
+        "import: {} MCP results, {notes} notes",
+        results.len()
+    ));
+    report.push(format!("  {}", tally.summary("kept")));
+    Ok((history, report))
+}
+
+/// The input as text: UTF-8, without a byte order mark.
+fn text_of(name: &str, bytes: Vec<u8>) -> Result<String, Failure> {
+    if bytes.starts_with(b"\xEF\xBB\xBF") {
+        return Err(Failure::new(format!(
+            "{name}: the input starts with a UTF-8 byte order mark (bytes EF BB BF), which JSON does not allow: save it without one"
+        )));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        Failure::new(format!(
+            "{name}: not UTF-8: invalid byte at {}",
+            e.utf8_error().valid_up_to()
+        ))
+    })
+}
+
+/// A provider's response (a body, a stream) or request body, read.
+fn from_provider_text(
+    provider: Provider,
+    name: &str,
+    text: &str,
+    store: &mut dyn MediaStore,
+    options: &ImportOptions,
+) -> Result<(String, Vec<String>), Failure> {
+    if let Some(form) = response_form(provider, text) {
+        let turn = read_response(provider, form, text)
+            .map_err(|e| Failure::new(format!("{name}: {e}")))?;
+        let report = vec![format!(
+            "import: one assistant record from a {provider} response, {} calls",
+            turn.calls().len()
+        )];
+        return Ok((format!("{}\n", turn.to_record()), report));
+    }
+    if let Some(other) = stream_of_another(provider, text) {
+        return Err(Failure::new(format!(
+            "{name}: a stream, but not {provider}'s: it reads as a stream of {other} (--from {other})"
+        )));
+    }
+    let value = json_or_lines(text).map_err(|e| Failure::new(format!("{name}: {e}")))?;
+    let history = from_provider_with(provider, &value, store, options).map_err(|e| {
+        Failure::new(format!(
+            "{name}: {e} (read as a request body for {provider}; it has no shape \
+             of a response of {provider} either: see --help)"
+        ))
+    })?;
+    let mut report: Vec<String> = history
+        .notes
+        .iter()
+        .map(|note| format!("  message {}: {}", note.message, note.text))
+        .collect();
+    report.push(format!(
+        "import: {} messages from {provider} format, {} notes",
+        history.messages.len(),
+        history.notes.len()
+    ));
+    report.push(format!("  {}", history.tally.summary("kept")));
+    Ok((history.to_json_lines(), report))
+}
+
+/// The API whose stream `text` is, when it is a stream (Server-Sent
+/// Events) that is none of `provider`'s.
+fn stream_of_another(provider: Provider, text: &str) -> Option<Provider> {
+    let trimmed = text.trim_start();
+    if !(trimmed.starts_with("event:") || trimmed.starts_with("data:")) {
+        return None;
+    }
+    PROVIDERS
+        .iter()
+        .copied()
+        .filter(|p| *p != provider)
+        .find(|p| response_form(*p, text) == Some(tool_carrier::import::ResponseForm::Stream))
 }
 
 /// One `CallToolResult` (an object without `result`), or JSON Lines of

@@ -28,6 +28,7 @@ pub fn write_table<W: Write>(
             index,
             role,
             carrier,
+            rejected,
         } => {
             let (shape, atts, body) = match carrier {
                 None => ("-".to_owned(), String::new(), String::new()),
@@ -52,7 +53,16 @@ pub fn write_table<W: Write>(
                 clip(role, 9),
                 clip(&atts, 30),
                 clip(&body, 60)
-            )
+            )?;
+            // What the grammar skips, convert fails: said under the row.
+            for (i, why) in rejected {
+                writeln!(
+                    output,
+                    "{:>6}  not an attachment: attachments[{i}]: {why}",
+                    ""
+                )?;
+            }
+            Ok(())
         }
     })?;
     writeln!(

@@ -23,11 +23,11 @@ use serde_json::Value;
 use crate::facts::{Family, Provider};
 use crate::json::tree::Json;
 use crate::media::store::MediaStore;
+use crate::steps::audit::ImportOptions;
 use crate::steps::body::Body;
 use crate::steps::context::Context;
-use crate::steps::audit::ImportOptions;
 use crate::steps::imported::{function_tools, ImportError, ImportedHistory};
-use crate::steps::known::Known;
+use crate::steps::replay::Replay;
 use crate::steps::response::ResponseReader;
 use crate::steps::rule::{Out, Rule, Target};
 use crate::steps::spec::Spec;
@@ -40,9 +40,10 @@ pub(crate) struct Api {
     /// Write the request body for the turns.
     pub write: fn(Vec<Turn<'_>>, &Context<'_>) -> Body,
     /// Read a request body written for this API back into a history.
-    pub read: fn(&Value, &mut dyn MediaStore, &ImportOptions) -> Result<ImportedHistory, ImportError>,
-    /// The kinds and members of its lists its pinned SDK lists.
-    pub known: &'static Known,
+    pub read:
+        fn(&Value, &mut dyn MediaStore, &ImportOptions) -> Result<ImportedHistory, ImportError>,
+    /// What it is given back of what a history kept as an API wrote it.
+    pub replays: &'static [Replay],
     /// A body's tool definitions, as function tools, and what is left out.
     pub tool_definitions: fn(&Value) -> (Vec<Value>, Vec<String>),
     /// Every rule the API's check knows.
@@ -72,7 +73,7 @@ pub(crate) static APIS: [Api; Provider::COUNT] = [
         spec: &anthropic::SPEC,
         write: |turns, cx| Body::new(anthropic::write::build(turns, cx)),
         read: anthropic::read::read,
-        known: &anthropic::known::KNOWN,
+        replays: anthropic::REPLAYS,
         tool_definitions: function_tools,
         rules: anthropic::rules::RULES,
         check: anthropic::rules::check,
@@ -87,7 +88,7 @@ pub(crate) static APIS: [Api; Provider::COUNT] = [
         spec: &openai_chat::SPEC,
         write: |turns, cx| Body::new(openai_chat::write::build(turns, cx)),
         read: openai_chat::read::read,
-        known: &openai_chat::known::KNOWN,
+        replays: &[],
         tool_definitions: function_tools,
         rules: openai_chat::rules::RULES,
         check: openai_chat::rules::check,
@@ -102,7 +103,7 @@ pub(crate) static APIS: [Api; Provider::COUNT] = [
         spec: &openai_responses::SPEC,
         write: |turns, cx| Body::new(openai_responses::write::build(turns, cx)),
         read: openai_responses::read::read,
-        known: &openai_responses::known::KNOWN,
+        replays: openai_responses::REPLAYS,
         tool_definitions: function_tools,
         rules: openai_responses::rules::RULES,
         check: openai_responses::rules::check,
@@ -124,7 +125,7 @@ pub(crate) static APIS: [Api; Provider::COUNT] = [
         spec: &bedrock::SPEC,
         write: |turns, cx| Body::new(bedrock::write::build(turns, cx)),
         read: bedrock::read::read,
-        known: &bedrock::known::KNOWN,
+        replays: bedrock::REPLAYS,
         tool_definitions: bedrock::read::tool_definitions,
         rules: bedrock::rules::RULES,
         check: bedrock::rules::check,
@@ -145,7 +146,7 @@ pub(crate) static APIS: [Api; Provider::COUNT] = [
         spec: &ollama::SPEC,
         write: |turns, cx| Body::new(ollama::write::build(turns, cx)),
         read: ollama::read::read,
-        known: &ollama::known::KNOWN,
+        replays: ollama::REPLAYS,
         tool_definitions: function_tools,
         rules: ollama::rules::RULES,
         check: ollama::rules::check,
@@ -162,7 +163,7 @@ pub(crate) static APIS: [Api; Provider::COUNT] = [
         // Chat Completions, as the profile in the context says.
         write: |turns, cx| Body::new(openai_chat::write::build(turns, cx)),
         read: openai_chat::read::read,
-        known: &openai_chat::known::KNOWN,
+        replays: &[],
         tool_definitions: function_tools,
         rules: openai_compatible::rules::RULES,
         check: openai_compatible::rules::check,
@@ -180,7 +181,7 @@ const GEMINI: Api = Api {
     spec: &gemini::SPEC,
     write: |turns, cx| Body::new(gemini::write::build(turns, cx)),
     read: gemini::read::read,
-    known: &gemini::known::KNOWN,
+    replays: gemini::REPLAYS,
     tool_definitions: gemini::read::tool_definitions,
     rules: gemini::rules::RULES,
     check: gemini::rules::check,

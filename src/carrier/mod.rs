@@ -41,7 +41,7 @@ pub use native::parse_native_tool_carrier_reference;
 pub(crate) use native::push_attachment_array;
 pub use native::{
     native_attachments, parse_native_tool_carrier, render_native_attachments,
-    render_native_tool_carrier,
+    render_native_tool_carrier, Rejected,
 };
 pub use parsed::{Carrier, Declaration, Legacy};
 pub use prompt::{parse_prompt_tool_carrier, render_prompt_tool_carrier};

@@ -67,6 +67,7 @@ pub(crate) fn open(content: &str) -> Carrier<'_> {
         declaration_span: None,
         call_id: None,
         is_error: false,
+        skipped: 0,
     };
     const NAMES: [&str; 4] = ["content", "attachments", "tool_call_id", super::IS_ERROR];
     let Some(object) = scan::pick(content, NAMES) else {
@@ -92,10 +93,11 @@ pub(crate) fn open(content: &str) -> Carrier<'_> {
     carrier.body = text;
     carrier.body_span = span;
     let (declaration, span) = match attachments.one() {
-        Some(m) if content.as_bytes()[m.value.start] == b'[' => (
-            Declaration::Declared(records(&content[m.value.clone()])),
-            m.value,
-        ),
+        Some(m) if content.as_bytes()[m.value.start] == b'[' => {
+            let (records, skipped) = records(&content[m.value.clone()]);
+            carrier.skipped = skipped;
+            (Declaration::Declared(records), m.value)
+        }
         Some(m) => (Declaration::Legacy(Legacy::AttachmentsNotArray), m.value),
         None => {
             let end = last_end.expect("the object has a content member");
@@ -123,23 +125,92 @@ fn not_an_object(content: &str) -> Legacy {
 /// the object scan), in order; any other item (not an object, a repeated
 /// `kind` or `target`, a value that is not a string or does not decode, an
 /// unknown kind, an empty target) is skipped.
-fn records(array: &str) -> Vec<Attachment<'_>> {
+fn records(array: &str) -> (Vec<Attachment<'_>>, usize) {
     let items = scan::array(array).unwrap_or_default();
-    items
+    let all = items.len();
+    let records: Vec<Attachment<'_>> = items
         .into_iter()
         .filter_map(|span| record(&array[span]))
-        .collect()
+        .collect();
+    let skipped = all - records.len();
+    (records, skipped)
 }
 
 fn record(item: &str) -> Option<Attachment<'_>> {
+    checked(item).ok()
+}
+
+/// One item of an `attachments` array: the attachment it declares, or why
+/// it declares none.
+fn checked(item: &str) -> Result<Attachment<'_>, Rejected> {
     if !item.starts_with('{') {
-        return None;
+        return Err(Rejected::NotAnObject);
     }
-    let [kind, target, name] = scan::pick(item, ["kind", "target", "name"])?.picks;
-    let kind = AttachmentKind::from_name(kind.one()?.decoded?.as_ref())?;
-    let target = target.one()?.decoded?;
+    let [kind, target, name] = scan::pick(item, ["kind", "target", "name"])
+        .ok_or(Rejected::NotAnObject)?
+        .picks;
+    fn text<'i>(pick: scan::Pick<'i>, member: &'static str) -> Result<Cow<'i, str>, Rejected> {
+        match pick {
+            scan::Pick::Absent => Err(Rejected::Missing(member)),
+            scan::Pick::Repeated { .. } => Err(Rejected::Repeated(member)),
+            scan::Pick::One(m) => m.decoded.ok_or(Rejected::NotAString(member)),
+        }
+    }
+    let kind_name = text(kind, "kind")?;
+    let kind = AttachmentKind::from_name(&kind_name)
+        .ok_or_else(|| Rejected::UnknownKind(kind_name.into_owned()))?;
+    let target = text(target, "target")?;
+    if target.is_empty() {
+        return Err(Rejected::EmptyTarget);
+    }
     let name = name.one().and_then(|m| m.decoded).filter(|n| !n.is_empty());
-    (!target.is_empty()).then_some(Attachment { kind, target, name })
+    Ok(Attachment { kind, target, name })
+}
+
+/// Every item of an `attachments` array (its JSON text), in order: the
+/// attachment it declares, or why it is none.
+pub(crate) fn checked_records(array: &str) -> Vec<Result<Attachment<'_>, Rejected>> {
+    let items = scan::array(array).unwrap_or_default();
+    items
+        .into_iter()
+        .map(|span| checked(&array[span]))
+        .collect()
+}
+
+/// Why an item of an `attachments` array declares no attachment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Rejected {
+    /// It is not a JSON object.
+    NotAnObject,
+    /// It has no such member.
+    Missing(&'static str),
+    /// It has the member twice (readers disagree on which wins).
+    Repeated(&'static str),
+    /// The member is not a string (or holds an escape that is no
+    /// character).
+    NotAString(&'static str),
+    /// Its kind is none of `image`, `audio`, `video`, `document` (which
+    /// are lowercase).
+    UnknownKind(String),
+    /// Its target is empty.
+    EmptyTarget,
+}
+
+impl std::fmt::Display for Rejected {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Rejected::NotAnObject => f.write_str("it is not an object"),
+            Rejected::Missing(m) => write!(f, "it has no {m:?}"),
+            Rejected::Repeated(m) => write!(f, "it has {m:?} twice"),
+            Rejected::NotAString(m) => write!(f, "its {m:?} is not a string"),
+            Rejected::UnknownKind(k) => write!(
+                f,
+                "its kind {k:?} is none of image, audio, video, document (lowercase)"
+            ),
+            Rejected::EmptyTarget => f.write_str("its target is empty"),
+        }
+    }
 }
 
 /// Parse a native (`role = "tool"`) carrier envelope.

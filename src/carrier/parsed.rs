@@ -10,7 +10,7 @@ use std::borrow::Cow;
 use std::fmt;
 use std::ops::Range;
 
-use super::{native, prompt, Attachment, AttachmentKind, CarrierKind, CarrierParts};
+use super::{native, prompt, Attachment, AttachmentKind, CarrierKind, CarrierParts, Rejected};
 use crate::Role;
 
 /// A tool-result carrier opened at its fixed position.
@@ -61,6 +61,10 @@ pub struct Carrier<'a> {
     ///
     /// [`IS_ERROR`]: super::IS_ERROR
     pub is_error: bool,
+    /// How many items of a native declaration declare no attachment (the
+    /// grammar skips them; [`Carrier::items`] says why). Always `0` for a
+    /// prompt carrier.
+    pub skipped: usize,
 }
 
 /// What a carrier's fixed position holds.
@@ -166,6 +170,32 @@ impl<'a> Carrier<'a> {
         match &self.declaration {
             Declaration::Declared(attachments) => attachments,
             Declaration::Legacy(_) => &[],
+        }
+    }
+
+    /// Every item of a native carrier's declaration, read from `content`
+    /// (the content this carrier was opened from), in order: the
+    /// attachment it declares, or why it declares none (`[]` for a prompt
+    /// carrier, whose declaration holds no item that is not a marker line,
+    /// and for a legacy one). [`Carrier::attachments`] holds the first kind
+    /// alone; the grammar skips the others, and a converter says so.
+    ///
+    /// ```
+    /// use tool_carrier::carrier::{Carrier, Rejected};
+    ///
+    /// let content = r#"{"content":"x","attachments":[{"kind":"IMAGE","target":"a.png"},{"kind":"image","target":"b.png"}]}"#;
+    /// let c = Carrier::native(content);
+    /// assert_eq!(c.attachments().len(), 1);
+    /// let items = c.items(content);
+    /// assert_eq!(items[0], Err(Rejected::UnknownKind("IMAGE".into())));
+    /// assert_eq!(items[1].as_ref().unwrap().target, "b.png");
+    /// ```
+    pub fn items(&self, content: &'a str) -> Vec<Result<Attachment<'a>, Rejected>> {
+        match (&self.declaration, self.kind, &self.declaration_span) {
+            (Declaration::Declared(_), CarrierKind::Native, Some(span)) => {
+                native::checked_records(&content[span.clone()])
+            }
+            _ => Vec::new(),
         }
     }
 

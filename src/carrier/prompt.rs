@@ -109,6 +109,7 @@ pub(crate) fn open(content: &str) -> Option<Carrier<'_>> {
         declaration_span: reason.upgradable().then_some(header..header),
         call_id: None,
         is_error: false,
+        skipped: 0,
     };
     let Ok((rest, _)) = results_line(content) else {
         let reason = match content.strip_prefix(TOOL_RESULTS_PREFIX) {
@@ -134,6 +135,7 @@ pub(crate) fn open(content: &str) -> Option<Carrier<'_>> {
                 declaration_span: Some(header..body_start),
                 call_id: None,
                 is_error: false,
+                skipped: 0,
             }
         }
         Err(reason) => legacy(reason, header),

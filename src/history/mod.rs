@@ -240,6 +240,13 @@ pub enum InputError {
         /// Offset in the input of the first such byte, from 0.
         at: u64,
     },
+    /// The input starts with a UTF-8 byte order mark (`EF BB BF`), which
+    /// JSON text may not begin with (RFC 8259, section 8.1).
+    #[error("the input starts with a UTF-8 byte order mark (bytes EF BB BF at byte {at}), which JSON does not allow: save it without one")]
+    ByteOrderMark {
+        /// Offset of the mark, from 0 (after leading white space).
+        at: u64,
+    },
     /// One record is longer than the limit; reading stopped inside it.
     #[error("record {index} (line {line}) is longer than the {} limit", Size(*.limit))]
     TooLong {

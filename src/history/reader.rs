@@ -79,6 +79,9 @@ impl<R: BufRead> HistoryReader<R> {
     /// I/O errors of the reader, and [`InputError::Binary`] (in an
     /// [`io::Error`] of kind `InvalidData`) for binary data.
     pub fn new(mut reader: R) -> io::Result<Self> {
+        /// UTF-8's byte order mark, which JSON text may not begin with
+        /// (RFC 8259, section 8.1).
+        const BOM: &[u8] = b"\xEF\xBB\xBF";
         // Leading white space is taken off to find the first real byte and
         // handed back in front of the rest, so no byte is lost.
         let mut lead = Vec::new();
@@ -90,6 +93,12 @@ impl<R: BufRead> HistoryReader<R> {
             let blank = buf.iter().take_while(|&&b| json_ws(b)).count();
             lead.extend_from_slice(&buf[..blank]);
             let first = buf.get(blank).copied();
+            if buf[blank..].starts_with(BOM) {
+                return Err(InputError::ByteOrderMark {
+                    at: lead.len() as u64,
+                }
+                .into());
+            }
             reader.consume(blank);
             if first.is_some() {
                 break first;

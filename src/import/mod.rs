@@ -30,6 +30,8 @@ use crate::apis::api;
 use crate::facts::Provider;
 
 mod mcp;
+#[cfg(test)]
+pub(crate) use mcp::known as mcp_known;
 mod record;
 
 pub use crate::apis::anthropic::read::{
@@ -61,7 +63,7 @@ pub use crate::steps::envelope::IS_ERROR;
 pub(crate) use crate::steps::imported::kind_of_mime;
 pub use crate::steps::imported::{ImportError, ImportNote, Imported, ImportedHistory};
 pub use crate::steps::response::{ResponseError, ResponseForm, ResponseStream};
-pub use mcp::from_mcp;
+pub use mcp::{from_mcp, from_mcp_with};
 pub(crate) use record::{read_chat, spelling};
 pub use record::{
     read_record, read_records, read_records_with, ReadRecordError, RecordMessage, Spelling,

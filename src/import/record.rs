@@ -13,9 +13,9 @@ use crate::json::scan::{self, Pick};
 use crate::media::store::{InlineStore, MediaStore};
 
 use super::{ImportError, ImportNote, ImportOptions};
-use crate::steps::tally::Tally;
 use crate::apis::openai_chat::read::{read_message, ChatMessage};
 use crate::steps::imported::{str_of, ImportedHistory};
+use crate::steps::tally::Tally;
 
 /// How a record is spelled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,7 +86,13 @@ pub fn read_record<'a>(
     raw: &'a str,
     store: &mut dyn MediaStore,
 ) -> Result<RecordMessage<'a>, ReadRecordError> {
-    read(index, raw, Message::parse(raw), store, &ImportOptions::default())
+    read(
+        index,
+        raw,
+        Message::parse(raw),
+        store,
+        &ImportOptions::default(),
+    )
 }
 
 /// Read a history (JSON Lines or one JSON array of records) whose records
@@ -313,10 +319,13 @@ pub(crate) fn read_chat(
     // The role was read by the parse; a lone surrogate in it is not.
     let role = str_of(&value, "role").unwrap_or_default();
     let mut notes = ImportedHistory::default();
-    let read = read_message(index, "$", role, &value, store, &mut notes, options).map_err(|e| match e {
-        ImportError::Invalid { at, what } => invalid(&at, what),
-        ImportError::Store(e) => ReadRecordError::Store(e),
-    })?;
+    let read =
+        read_message(index, "$", role, &value, store, &mut notes, options).map_err(
+            |e| match e {
+                ImportError::Invalid { at, what } => invalid(&at, what),
+                ImportError::Store(e) => ReadRecordError::Store(e),
+            },
+        )?;
     let (role, content) = match read {
         ChatMessage::Message(role, content) => (role, content),
         ChatMessage::Calls(envelope, _) => ("assistant", envelope),
@@ -489,7 +498,12 @@ mod tests {
             "{\"id\":\"c\",\"function\":{}}",
             "{\"id\":\"c\",\"function\":{\"name\":\"f\"}}",
         );
-        let h = read_records_with(fixed.as_bytes(), &mut InlineStore, &ImportOptions::default()).unwrap();
+        let h = read_records_with(
+            fixed.as_bytes(),
+            &mut InlineStore,
+            &ImportOptions::default(),
+        )
+        .unwrap();
         assert_eq!(
             h.messages,
             [

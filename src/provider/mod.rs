@@ -89,6 +89,7 @@ use std::io::BufRead;
 use thiserror::Error;
 
 use crate::rules;
+use crate::steps::account;
 use crate::steps::attach;
 use crate::steps::context::Context;
 use crate::steps::declare::{self, Declarations};
@@ -96,6 +97,7 @@ use crate::steps::detail;
 use crate::steps::model as capabilities;
 use crate::steps::names::{self, Rename};
 use crate::steps::params::Setting;
+use crate::steps::replay;
 use crate::steps::walk::{self, Turn};
 
 pub mod model;
@@ -111,8 +113,9 @@ pub use crate::steps::detail::{detail_effect, DetailEffect};
 pub use crate::steps::error::BuildError;
 pub use crate::steps::options::{Options, OptionsError};
 pub use crate::steps::params::{CacheTtl, Effort, Params, ParamsError, Retention};
-pub use crate::steps::report::{Note, NoteReason, Report};
+pub use crate::steps::report::{Note, NoteReason, ReplayNote, Report};
 pub use crate::steps::spec::{Endpoint, Spec};
+pub use crate::steps::tally::{Count, Summary, Tally};
 pub use crate::steps::tools;
 pub use crate::steps::tools::schema::{Pointer, SchemaError};
 pub use crate::steps::tools::{Shape, Tool, Tools, ToolsError, ToolsErrorKind};
@@ -162,17 +165,30 @@ where
 {
     let (model, profile, caps) = target_of(provider, options);
     options.check()?;
-    let walked = walk::walk(messages);
+    if let Some((index, role, what)) = walk::misroled(messages) {
+        return Err(BuildError::Role { index, role, what });
+    }
+    let fit = fitter(options, &caps);
+    let walk = || walk_replayed(messages, provider, &fit);
+    let (walked, replayed) = walk();
     let mut media = attach::decide(&walked, provider, &model, &caps, options);
-    let mut walked = Some(walked);
+    let mut walked = Some((walked, replayed));
     loop {
         // The walk borrows the history: walking it again costs less than
         // keeping a copy for the rare request that must shrink.
-        let turns = walked.take().unwrap_or_else(|| walk::walk(messages));
+        let (turns, replayed) = walked.take().unwrap_or_else(walk);
         let mut report = Report::default();
         attach::report(
             &turns,
             &media,
+            options.facts(),
+            provider,
+            &model,
+            options.detail_at(provider, &model),
+            &mut report,
+        );
+        account::account(&turns, &media, &mut report.tally);
+        replayed.into_report(
             options.facts(),
             provider,
             &model,
@@ -188,6 +204,15 @@ where
                 .collect();
             if !failed.is_empty() {
                 return Err(BuildError::Attachments(failed));
+            }
+            let left: Vec<ReplayNote> = report
+                .replay_notes
+                .iter()
+                .filter(|n| n.failure)
+                .cloned()
+                .collect();
+            if !left.is_empty() {
+                return Err(BuildError::Replayed(left));
             }
         }
         let turns = attach::apply(turns, media.clone());
@@ -208,9 +233,9 @@ where
         if let Some((rule, limit)) = rules::size_limit(&target) {
             let size = request.json.len();
             if size > limit {
-                let turns = walk::walk(messages);
+                let (turns, replayed) = walk();
                 if attach::shrink(&turns, &mut media, size - limit, provider, options) {
-                    walked = Some(turns);
+                    walked = Some((turns, replayed));
                     continue;
                 }
                 return Err(BuildError::TooLarge {
@@ -233,6 +258,36 @@ where
     }
 }
 
+/// The history walked, and what its assistant turns kept that `provider`
+/// takes back, checked (the rest left out, with notes).
+fn walk_replayed<'m, R: AsRef<str>, C: AsRef<str>>(
+    messages: &'m [(R, C)],
+    provider: Provider,
+    fit: replay::Fit<'_>,
+) -> (Vec<Turn<'m, ()>>, replay::Replayed) {
+    let mut turns = walk::walk(messages);
+    let rows: Vec<&[replay::Replay]> = crate::apis::APIS.iter().map(|a| a.replays).collect();
+    let api = crate::apis::api(provider);
+    let replayed = replay::replay(&mut turns, api.replays, &rows, provider.display_name(), fit);
+    (turns, replayed)
+}
+
+/// How an image inside an entry given back (a computer call's
+/// screenshot) is fitted: as an attachment is, within the model's budget.
+fn fitter<'o>(
+    options: &'o Options,
+    caps: &'o capabilities::Capabilities,
+) -> impl Fn(&[u8]) -> Result<std::sync::Arc<crate::media::Prepared>, crate::media::MediaError> + 'o
+{
+    let policy = options
+        .policy
+        .clone()
+        .with_max_dim(caps.limits.max_dim.min(options.policy.max_dim()));
+    move |bytes| {
+        crate::media::prepare(bytes.to_vec(), &policy, caps.limits.budget).map(std::sync::Arc::new)
+    }
+}
+
 /// The `anthropic-beta` value a request that refers to Files API files
 /// needs (<https://docs.claude.com/en/api/files-create>, read
 /// 2026-12-02).
@@ -249,17 +304,6 @@ fn assemble(
     options: &Options,
     mut report: Report,
 ) -> Result<Request, BuildError> {
-    let gemini = matches!(provider, Provider::Gemini | Provider::Gemini2);
-    report.replay_left_out = turns
-        .iter()
-        .filter(|t| match t {
-            Turn::Assistant(a) => {
-                (provider != Provider::Anthropic && !a.thinking.is_empty())
-                    || (!gemini && a.calls.iter().any(|c| c.signature.is_some()))
-            }
-            _ => false,
-        })
-        .count();
     let called = called_names(&turns);
     let called: Vec<&str> = called.iter().map(String::as_str).collect();
     let spec = provider.spec();
@@ -516,12 +560,20 @@ where
 {
     let (model, _, caps) = target_of(provider, options);
     options.check()?;
-    let walked = walk::walk(messages);
+    let fit = fitter(options, &caps);
+    let (walked, replayed) = walk_replayed(messages, provider, &fit);
     let media = attach::decide(&walked, provider, &model, &caps, options);
     let mut report = Report::default();
     attach::report(
         &walked,
         &media,
+        options.facts(),
+        provider,
+        &model,
+        options.detail_at(provider, &model),
+        &mut report,
+    );
+    replayed.into_report(
         options.facts(),
         provider,
         &model,

@@ -342,6 +342,12 @@ impl<'o> Step<'o> {
     /// What `slot` becomes without loading it (a note: not sendable, or
     /// past a limit `tally` has reached), or that it must be loaded.
     fn gate(&self, slot: &Slot<'_, ()>, tally: &mut Tally) -> Gate {
+        if let Some(why) = &slot.rejected {
+            return Gate::Done(Media::Note(
+                NoteReason::InvalidRecord,
+                format!("[attachment record {} not attached: {why}]", slot.target),
+            ));
+        }
         let what = slot.kind.as_str();
         let shown = shown(slot);
         let provider = self.provider.display_name();

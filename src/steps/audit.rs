@@ -241,9 +241,9 @@ impl Audit<'_> {
         }
         let mut seen: Vec<&str> = Vec::new();
         for inner in walk.inner.iter().filter(|i| i.tag == kind.tag) {
-            let applies = inner
-                .when
-                .is_none_or(|(member, value)| entry.get(member).and_then(Value::as_str) == Some(value));
+            let applies = inner.when.is_none_or(|(member, value)| {
+                entry.get(member).and_then(Value::as_str) == Some(value)
+            });
             if !applies || seen.contains(&inner.path) {
                 continue;
             }
@@ -253,7 +253,12 @@ impl Audit<'_> {
                 value = value.and_then(|v| v.get(step));
             }
             if let Some(value) = value {
-                self.value(value, inner.walk, &format!("{at}.{}", inner.path), Some(message))?;
+                self.value(
+                    value,
+                    inner.walk,
+                    &format!("{at}.{}", inner.path),
+                    Some(message),
+                )?;
             }
         }
         Ok(())
@@ -273,10 +278,5 @@ pub(crate) fn audit_one(
     options: &ImportOptions,
     out: &mut ImportedHistory,
 ) -> Result<(), ImportError> {
-    Audit {
-        sdk,
-        options,
-        out,
-    }
-    .entry(entry, walk, at, message)
+    Audit { sdk, options, out }.entry(entry, walk, at, message)
 }

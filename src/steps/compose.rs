@@ -301,6 +301,7 @@ mod tests {
             kind: AttachmentKind::Document,
             target: Cow::Owned(target.to_owned()),
             name: name.map(|n| Cow::Owned(n.to_owned())),
+            rejected: None,
             media: (),
         }
     }

@@ -36,6 +36,24 @@ pub const OLLAMA_THINKING: &str = "ollama_thinking";
 /// `encrypted_content`; server tools' calls), replayed to Responses alone.
 pub const OPENAI_ITEMS: &str = "openai_items";
 
+/// The member of the assistant envelope that keeps Anthropic blocks other
+/// than text, tool use and thinking (server tools and their results).
+pub const ANTHROPIC_BLOCKS: &str = "anthropic_blocks";
+
+/// The member of the assistant envelope that keeps Gemini parts other
+/// than text and calls (thoughts, code, signed empty text).
+pub const GEMINI_PARTS: &str = "gemini_parts";
+
+/// The members of the assistant envelope that keep lists of entries as
+/// another API wrote them, and what an entry of each is called.
+pub(crate) const KEPT: [(&str, &str); 5] = [
+    (ANTHROPIC_THINKING, "block"),
+    (ANTHROPIC_BLOCKS, "block"),
+    (GEMINI_PARTS, "part"),
+    (BEDROCK_BLOCKS, "block"),
+    (OPENAI_ITEMS, "item"),
+];
+
 /// A tool result on its way to being a native carrier: the public
 /// [`ToolResult`](crate::history::ToolResult), whose fields the readers
 /// fill.

@@ -5,7 +5,7 @@ use thiserror::Error;
 use crate::facts::Provider;
 
 use super::options::OptionsError;
-use super::report::Note;
+use super::report::{Note, ReplayNote};
 use super::rule::{Rule, Violation};
 use super::tools::schema::SchemaError;
 
@@ -20,6 +20,24 @@ pub enum BuildError {
     /// note says which and why).
     #[error("{} declared attachment{} failed: {}", .0.len(), if .0.len() == 1 { "" } else { "s" }, failures(.0))]
     Attachments(Vec<Note>),
+    /// A message of a role the history does not have (roles are compared
+    /// exactly: `Assistant` is not `assistant`) holds tool calls or a tool
+    /// result, which would go as a user's text.
+    #[error("message {index} has the role {role:?}, which is none of system, developer, user, assistant, tool (roles are compared exactly), yet holds {what}: give it its role")]
+    Role {
+        /// The message, from 0.
+        index: usize,
+        /// Its role, as written.
+        role: String,
+        /// What it holds: `tool calls`, `a tool result`.
+        what: &'static str,
+    },
+    /// With [`Options::with_strict`](crate::provider::Options::with_strict):
+    /// entries an assistant message kept were left out (each note says
+    /// which and why): another API's server tool calls, or entries of a
+    /// kind or with a member the API does not take.
+    #[error("{} kept entr{} left out: {}", .0.len(), if .0.len() == 1 { "y was" } else { "ies were" }, .0.iter().map(|n| format!("message {}: {}", n.index, n.text)).collect::<Vec<_>>().join("; "))]
+    Replayed(Vec<ReplayNote>),
     /// The request is over the provider's size limit even with every
     /// inline attachment left out: its text alone is too large, and only
     /// compacting the history helps.

@@ -12,8 +12,8 @@ use std::fmt;
 use std::io;
 
 use super::compose::label_name;
-use super::tally::Tally;
 use super::envelope::Envelope;
+use super::tally::Tally;
 
 /// A carrier history read from another format, and what did not come
 /// across as it was.
@@ -203,7 +203,11 @@ pub(crate) fn user_media(
 /// out, saying why, and counted as noted.
 pub(crate) fn left_out(out: &mut ImportedHistory, message: usize, at: &str, what: &str, why: &str) {
     let a = super::known::article(what);
-    out.noted(message, what, format!("{at}: {a} {what} is left out: {why}"));
+    out.noted(
+        message,
+        what,
+        format!("{at}: {a} {what} is left out: {why}"),
+    );
 }
 
 /// Add a tool result's attachment to an envelope, with the file name the
@@ -342,6 +346,9 @@ pub struct Imported {
     /// What was kept in another form than it came (each a sentence, with
     /// the JSON path it concerns).
     pub notes: Vec<String>,
+    /// What was read, by kind (`image content block`), and what became
+    /// of each.
+    pub tally: Tally,
 }
 
 /// Why something could not be imported.

@@ -2,7 +2,8 @@
 //! (a message's content blocks, Responses input items, Gemini parts,
 //! Bedrock content blocks, …), the kinds an entry may be and the members
 //! each may hold. The tables are each API's `known.rs`, generated from the
-//! pinned SDKs (`.ci/known-types`, checked current by `.ci/conformance`).
+//! pinned SDKs (`.ci/known-types`, checked current by `.ci/conformance`),
+//! each with the SDK it comes from (its `SDK`).
 //!
 //! A reader asks them what to do with an entry the crate does not model
 //! (a kind the SDK lists is kept as written; one it does not list is
@@ -54,15 +55,6 @@ pub(crate) struct List {
     pub untyped: &'static [&'static str],
     /// The kinds, sorted by tag.
     pub kinds: &'static [Kind],
-}
-
-/// An API's lists, and the SDK they come from.
-#[derive(Debug)]
-pub(crate) struct Known {
-    /// `package version`.
-    pub sdk: &'static str,
-    /// Every list.
-    pub lists: &'static [&'static List],
 }
 
 /// Why an entry is not one the SDK lists.
@@ -340,12 +332,21 @@ mod tests {
 
     #[test]
     fn every_generated_table_is_sorted_and_its_kinds_unique() {
-        for api in crate::apis::APIS.iter() {
-            for list in api.known.lists {
+        use crate::apis::{anthropic, bedrock, gemini, ollama, openai_chat, openai_responses};
+        let tables = [
+            anthropic::known::LISTS,
+            openai_chat::known::LISTS,
+            openai_responses::known::LISTS,
+            gemini::known::LISTS,
+            bedrock::known::LISTS,
+            ollama::known::LISTS,
+            crate::import::mcp_known::LISTS,
+        ];
+        for list in tables.iter().flat_map(|t| t.iter()) {
+            {
                 assert!(
                     list.kinds.windows(2).all(|w| w[0].tag < w[1].tag),
-                    "{}: {}",
-                    api.known.sdk,
+                    "{}",
                     list.name
                 );
                 for kind in list.kinds {
@@ -362,17 +363,29 @@ mod tests {
 
     #[test]
     fn a_typed_entry_is_told_by_its_type() {
-        assert_eq!(TYPED.check(&json!({"type": "text", "text": "x"})).unwrap().tag, "text");
+        assert_eq!(
+            TYPED
+                .check(&json!({"type": "text", "text": "x"}))
+                .unwrap()
+                .tag,
+            "text"
+        );
         assert_eq!(
             TYPED.check(&json!({"type": "tool-call"})).unwrap_err(),
             Unlisted::Kind("tool-call".into())
         );
-        assert_eq!(TYPED.check(&json!({"text": "x"})).unwrap_err(), Unlisted::NoKind);
+        assert_eq!(
+            TYPED.check(&json!({"text": "x"})).unwrap_err(),
+            Unlisted::NoKind
+        );
         assert_eq!(
             TYPED.check(&json!({"type": 5})).unwrap_err(),
             Unlisted::Kind("5".into())
         );
-        assert_eq!(TYPED.check(&json!("text")).unwrap_err(), Unlisted::NotAnObject);
+        assert_eq!(
+            TYPED.check(&json!("text")).unwrap_err(),
+            Unlisted::NotAnObject
+        );
         assert_eq!(
             TYPED
                 .check(&json!({"type": "text", "text": "x", "call_id": "c", "ts": 1}))
@@ -391,7 +404,9 @@ mod tests {
             Unlisted::Members(vec!["toolUse.x".into()])
         );
         assert_eq!(
-            KEYED.check(&json!({"text": "x", "toolUse": {}})).unwrap_err(),
+            KEYED
+                .check(&json!({"text": "x", "toolUse": {}}))
+                .unwrap_err(),
             Unlisted::TwoKinds("text", "toolUse")
         );
         assert_eq!(
@@ -399,11 +414,16 @@ mod tests {
             Unlisted::Kind("video".into())
         );
         assert_eq!(
-            KEYED.check(&json!({"text": "x", "cachePoint": {}})).unwrap_err(),
+            KEYED
+                .check(&json!({"text": "x", "cachePoint": {}}))
+                .unwrap_err(),
             Unlisted::Members(vec!["cachePoint".into()])
         );
         assert_eq!(
-            SIBLINGS.check(&json!({"text": "x", "thought": true})).unwrap().tag,
+            SIBLINGS
+                .check(&json!({"text": "x", "thought": true}))
+                .unwrap()
+                .tag,
             "text"
         );
         assert_eq!(

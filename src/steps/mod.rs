@@ -5,6 +5,7 @@
 //! body back shares. The APIs (`crate::apis`) build on these; nothing
 //! here names an API's folder.
 
+pub(crate) mod account;
 pub(crate) mod attach;
 pub(crate) mod audit;
 pub(crate) mod body;
@@ -25,6 +26,7 @@ pub(crate) mod model;
 pub(crate) mod names;
 pub(crate) mod options;
 pub(crate) mod params;
+pub(crate) mod replay;
 pub(crate) mod report;
 pub(crate) mod response;
 pub(crate) mod rule;

@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use super::tally::Tally;
+
 /// One attachment that was not sent as media, and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Note {
@@ -14,6 +16,20 @@ pub struct Note {
     pub reason: NoteReason,
     /// The note written into the request in its place (what a model
     /// reads).
+    pub text: String,
+}
+
+/// One entry an assistant message kept that was left out of a request.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplayNote {
+    /// Index of the history message (0-based, as in `inspect`).
+    pub index: usize,
+    /// What it is (`thinking block`, `web_search_call item`).
+    pub what: String,
+    /// Whether it is a failure ([`Options::with_strict`](crate::provider::Options::with_strict)
+    /// refuses the request): anything but another API's reasoning.
+    pub failure: bool,
+    /// Why it was left out.
     pub text: String,
 }
 
@@ -46,6 +62,9 @@ pub enum NoteReason {
     OverTokens,
     /// The target could not be resolved or prepared (the text says why).
     Media,
+    /// An item of the declaration that is no attachment record: an unknown
+    /// kind (case included), a target missing, empty or not a string.
+    InvalidRecord,
 }
 
 impl NoteReason {
@@ -67,7 +86,8 @@ impl NoteReason {
             NoteReason::KindNotSent
             | NoteReason::NotTaken
             | NoteReason::WrongKind
-            | NoteReason::Media => true,
+            | NoteReason::Media
+            | NoteReason::InvalidRecord => true,
             NoteReason::VisionOff
             | NoteReason::OverCount
             | NoteReason::OverTotal
@@ -91,10 +111,15 @@ pub struct Report {
     pub files: usize,
     /// Attachments replaced by a note, in history order.
     pub notes: Vec<Note>,
-    /// Assistant messages whose kept thinking blocks (Anthropic's) or
-    /// thought signatures (Gemini's) were left out, the request being for
-    /// another provider than the one that wrote them.
-    pub replay_left_out: usize,
+    /// What assistant messages kept as an API wrote it (thinking,
+    /// reasoning items, server tools' blocks, signatures) that was left
+    /// out, in history order: written by another API, or of a kind or with
+    /// a member this API does not take.
+    pub replay_notes: Vec<ReplayNote>,
+    /// What the history held, by kind (`call`, `result`, `image`,
+    /// `reasoning item`), and what became of each: sent, noted (left out by
+    /// design) or refused (failed).
+    pub tally: Tally,
     /// The input tokens of the images sent inline, by the provider's own
     /// count of each as sent ([`Provider::image_tokens`](crate::provider::Provider::image_tokens));
     /// `None` where the provider documents no count and an image was

@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 
 use super::walk::Media;
-use crate::carrier::{Attachment, AttachmentKind};
+use crate::carrier::{Attachment, AttachmentKind, Carrier, Rejected};
 
 /// One declared attachment and what it became.
 #[derive(Debug)]
@@ -17,6 +17,10 @@ pub(crate) struct Slot<'a, M = Media> {
     pub target: Cow<'a, str>,
     /// Its original file name, as declared (a native record's `name`).
     pub name: Option<Cow<'a, str>>,
+    /// Why the declaration's item declares no attachment, for an item the
+    /// grammar skips (its `target` is then its place, `attachments[N]`,
+    /// and its kind is no more than a placeholder): a failed attachment.
+    pub rejected: Option<Rejected>,
     /// What it became.
     pub media: M,
 }
@@ -29,6 +33,7 @@ impl<'a> Slot<'a, ()> {
             kind: self.kind,
             target: self.target,
             name: self.name,
+            rejected: self.rejected,
             media,
         }
     }
@@ -43,7 +48,44 @@ pub(crate) fn slots<'a>(index: usize, attachments: &[Attachment<'a>]) -> Vec<Slo
             kind: a.kind,
             target: a.target.clone(),
             name: a.name.clone(),
+            rejected: None,
             media: (),
+        })
+        .collect()
+}
+
+/// The slots of a carrier opened from `content`, from message `index`:
+/// its declared attachments and, in their places, the items of its
+/// declaration that declare none.
+pub(crate) fn carrier_slots<'a>(
+    index: usize,
+    carrier: &Carrier<'a>,
+    content: &'a str,
+) -> Vec<Slot<'a, ()>> {
+    if carrier.skipped == 0 {
+        return slots(index, carrier.attachments());
+    }
+    carrier
+        .items(content)
+        .into_iter()
+        .enumerate()
+        .map(|(i, item)| match item {
+            Ok(a) => Slot {
+                index,
+                kind: a.kind,
+                target: a.target,
+                name: a.name,
+                rejected: None,
+                media: (),
+            },
+            Err(why) => Slot {
+                index,
+                kind: AttachmentKind::Image,
+                target: Cow::Owned(format!("attachments[{i}]")),
+                name: None,
+                rejected: Some(why),
+                media: (),
+            },
         })
         .collect()
 }

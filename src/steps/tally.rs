@@ -141,14 +141,9 @@ impl Tally {
         self.add(what, Fate::Refused, 1);
     }
 
-    /// One `what` read and sent.
-    pub(crate) fn read_sent(&mut self, what: &str) {
-        self.read(what, 1);
-        self.sent(what);
-    }
-
-    /// Add every count of `other`.
-    pub(crate) fn extend(&mut self, other: &Tally) {
+    /// Add every count of `other` (the tally of several inputs read one
+    /// after the other).
+    pub fn extend(&mut self, other: &Tally) {
         for row in &other.rows {
             self.add(&row.what, Fate::Read, row.read);
             self.add(&row.what, Fate::Sent, row.sent);
@@ -237,9 +232,12 @@ mod tests {
     #[test]
     fn the_summary_says_all_when_nothing_was_left_out() {
         let mut t = Tally::default();
-        t.read_sent("text block");
-        t.read_sent("text block");
-        assert_eq!(t.summary("kept").to_string(), "read 2 text blocks: all kept");
+        t.read("text block", 2);
+        t.sent_n("text block", 2);
+        assert_eq!(
+            t.summary("kept").to_string(),
+            "read 2 text blocks: all kept"
+        );
         assert_eq!(
             Tally::default().summary("kept").to_string(),
             "read nothing to account for"

@@ -26,8 +26,9 @@ use crate::carrier::{Carrier, TOOL_RESULTS_PREFIX};
 use crate::json::scan;
 use crate::media::Prepared;
 
+use super::envelope::KEPT;
 use super::report::NoteReason;
-pub(crate) use super::slot::{slots, Slot};
+pub(crate) use super::slot::{carrier_slots, slots, Slot};
 use super::wire::Arguments;
 use crate::Role;
 
@@ -52,20 +53,43 @@ pub(crate) enum Turn<'a, M = Media> {
 /// An assistant message.
 #[derive(Debug, Default)]
 pub(crate) struct AssistantTurn<'a> {
+    /// The history message it is, from 0.
+    pub index: usize,
     /// Its text; `None` when there is none.
     pub text: Option<Cow<'a, str>>,
     /// Its tool calls, in order.
     pub calls: Vec<Call>,
-    /// What the envelope kept for replay, each block's JSON text as it
-    /// holds it (a signed block goes back byte for byte): Anthropic
-    /// thinking ([`ANTHROPIC_THINKING`](super::envelope::ANTHROPIC_THINKING)),
-    pub thinking: Vec<Box<RawValue>>,
-    /// Bedrock blocks ([`BEDROCK_BLOCKS`](super::envelope::BEDROCK_BLOCKS)),
-    pub bedrock_blocks: Vec<Box<RawValue>>,
-    /// Ollama thinking ([`OLLAMA_THINKING`](super::envelope::OLLAMA_THINKING)),
+    /// What the envelope kept as another API wrote it, each entry's JSON
+    /// text as it holds it (a signed block goes back byte for byte), by
+    /// member ([`KEPT`](super::envelope::KEPT)); the replay step leaves
+    /// only what the request's API takes back.
+    pub kept: Vec<Kept>,
+    /// Ollama thinking ([`OLLAMA_THINKING`](super::envelope::OLLAMA_THINKING)).
     pub ollama_thinking: Option<String>,
-    /// and Responses items ([`OPENAI_ITEMS`](super::envelope::OPENAI_ITEMS)).
-    pub openai_items: Vec<Box<RawValue>>,
+    /// Members the envelope holds that are not what their name says (not a
+    /// list of objects; thinking that is no string): left out, each to be
+    /// noted.
+    pub malformed: Vec<&'static str>,
+}
+
+/// One entry an envelope kept, under its member.
+#[derive(Debug)]
+pub(crate) struct Kept {
+    /// The envelope member (`anthropic_thinking`, `openai_items`, …).
+    pub member: &'static str,
+    /// The entry, as written.
+    pub raw: Box<RawValue>,
+}
+
+impl AssistantTurn<'_> {
+    /// The entries kept under `member`, in order, taken out of the turn.
+    pub(crate) fn take(&mut self, member: &str) -> Vec<Box<RawValue>> {
+        let (taken, rest): (Vec<Kept>, Vec<Kept>) = std::mem::take(&mut self.kept)
+            .into_iter()
+            .partition(|k| k.member == member);
+        self.kept = rest;
+        taken.into_iter().map(|k| k.raw).collect()
+    }
 }
 
 /// One tool call.
@@ -96,6 +120,9 @@ pub(crate) struct ToolResult<'a, M = Media> {
     pub slots: Vec<Slot<'a, M>>,
     /// Whether the envelope says the tool failed (`"is_error": true`).
     pub is_error: bool,
+    /// The history message it was read from; `None` for the result the
+    /// walk writes for a call nobody answered.
+    pub index: Option<usize>,
 }
 
 /// A user message holding attachments.
@@ -105,6 +132,8 @@ pub(crate) struct UserCarrier<'a, M = Media> {
     pub text: Cow<'a, str>,
     /// Its declared attachments.
     pub slots: Vec<Slot<'a, M>>,
+    /// Whether it is a tool result no call claims, sent as a user's.
+    pub unclaimed: bool,
 }
 
 impl<'a> Turn<'a, ()> {
@@ -138,12 +167,14 @@ impl<'a> Turn<'a, ()> {
                         body: r.body,
                         slots: fill(r.slots),
                         is_error: r.is_error,
+                        index: r.index,
                     })
                     .collect(),
             ),
             Turn::Carrier(c) => Turn::Carrier(UserCarrier {
                 text: c.text,
                 slots: fill(c.slots),
+                unclaimed: c.unclaimed,
             }),
         }
     }
@@ -220,12 +251,13 @@ pub(crate) fn walk<R: AsRef<str>, C: AsRef<str>>(messages: &[(R, C)]) -> Vec<Tur
                     answers[k] = Some(ToolResult {
                         call_id: call.id.clone(),
                         name: call.name.clone(),
-                        slots: slots(j, carrier.attachments()),
+                        slots: carrier_slots(j, &carrier, c),
                         body: carrier.body,
                         is_error: carrier.is_error,
+                        index: Some(j),
                     });
                 }
-                None => after.push(unclaimed(j, carrier)),
+                None => after.push(unclaimed(j, carrier, c)),
             }
         }
         let results = turn
@@ -239,6 +271,7 @@ pub(crate) fn walk<R: AsRef<str>, C: AsRef<str>>(messages: &[(R, C)]) -> Vec<Tur
                     body: Cow::Borrowed(NO_RESULT),
                     slots: Vec::new(),
                     is_error: false,
+                    index: None,
                 })
             })
             .collect();
@@ -248,6 +281,32 @@ pub(crate) fn walk<R: AsRef<str>, C: AsRef<str>>(messages: &[(R, C)]) -> Vec<Tur
         i = end;
     }
     turns
+}
+
+/// The first message of a role the history does not have (roles are
+/// compared exactly) whose content is shaped like tool calls or a tool
+/// result: `(index, role, what it holds)`. Sent as the text of a user, it
+/// would lose its calls or its attachments without a word.
+pub(crate) fn misroled<R: AsRef<str>, C: AsRef<str>>(
+    messages: &[(R, C)],
+) -> Option<(usize, String, &'static str)> {
+    messages.iter().enumerate().find_map(|(i, (r, c))| {
+        let Role::Other(role) = Role::parse(r.as_ref()) else {
+            return None;
+        };
+        let content = c.as_ref();
+        let what = if envelope(i, content).is_some_and(|a| !a.calls.is_empty()) {
+            "tool calls"
+        } else {
+            let carrier = Carrier::native(content);
+            if carrier.is_declared() || carrier.call_id.is_some() {
+                "a tool result"
+            } else {
+                return None;
+            }
+        };
+        Some((i, role.to_owned(), what))
+    })
 }
 
 /// A message that is not an assistant's, on its own.
@@ -266,15 +325,17 @@ fn single<'a>(index: usize, role: Role<'_>, content: &'a str) -> Turn<'a, ()> {
                 Turn::Carrier(UserCarrier {
                     text,
                     slots: slots(index, carrier.attachments()),
+                    unclaimed: false,
                 })
             }
             None => Turn::User(Cow::Borrowed(content)),
         },
-        Role::Tool => unclaimed(index, Carrier::native(content)),
+        Role::Tool => unclaimed(index, Carrier::native(content), content),
         Role::Other(other) => Turn::User(Cow::Owned(format!("[{other}]\n{content}"))),
         // The walk takes assistant messages apart (their calls pair with
         // the results after them); as text here for completeness.
         Role::Assistant => Turn::Assistant(AssistantTurn {
+            index,
             text: (!content.is_empty()).then_some(Cow::Borrowed(content)),
             ..AssistantTurn::default()
         }),
@@ -283,20 +344,22 @@ fn single<'a>(index: usize, role: Role<'_>, content: &'a str) -> Turn<'a, ()> {
 
 /// A tool result no call claims, labelled (with its call id when the
 /// envelope names one).
-fn unclaimed(index: usize, carrier: Carrier<'_>) -> Turn<'_, ()> {
+fn unclaimed<'a>(index: usize, carrier: Carrier<'a>, content: &'a str) -> Turn<'a, ()> {
     let label = match carrier.call_id.as_deref() {
         Some(id) => format!("[Tool result for call {id}, which no tool call is waiting for]"),
         None => "[Tool result that no tool call is waiting for]".to_owned(),
     };
     Turn::Carrier(UserCarrier {
+        slots: carrier_slots(index, &carrier, content),
         text: Cow::Owned(format!("{label}\n{}", carrier.body)),
-        slots: slots(index, carrier.attachments()),
+        unclaimed: true,
     })
 }
 
 /// An assistant message: a tool-call envelope, or text.
 fn assistant(index: usize, content: &str) -> AssistantTurn<'_> {
     envelope(index, content).unwrap_or(AssistantTurn {
+        index,
         text: (!content.is_empty()).then_some(Cow::Borrowed(content)),
         ..AssistantTurn::default()
     })
@@ -310,41 +373,60 @@ fn envelope(index: usize, content: &str) -> Option<AssistantTurn<'static>> {
     if !content.trim_start().starts_with('{') {
         return None;
     }
-    let object = scan::pick(
-        content,
-        [
-            "content",
-            "tool_calls",
-            super::envelope::ANTHROPIC_THINKING,
-            super::envelope::GEMINI_SIGNATURES,
-            super::envelope::BEDROCK_BLOCKS,
-            super::envelope::OLLAMA_THINKING,
-            super::envelope::OPENAI_ITEMS,
-        ],
-    )?;
-    if object.first_repeat(&[0, 1, 2, 3, 4, 5, 6]).is_some() {
+    const MEMBERS: [&str; 2 + KEPT.len() + 2] = {
+        let mut names = ["content"; 2 + KEPT.len() + 2];
+        names[1] = "tool_calls";
+        let mut i = 0;
+        while i < KEPT.len() {
+            names[2 + i] = KEPT[i].0;
+            i += 1;
+        }
+        names[2 + KEPT.len()] = super::envelope::GEMINI_SIGNATURES;
+        names[3 + KEPT.len()] = super::envelope::OLLAMA_THINKING;
+        names
+    };
+    let object = scan::pick(content, MEMBERS)?;
+    let all: [usize; MEMBERS.len()] = std::array::from_fn(|i| i);
+    if object.first_repeat(&all).is_some() {
         return None;
     }
-    let [text, calls, thinking, signatures, bedrock_blocks, ollama_thinking, items] = object.picks;
-    // `{call id: signature}`; anything else is not Gemini's: left out.
-    let signatures: std::collections::HashMap<String, String> = signatures
-        .one()
-        .and_then(|m| serde_json::from_str(&content[m.value]).ok())
-        .unwrap_or_default();
-    // Blocks that are not a list of objects are not Anthropic's (Bedrock's,
-    // items not Responses'), and thinking that is no string not Ollama's:
-    // left out; so are blocks holding a number serde_json cannot read
+    let picks = object.picks;
+    let [text, calls] = [picks[0].clone(), picks[1].clone()];
+    let [signatures, ollama_thinking] =
+        [picks[2 + KEPT.len()].clone(), picks[3 + KEPT.len()].clone()];
+    let mut malformed = Vec::new();
+    // `{call id: signature}`; anything else is not Gemini's: left out,
+    // and noted.
+    let signatures: std::collections::HashMap<String, String> = match signatures.one() {
+        None => Default::default(),
+        Some(m) => serde_json::from_str(&content[m.value]).unwrap_or_else(|_| {
+            malformed.push(super::envelope::GEMINI_SIGNATURES);
+            Default::default()
+        }),
+    };
+    // Entries that are not a list of objects are not what the member says
+    // (Anthropic's blocks, Bedrock's, Responses' items): left out, and
+    // noted; so are entries holding a number serde_json cannot read
     // (`1e999999`), which no body could carry raw.
     let fits = |b: &RawValue| b.get().starts_with('{') && crate::json::numbers_fit(b.get());
-    let blocks = |member: scan::Pick<'_>| -> Vec<Box<RawValue>> {
-        (member.one())
-            .and_then(|m| serde_json::from_str::<Vec<Box<RawValue>>>(&content[m.value]).ok())
-            .filter(|blocks| blocks.iter().all(|b| fits(b)))
-            .unwrap_or_default()
+    let mut kept = Vec::new();
+    for (i, &(member, _)) in KEPT.iter().enumerate() {
+        let Some(m) = picks[2 + i].clone().one() else {
+            continue;
+        };
+        match serde_json::from_str::<Vec<Box<RawValue>>>(&content[m.value]) {
+            Ok(entries) if entries.iter().all(|b| fits(b)) => {
+                kept.extend(entries.into_iter().map(|raw| Kept { member, raw }));
+            }
+            _ => malformed.push(member),
+        }
+    }
+    let ollama_thinking = match ollama_thinking.one() {
+        None => None,
+        Some(m) => serde_json::from_str::<String>(&content[m.value])
+            .map_err(|_| malformed.push(super::envelope::OLLAMA_THINKING))
+            .ok(),
     };
-    let [thinking, bedrock_blocks, openai_items] = [thinking, bedrock_blocks, items].map(blocks);
-    let ollama_thinking = (ollama_thinking.one())
-        .and_then(|m| serde_json::from_str::<String>(&content[m.value]).ok());
     let calls = &content[calls.one()?.value];
     let items = calls.starts_with('[').then(|| scan::array(calls))??;
     let text = match text.one() {
@@ -364,12 +446,12 @@ fn envelope(index: usize, content: &str) -> Option<AssistantTurn<'static>> {
         call.signature = signatures.get(&call.id).cloned();
     }
     Some(AssistantTurn {
+        index,
         text: text.map(|t| Cow::Owned(t.into_owned())),
         calls,
-        thinking,
-        bedrock_blocks,
+        kept,
         ollama_thinking,
-        openai_items,
+        malformed,
     })
 }
 
@@ -427,247 +509,5 @@ fn call(index: usize, n: usize, raw: &str) -> Option<Call> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn kinds(turns: &[Turn<'_, ()>]) -> Vec<String> {
-        turns
-            .iter()
-            .map(|t| match t {
-                Turn::System(_) => "system".to_owned(),
-                Turn::User(_) => "user".to_owned(),
-                Turn::Assistant(a) => format!("assistant:{}", a.calls.len()),
-                Turn::Results(r) => format!(
-                    "results:{}",
-                    r.iter()
-                        .map(|r| r.call_id.as_str())
-                        .collect::<Vec<_>>()
-                        .join(",")
-                ),
-                Turn::Carrier(_) => "carrier".to_owned(),
-            })
-            .collect()
-    }
-
-    const CALLS: &str = r#"{"content":"Looking.","tool_calls":[{"id":"a","name":"one","arguments":"{\"x\":1}"},{"id":"b","name":"two","arguments":{"y":2}}]}"#;
-
-    #[test]
-    fn results_follow_their_calls_in_call_order() {
-        let history = [
-            ("assistant", CALLS),
-            (
-                "tool",
-                r#"{"tool_call_id":"b","content":"B","attachments":[]}"#,
-            ),
-            ("user", "an interjection"),
-            (
-                "tool",
-                r#"{"tool_call_id":"a","content":"A","attachments":[]}"#,
-            ),
-            ("assistant", "done"),
-        ];
-        let turns = walk(&history);
-        assert_eq!(
-            kinds(&turns),
-            ["assistant:2", "results:a,b", "user", "assistant:0"]
-        );
-    }
-
-    #[test]
-    fn results_without_ids_answer_calls_in_order() {
-        let history = [
-            ("assistant", CALLS),
-            ("tool", "raw text from a legacy runtime"),
-            ("tool", r#"{"content":"second"}"#),
-        ];
-        let turns = walk(&history);
-        let Turn::Results(results) = &turns[1] else {
-            panic!()
-        };
-        assert_eq!(results[0].body, "raw text from a legacy runtime");
-        assert_eq!(results[1].body, "second");
-    }
-
-    #[test]
-    fn unanswered_calls_get_a_result_and_unclaimed_results_stay_visible() {
-        let history = [
-            ("assistant", CALLS),
-            (
-                "tool",
-                r#"{"tool_call_id":"zzz","content":"stray","attachments":[]}"#,
-            ),
-        ];
-        let turns = walk(&history);
-        assert_eq!(kinds(&turns), ["assistant:2", "results:a,b", "carrier"]);
-        let Turn::Results(results) = &turns[1] else {
-            panic!()
-        };
-        assert!(results.iter().all(|r| r.body == NO_RESULT));
-        let Turn::Carrier(c) = &turns[2] else {
-            panic!()
-        };
-        assert!(c.text.contains("call zzz"));
-        assert!(c.text.ends_with("stray"));
-    }
-
-    #[test]
-    fn markers_in_bodies_are_never_attachments() {
-        let history = [
-            ("assistant", CALLS),
-            (
-                "tool",
-                r#"{"tool_call_id":"a","content":"[IMAGE:/etc/passwd]","attachments":[{"kind":"image","target":"ok.png"}]}"#,
-            ),
-            (
-                "tool",
-                r#"{"tool_call_id":"b","content":"[IMAGE:/etc/shadow]"}"#,
-            ),
-            ("user", "[Tool results]\n[IMAGE:/root/x.png]\nlegacy"),
-        ];
-        let turns = walk(&history);
-        let Turn::Results(results) = &turns[1] else {
-            panic!()
-        };
-        let targets: Vec<_> = results[0].slots.iter().map(|s| s.target.as_ref()).collect();
-        assert_eq!(targets, ["ok.png"]);
-        assert!(results[1].slots.is_empty());
-        let Turn::Carrier(c) = &turns[2] else {
-            panic!()
-        };
-        assert!(c.slots.is_empty());
-        assert_eq!(c.text, "[Tool results]\n[IMAGE:/root/x.png]\nlegacy");
-    }
-
-    #[test]
-    fn call_ids_are_read_as_the_grammar_reads_envelopes() {
-        assert_eq!(
-            Carrier::native(r#" {"tool_call_id":"a\u0062"}"#)
-                .call_id
-                .as_deref(),
-            Some("ab")
-        );
-        for content in [
-            r#"{"tool_call_id":"a","tool_call_id":"b"}"#,
-            r#"{"tool_call_id":7}"#,
-            r#"{"tool_call_id":null}"#,
-            r#"{"tool_call_id":""}"#,
-            r#"{"tool_call_id":"a"} x"#,
-            "raw text",
-        ] {
-            assert_eq!(Carrier::native(content).call_id, None, "{content}");
-        }
-    }
-
-    #[test]
-    fn declared_prompt_carriers_keep_line_one_and_drop_the_markers() {
-        let history = [(
-            "user",
-            "[Tool results]\n[Tool attachments: 1]\n[IMAGE:a.png]\n[IMAGE:b.png]\nbody",
-        )];
-        let turns = walk(&history);
-        let Turn::Carrier(c) = &turns[0] else {
-            panic!()
-        };
-        assert_eq!(c.text, "[Tool results]\n[IMAGE:b.png]\nbody");
-        assert_eq!(c.slots.len(), 1);
-        assert_eq!(c.slots[0].target, "a.png");
-    }
-
-    #[test]
-    fn envelopes_that_do_not_follow_the_shape_stay_text() {
-        for content in [
-            r#"{"content":"x"}"#,
-            r#"{"content":1,"tool_calls":[]}"#,
-            r#"{"tool_calls":[{"id":"a"}]}"#,
-            r#"{"tool_calls":"no"}"#,
-            "{not json",
-        ] {
-            let history = [("assistant", content)];
-            let turns = walk(&history);
-            let Turn::Assistant(a) = &turns[0] else {
-                panic!()
-            };
-            assert!(a.calls.is_empty(), "{content}");
-            assert_eq!(a.text.as_deref(), Some(content));
-        }
-    }
-
-    /// The arguments of the one call in `content`, written as an object.
-    fn as_object(call: &str) -> String {
-        let content = format!(r#"{{"tool_calls":[{call}]}}"#);
-        let history = [("assistant", content.as_str())];
-        let turns = walk(&history);
-        let Turn::Assistant(a) = &turns[0] else {
-            panic!("{call}")
-        };
-        serde_json::to_string(&a.calls[0].arguments.as_object()).unwrap()
-    }
-
-    #[test]
-    fn arguments_become_objects_without_losing_anything() {
-        assert_eq!(as_object(r#"{"name":"f","arguments":""}"#), "{}");
-        assert_eq!(as_object(r#"{"name":"f"}"#), "{}");
-        assert_eq!(as_object(r#"{"name":"f","arguments":null}"#), "{}");
-        assert_eq!(
-            as_object(r#"{"name":"f","arguments":"{\"b\": 1, \"a\": 2}"}"#),
-            r#"{"b":1,"a":2}"#
-        );
-        assert_eq!(
-            as_object(r#"{"name":"f","arguments":"not json"}"#),
-            r#"{"arguments":"not json"}"#
-        );
-        assert_eq!(
-            as_object(r#"{"name":"f","arguments":[1, 2]}"#),
-            r#"{"arguments":[1,2]}"#
-        );
-        // Key order and integers past 64 bits survive, as written.
-        assert_eq!(
-            as_object(
-                r#"{"name":"f","arguments":{ "z": 123456789012345678901234567890, "a": 1.50 }}"#
-            ),
-            r#"{"z":123456789012345678901234567890,"a":1.50}"#
-        );
-    }
-
-    #[test]
-    fn arguments_as_text_keep_a_string_verbatim() {
-        let text = |a: Arguments| a.as_text().into_owned();
-        assert_eq!(
-            text(Arguments::Text("{ \"a\" : 1 }".into())),
-            "{ \"a\" : 1 }"
-        );
-        assert_eq!(text(Arguments::Text("  ".into())), "{}");
-        assert_eq!(text(Arguments::None), "{}");
-        assert_eq!(text(Arguments::from_raw("{ \"b\" : 2 }")), "{\"b\":2}");
-    }
-
-    #[test]
-    fn a_repeated_member_makes_a_call_envelope_text() {
-        for content in [
-            r#"{"tool_calls":[{"name":"f","name":"g"}]}"#,
-            r#"{"tool_calls":[],"tool_calls":[{"name":"f"}]}"#,
-            r#"{"tool_calls":[{"function":{"name":"f","name":"g"}}]}"#,
-        ] {
-            let history = [("assistant", content)];
-            let turns = walk(&history);
-            let Turn::Assistant(a) = &turns[0] else {
-                panic!()
-            };
-            assert!(a.calls.is_empty(), "{content}");
-            assert_eq!(a.text.as_deref(), Some(content));
-        }
-    }
-
-    #[test]
-    fn missing_ids_are_synthesised_and_openai_nesting_is_read() {
-        let content = r#"{"content":null,"tool_calls":[{"type":"function","function":{"name":"f","arguments":"{}"}}]}"#;
-        let history = [("user", "hi"), ("assistant", content)];
-        let turns = walk(&history);
-        let Turn::Assistant(a) = &turns[1] else {
-            panic!()
-        };
-        assert_eq!(a.calls[0].id, "call_1_0");
-        assert_eq!(a.calls[0].name, "f");
-        assert!(a.text.is_none());
-    }
-}
+#[path = "walk_tests.rs"]
+mod tests;

@@ -8,6 +8,8 @@ pub(crate) mod stream;
 pub(crate) mod wire;
 pub(crate) mod write;
 
+use crate::steps::replay::{as_kept, no_reasoning, Replay};
+
 use crate::facts::Provider;
 use crate::steps::names::Pattern;
 use crate::steps::params::Setting::*;
@@ -35,3 +37,30 @@ pub(crate) const SPEC: Spec = Spec {
     ],
     ..Spec::of(Provider::Anthropic)
 };
+
+/// What Anthropic is given back of what a history kept: its thinking
+/// blocks, signatures and all, first in their turn
+/// (<https://platform.claude.com/docs/en/build-with-claude/extended-thinking>,
+/// "Preserving thinking blocks", read 2026-12-01).
+pub(crate) static REPLAYS: &[Replay] = &[
+    Replay {
+        member: crate::steps::envelope::ANTHROPIC_THINKING,
+        list: Some(&known::ASSISTANT_CONTENT),
+        kinds: Some(&["redacted_thinking", "thinking"]),
+        refuse: None,
+        reasoning: |_, _| true,
+        media: &[],
+        normalize: as_kept,
+    },
+    Replay {
+        member: crate::steps::envelope::ANTHROPIC_BLOCKS,
+        list: Some(&known::ASSISTANT_CONTENT),
+        kinds: None,
+        refuse: Some(
+            "server tools' blocks are not given back (the tools that wrote them are not declared)",
+        ),
+        reasoning: no_reasoning,
+        media: &[],
+        normalize: as_kept,
+    },
+];

@@ -37,9 +37,8 @@ use crate::steps::imported::{
 };
 use crate::steps::wire::{Open, TextOr};
 
+pub use crate::steps::envelope::ANTHROPIC_BLOCKS as BLOCKS;
 pub use crate::steps::envelope::ANTHROPIC_THINKING as THINKING;
-/// The member of the assistant envelope that keeps other blocks.
-pub const BLOCKS: &str = "anthropic_blocks";
 
 /// A body's lists as the reader reads them.
 pub(crate) static SHAPE: Shape = Shape {
@@ -329,7 +328,10 @@ fn assistant(m: usize, at: &str, items: Vec<Marked<Item<'_>>>, out: &mut Importe
                 out.kept(&what);
                 out.note(
                     m,
-                    format!("{at}.content[{b}]: {} {what} is kept as the envelope's {BLOCKS}", crate::steps::known::article(&what)),
+                    format!(
+                        "{at}.content[{b}]: {} {what} is kept as the envelope's {BLOCKS}",
+                        crate::steps::known::article(&what)
+                    ),
                 );
                 others.push(block);
             }

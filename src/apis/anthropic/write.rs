@@ -33,6 +33,7 @@ use crate::steps::compose::{
 };
 use crate::steps::context::Context;
 use crate::steps::declare::{Declarations, Input};
+use crate::steps::envelope::ANTHROPIC_THINKING;
 use crate::steps::walk::{AssistantTurn, Media, Slot, ToolResult, Turn, UserCarrier};
 use crate::steps::wire::{AsObject, Open, Sorted, TextOr, B64};
 
@@ -232,11 +233,15 @@ fn text_block(text: &str) -> Option<Item<'static>> {
     })
 }
 
-fn assistant(turn: AssistantTurn<'_>) -> Vec<Item<'static>> {
+fn assistant(mut turn: AssistantTurn<'_>) -> Vec<Item<'static>> {
     // Thinking blocks come first, as the model wrote them (signatures
     // included): https://platform.claude.com/docs/en/build-with-claude/extended-thinking
     // (read 2026-12-01), "Preserving thinking blocks".
-    let mut blocks: Vec<Item<'static>> = turn.thinking.into_iter().map(Open::Raw).collect();
+    let mut blocks: Vec<Item<'static>> = turn
+        .take(ANTHROPIC_THINKING)
+        .into_iter()
+        .map(Open::Raw)
+        .collect();
     blocks.extend(turn.text.as_deref().and_then(text_block));
     blocks.extend(turn.calls.into_iter().map(|call| {
         Open::Known(Block::ToolUse {

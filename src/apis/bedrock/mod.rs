@@ -9,6 +9,8 @@ pub(crate) mod stream;
 pub(crate) mod wire;
 pub(crate) mod write;
 
+use crate::steps::replay::{as_kept, Replay};
+
 use crate::facts::Provider;
 use crate::steps::names::Pattern;
 use crate::steps::params::Setting::*;
@@ -30,3 +32,18 @@ pub(crate) const SPEC: Spec = Spec {
     claude_settings: &[TopK, ThinkingBudget, CacheTtl],
     ..Spec::of(Provider::Bedrock)
 };
+
+/// What Bedrock is given back of what a history kept: its reasoning
+/// blocks, first in their message: Claude's extended thinking with tool
+/// use needs the turn's thinking, unchanged, before its text and tool use
+/// (<https://docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-extended-thinking.html>,
+/// read 2026-12-02). Its other kept blocks are no model's input.
+pub(crate) static REPLAYS: &[Replay] = &[Replay {
+    member: crate::steps::envelope::BEDROCK_BLOCKS,
+    list: Some(&known::CONTENT),
+    kinds: Some(&["reasoningContent"]),
+    refuse: None,
+    reasoning: |tag, _| tag == "reasoningContent",
+    media: &[],
+    normalize: as_kept,
+}];

@@ -80,7 +80,13 @@ fn what(list: &List, block: &Keyed<Block<'_>>) -> String {
 
 /// A `cachePoint`, the request's: left out, with a note.
 fn cache_point(out: &mut ImportedHistory, m: usize, at: &str) {
-    left_out(out, m, at, "cachePoint block", "it marks the request, not the conversation");
+    left_out(
+        out,
+        m,
+        at,
+        "cachePoint block",
+        "it marks the request, not the conversation",
+    );
 }
 
 /// Read a Converse request body (or a bare `messages` array).
@@ -179,7 +185,13 @@ fn assistant(
                 let mut block = as_json(&other);
                 known::CONTENT.listed_only(&mut block);
                 out.kept(&what);
-                out.note(m, format!("{bat}: {} {what} is kept as the envelope's {BLOCKS}", crate::steps::known::article(&what)));
+                out.note(
+                    m,
+                    format!(
+                        "{bat}: {} {what} is kept as the envelope's {BLOCKS}",
+                        crate::steps::known::article(&what)
+                    ),
+                );
                 others.push(block);
             }
         }
@@ -367,7 +379,13 @@ fn user(
             let target = target(payload, &bat, store)?;
             text.push(user_media(out, m, &bat, &what, kind, &target));
         } else {
-            left_out(out, m, &bat, &what, "a user message holds text and its own media");
+            left_out(
+                out,
+                m,
+                &bat,
+                &what,
+                "a user message holds text and its own media",
+            );
         }
     }
     out.push("user", text.join("\n"));
@@ -439,6 +457,10 @@ mod tests {
             a[BLOCKS][0]["reasoningContent"]["reasoningText"]["signature"],
             "sig"
         );
-        assert_eq!(h.notes.len(), 2, "the reasoning block kept, the cache point left out");
+        assert_eq!(
+            h.notes.len(),
+            2,
+            "the reasoning block kept, the cache point left out"
+        );
     }
 }

@@ -31,7 +31,6 @@
 
 use std::collections::HashSet;
 
-use serde_json::value::RawValue;
 use serde_json::Map;
 
 use super::wire::{
@@ -44,6 +43,7 @@ use crate::steps::compose::{
 };
 use crate::steps::context::Context;
 use crate::steps::declare::Declarations;
+use crate::steps::envelope::BEDROCK_BLOCKS;
 use crate::steps::walk::{AssistantTurn, Media, Slot, ToolResult, Turn, UserCarrier};
 use crate::steps::wire::{AsObject, Keyed, Sorted, B64};
 
@@ -233,19 +233,6 @@ fn declare(declarations: &Declarations) -> (Option<ToolConfig<'static>>, Option<
     (Some(ToolConfig { tools }), extra)
 }
 
-/// Whether a kept block is a `reasoningContent` block: an object whose
-/// one member is that.
-fn is_reasoning(raw: &RawValue) -> bool {
-    #[derive(serde::Deserialize)]
-    #[serde(deny_unknown_fields)]
-    struct Reasoning<'a> {
-        #[serde(rename = "reasoningContent", borrow)]
-        _content: &'a RawValue,
-    }
-    serde_json::from_str::<Reasoning<'_>>(raw.get())
-        .is_ok_and(|r| r._content.get().starts_with('{'))
-}
-
 /// The tool `toolConfig` holds when every declared tool is a typed one
 /// (Converse wants at least one there).
 pub(crate) const PLACEHOLDER: &str = "no_other_tools";
@@ -275,7 +262,7 @@ struct Builder {
 }
 
 impl Builder {
-    fn assistant(&mut self, turn: AssistantTurn<'_>) -> Vec<Block<'static>> {
+    fn assistant(&mut self, mut turn: AssistantTurn<'_>) -> Vec<Block<'static>> {
         // The reasoning blocks a Bedrock response left in the history come
         // first, each as the model wrote it (its signature with it):
         // Claude's extended thinking with tool use needs the thinking block
@@ -283,11 +270,10 @@ impl Builder {
         // (<https://docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-extended-thinking.html>,
         // read 2026-12-02, and the ReasoningContentBlock of
         // <https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ContentBlock.html>).
-        // The other kept blocks are no model's input and stay out.
+        // The replay step left only those (the API table's row says so).
         let mut blocks: Vec<Block<'static>> = turn
-            .bedrock_blocks
+            .take(BEDROCK_BLOCKS)
             .into_iter()
-            .filter(|raw| is_reasoning(raw))
             .map(Block::Kept)
             .collect();
         blocks.extend(turn.text.as_deref().and_then(text_block));
@@ -445,15 +431,15 @@ impl Builder {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::steps::walk::Call;
+    use crate::steps::walk::{Call, Kept};
     use crate::steps::wire::Arguments;
 
-    fn raw(json: &str) -> Box<RawValue> {
-        RawValue::from_string(json.to_owned()).unwrap()
+    fn raw(json: &str) -> Box<serde_json::value::RawValue> {
+        serde_json::value::RawValue::from_string(json.to_owned()).unwrap()
     }
 
     #[test]
-    fn kept_reasoning_blocks_go_first_as_they_were_and_other_kept_blocks_stay_out() {
+    fn kept_reasoning_blocks_go_first_as_they_were() {
         let reasoning =
             r#"{"reasoningContent":{"reasoningText":{"text":"Hm.","signature":"c2ln"}}}"#;
         let redacted = r#"{"reasoningContent":{"redactedContent":"AAEC"}}"#;
@@ -465,16 +451,16 @@ mod tests {
                 arguments: Arguments::from_raw(r#"{"b":1,"a":123456789012345678901234567890}"#),
                 signature: None,
             }],
-            thinking: Vec::new(),
-            bedrock_blocks: vec![
-                raw(reasoning),
-                raw(r#"{"citationsContent":{"content":[],"citations":[]}}"#),
-                raw(r#"{"reasoningContent":null}"#),
-                raw(r#"{"reasoningContent":{},"text":"two kinds"}"#),
-                raw(redacted),
-            ],
-            ollama_thinking: Some("not Bedrock's".into()),
-            openai_items: Vec::new(),
+            // What the replay step left (it leaves out what Bedrock is not
+            // given back: `steps::replay`'s tests).
+            kept: [reasoning, redacted]
+                .into_iter()
+                .map(|r| Kept {
+                    member: BEDROCK_BLOCKS,
+                    raw: raw(r),
+                })
+                .collect(),
+            ..AssistantTurn::default()
         };
         let mut b = Builder {
             names: HashSet::new(),

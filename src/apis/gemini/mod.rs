@@ -9,6 +9,8 @@ pub(crate) mod stream;
 pub(crate) mod wire;
 pub(crate) mod write;
 
+use crate::steps::replay::{as_kept, Replay};
+
 use crate::facts::Provider;
 use crate::steps::names::Pattern;
 use crate::steps::params::Setting::*;
@@ -44,3 +46,31 @@ pub(crate) const SPEC_2: Spec = Spec {
     name: Provider::Gemini2.name(),
     ..SPEC
 };
+
+/// What Gemini is given back of what a history kept: the thought
+/// signatures of its calls. Its other kept parts (thoughts, code) are not
+/// written back.
+pub(crate) static REPLAYS: &[Replay] = &[
+    Replay {
+        member: crate::steps::envelope::GEMINI_SIGNATURES,
+        list: None,
+        kinds: None,
+        refuse: None,
+        reasoning: |_, _| true,
+        media: &[],
+        normalize: as_kept,
+    },
+    Replay {
+        member: crate::steps::envelope::GEMINI_PARTS,
+        list: Some(&known::PART),
+        kinds: None,
+        refuse: Some("kept parts (thoughts, code and its results) are not written back"),
+        reasoning: |_, part| {
+            part.get("thought") == Some(&serde_json::Value::Bool(true))
+                || (part.get("thoughtSignature").is_some()
+                    && part.get("text").and_then(serde_json::Value::as_str) == Some(""))
+        },
+        media: &[],
+        normalize: as_kept,
+    },
+];

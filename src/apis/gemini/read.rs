@@ -87,8 +87,7 @@ fn what(part: &Item<'_>) -> String {
 
 pub use crate::steps::envelope::GEMINI_SIGNATURES as SIGNATURES;
 
-/// The member of the assistant envelope that keeps other model parts.
-pub const PARTS: &str = "gemini_parts";
+pub use crate::steps::envelope::GEMINI_PARTS as PARTS;
 
 /// The placeholder signature `convert` writes on calls from elsewhere.
 const PLACEHOLDER: &str = "skip_thought_signature_validator";
@@ -245,7 +244,10 @@ fn model(m: usize, at: &str, parts: &[Item<'_>], batch: &mut Batch, out: &mut Im
             out.noted(
                 m,
                 &what,
-                format!("{at}.parts[{p}]: {} {what} is kept as the envelope's {PARTS}", crate::steps::known::article(&what)),
+                format!(
+                    "{at}.parts[{p}]: {} {what} is kept as the envelope's {PARTS}",
+                    crate::steps::known::article(&what)
+                ),
             );
             others.push(part);
         } else if thought {
@@ -367,7 +369,13 @@ fn user(
                         env.attachments
                             .push(crate::Attachment::new(kind, target(payload, &iat, store)?));
                     }
-                    None => left_out(out, m, &iat, &what, "a tool result holds text and attachments"),
+                    None => left_out(
+                        out,
+                        m,
+                        &iat,
+                        &what,
+                        "a tool result holds text and attachments",
+                    ),
                 }
             }
             batch.results.push((id.unwrap_or_default(), env));
@@ -430,7 +438,13 @@ fn user_parts(
             let target = target(payload, &pat, store)?;
             text.push(user_media(out, m, &pat, &what, kind, &target));
         } else {
-            left_out(out, m, &pat, &what, "a user message holds text and its own media");
+            left_out(
+                out,
+                m,
+                &pat,
+                &what,
+                "a user message holds text and its own media",
+            );
         }
     }
     out.push("user", text.join("\n"));

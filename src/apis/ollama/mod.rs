@@ -9,6 +9,8 @@ pub(crate) mod stream;
 pub(crate) mod wire;
 pub(crate) mod write;
 
+use crate::steps::replay::{as_kept, Replay};
+
 use crate::facts::Provider;
 use crate::steps::names::Pattern;
 use crate::steps::params::Setting::*;
@@ -29,3 +31,15 @@ pub(crate) const SPEC: Spec = Spec {
     settings: &[MaxTokens, Temperature, TopP, TopK, Stop, Seed],
     ..Spec::of(Provider::Ollama)
 };
+
+/// What Ollama is given back of what a history kept: a message's
+/// thinking text.
+pub(crate) static REPLAYS: &[Replay] = &[Replay {
+    member: crate::steps::envelope::OLLAMA_THINKING,
+    list: None,
+    kinds: None,
+    refuse: None,
+    reasoning: |_, _| true,
+    media: &[],
+    normalize: as_kept,
+}];

@@ -130,7 +130,13 @@ pub(crate) fn read(
         if message.role != Role::User {
             for i in 0..images.len() {
                 let iat = format!("{at}.images[{i}]");
-                left_out(&mut out, m, &iat, "image", "only a user's message carries images");
+                left_out(
+                    &mut out,
+                    m,
+                    &iat,
+                    "image",
+                    "only a user's message carries images",
+                );
             }
         }
         match message.role {

@@ -8,6 +8,8 @@ pub(crate) mod stream;
 pub(crate) mod wire;
 pub(crate) mod write;
 
+use crate::steps::replay::Replay;
+
 use crate::facts::Provider;
 use crate::steps::names::Pattern;
 use crate::steps::params::Setting::*;
@@ -33,3 +35,18 @@ pub(crate) const SPEC: Spec = Spec {
     ],
     ..Spec::of(Provider::OpenAiResponses)
 };
+
+/// What Responses is given back of what a history kept: every item it
+/// lists, first in its turn (reasoning with its `encrypted_content`, for
+/// stateless replay), a computer call's screenshot fitted.
+pub(crate) static REPLAYS: &[Replay] = &[Replay {
+    member: crate::steps::envelope::OPENAI_ITEMS,
+    list: Some(&known::INPUT),
+    kinds: None,
+    refuse: None,
+    reasoning: |tag, _| tag == "reasoning",
+    media: &[("computer_call_output", "/output/image_url")],
+    // An item read from a response carries members only output items
+    // have: left out before it is checked.
+    normalize: write::as_input,
+}];

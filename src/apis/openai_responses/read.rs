@@ -81,7 +81,11 @@ static OUTPUT: Walk = Walk {
 
 /// What a tally counts a part of `list` as.
 fn what(list: &List, part: &Open<Part<'_>>) -> String {
-    label_in(list, "part", &serde_json::to_value(part).unwrap_or_default())
+    label_in(
+        list,
+        "part",
+        &serde_json::to_value(part).unwrap_or_default(),
+    )
 }
 
 /// The member of the assistant envelope that keeps other items (written
@@ -179,7 +183,10 @@ pub(crate) fn read(
                 out.kept(&what);
                 out.note(
                     i,
-                    format!("{at}: {} {what} is kept as the next assistant envelope's {ITEMS}", crate::steps::known::article(&what)),
+                    format!(
+                        "{at}: {} {what} is kept as the next assistant envelope's {ITEMS}",
+                        crate::steps::known::article(&what)
+                    ),
                 );
                 turn.kept.push(item);
                 turn.open = true;
@@ -318,10 +325,25 @@ fn message_text(
         } else if let Some((kind, target)) = part_target(part, &pat, store)? {
             text.push(user_media(out, i, &pat, &what, kind, &target));
         } else if let (Open::Other(map), "refusal part") = (part, what.as_str()) {
-            out.noted(i, &what, format!("{pat}: a refusal part is kept as the turn's text"));
-            text.push(map.get("refusal").and_then(Value::as_str).unwrap_or("").to_owned());
+            out.noted(
+                i,
+                &what,
+                format!("{pat}: a refusal part is kept as the turn's text"),
+            );
+            text.push(
+                map.get("refusal")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_owned(),
+            );
         } else {
-            left_out(out, i, &pat, &what, "a message holds text and its own images and files");
+            left_out(
+                out,
+                i,
+                &pat,
+                &what,
+                "a message holds text and its own images and files",
+            );
         }
     }
     Ok(text.join("\n"))
@@ -352,7 +374,13 @@ fn output(
                     out.kept(&what);
                     attach(&mut env, kind, target, part_name(part));
                 } else {
-                    left_out(out, i, &pat, &what, "a tool result holds text and attachments");
+                    left_out(
+                        out,
+                        i,
+                        &pat,
+                        &what,
+                        "a tool result holds text and attachments",
+                    );
                 }
             }
         }

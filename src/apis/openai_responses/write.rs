@@ -37,6 +37,7 @@ use crate::facts::Detail;
 use crate::steps::compose::{has_media, slot_file_name, text_with_notes, Placement};
 use crate::steps::context::Context;
 use crate::steps::declare::Declarations;
+use crate::steps::envelope::OPENAI_ITEMS;
 use crate::steps::response::Members;
 use crate::steps::walk::{AssistantTurn, Media, Slot, ToolResult, Turn, UserCarrier};
 use crate::steps::wire::{AsText, Open, TextOr, Url};
@@ -109,11 +110,11 @@ fn message(role: Role, text: String) -> Input<'static> {
     .into()
 }
 
-fn assistant(turn: AssistantTurn<'_>, input: &mut Vec<Input<'static>>) {
+fn assistant(mut turn: AssistantTurn<'_>, input: &mut Vec<Input<'static>>) {
     input.extend(
-        turn.openai_items
+        turn.take(OPENAI_ITEMS)
             .into_iter()
-            .map(|item| Input(Open::Raw(as_input(item)))),
+            .map(|item| Input(Open::Raw(item))),
     );
     if let Some(text) = turn.text {
         input.push(message(Role::Assistant, text.into_owned()));
@@ -133,8 +134,9 @@ fn assistant(turn: AssistantTurn<'_>, input: &mut Vec<Input<'static>>) {
 }
 
 /// A kept item as an input item: the same bytes, less the members only an
-/// output item has (see the module's documentation).
-fn as_input(item: Box<RawValue>) -> Box<RawValue> {
+/// output item has (see the module's documentation). The replay step
+/// applies it (the API table's row says so) before it checks the item.
+pub(crate) fn as_input(item: Box<RawValue>) -> Box<RawValue> {
     const OUTPUT_ONLY: &str = "created_by";
     let Ok(Members(members)) = serde_json::from_str::<Members<'_>>(item.get()) else {
         return item;

@@ -11,7 +11,12 @@
 //! | `resource_link` | declared by its URI when its `mimeType` names an image, audio, video or PDF; else `[resource link NAME: URI]` in the body |
 //! | `isError: true` | `"is_error": true` ([`IS_ERROR`](super::IS_ERROR)) |
 //! | `structuredContent`, `_meta`, other members | kept as members of the envelope (a name the envelope uses itself gets `_` in front); a string in `structuredContent` that repeats a payload of `content` becomes that payload's target |
-//! | a block of another type | its JSON as a line of the body, with a note |
+//! | a JSON-RPC error response (`{"jsonrpc", "id", "error": {"code", "message"}}`) or a bare `error` object | a failed result: the error's message the body, `"is_error": true`, the error kept as the member `error` |
+//! | a JSON-RPC response (`{"jsonrpc", "id", "result"}`) | its `result`, read as above |
+//!
+//! Every content block is first looked up in the kinds the pinned
+//! `mcp-types` lists ([`known`]): a block of another kind is refused,
+//! naming it and its path (or, asked, left out with a note).
 //!
 //! ```
 //! use serde_json::json;
@@ -39,8 +44,35 @@ use crate::media::data_uri::BASE64;
 use crate::media::store::MediaStore;
 use crate::{Attachment, AttachmentKind};
 
-use super::{kind_of_mime, ImportError, Imported};
+pub(crate) mod known;
+
+use super::{kind_of_mime, ImportError, ImportOptions, Imported};
+use crate::steps::audit::{audit, label_in, Inner, Shape, Walk};
 use crate::steps::envelope::Envelope;
+use crate::steps::imported::ImportedHistory;
+
+/// A result's lists as the reader reads them: its content blocks. A
+/// result may hold members of any name (MCP's `Result` allows them): they
+/// are kept as the envelope's.
+static SHAPE: Shape = Shape {
+    sdk: known::SDK,
+    members: &[("content", &CONTENT)],
+    bare: &CONTENT,
+};
+
+static CONTENT: Walk = Walk {
+    list: &known::CONTENT,
+    noun: Some("content block"),
+    inner: &[Inner::at("resource", "resource", &RESOURCE)],
+    also: &[],
+};
+
+static RESOURCE: Walk = Walk {
+    list: &known::RESOURCE,
+    noun: None,
+    inner: &[],
+    also: &[],
+};
 
 /// A native carrier's content from an MCP `CallToolResult` (JSON) answering
 /// `call_id`; inline payloads go to `store`.
@@ -54,6 +86,36 @@ pub fn from_mcp(
     result: &Value,
     store: &mut dyn MediaStore,
 ) -> Result<Imported, ImportError> {
+    from_mcp_with(call_id, result, store, &ImportOptions::default())
+}
+
+/// [`from_mcp`], as `options` say: with [`ImportOptions::keep_unknown`], a
+/// content block of a kind the MCP types do not list is left out with a
+/// note instead of refusing the result.
+///
+/// ```
+/// use serde_json::json;
+/// use tool_carrier::import::{from_mcp_with, ImportOptions};
+/// use tool_carrier::media::store::InlineStore;
+///
+/// // What a server answers for a call it cannot serve: a failed result.
+/// let answer = json!({"jsonrpc": "2.0", "id": 4, "error": {"code": -32602, "message": "Unknown tool: shot"}});
+/// let imported = from_mcp_with(Some("call_1"), &answer, &mut InlineStore, &ImportOptions::new())?;
+/// let envelope: serde_json::Value = serde_json::from_str(&imported.content).unwrap();
+/// assert_eq!(envelope["content"], "Unknown tool: shot");
+/// assert_eq!(envelope["is_error"], true);
+/// assert_eq!(envelope["error"]["code"], -32602);
+/// # Ok::<(), tool_carrier::import::ImportError>(())
+/// ```
+///
+/// # Errors
+/// As [`from_mcp`].
+pub fn from_mcp_with(
+    call_id: Option<&str>,
+    result: &Value,
+    store: &mut dyn MediaStore,
+    options: &ImportOptions,
+) -> Result<Imported, ImportError> {
     let Value::Object(members) = result else {
         return Err(ImportError::at("$", "a CallToolResult is an object"));
     };
@@ -62,6 +124,34 @@ pub fn from_mcp(
         ..Envelope::default()
     };
     let mut notes = Vec::new();
+    // A JSON-RPC response: its result, or its error.
+    if members.contains_key("jsonrpc") {
+        if let Some(inner) = members.get("result") {
+            return from_mcp_with(call_id, inner, store, options);
+        }
+    }
+    if let Some(error) = members
+        .get("error")
+        .filter(|_| !members.contains_key("content"))
+    {
+        let message = error
+            .get("message")
+            .and_then(Value::as_str)
+            .ok_or_else(|| ImportError::at("$.error", "an error needs a string \"message\""))?;
+        env.line(message);
+        env.is_error = true;
+        env.keep("error", error.to_string());
+        let mut tally = crate::steps::tally::Tally::default();
+        tally.read("error response", 1);
+        tally.sent("error response");
+        return Ok(Imported {
+            content: env.render(),
+            notes,
+            tally,
+        });
+    }
+    let mut read = ImportedHistory::default();
+    audit(result, &SHAPE, options, &mut read)?;
     // The base64 text of each stored payload, and where it went.
     let mut payloads: Vec<(String, String)> = Vec::new();
     let blocks = match members.get("content") {
@@ -76,6 +166,7 @@ pub fn from_mcp(
     };
     for (i, block) in blocks.iter().enumerate() {
         let at = format!("$.content[{i}]");
+        let what = label_in(&known::CONTENT, "content block", block);
         let field = |name: &str| -> Result<&str, ImportError> {
             block.get(name).and_then(Value::as_str).ok_or_else(|| {
                 ImportError::at(
@@ -85,8 +176,12 @@ pub fn from_mcp(
             })
         };
         match block.get("type").and_then(Value::as_str) {
-            Some("text") => env.line(field("text")?),
+            Some("text") => {
+                read.kept(&what);
+                env.line(field("text")?);
+            }
             Some(t @ ("image" | "audio")) => {
+                read.kept(&what);
                 let data = field("data")?;
                 let target = store_payload(data, &at, store)?;
                 let kind = if t == "image" {
@@ -98,6 +193,7 @@ pub fn from_mcp(
                 env.attachments.push(Attachment::new(kind, target));
             }
             Some("resource") => {
+                read.kept(&what);
                 let resource = block.get("resource").unwrap_or(&Value::Null);
                 let uri = resource.get("uri").and_then(Value::as_str).unwrap_or("");
                 if let Some(text) = resource.get("text").and_then(Value::as_str) {
@@ -120,6 +216,7 @@ pub fn from_mcp(
                 }
             }
             Some("resource_link") => {
+                read.kept(&what);
                 let uri = field("uri")?;
                 let mime = block.get("mimeType").and_then(Value::as_str).unwrap_or("");
                 match kind_of_mime(mime) {
@@ -132,12 +229,18 @@ pub fn from_mcp(
                     }
                 }
             }
+            // Only with --keep-unknown: the audit refuses it otherwise.
             _ => {
-                env.line(&block.to_string());
-                notes.push(format!("{at}: a {} block is kept as text", kind(block)));
+                read.tally.noted(&what);
+                notes.push(format!(
+                    "{at}: a {} block is left out: no kind the {} types list",
+                    kind(block),
+                    known::SDK
+                ));
             }
         }
     }
+    notes.extend(read.notes.into_iter().map(|n| n.text));
     for (name, value) in members {
         match name.as_str() {
             "content" => {}
@@ -161,6 +264,7 @@ pub fn from_mcp(
     Ok(Imported {
         content: env.render(),
         notes,
+        tally: read.tally,
     })
 }
 
@@ -219,15 +323,14 @@ mod tests {
                 {"type": "resource", "resource": {"uri": "file:///n.txt", "mimeType": "text/plain", "text": "notes"}},
                 {"type": "resource", "resource": {"uri": "file:///r.pdf", "mimeType": "application/pdf", "blob": "JVBERi0xLjQK"}},
                 {"type": "resource_link", "uri": "https://x/a.png", "name": "a", "mimeType": "image/png"},
-                {"type": "resource_link", "uri": "https://x/readme", "name": "readme"},
-                {"type": "future", "x": 1}
+                {"type": "resource_link", "uri": "https://x/readme", "name": "readme"}
             ],
             "isError": true,
             "_meta": {"k": "v"}
         }));
         assert_eq!(
             e["content"],
-            "one\n[resource file:///n.txt]\nnotes\n[resource link readme: https://x/readme]\n{\"type\":\"future\",\"x\":1}"
+            "one\n[resource file:///n.txt]\nnotes\n[resource link readme: https://x/readme]"
         );
         assert_eq!(e["is_error"], true);
         assert_eq!(e["_meta"]["k"], "v");
@@ -243,6 +346,58 @@ mod tests {
             "data:application/pdf;base64,JVBERi0xLjQK"
         );
         assert_eq!(e["attachments"][2]["target"], "https://x/a.png");
+    }
+
+    #[test]
+    fn a_block_of_a_kind_the_types_do_not_list_is_refused_or_left_out_as_asked() {
+        let result =
+            json!({"content": [{"type": "text", "text": "one"}, {"type": "future", "x": 1}]});
+        let err = from_mcp(None, &result, &mut InlineStore).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "$.content[1]: a \"future\" content block is not a kind the mcp-types 2.3.0 types list \
+             for content (they list audio, image, resource, resource_link, text); --keep-unknown keeps it as a note"
+        );
+        let options = ImportOptions::new().with_keep_unknown(true);
+        let imported = from_mcp_with(None, &result, &mut InlineStore, &options).unwrap();
+        let e: Value = serde_json::from_str(&imported.content).unwrap();
+        assert_eq!(e["content"], "one", "never written into the body");
+        assert_eq!(
+            imported.notes,
+            ["$.content[1]: a \"future\" block is left out: no kind the mcp-types 2.3.0 types list"]
+        );
+        assert!(imported.tally.is_balanced());
+        assert_eq!(
+            imported.tally.summary("kept").to_string(),
+            "read 1 text content block, 1 future content block: kept 1 text content block; noted 1 future content block"
+        );
+    }
+
+    #[test]
+    fn a_json_rpc_error_is_a_failed_result_whose_body_is_its_message() {
+        for answer in [
+            json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32602, "message": "Unknown tool"}}),
+            json!({"error": {"code": -32602, "message": "Unknown tool"}}),
+        ] {
+            let e = envelope(answer);
+            assert_eq!(e["content"], "Unknown tool");
+            assert_eq!(e["is_error"], true);
+            assert_eq!(e["error"]["code"], -32602);
+            assert_eq!(e["attachments"], json!([]));
+        }
+        // A response wrapping a result is the result.
+        let e = envelope(
+            json!({"jsonrpc": "2.0", "id": 2, "result": {"content": [{"type": "text", "text": "ok"}]}}),
+        );
+        assert_eq!(
+            (e["content"].as_str(), e.get("is_error")),
+            (Some("ok"), None)
+        );
+        let err = from_mcp(None, &json!({"error": {"code": 1}}), &mut InlineStore).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "$.error: an error needs a string \"message\""
+        );
     }
 
     #[test]
