@@ -202,18 +202,19 @@ fn from_provider_text(
     options: &ImportOptions,
 ) -> Result<(String, Vec<String>), Failure> {
     if let Some(form) = response_form(provider, text) {
-        let turn = read_response(provider, form, text)
-            .map_err(|e| Failure::new(format!("{name}: {e}")))?;
+        let turn = read_response(provider, form, text).map_err(|e| {
+            match stream_of_another(provider, text) {
+                Some(other) => Failure::new(format!(
+                    "{name}: a stream, but not {provider}'s ({e}): it reads as a stream of {other} (--from {other})"
+                )),
+                None => Failure::new(format!("{name}: {e}")),
+            }
+        })?;
         let report = vec![format!(
             "import: one assistant record from a {provider} response, {} calls",
             turn.calls().len()
         )];
         return Ok((format!("{}\n", turn.to_record()), report));
-    }
-    if let Some(other) = stream_of_another(provider, text) {
-        return Err(Failure::new(format!(
-            "{name}: a stream, but not {provider}'s: it reads as a stream of {other} (--from {other})"
-        )));
     }
     let value = json_or_lines(text).map_err(|e| Failure::new(format!("{name}: {e}")))?;
     let history = from_provider_with(provider, &value, store, options).map_err(|e| {
@@ -236,18 +237,15 @@ fn from_provider_text(
     Ok((history.to_json_lines(), report))
 }
 
-/// The API whose stream `text` is, when it is a stream (Server-Sent
-/// Events) that is none of `provider`'s.
+/// The API another than `provider` whose stream reader reads `text`
+/// whole, if one does (the first in the list).
 fn stream_of_another(provider: Provider, text: &str) -> Option<Provider> {
-    let trimmed = text.trim_start();
-    if !(trimmed.starts_with("event:") || trimmed.starts_with("data:")) {
-        return None;
-    }
-    PROVIDERS
-        .iter()
-        .copied()
-        .filter(|p| *p != provider)
-        .find(|p| response_form(*p, text) == Some(tool_carrier::import::ResponseForm::Stream))
+    use tool_carrier::import::ResponseForm;
+    PROVIDERS.iter().copied().find(|p| {
+        *p != provider
+            && response_form(*p, text) == Some(ResponseForm::Stream)
+            && read_response(*p, ResponseForm::Stream, text).is_ok()
+    })
 }
 
 /// One `CallToolResult` (an object without `result`), or JSON Lines of

@@ -18,6 +18,9 @@ pub(crate) mod openai_compatible;
 pub(crate) mod openai_responses;
 mod provider;
 
+#[cfg(test)]
+mod audit_tests;
+
 use serde_json::Value;
 
 use crate::facts::{Family, Provider};

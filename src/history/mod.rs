@@ -105,6 +105,11 @@ pub enum MessageError {
     /// `role` or `content` appears twice: readers disagree on which wins.
     #[error("{0:?} appears twice, and readers disagree on which wins")]
     Duplicate(&'static str),
+    /// An object without a `role` holding a provider request body's
+    /// conversation member (`messages`, `contents`, `input`): a body, not
+    /// a history's record.
+    #[error("a provider's request body, not a message (it has {0:?}): read it as the provider it was written for (convert --from PROVIDER, import --from PROVIDER)")]
+    RequestBody(&'static str),
     /// The whole JSON array could not be read, so it has no records.
     #[error("the JSON array cannot be read: {0}")]
     Array(String),
@@ -154,6 +159,15 @@ impl<'a> Message<'a> {
                 None => Err(MessageError::NotAString(name)),
             }
         };
+        if matches!(role, Pick::Absent) {
+            // The rare path: say what it is when it is a request body.
+            const BODIES: [&str; 3] = ["messages", "contents", "input"];
+            if let Some(body) = scan::pick(raw, BODIES) {
+                if let Some(i) = body.picks.iter().position(|p| !matches!(p, Pick::Absent)) {
+                    return Err(MessageError::RequestBody(BODIES[i]));
+                }
+            }
+        }
         let (role, _) = string(role, "role")?;
         let (content, content_span) = string(content, "content")?;
         Ok(Message {

@@ -169,7 +169,7 @@ where
         return Err(BuildError::Role { index, role, what });
     }
     let fit = fitter(options, &caps);
-    let walk = || walk_replayed(messages, provider, &fit);
+    let walk = || walk_replayed(messages, provider, &model, &fit);
     let (walked, replayed) = walk();
     let mut media = attach::decide(&walked, provider, &model, &caps, options);
     let mut walked = Some((walked, replayed));
@@ -263,12 +263,20 @@ where
 fn walk_replayed<'m, R: AsRef<str>, C: AsRef<str>>(
     messages: &'m [(R, C)],
     provider: Provider,
+    model: &str,
     fit: replay::Fit<'_>,
 ) -> (Vec<Turn<'m, ()>>, replay::Replayed) {
     let mut turns = walk::walk(messages);
     let rows: Vec<&[replay::Replay]> = crate::apis::APIS.iter().map(|a| a.replays).collect();
     let api = crate::apis::api(provider);
-    let replayed = replay::replay(&mut turns, api.replays, &rows, provider.display_name(), fit);
+    let replayed = replay::replay(
+        &mut turns,
+        api.replays,
+        model,
+        &rows,
+        provider.display_name(),
+        fit,
+    );
     (turns, replayed)
 }
 
@@ -561,7 +569,7 @@ where
     let (model, _, caps) = target_of(provider, options);
     options.check()?;
     let fit = fitter(options, &caps);
-    let (walked, replayed) = walk_replayed(messages, provider, &fit);
+    let (walked, replayed) = walk_replayed(messages, provider, &model, &fit);
     let media = attach::decide(&walked, provider, &model, &caps, options);
     let mut report = Report::default();
     attach::report(

@@ -69,6 +69,16 @@ impl ImportedHistory {
         self.tally.sent(what);
     }
 
+    /// One `what`, an entry of `list` kept as written: kept, when the list
+    /// has its kind; else (read as `--keep-unknown` asks) noted.
+    pub(crate) fn kept_as_written(&mut self, list: &super::known::List, entry: &Value, what: &str) {
+        if list.kind_of(entry).is_ok() {
+            self.tally.sent(what);
+        } else {
+            self.tally.noted(what);
+        }
+    }
+
     /// One `what` kept in another form, or left out, with a note.
     pub(crate) fn noted(&mut self, message: usize, what: &str, text: impl Into<String>) {
         self.tally.noted(what);

@@ -120,13 +120,23 @@ impl List {
                 }
                 match first {
                     Some(kind) => Ok(kind),
-                    // Keyed by a member the list does not know: name it.
-                    None => match map.keys().next() {
-                        Some(key) if self.form == Form::KeyedInner => {
-                            Err(Unlisted::Kind(key.clone()))
+                    // Keyed by a member the list does not know: name it
+                    // (for parts, one no kind has beside it either).
+                    None => {
+                        let stranger = map.iter().map(|(k, _)| k).find(|key| {
+                            !map[key.as_str()].is_null()
+                                && self.kind(key).is_none()
+                                && (self.form == Form::KeyedInner
+                                    || !self
+                                        .kinds
+                                        .iter()
+                                        .any(|k| k.members.binary_search(&key.as_str()).is_ok()))
+                        });
+                        match stranger {
+                            Some(key) => Err(Unlisted::Kind(key.clone())),
+                            None => Err(Unlisted::NoKind),
                         }
-                        _ => Err(Unlisted::NoKind),
-                    },
+                    }
                 }
             }
         }
@@ -432,7 +442,7 @@ mod tests {
         );
         assert_eq!(
             SIBLINGS.check(&json!({"inline_data": {}})).unwrap_err(),
-            Unlisted::NoKind
+            Unlisted::Kind("inline_data".into())
         );
     }
 

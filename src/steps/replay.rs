@@ -33,6 +33,8 @@ pub(crate) struct Replay {
     /// The list an entry must be of in the API's SDK tables (`None` for a
     /// member that is no list: Ollama's thinking, Gemini's signatures).
     pub list: Option<&'static List>,
+    /// The SDK the list comes from (`anthropic 2.14.0`).
+    pub sdk: &'static str,
     /// The kinds taken back; `None` for every kind of the list.
     pub kinds: Option<&'static [&'static str]>,
     /// Why no entry of the member goes back, where none does (the API's
@@ -47,6 +49,14 @@ pub(crate) struct Replay {
     /// The entry as the API takes it back, before it is checked: less the
     /// members only its responses carry (Responses' `created_by`).
     pub normalize: fn(Box<RawValue>) -> Box<RawValue>,
+    /// Whether the model (by its id) is given the member back (Gemini's
+    /// signatures: Gemini 3 and later).
+    pub for_model: fn(&str) -> bool,
+}
+
+/// Every model is given the member back.
+pub(crate) fn any_model(_: &str) -> bool {
+    true
 }
 
 /// An entry taken back as it was kept.
@@ -131,14 +141,16 @@ fn label(member: &str, tag: &str) -> String {
 pub(crate) fn replay(
     turns: &mut [Turn<'_, ()>],
     takes: &[Replay],
+    model: &str,
     rows: Rows<'_>,
     api: &str,
     fit: Fit<'_>,
 ) -> Replayed {
     let mut out = Replayed::default();
+    let takes: Vec<&Replay> = takes.iter().filter(|r| (r.for_model)(model)).collect();
     for turn in turns {
         if let Turn::Assistant(a) = turn {
-            one(a, takes, rows, api, fit, &mut out);
+            one(a, &takes, rows, api, fit, &mut out);
         }
     }
     out
@@ -146,7 +158,7 @@ pub(crate) fn replay(
 
 fn one(
     turn: &mut AssistantTurn<'_>,
-    takes: &[Replay],
+    takes: &[&Replay],
     rows: Rows<'_>,
     api: &str,
     fit: Fit<'_>,
@@ -229,7 +241,7 @@ fn one(
                 index,
                 what: what.into(),
                 failure: false,
-                text: format!("{signed} thought signature(s) written by another API are left out: they mean nothing to {api}"),
+                text: format!("{signed} thought signature(s) are left out: {api} is not given them for this model"),
             });
         }
     }
@@ -275,7 +287,7 @@ fn check(
         return Err(Refusal {
             why: &why,
             list,
-            sdk: api,
+            sdk: row.sdk,
             noun: noun.trim(),
         }
         .to_string());

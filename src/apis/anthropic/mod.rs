@@ -8,7 +8,7 @@ pub(crate) mod stream;
 pub(crate) mod wire;
 pub(crate) mod write;
 
-use crate::steps::replay::{as_kept, no_reasoning, Replay};
+use crate::steps::replay::{any_model, as_kept, no_reasoning, Replay};
 
 use crate::facts::Provider;
 use crate::steps::names::Pattern;
@@ -46,15 +46,18 @@ pub(crate) static REPLAYS: &[Replay] = &[
     Replay {
         member: crate::steps::envelope::ANTHROPIC_THINKING,
         list: Some(&known::ASSISTANT_CONTENT),
+        sdk: known::SDK,
         kinds: Some(&["redacted_thinking", "thinking"]),
         refuse: None,
         reasoning: |_, _| true,
         media: &[],
         normalize: as_kept,
+        for_model: any_model,
     },
     Replay {
         member: crate::steps::envelope::ANTHROPIC_BLOCKS,
         list: Some(&known::ASSISTANT_CONTENT),
+        sdk: known::SDK,
         kinds: None,
         refuse: Some(
             "server tools' blocks are not given back (the tools that wrote them are not declared)",
@@ -62,5 +65,6 @@ pub(crate) static REPLAYS: &[Replay] = &[
         reasoning: no_reasoning,
         media: &[],
         normalize: as_kept,
+        for_model: any_model,
     },
 ];

@@ -325,7 +325,7 @@ fn assistant(m: usize, at: &str, items: Vec<Marked<Item<'_>>>, out: &mut Importe
                     thinking.push(block);
                     continue;
                 }
-                out.kept(&what);
+                out.kept_as_written(&known::ASSISTANT_CONTENT, &block, &what);
                 out.note(
                     m,
                     format!(

@@ -184,7 +184,7 @@ fn assistant(
             other => {
                 let mut block = as_json(&other);
                 known::CONTENT.listed_only(&mut block);
-                out.kept(&what);
+                out.kept_as_written(&known::CONTENT, &block, &what);
                 out.note(
                     m,
                     format!(

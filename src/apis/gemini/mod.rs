@@ -9,7 +9,7 @@ pub(crate) mod stream;
 pub(crate) mod wire;
 pub(crate) mod write;
 
-use crate::steps::replay::{as_kept, Replay};
+use crate::steps::replay::{any_model, as_kept, Replay};
 
 use crate::facts::Provider;
 use crate::steps::names::Pattern;
@@ -54,15 +54,20 @@ pub(crate) static REPLAYS: &[Replay] = &[
     Replay {
         member: crate::steps::envelope::GEMINI_SIGNATURES,
         list: None,
+        sdk: known::SDK,
         kinds: None,
         refuse: None,
         reasoning: |_, _| true,
         media: &[],
         normalize: as_kept,
+        // Gemini 3 validates the signatures of its calls; 2.x takes none
+        // (<https://ai.google.dev/gemini-api/docs/thought-signatures>).
+        for_model: crate::facts::ids::gemini_3_or_later,
     },
     Replay {
         member: crate::steps::envelope::GEMINI_PARTS,
         list: Some(&known::PART),
+        sdk: known::SDK,
         kinds: None,
         refuse: Some("kept parts (thoughts, code and its results) are not written back"),
         reasoning: |_, part| {
@@ -72,5 +77,6 @@ pub(crate) static REPLAYS: &[Replay] = &[
         },
         media: &[],
         normalize: as_kept,
+        for_model: any_model,
     },
 ];

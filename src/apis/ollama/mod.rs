@@ -9,7 +9,7 @@ pub(crate) mod stream;
 pub(crate) mod wire;
 pub(crate) mod write;
 
-use crate::steps::replay::{as_kept, Replay};
+use crate::steps::replay::{any_model, as_kept, Replay};
 
 use crate::facts::Provider;
 use crate::steps::names::Pattern;
@@ -37,9 +37,11 @@ pub(crate) const SPEC: Spec = Spec {
 pub(crate) static REPLAYS: &[Replay] = &[Replay {
     member: crate::steps::envelope::OLLAMA_THINKING,
     list: None,
+    sdk: known::SDK,
     kinds: None,
     refuse: None,
     reasoning: |_, _| true,
     media: &[],
     normalize: as_kept,
+    for_model: any_model,
 }];

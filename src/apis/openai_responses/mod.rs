@@ -8,7 +8,7 @@ pub(crate) mod stream;
 pub(crate) mod wire;
 pub(crate) mod write;
 
-use crate::steps::replay::Replay;
+use crate::steps::replay::{any_model, Replay};
 
 use crate::facts::Provider;
 use crate::steps::names::Pattern;
@@ -42,6 +42,7 @@ pub(crate) const SPEC: Spec = Spec {
 pub(crate) static REPLAYS: &[Replay] = &[Replay {
     member: crate::steps::envelope::OPENAI_ITEMS,
     list: Some(&known::INPUT),
+    sdk: known::SDK,
     kinds: None,
     refuse: None,
     reasoning: |tag, _| tag == "reasoning",
@@ -49,4 +50,5 @@ pub(crate) static REPLAYS: &[Replay] = &[Replay {
     // An item read from a response carries members only output items
     // have: left out before it is checked.
     normalize: write::as_input,
+    for_model: any_model,
 }];

@@ -180,7 +180,7 @@ pub(crate) fn read(
                 let mut item = Value::Object(item);
                 let what = label_in(&known::INPUT, "item", &item);
                 known::INPUT.listed_only(&mut item);
-                out.kept(&what);
+                out.kept_as_written(&known::INPUT, &item, &what);
                 out.note(
                     i,
                     format!(
