@@ -1,6 +1,7 @@
 //! Histories of arbitrary bytes: the chunks give back the input byte for
 //! byte, and inspect writes one valid JSON object a record; or the input
-//! is refused as binary data before any record, by every reader.
+//! is refused as binary data (or for its byte order mark) before any
+//! record, by every reader.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -10,7 +11,8 @@ fuzz_target!(|data: &[u8]| {
     let mut reader = match HistoryReader::new(data) {
         Ok(reader) => reader,
         Err(e) => {
-            let Some(InputError::Binary { at }) = InputError::of(&e) else {
+            let Some(InputError::Binary { at } | InputError::ByteOrderMark { at }) = InputError::of(&e)
+            else {
                 panic!("{e}");
             };
             assert!((*at as usize) < data.len());

@@ -2,13 +2,15 @@
 //! reading one back never panics, and what is accepted is a carrier
 //! history: every tool message a declared native carrier with non-empty
 //! targets, every assistant message either text or an envelope the
-//! converter reads, and the history converts for the same provider.
+//! converter reads, and the history converts for the same provider. Every
+//! reading accounts for what it read (its tally balances), with or without
+//! `keep_unknown`, and so does the conversion.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 use tool_carrier::carrier::Carrier;
-use tool_carrier::import::{from_provider, PROVIDERS};
+use tool_carrier::import::{from_provider, from_provider_with, ImportOptions, PROVIDERS};
 use tool_carrier::media::store::InlineStore;
 use tool_carrier::provider::{build_request, Options};
 use tool_carrier::Role;
@@ -18,9 +20,17 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     for provider in PROVIDERS {
+        let keep = ImportOptions::new().with_keep_unknown(true);
+        let kept = from_provider_with(provider, &value, &mut InlineStore, &keep);
         let Ok(history) = from_provider(provider, &value, &mut InlineStore) else {
+            if let Ok(kept) = kept {
+                assert!(kept.tally.is_balanced(), "{:?}", kept.tally);
+            }
             continue;
         };
+        assert!(history.tally.is_balanced(), "{:?}", history.tally);
+        // What reads without keeping unknown kinds reads the same with.
+        assert_eq!(kept.map(|k| k.messages).ok().as_ref(), Some(&history.messages));
         for (role, content) in &history.messages {
             assert!(matches!(role.as_str(), "system" | "user" | "assistant" | "tool"), "{role}");
             if role == "tool" {
@@ -30,6 +40,10 @@ fuzz_target!(|data: &[u8]| {
             }
         }
         // No file is read (no roots) and no tool is declared by name.
-        let _ = build_request(provider, &history.messages, &Options::new().with_vision(false));
+        if let Ok(request) =
+            build_request(provider, &history.messages, &Options::new().with_vision(false))
+        {
+            assert!(request.report.tally.is_balanced(), "{:?}", request.report.tally);
+        }
     }
 });

@@ -88,6 +88,12 @@ pub(crate) fn read(
         // A message's images are a list of base64 strings, not of parts:
         // counted here.
         out.tally.read("image", images.len());
+        if message.role != Role::Assistant {
+            for c in 0..message.tool_calls.len() {
+                let cat = format!("{at}.tool_calls[{c}]");
+                left_out(&mut out, m, &cat, "tool call", "only an assistant's message calls tools");
+            }
+        }
         if message.role == Role::Tool {
             out.tally.sent_n("image", images.len());
             let env = tool(&at, message, &images, &batch, store)?;

@@ -473,7 +473,16 @@ fn assistant(
             });
             continue;
         }
-        out.kept("function tool call");
+        // A call of a kind the SDK does not list (read as --keep-unknown
+        // asks) is read as a function's: noted.
+        match tool_call.tag.as_deref() {
+            None | Some("function") => out.kept("function tool call"),
+            Some(other) => out.noted(
+                m,
+                &format!("{other} tool call"),
+                format!("{cat}: a {other:?} tool call is read as a function's"),
+            ),
+        }
         parsed.push(call(
             tool_call.id.clone().into_owned(),
             &tool_call.function,

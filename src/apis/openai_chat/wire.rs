@@ -327,6 +327,10 @@ pub(crate) struct ToolCall<'a> {
     /// A custom tool's call (`type: "custom"`): read, never written.
     #[serde(borrow, default, skip_serializing)]
     pub custom: Option<CustomCall<'a>>,
+    /// The call's `type`, as read (`None` when absent): written as
+    /// [`ToolCall::kind`].
+    #[serde(rename = "type", borrow, default, skip_serializing)]
+    pub tag: Option<Cow<'a, str>>,
 }
 
 /// A custom tool's call: its name and its free-form input.

@@ -227,6 +227,7 @@ fn assistant(turn: AssistantTurn<'_>) -> Message<'static> {
                 arguments: AsText(call.arguments),
             },
             custom: None,
+            tag: None,
         })
         .collect();
     Message {
