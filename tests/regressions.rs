@@ -190,3 +190,29 @@ fn a_chat_call_of_an_unlisted_kind_kept_as_asked_is_counted_under_its_kind() {
     assert!(h.tally.is_balanced(), "{:?}", h.tally);
     assert_eq!(h.tally.get("function,x tool call").map(|c| c.noted), Some(1));
 }
+
+/// Found by fuzzing `provider_import` with accounting: a result block in
+/// an assistant's turn (Bedrock's `toolResult`, Gemini's
+/// `functionResponse`) is kept whole, and its content was counted as read
+/// apart from it. What a turn keeps whole is counted once.
+#[test]
+fn a_result_in_an_assistants_turn_is_counted_once() {
+    use tool_carrier::import::from_provider;
+    use tool_carrier::media::store::InlineStore;
+    use tool_carrier::provider::Provider;
+    for (provider, body) in [
+        (
+            Provider::Bedrock,
+            serde_json::json!({"messages": [{"role": "assistant", "content": [
+                {"toolResult": {"toolUseId": "c", "content": [{"text": "x"}]}}]}]}),
+        ),
+        (
+            Provider::Gemini,
+            serde_json::json!({"contents": [{"role": "model", "parts": [
+                {"functionResponse": {"name": "f", "response": {}, "parts": [{"inlineData": {"mimeType": "image/gif", "data": "R0lGODlhAQABAIAAAP///wAAACwAAAAAAQABAAACAkQBADs="}}]}}]}]}),
+        ),
+    ] {
+        let h = from_provider(provider, &body, &mut InlineStore).unwrap();
+        assert!(h.tally.is_balanced(), "{provider}: {:?}", h.tally);
+    }
+}

@@ -55,14 +55,31 @@ static SYSTEM: Walk = Walk {
 static MESSAGES: Walk = Walk {
     list: &known::MESSAGE,
     noun: Some("message"),
-    inner: &[Inner::at("", "content", &CONTENT)],
+    inner: &[
+        Inner {
+            tag: "",
+            when: Some(("role", "assistant")),
+            path: "content",
+            walk: &ASSISTANT,
+        },
+        Inner::at("", "content", &CONTENT),
+    ],
     also: &[],
 };
 
+/// A user's blocks: a result's content is read.
 static CONTENT: Walk = Walk {
     list: &known::CONTENT,
     noun: Some("block"),
     inner: &[Inner::at("toolResult", "toolResult.content", &RESULT)],
+    also: &[],
+};
+
+/// An assistant's blocks: what is no text or call is kept whole.
+static ASSISTANT: Walk = Walk {
+    list: &known::CONTENT,
+    noun: Some("block"),
+    inner: &[],
     also: &[],
 };
 

@@ -55,7 +55,23 @@ static SYSTEM: Walk = Walk {
 static CONTENTS: Walk = Walk {
     list: &known::CONTENT,
     noun: Some("content"),
-    inner: &[Inner::at("", "parts", &PART_LIST)],
+    inner: &[
+        Inner {
+            tag: "",
+            when: Some(("role", "model")),
+            path: "parts",
+            walk: &MODEL_PARTS,
+        },
+        Inner::at("", "parts", &PART_LIST),
+    ],
+    also: &[],
+};
+
+/// A model's parts: what is no text or call is kept whole.
+static MODEL_PARTS: Walk = Walk {
+    list: &known::PART,
+    noun: Some("part"),
+    inner: &[],
     also: &[],
 };
 
