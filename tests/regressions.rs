@@ -165,8 +165,12 @@ fn calls_on_a_message_that_is_not_an_assistants_are_noted() {
         // reader; Chat's lists them for an assistant's alone: an unlisted
         // member, noted.
         assert!(
-            h.notes.iter().any(|n| n.text.ends_with("is left out: only an assistant's message calls tools")
-                || n.text.starts_with("$.messages[0].tool_calls: a member the openai 3.57.0 types do not list")),
+            h.notes.iter().any(|n| n
+                .text
+                .ends_with("is left out: only an assistant's message calls tools")
+                || n.text.starts_with(
+                    "$.messages[0].tool_calls: a member the openai 3.57.0 types do not list"
+                )),
             "{provider}: {:?}",
             h.notes
         );
@@ -188,7 +192,10 @@ fn a_chat_call_of_an_unlisted_kind_kept_as_asked_is_counted_under_its_kind() {
     let keep = ImportOptions::new().with_keep_unknown(true);
     let h = from_provider_with(Provider::OpenAiChat, &body, &mut InlineStore, &keep).unwrap();
     assert!(h.tally.is_balanced(), "{:?}", h.tally);
-    assert_eq!(h.tally.get("function,x tool call").map(|c| c.noted), Some(1));
+    assert_eq!(
+        h.tally.get("function,x tool call").map(|c| c.noted),
+        Some(1)
+    );
 }
 
 /// Found by fuzzing `provider_import` with accounting: a result block in
@@ -215,4 +222,53 @@ fn a_result_in_an_assistants_turn_is_counted_once() {
         let h = from_provider(provider, &body, &mut InlineStore).unwrap();
         assert!(h.tally.is_balanced(), "{provider}: {:?}", h.tally);
     }
+}
+
+/// Found by the accounting property: a Gemini 3 turn whose own thought
+/// signature was on a later call only went out with none on its first
+/// call, which the API refuses (and so did the self-check: exit 4). The
+/// first call gets the placeholder.
+#[test]
+fn a_gemini_turn_signed_on_a_later_call_only_still_signs_its_first() {
+    use tool_carrier::provider::{build_request, Options, Provider};
+    let history = [
+        ("user", "Go."),
+        (
+            "assistant",
+            r#"{"content":null,"tool_calls":[{"id":"c1","name":"f","arguments":"{}"},{"id":"c2","name":"f","arguments":"{}"}],"gemini_thought_signatures":{"c2":"CiQBown"}}"#,
+        ),
+        (
+            "tool",
+            r#"{"tool_call_id":"c1","content":"a","attachments":[]}"#,
+        ),
+        (
+            "tool",
+            r#"{"tool_call_id":"c2","content":"b","attachments":[]}"#,
+        ),
+    ];
+    let request = build_request(Provider::Gemini, &history, &Options::new()).unwrap();
+    let parts = &request.body.to_value()["contents"][1]["parts"];
+    assert_eq!(
+        parts[0]["thoughtSignature"],
+        "skip_thought_signature_validator"
+    );
+    assert_eq!(parts[1]["thoughtSignature"], "CiQBown");
+}
+
+/// Found by fuzzing `provider_import` with accounting: a Responses item
+/// without a `type` holding a member no kind lists was counted as an item
+/// reference and read as a message. An untyped item is the kind that has
+/// the most of its members.
+#[test]
+fn an_untyped_responses_item_is_the_kind_it_most_resembles() {
+    use tool_carrier::import::from_provider;
+    use tool_carrier::media::store::InlineStore;
+    use tool_carrier::provider::Provider;
+    let body = serde_json::json!({"input": [
+        {"role": "user", "content": [{"type": "input_text", "text": "x"}], "foo": 1},
+        {"id": "msg_1"}]});
+    let h = from_provider(Provider::OpenAiResponses, &body, &mut InlineStore).unwrap();
+    assert!(h.tally.is_balanced(), "{:?}", h.tally);
+    assert_eq!(h.tally.get("message item").map(|c| c.read), Some(1));
+    assert_eq!(h.tally.get("item_reference item").map(|c| c.read), Some(1));
 }

@@ -50,8 +50,8 @@ pub(crate) struct List {
     pub form: Form,
     /// The kinds an entry that does not say one (by `type` or `role`) may
     /// be, sorted: a Responses message or item reference may leave its
-    /// `type` out. Such an entry is the one of fewest members that has
-    /// every member the entry holds (else the first).
+    /// `type` out. Such an entry is the one that has the most of the
+    /// members the entry holds (of those, the one of fewest members).
     pub untyped: &'static [&'static str],
     /// The kinds, sorted by tag.
     pub kinds: &'static [Kind],
@@ -81,15 +81,18 @@ impl List {
             .map(|i| &self.kinds[i])
     }
 
-    /// The kind an entry without a tag is: of the untyped kinds, the one of
-    /// fewest members that has all of the entry's, else the first.
+    /// The kind an entry without a tag is ([`List::untyped`]).
     fn untyped_kind(&self, map: &Map<String, Value>) -> Option<&'static Kind> {
-        let kinds = self.untyped.iter().filter_map(|tag| self.kind(tag));
-        kinds
-            .clone()
-            .filter(|k| unlisted(k, map).next().is_none())
-            .min_by_key(|k| k.members.len())
-            .or_else(|| kinds.clone().next())
+        // The most of the entry's members it has, then the fewest members.
+        let has = |k: &Kind| {
+            map.keys()
+                .filter(|m| k.members.binary_search(&m.as_str()).is_ok())
+                .count()
+        };
+        self.untyped
+            .iter()
+            .filter_map(|tag| self.kind(tag))
+            .max_by_key(|k| (has(k), std::cmp::Reverse(k.members.len())))
     }
 
     /// The kind of `entry` as the list tells it (its members unchecked).

@@ -215,13 +215,13 @@ fn model_parts(turn: AssistantTurn<'_>, signed: bool) -> Vec<Item<'static>> {
         .and_then(text_part)
         .into_iter()
         .collect();
-    // The model's own signatures, where an import kept them; else the
-    // placeholder on the turn's first call.
-    let own = turn.calls.iter().any(|c| c.signature.is_some());
+    // The model's own signatures, where an import kept them; the
+    // placeholder on the turn's first call when it has none of its own
+    // (the API wants one there, whatever the later calls carry).
     for (n, call) in turn.calls.into_iter().enumerate() {
         let thought_signature = match call.signature {
             Some(s) if signed => Some(s.into()),
-            _ => (n == 0 && signed && !own).then_some(FOREIGN_THOUGHT_SIGNATURE.into()),
+            _ => (n == 0 && signed).then_some(FOREIGN_THOUGHT_SIGNATURE.into()),
         };
         parts.push(Part::function_call(
             FunctionCall {

@@ -91,7 +91,13 @@ pub(crate) fn read(
         if message.role != Role::Assistant {
             for c in 0..message.tool_calls.len() {
                 let cat = format!("{at}.tool_calls[{c}]");
-                left_out(&mut out, m, &cat, "tool call", "only an assistant's message calls tools");
+                left_out(
+                    &mut out,
+                    m,
+                    &cat,
+                    "tool call",
+                    "only an assistant's message calls tools",
+                );
             }
         }
         if message.role == Role::Tool {
