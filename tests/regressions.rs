@@ -272,3 +272,16 @@ fn an_untyped_responses_item_is_the_kind_it_most_resembles() {
     assert_eq!(h.tally.get("message item").map(|c| c.read), Some(1));
     assert_eq!(h.tally.get("item_reference item").map(|c| c.read), Some(1));
 }
+
+/// Found by fuzzing `provider_import` with accounting: an item the
+/// Responses reader keeps whole had the parts inside it counted apart.
+#[test]
+fn what_an_item_kept_whole_holds_is_counted_with_it() {
+    use tool_carrier::import::{from_provider_with, ImportOptions};
+    use tool_carrier::media::store::InlineStore;
+    use tool_carrier::provider::Provider;
+    let body = serde_json::json!({"input": [{"name": "user", "content": [{"type": "made_up"}]}]});
+    let keep = ImportOptions::new().with_keep_unknown(true);
+    let h = from_provider_with(Provider::OpenAiResponses, &body, &mut InlineStore, &keep).unwrap();
+    assert!(h.tally.is_balanced(), "{:?}", h.tally);
+}

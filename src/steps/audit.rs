@@ -265,6 +265,43 @@ impl Audit<'_> {
     }
 }
 
+/// The labels of the entries inside `entry` (of `walk`) that the audit
+/// counts, depth first: what a reader that keeps `entry` whole keeps with
+/// it.
+pub(crate) fn nested(walk: &Walk, entry: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    let Ok(kind) = walk.list.kind_of(entry) else {
+        return out;
+    };
+    let mut seen: Vec<&str> = Vec::new();
+    for inner in walk.inner.iter().filter(|i| i.tag == kind.tag) {
+        let applies = inner
+            .when
+            .is_none_or(|(member, value)| entry.get(member).and_then(Value::as_str) == Some(value));
+        if !applies || seen.contains(&inner.path) {
+            continue;
+        }
+        seen.push(inner.path);
+        let mut value = Some(entry);
+        for step in inner.path.split('.') {
+            value = value.and_then(|v| v.get(step));
+        }
+        let entries: Vec<&Value> = match value {
+            Some(Value::Array(items)) => items.iter().collect(),
+            Some(v @ Value::Object(_)) if inner.walk.list.form == Form::Single => vec![v],
+            _ => Vec::new(),
+        };
+        for e in entries {
+            if !matches!(e, Value::Object(_)) {
+                continue;
+            }
+            out.extend(label(inner.walk, e));
+            out.extend(nested(inner.walk, e));
+        }
+    }
+    out
+}
+
 /// Audit one entry of `walk` (a record read on its own), at `at`.
 ///
 /// # Errors

@@ -25,7 +25,7 @@ use crate::AttachmentKind;
 use super::known;
 use super::wire::{Body, Content, Input, Item, Part, Role};
 use crate::media::{Holder, ProviderFile};
-use crate::steps::audit::{audit, label_in, ImportOptions, Inner, Shape, Walk};
+use crate::steps::audit::{audit, label_in, nested, ImportOptions, Inner, Shape, Walk};
 use crate::steps::envelope::Envelope;
 use crate::steps::imported::ImportError;
 use crate::steps::imported::{
@@ -179,6 +179,10 @@ pub(crate) fn read(
             Open::Other(item) => {
                 let mut item = Value::Object(item);
                 let what = label_in(&known::INPUT, "item", &item);
+                // What the audit counted inside it is kept with it.
+                for inner in nested(&INPUT, &item) {
+                    out.kept_as_written(&known::INPUT, &item, &inner);
+                }
                 known::INPUT.listed_only(&mut item);
                 out.kept_as_written(&known::INPUT, &item, &what);
                 out.note(
