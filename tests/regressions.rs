@@ -285,3 +285,17 @@ fn what_an_item_kept_whole_holds_is_counted_with_it() {
     let h = from_provider_with(Provider::OpenAiResponses, &body, &mut InlineStore, &keep).unwrap();
     assert!(h.tally.is_balanced(), "{:?}", h.tally);
 }
+
+/// Found by fuzzing `provider_import` with accounting: a Chat call whose
+/// `type` is empty was counted under two names.
+#[test]
+fn a_chat_call_of_an_empty_type_is_counted_under_one_name() {
+    use tool_carrier::import::{from_provider_with, ImportOptions};
+    use tool_carrier::media::store::InlineStore;
+    use tool_carrier::provider::Provider;
+    let body = serde_json::json!([{"role": "assistant", "content": null, "tool_calls": [
+        {"id": "c1", "type": "", "function": {"name": "f", "arguments": "{}"}}]}]);
+    let keep = ImportOptions::new().with_keep_unknown(true);
+    let h = from_provider_with(Provider::OpenAiChat, &body, &mut InlineStore, &keep).unwrap();
+    assert!(h.tally.is_balanced(), "{:?}", h.tally);
+}

@@ -479,7 +479,12 @@ fn assistant(
             None | Some("function") => out.kept("function tool call"),
             Some(other) => out.noted(
                 m,
-                &format!("{other} tool call"),
+                // As the audit counted it.
+                &label_in(
+                    &TOOL_CALL,
+                    "tool call",
+                    &serde_json::json!({ "type": other }),
+                ),
                 format!("{cat}: a {other:?} tool call is read as a function's"),
             ),
         }
