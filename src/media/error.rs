@@ -5,6 +5,7 @@ use std::fmt;
 use std::io;
 
 use super::budget::Measure;
+use super::file_uri::FileUriError;
 use super::sniff::MediaType;
 use super::whole::Damage;
 use crate::roots::RootError;
@@ -21,12 +22,20 @@ pub enum MediaError {
     // ---- resolving a target ----
     /// The target was empty.
     EmptyTarget,
-    /// A URI scheme other than `data`, `http` and `https`.
+    /// A URI scheme other than `data`, `file`, `http` and `https`.
     UnsupportedScheme {
         /// The target as written.
         target: String,
         /// The scheme, lowercased.
         scheme: String,
+    },
+    /// A `file:` URI that names no local path (another host, a query, a
+    /// bad escape).
+    BadFileUri {
+        /// The target as written.
+        target: String,
+        /// Why.
+        why: FileUriError,
     },
     /// An `http(s)` URL that is not well formed (no host, spaces, control
     /// characters).
@@ -182,6 +191,7 @@ impl MediaError {
         match self {
             MediaError::UnsupportedScheme { target, .. }
             | MediaError::BadUrl { target, .. }
+            | MediaError::BadFileUri { target, .. }
             | MediaError::Root { target, .. }
             | MediaError::FileChanged { target, .. }
             | MediaError::FileTooLarge { target, .. }
@@ -217,6 +227,7 @@ impl fmt::Display for ErrorReason<'_> {
             MediaError::EmptyTarget => f.write_str("empty target"),
             MediaError::UnsupportedScheme { scheme, .. } => write!(f, "scheme {scheme:?} is not supported"),
             MediaError::BadUrl { .. } => f.write_str("not a well-formed http(s) URL"),
+            MediaError::BadFileUri { why, .. } => write!(f, "file: URI {why}"),
             // Worded for a note about a history's attachment; `RootError`'s
             // own text is worded for a caller of `Roots`.
             MediaError::Root { source, .. } => match source {

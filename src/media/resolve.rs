@@ -234,6 +234,9 @@ fn check_declared(declared: Option<MediaType>, bytes: &[u8]) -> Result<(), Media
 ///   [`Policy::max_data_uri_len`] before decoding, and the declared type
 ///   checked against the bytes.
 /// * `http://…`, `https://…` — returned as [`Source::Url`], never fetched.
+/// * `file:///…`, `file://localhost/…` — the local path it names,
+///   percent-decoded, confined like any path (below); another host refused
+///   ([`MediaError::BadFileUri`]).
 /// * any other `scheme:` — refused.
 /// * anything else is a local path: it must resolve (every `..` and symbolic
 ///   link followed) to a regular file inside one of [`Policy::roots`]
@@ -246,7 +249,10 @@ fn check_declared(declared: Option<MediaType>, bytes: &[u8]) -> Result<(), Media
 /// let resolver = DefaultResolver::new(Policy::default());
 /// assert!(matches!(resolver.resolve("https://example.com/a.png"), Ok(Source::Url(_))));
 /// assert!(matches!(resolver.resolve("/etc/passwd"), Err(MediaError::Root { source: tool_carrier::roots::RootError::NoRoots, .. })));
-/// assert!(matches!(resolver.resolve("file:///etc/passwd"), Err(MediaError::UnsupportedScheme { .. })));
+/// // A `file:` URI is a local path, confined like one.
+/// assert!(matches!(resolver.resolve("file:///etc/passwd"), Err(MediaError::Root { source: tool_carrier::roots::RootError::NoRoots, .. })));
+/// assert!(matches!(resolver.resolve("file://server/a.png"), Err(MediaError::BadFileUri { .. })));
+/// assert!(matches!(resolver.resolve("ftp://example.com/a.png"), Err(MediaError::UnsupportedScheme { .. })));
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct DefaultResolver {
@@ -279,19 +285,14 @@ impl Resolver for DefaultResolver {
                 declared: Some(declared),
             }));
         }
-        if let Some(scheme) = uri_scheme(target) {
-            if scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https") {
-                return check_url(target, scheme.len()).map(|()| Source::Url(target.to_owned()));
-            }
-            return Err(MediaError::UnsupportedScheme {
-                target: target.to_owned(),
-                scheme: scheme.to_ascii_lowercase(),
-            });
-        }
+        let path = match local_path(target)? {
+            Local::Path(path) => path,
+            Local::Url => return Ok(Source::Url(target.to_owned())),
+        };
         let confined = self
             .policy
             .roots()
-            .resolve(target)
+            .resolve(&path)
             .map_err(|e| root_error(target, e))?;
         let bytes = read_confined(target, &confined, self.policy.max_file_bytes())?;
         Ok(Source::Bytes(Loaded::new(
@@ -304,15 +305,49 @@ impl Resolver for DefaultResolver {
     /// for a path that does not resolve inside the roots (resolving says
     /// why).
     fn stamp(&self, target: &str) -> Option<Stamp> {
-        if target.is_empty() || is_data_uri(target) || uri_scheme(target).is_some() {
+        if target.is_empty() || is_data_uri(target) {
             return None;
         }
-        let confined = self.policy.roots().resolve(target).ok()?;
+        let Ok(Local::Path(path)) = local_path(target) else {
+            return None;
+        };
+        let confined = self.policy.roots().resolve(&path).ok()?;
         confined
             .metadata
             .is_file()
             .then(|| Stamp::of_file(&confined.path, &confined.metadata))
     }
+}
+
+/// What a target that is no `data:` URI names.
+enum Local<'a> {
+    /// A local path: the target itself, or what its `file:` URI names.
+    Path(std::borrow::Cow<'a, str>),
+    /// A well-formed `http(s)` URL.
+    Url,
+}
+
+/// Tell a local path (plain, or a `file:` URI) from a URL, refusing any
+/// other scheme.
+fn local_path(target: &str) -> Result<Local<'_>, MediaError> {
+    let Some(scheme) = uri_scheme(target) else {
+        return Ok(Local::Path(target.into()));
+    };
+    if scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https") {
+        return check_url(target, scheme.len()).map(|()| Local::Url);
+    }
+    if scheme.eq_ignore_ascii_case("file") {
+        return super::file_uri::path_of(target)
+            .map(|path| Local::Path(path.into()))
+            .map_err(|why| MediaError::BadFileUri {
+                target: target.to_owned(),
+                why,
+            });
+    }
+    Err(MediaError::UnsupportedScheme {
+        target: target.to_owned(),
+        scheme: scheme.to_ascii_lowercase(),
+    })
 }
 
 /// The scheme of a URI (two or more characters, so `C:\x` stays a path).
