@@ -4,13 +4,18 @@
 //! [`encode_entry`]'s bytes. Files are written to a temporary name in the
 //! same folder and renamed into place, so a reader sees a whole entry or
 //! none, and conversions running at once can share the folder (two that
-//! write one key write the same bytes). SIGINT or SIGTERM leaves no
+//! write one key write the same bytes). An entry is used only whole: one
+//! whose payload has not the length and hash its head gives (cut short by
+//! a full disk, a copy, a crash of the file system) is prepared again from
+//! its source and replaced, and counted ([`DiskCache::damaged`]) for the
+//! report. SIGINT or SIGTERM leaves no
 //! temporary file (the command's `interrupt` module). When the folder
 //! holds more than its bound, the entries used longest ago go.
 
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::SystemTime;
 
 use tool_carrier::media::{decode_entry, encode_entry, CacheKey, Prepared, PreparedCache};
@@ -22,6 +27,7 @@ use crate::interrupt;
 pub struct DiskCache {
     dir: PathBuf,
     max_bytes: u64,
+    damaged: AtomicUsize,
 }
 
 impl DiskCache {
@@ -34,7 +40,19 @@ impl DiskCache {
         Ok(DiskCache {
             dir: dir.to_owned(),
             max_bytes,
+            damaged: AtomicUsize::new(0),
         })
+    }
+
+    /// The folder.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// How many entries this run found that were not whole (or not of
+    /// this version), and so prepared again.
+    pub fn damaged(&self) -> usize {
+        self.damaged.load(Ordering::Relaxed)
     }
 
     fn path(&self, key: &CacheKey) -> PathBuf {
@@ -81,7 +99,12 @@ impl PreparedCache for DiskCache {
     fn get(&self, key: &CacheKey) -> Option<Prepared> {
         let path = self.path(key);
         let bytes = fs::read(&path).ok()?;
-        let prepared = decode_entry(&bytes)?;
+        let Ok(prepared) = decode_entry(&bytes) else {
+            // Not whole: a miss, so the caller prepares it again and
+            // `put` renames the new entry over this one.
+            self.damaged.fetch_add(1, Ordering::Relaxed);
+            return None;
+        };
         // Mark it used, for pruning; a failure only makes it older.
         if let Ok(file) = fs::File::options().append(true).open(&path) {
             let _ = file.set_modified(SystemTime::now());

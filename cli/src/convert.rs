@@ -342,10 +342,13 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
         .with_cache_breakpoints(!args.no_cache_breakpoints)
         .with_strict(args.strict);
     contradictions(&args, &options)?;
+    let mut disk_cache = None;
     if let Some(dir) = &args.cache_dir {
         let cache = crate::cache::DiskCache::new(dir, args.cache_max_mb.saturating_mul(1_000_000))
             .map_err(|e| Failure::new(format!("--cache-dir {}: {e}", dir.display())))?;
-        options = options.with_cache(std::sync::Arc::new(cache));
+        let cache = std::sync::Arc::new(cache);
+        options = options.with_cache(cache.clone());
+        disk_cache = Some(cache);
     }
     if compatible {
         let mut profile = match &args.profile {
@@ -416,6 +419,7 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
             tools_given: options.tools().is_some(),
             name: &name,
             compact: args.compact,
+            cache: disk_cache.as_deref(),
         };
         return finish(&out, &history.messages, &options, &input.progress);
     }
@@ -480,6 +484,7 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
         tools_given: args.tools.is_some(),
         name: &name,
         compact: args.compact,
+        cache: disk_cache.as_deref(),
     };
     finish(&out, &messages, &options, &building)
 }
@@ -490,6 +495,7 @@ struct Output<'a> {
     tools_given: bool,
     name: &'a str,
     compact: bool,
+    cache: Option<&'a crate::cache::DiskCache>,
 }
 
 /// Build the request from `messages`, write it, and report.
@@ -502,6 +508,15 @@ fn finish(
     let (provider, name) = (out.provider, out.name);
     let built = build_request(provider, messages, options);
     building.finish();
+    if let Some(cache) = out.cache.filter(|c| c.damaged() > 0) {
+        let n = cache.damaged();
+        eprintln!(
+            "  --cache-dir {}: {n} entr{} not whole (cut short, changed or of an older version): prepared again from {} source and replaced",
+            cache.dir().display(),
+            if n == 1 { "y was" } else { "ies were" },
+            if n == 1 { "its" } else { "their" },
+        );
+    }
     let request = match built {
         Ok(request) => request,
         Err(BuildError::Attachments(failed)) => {

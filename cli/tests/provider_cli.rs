@@ -390,6 +390,65 @@ fn a_cache_dir_is_reused_and_changes_no_byte() {
     assert_ne!(std::fs::read(&entries()[0]).unwrap(), b"damaged");
 }
 
+/// An entry cut short (a full disk, a copy interrupted) or with a byte
+/// changed is never sent: the image is prepared again, the entry replaced,
+/// and the report says so.
+#[test]
+fn a_cache_entry_cut_short_or_changed_is_prepared_again() {
+    let fixture = Fixture::new();
+    fixture.add("noise.png", &support::noise_png(300, 200));
+    let history = [
+        support::line("user", "Shot."),
+        support::calls(&[("c1", "shot")]),
+        support::result("c1", "ok", &["noise.png"]),
+    ]
+    .concat();
+    let cache = tempfile::tempdir().unwrap();
+    let dir = cache.path().to_str().unwrap();
+    let run = |cache_args: &[&str]| {
+        let mut args = vec![
+            "convert",
+            "--provider",
+            "anthropic",
+            "--root",
+            fixture.root.to_str().unwrap(),
+        ];
+        args.extend_from_slice(cache_args);
+        let out = tool_carrier(&args, history.as_bytes());
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.success(), "{err}");
+        (out.stdout, err)
+    };
+    let (plain, _) = run(&[]);
+    let (cold, err) = run(&["--cache-dir", dir]);
+    assert_eq!(cold, plain);
+    assert!(!err.contains("not whole"), "{err}");
+    let entry = walk(cache.path()).remove(0);
+    let whole = std::fs::read(&entry).unwrap();
+    assert!(
+        whole.len() > 3000,
+        "the fixture's entry is {} bytes",
+        whole.len()
+    );
+    let mut flipped = whole.clone();
+    let last = flipped.len() - 1;
+    flipped[last] ^= 0x40;
+    for damaged in [whole[..whole.len() - 3000].to_vec(), flipped] {
+        std::fs::write(&entry, &damaged).unwrap();
+        let (body, err) = run(&["--cache-dir", dir]);
+        assert_eq!(body, plain, "the damaged payload is not sent");
+        assert!(
+            err.contains("1 entry was not whole (cut short, changed or of an older version): prepared again from its source and replaced"),
+            "{err}"
+        );
+        assert_eq!(
+            std::fs::read(&entry).unwrap(),
+            whole,
+            "the entry is replaced"
+        );
+    }
+}
+
 fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     let mut out = Vec::new();
     for entry in std::fs::read_dir(dir).unwrap().flatten() {

@@ -7,7 +7,7 @@ use libfuzzer_sys::fuzz_target;
 use tool_carrier::media::{decode_entry, encode_entry};
 
 fuzz_target!(|data: &[u8]| {
-    if let Some(entry) = decode_entry(data) {
+    if let Ok(entry) = decode_entry(data) {
         let again = decode_entry(&encode_entry(&entry)).expect("a written entry reads back");
         assert_eq!(again.bytes, entry.bytes);
         assert_eq!(again.media_type, entry.media_type);

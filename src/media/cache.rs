@@ -202,7 +202,8 @@ impl PreparedCache for MemoryCache {
 }
 
 /// The byte form of a prepared payload, for a cache that stores bytes:
-/// one line of JSON with everything but the payload, then the payload.
+/// one line of JSON with everything but the payload (its length and its
+/// BLAKE3 hash among it), then the payload.
 pub fn encode_entry(prepared: &Prepared) -> Vec<u8> {
     let facts =
         |f: &MediaFacts| serde_json::json!([f.media_type.as_str(), f.bytes, f.width, f.height]);
@@ -212,7 +213,9 @@ pub fn encode_entry(prepared: &Prepared) -> Vec<u8> {
         .map(|s| serde_json::json!([s.width, s.height, s.quality, s.bytes, s.measured]))
         .collect();
     let head = serde_json::json!({
-        "v": 1,
+        "v": ENTRY_VERSION,
+        "len": prepared.bytes.len(),
+        "blake3": blake3::hash(&prepared.bytes).to_hex().as_str(),
         "type": prepared.media_type.as_str(),
         "width": prepared.width,
         "height": prepared.height,
@@ -229,14 +232,87 @@ pub fn encode_entry(prepared: &Prepared) -> Vec<u8> {
     out
 }
 
-/// Read what [`encode_entry`] wrote; `None` for anything else (a torn or
-/// foreign file is a miss, not an error).
-pub fn decode_entry(bytes: &[u8]) -> Option<Prepared> {
-    let newline = memchr::memchr(b'\n', bytes)?;
-    let head: serde_json::Value = serde_json::from_slice(&bytes[..newline]).ok()?;
-    if head["v"] != 1 {
-        return None;
+/// The entry format [`encode_entry`] writes. Version 1 held no length and
+/// no hash, so a file cut short read back as a shorter payload; it is
+/// [`EntryError::Foreign`] now, prepared again and replaced.
+const ENTRY_VERSION: u64 = 2;
+
+/// Why bytes are not an entry [`encode_entry`] wrote, whole.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum EntryError {
+    /// Not an entry of this version: no head line, a head that is not
+    /// this version's, or one that does not hold every fact.
+    Foreign,
+    /// The payload is shorter or longer than its head says (a file cut
+    /// short, or written to twice).
+    Length {
+        /// The length the head gives.
+        expected: usize,
+        /// The length found.
+        found: usize,
+    },
+    /// The payload is as long as its head says but its hash differs: a
+    /// byte changed.
+    Hash,
+}
+
+impl std::fmt::Display for EntryError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EntryError::Foreign => f.write_str("not a prepared-image entry of this version"),
+            EntryError::Length { expected, found } => {
+                write!(
+                    f,
+                    "the payload is {found} bytes where its head says {expected}"
+                )
+            }
+            EntryError::Hash => f.write_str("the payload's hash is not the one its head gives"),
+        }
     }
+}
+
+impl std::error::Error for EntryError {}
+
+/// Read what [`encode_entry`] wrote, checking that it is whole: its
+/// payload has the length and the hash its head gives.
+///
+/// # Errors
+/// [`EntryError`]: a foreign or older file, or a damaged one. A cache
+/// treats each as a miss: the payload is prepared again and the entry
+/// replaced.
+pub fn decode_entry(bytes: &[u8]) -> Result<Prepared, EntryError> {
+    let newline = memchr::memchr(b'\n', bytes).ok_or(EntryError::Foreign)?;
+    let head: serde_json::Value =
+        serde_json::from_slice(&bytes[..newline]).map_err(|_| EntryError::Foreign)?;
+    if head["v"] != ENTRY_VERSION {
+        return Err(EntryError::Foreign);
+    }
+    let payload = &bytes[newline + 1..];
+    let expected = head["len"]
+        .as_u64()
+        .and_then(|n| usize::try_from(n).ok())
+        .ok_or(EntryError::Foreign)?;
+    if payload.len() != expected {
+        return Err(EntryError::Length {
+            expected,
+            found: payload.len(),
+        });
+    }
+    let hash = head["blake3"]
+        .as_str()
+        .and_then(|h| blake3::Hash::from_hex(h).ok())
+        .ok_or(EntryError::Foreign)?;
+    // `blake3::Hash`'s equality is constant-time; here it need only be right.
+    if blake3::hash(payload) != hash {
+        return Err(EntryError::Hash);
+    }
+    decode_head(&head, payload).ok_or(EntryError::Foreign)
+}
+
+/// The payload with the facts its head gives; `None` when a fact is
+/// missing or out of range.
+fn decode_head(head: &serde_json::Value, payload: &[u8]) -> Option<Prepared> {
     let media_type = |v: &serde_json::Value| MediaType::from_mime(v.as_str()?);
     let dim = |v: &serde_json::Value| -> Option<Option<u32>> {
         match v {
@@ -266,7 +342,7 @@ pub fn decode_entry(bytes: &[u8]) -> Option<Prepared> {
     }
     Some(Prepared {
         media_type: media_type(&head["type"])?,
-        bytes: bytes[newline + 1..].to_vec(),
+        bytes: payload.to_vec(),
         width: dim(&head["width"])?,
         height: dim(&head["height"])?,
         original,
@@ -373,12 +449,53 @@ mod tests {
         assert_eq!(back.bytes, pdf.bytes);
         assert_eq!(back.media_type, pdf.media_type);
         assert_eq!(back.original, pdf.original);
-        for junk in [&b""[..], b"{}\n", b"not json\nx", b"{\"v\":2}\nx"] {
-            assert!(decode_entry(junk).is_none());
+        for junk in [
+            &b""[..],
+            b"{}\n",
+            b"not json\nx",
+            b"{\"v\":1}\nx",
+            b"{\"v\":2}\nx",
+        ] {
+            assert_eq!(decode_entry(junk).unwrap_err(), EntryError::Foreign);
         }
         let whole = encode_entry(&pdf);
-        assert!(
-            decode_entry(&whole[..whole.iter().position(|&b| b == b'\n').unwrap() - 3]).is_none()
+        let newline = whole.iter().position(|&b| b == b'\n').unwrap();
+        assert_eq!(
+            decode_entry(&whole[..newline - 3]).unwrap_err(),
+            EntryError::Foreign
         );
+    }
+
+    /// A version-1 entry (no length, no hash) is not trusted: it is read
+    /// as foreign, and prepared again by the cache that finds it.
+    #[test]
+    fn an_entry_of_the_first_version_is_foreign() {
+        let whole = encode_entry(&prepared(PDF));
+        let newline = whole.iter().position(|&b| b == b'\n').unwrap();
+        let mut head: serde_json::Value = serde_json::from_slice(&whole[..newline]).unwrap();
+        head["v"] = 1.into();
+        let mut v1 = head.to_string().into_bytes();
+        v1.extend_from_slice(&whole[newline..]);
+        assert_eq!(decode_entry(&v1).unwrap_err(), EntryError::Foreign);
+    }
+
+    proptest::proptest! {
+        /// An entry cut anywhere, or with any one byte of its payload
+        /// changed, is refused; never read as a payload.
+        #[test]
+        fn a_cut_or_flipped_entry_is_never_a_payload(cut in 0usize..10_000, flip in 0usize..10_000, bit in 0u8..8) {
+            let whole = encode_entry(&prepared(PDF));
+            let cut = cut % whole.len();
+            proptest::prop_assert!(decode_entry(&whole[..cut]).is_err());
+            let newline = whole.iter().position(|&b| b == b'\n').unwrap();
+            let at = newline + 1 + flip % (whole.len() - newline - 1);
+            let mut flipped = whole.clone();
+            flipped[at] ^= 1 << bit;
+            proptest::prop_assert_eq!(decode_entry(&flipped).unwrap_err(), EntryError::Hash);
+            let mut longer = whole.clone();
+            longer.push(b'x');
+            let too_long = matches!(decode_entry(&longer), Err(EntryError::Length { .. }));
+            proptest::prop_assert!(too_long);
+        }
     }
 }
