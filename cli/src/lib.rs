@@ -3,6 +3,7 @@
 //! `inspect` table, the `media` report).
 #![forbid(unsafe_code)]
 
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -15,6 +16,7 @@ mod import;
 mod input;
 mod inspect;
 mod interrupt;
+mod live;
 mod mcp_proxy;
 mod media;
 mod migrate;
@@ -100,7 +102,38 @@ const REFUSED: u8 = 4;
 /// Run the command on the process's arguments.
 pub fn main() -> ExitCode {
     interrupt::install();
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // `--help`, `--version` and usage errors: clap's own text, whose
+        // write is checked as every other (a full disk is no success).
+        Err(e) => {
+            let code = u8::try_from(e.exit_code()).unwrap_or(FAILED);
+            return match e.print().and_then(|()| io::stdout().flush()) {
+                Err(e) if e.kind() != io::ErrorKind::BrokenPipe => written_badly(&e),
+                _ => ExitCode::from(code),
+            };
+        }
+    };
+    let code = run(cli);
+    // What a command left in standard output's buffer is written now, and
+    // a failure to is the run's (stdout is otherwise flushed at exit, its
+    // error unseen).
+    match io::stdout().flush() {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => written_badly(&e),
+        _ => code,
+    }
+}
+
+/// Standard output could not be written.
+fn written_badly(e: &io::Error) -> ExitCode {
+    let _ = writeln!(
+        io::stderr(),
+        "tool-carrier: writing to standard output: {e}"
+    );
+    ExitCode::from(FAILED)
+}
+
+fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
         Command::Inspect { file, json, limits } => inspect::run(file, json, &limits),
         Command::Migrate(args) => migrate::run(args),

@@ -12,6 +12,7 @@ use tool_carrier::migrate::{
 };
 use tool_carrier::roots::Roots;
 
+use super::live::Live;
 use super::output::replace_atomically;
 use super::{input, interrupt, Context, Failure, FOUND};
 
@@ -75,10 +76,11 @@ fn not_a_history(report: &impl Counts) -> Option<String> {
     }
 }
 
-/// FOUND when records were not messages (or, for `--check`, something
-/// would change), else success.
-fn status(bad_records: usize, would_change: bool) -> ExitCode {
-    if bad_records > 0 || would_change {
+/// FOUND when records were not messages, or `more` is left to do (for
+/// `--check`, something would change; for `--in-place`, bytes appended
+/// during the rename were carried over as written), else success.
+fn status(bad_records: usize, more: bool) -> ExitCode {
+    if bad_records > 0 || more {
         ExitCode::from(FOUND)
     } else {
         ExitCode::SUCCESS
@@ -97,8 +99,9 @@ fn write_out<T: Counts>(
     args: &Args,
     verb: &str,
     rewrite: impl FnOnce(History, &mut dyn Write, &dyn Fn(u64)) -> io::Result<T>,
-) -> Result<T, Failure> {
+) -> Result<(T, Carried), Failure> {
     let input = input::open(args.file.as_deref())?;
+    let mut carried = Carried(false);
     let name = input.name.clone();
     let progress = &input.progress;
     let tick = |n| progress.set(n);
@@ -112,14 +115,24 @@ fn write_out<T: Counts>(
             .path
             .clone()
             .ok_or_else(|| Failure::new("--in-place needs a FILE, not standard input"))?;
-        // Through a symbolic link, replace the file it names, not the link.
-        let path = path
-            .canonicalize()
-            .context(|| format!("resolving {name}"))?;
-        history(input.reader)
-            .and_then(|h| replace_atomically(&path, |w| whole(rewrite(h, w, &tick))))
+        // Through a symbolic link, replace the file it names, not the link;
+        // locked, and only if nothing changed it meanwhile (`live`).
+        drop(input.reader);
+        let live = Live::open(&path).context(|| format!("opening {name} to rewrite it"))?;
+        let (value, replaced) = live
+            .reader()
+            .and_then(history)
+            .and_then(|h| live.replace(|w| whole(rewrite(h, w, &tick))))
             .context(|| format!("{verb} {name} in place"))
-            .map_err(|e| e.and(&format!("{name} is left as it was")))?
+            .map_err(|e| e.and(&format!("{name} is left as it was")))?;
+        if replaced.carried > 0 {
+            carried = Carried(true);
+            eprintln!(
+                "tool-carrier: {} bytes appended to {name} while it was renamed are carried over as written (not {verb}); run again to rewrite them",
+                replaced.carried
+            );
+        }
+        value
     } else if let Some(out) = &args.output {
         history(input.reader)
             .and_then(|h| replace_atomically(out, |w| whole(rewrite(h, w, &tick))))
@@ -132,8 +145,13 @@ fn write_out<T: Counts>(
             .context(|| format!("{verb} {name}"))?
     };
     progress.finish();
-    Ok(result)
+    Ok((result, carried))
 }
+
+/// Whether `--in-place` carried bytes an agent appended during the rename
+/// over as written: the run finished, but not all of the file is rewritten.
+#[derive(Debug, Clone, Copy)]
+struct Carried(bool);
 
 /// A result to put in a file: refused when the input is no history.
 fn whole<T: Counts>(result: io::Result<T>) -> io::Result<T> {
@@ -152,11 +170,11 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
         let mut store = DirStore::new(dir)
             .map_err(|e| Failure::new(format!("--externalize {}: {e}", dir.display())))?;
         let _cleanup = interrupt::store_dir(dir);
-        let report = write_out(&args, "externalizing", |r, w, tick| {
+        let (report, carried) = write_out(&args, "externalizing", |r, w, tick| {
             externalize_history(r, w, &mut store, tick)
         })?;
         let _ = write!(io::stderr().lock(), "migrate --externalize: {report}");
-        return Ok(status(report.bad_records.len(), false));
+        return Ok(status(report.bad_records.len(), carried.0));
     }
     let lift_markers = if args.lift_markers {
         Some(LiftMarkers {
@@ -167,13 +185,13 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
         None
     };
     let options = MigrateOptions { lift_markers };
-    let report = write_out(&args, "migrating", |r, w, tick| {
+    let (report, carried) = write_out(&args, "migrating", |r, w, tick| {
         migrate_history(r, w, &options, tick)
     })?;
     summarize(&report, args.check);
     Ok(status(
         report.bad_records.len(),
-        args.check && report.changed(),
+        (args.check && report.changed()) || carried.0,
     ))
 }
 

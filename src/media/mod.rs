@@ -91,6 +91,7 @@ mod encode;
 pub(crate) mod encoded;
 mod error;
 mod estimate;
+mod file_uri;
 pub(crate) mod header;
 mod policy;
 mod prepare;
@@ -104,13 +105,14 @@ mod uploads;
 mod whole;
 
 pub use budget::{Budget, Measure};
-pub use cache::{decode_entry, encode_entry, CacheKey, MemoryCache, PreparedCache};
+pub use cache::{decode_entry, encode_entry, CacheKey, EntryError, MemoryCache, PreparedCache};
 pub use error::{ErrorReason, MediaError};
 pub use estimate::{
     anthropic_tokens, gemini_2_tokens, openai_patches, openai_tile_tokens, openai_tokens,
     Estimates, CHARS_PER_ATTACHMENT, GEMINI_3_IMAGE_TOKENS,
 };
 pub(crate) use estimate::{crop_tiles, patches_within, tile_tokens};
+pub use file_uri::FileUriError;
 pub use policy::{Policy, View};
 pub use prepare::{prepare, prepare_for, FitStep, MediaFacts, Prepared};
 pub use provider_file::{Holder, ProviderFile, ProviderFileError};
