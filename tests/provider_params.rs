@@ -530,8 +530,14 @@ fn allowed(provider: Provider) -> impl Strategy<Value = Params> {
         Provider::OpenAiChat | Provider::OpenAiCompatible | Provider::OpenAiResponses => (2.0, 4),
         _ => (2.0, 4),
     };
+    // Up to the model's documented output limit: over it is refused
+    // (tests/provider_output_cap.rs).
+    let cap = tool_carrier::facts::Facts::builtin()
+        .model(provider, model_for(provider))
+        .and_then(|m| m.max_output)
+        .map_or(200_000, |cap| u32::try_from(cap).unwrap());
     (
-        proptest::option::of(1u32..200_000),
+        proptest::option::of(1u32..=cap),
         proptest::option::of(0.0..=t_max),
         proptest::option::of(0.0..=1.0f64),
         proptest::option::of(1u32..500),

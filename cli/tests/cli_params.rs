@@ -114,3 +114,42 @@ fn a_setting_the_api_does_not_take_is_exit_2_naming_it() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("top_k") && err.contains("OpenAI"), "{err}");
 }
+
+/// A `max_tokens` over the model's documented output limit is exit 2,
+/// naming the limit and its page, and nothing is written; for a model the
+/// facts do not know it is sent, with a note.
+#[test]
+fn max_tokens_over_the_models_output_limit_is_exit_2() {
+    for provider in [
+        "anthropic",
+        "openai-chat",
+        "openai-responses",
+        "gemini",
+        "bedrock",
+    ] {
+        let (code, body, err) =
+            convert(&["--provider", provider, "--param", "max_tokens=10000000"]);
+        assert_eq!(code, 2, "{provider}: {err}");
+        assert_eq!(body, Value::Null, "{provider}: nothing on standard output");
+        assert!(
+            err.contains("max_tokens 10000000 is over the "),
+            "{provider}: {err}"
+        );
+        assert!(err.contains("-token output limit of "), "{provider}: {err}");
+        assert!(err.contains("(https://"), "{provider}: {err}");
+    }
+    let (code, body, err) = convert(&[
+        "--provider",
+        "openai-chat",
+        "--model",
+        "my-finetune",
+        "--param",
+        "max_tokens=10000000",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(body["max_completion_tokens"], 10_000_000);
+    assert!(
+        err.contains("max_tokens 10000000: sent as given: the facts hold no output limit for my-finetune to check it against"),
+        "{err}"
+    );
+}

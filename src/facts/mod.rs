@@ -331,6 +331,16 @@ impl Facts {
         self.layer.provenance.iter().map(|(k, p)| (k.as_str(), p))
     }
 
+    /// Where one fact of `model` (a key of its entry: `max_output`,
+    /// `context`, …) comes from.
+    pub fn provenance_of(&self, model: &Model, fact: &str) -> Option<&Provenance> {
+        let mut key = String::from("models.");
+        layer::push_key(&mut key, &model.id);
+        key.push('.');
+        key.push_str(fact);
+        self.provenance(&key)
+    }
+
     /// Where `model`'s values come from: each page once, the page most of
     /// its values were read on first.
     pub fn sources(&self, model: &Model) -> Vec<&Provenance> {

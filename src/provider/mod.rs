@@ -335,7 +335,7 @@ fn assemble(
     names::rewrite(&mut turns, &mut Rename::new(ids), &mut names);
     report.declared = declarations.tools.len();
     report.choice_none = declarations.choice_none && spec.choice_none;
-    let default_max_tokens = settings(provider, &model, caps, options)?;
+    let default_max_tokens = settings(provider, &model, caps, options, &mut report.setting_notes)?;
     let detail = detail::decide(
         options.facts(),
         provider,
@@ -392,15 +392,18 @@ fn assemble(
     })
 }
 
-/// Refuse a generation setting the API (or the model) does not take;
-/// else the `max_tokens` an API that requires one is sent by default: the
-/// model's documented output limit, at most [`NON_STREAMING_MAX_TOKENS`],
-/// else 4096.
+/// Refuse a generation setting the API (or the model) does not take, and
+/// a `max_tokens` over the model's documented output limit (one the facts
+/// hold no limit for is sent, with a note in `notes`); else the
+/// `max_tokens` an API that requires one is sent by default: the model's
+/// documented output limit, at most [`NON_STREAMING_MAX_TOKENS`], else
+/// 4096.
 fn settings(
     provider: Provider,
     model: &str,
     caps: &capabilities::Capabilities,
     options: &Options,
+    notes: &mut Vec<String>,
 ) -> Result<u32, BuildError> {
     let spec = provider.spec();
     let known = options.facts().model(provider, model);
@@ -496,6 +499,29 @@ fn settings(
                 Setting::ReasoningEffort,
                 format!("{name} takes a thinking budget (thinking_budget), not an effort level"),
             ));
+        }
+    }
+    if let Some(given) = params.max_tokens {
+        match known.and_then(|m| Some((m, m.max_output?))) {
+            Some((m, cap)) if u64::from(given) > cap => {
+                let source = options.facts().provenance_of(m, "max_output").and_then(|p| {
+                    let page = p.source.clone()?;
+                    Some(match p.read {
+                        Some(read) => format!("{page}, read {read}"),
+                        None => page,
+                    })
+                });
+                return Err(BuildError::OutputTokens {
+                    given,
+                    cap,
+                    model: m.name.clone().unwrap_or_else(|| model.to_owned()),
+                    page: source,
+                });
+            }
+            Some(_) => {}
+            None => notes.push(format!(
+                "max_tokens {given}: sent as given: the facts hold no output limit for {model} to check it against"
+            )),
         }
     }
     if known.and_then(|m| m.reasoning) == Some(false) {

@@ -64,6 +64,19 @@ pub enum BuildError {
         /// Why, where it depends on the model.
         why: String,
     },
+    /// A `max_tokens` over the model's documented output limit: the API
+    /// refuses it.
+    #[error("max_tokens {given} is over the {cap}-token output limit of {model}{}", page.as_ref().map(|s| format!(" ({s})")).unwrap_or_default())]
+    OutputTokens {
+        /// The `max_tokens` given.
+        given: u32,
+        /// The model's documented limit.
+        cap: u64,
+        /// The model, by its name where the facts give one.
+        model: String,
+        /// Where the limit was read, and when.
+        page: Option<String>,
+    },
     /// An image detail level ([`Options::with_detail`](crate::provider::Options::with_detail))
     /// the model's facts do not list.
     #[error("{model} on {api} does not take image detail {detail}: {}", if levels.is_empty() { "the facts list no detail levels for it (only auto is sent to a model they do not describe)".to_owned() } else { format!("it takes {}", levels.join(", ")) })]

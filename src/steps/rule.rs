@@ -326,6 +326,44 @@ pub(crate) fn in_range(
     }
 }
 
+/// The output-token setting at `path` (members from the body's top) is
+/// at most the model's documented output limit, where the facts hold one
+/// (`max_output`, each with the page it was read on).
+pub(crate) fn output_cap(
+    rule: &'static Rule,
+    target: &Target<'_>,
+    body: &Value,
+    path: &[&str],
+    out: &mut Out,
+) {
+    let Some((last, parents)) = path.split_last() else {
+        return;
+    };
+    let mut value = body;
+    for key in parents {
+        match value.get(key) {
+            Some(v) => value = v,
+            None => return,
+        }
+    }
+    let Some(given) = number(value, last) else {
+        return;
+    };
+    let Some(model) = target.facts.model(target.provider, target.model) else {
+        return;
+    };
+    if let Some(cap) = model.max_output.filter(|&cap| given > cap as f64) {
+        let at = std::iter::once("$")
+            .chain(path.iter().copied())
+            .collect::<Vec<_>>();
+        out.push(
+            rule,
+            at.join("."),
+            format!("{given} over the {cap}-token output limit of {}", model.id),
+        );
+    }
+}
+
 /// `value[key]`, when present, as a number.
 pub(crate) fn number(value: &Value, key: &str) -> Option<f64> {
     match value.get(key) {

@@ -132,7 +132,16 @@ fn settings(body: &Value, out: &mut Out) {
     }
 }
 
+rule!(
+    OUTPUT_CAP,
+    "anthropic/max-tokens-cap",
+    "`max_tokens` is at most the model's documented maximum output (each model's `max_output` in the facts, with the page it was read on)",
+    "https://platform.claude.com/docs/en/about-claude/models/overview",
+    Documented
+);
+
 pub(crate) static RULES: &[&Rule] = &[
+    &OUTPUT_CAP,
     &TEMPERATURE,
     &MAX_TOKENS,
     &THINKING_BUDGET,
@@ -160,6 +169,7 @@ fn blocks<'v>(message: &'v Value<'_>) -> &'v [Value<'v>] {
 }
 
 pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
+    crate::steps::rule::output_cap(&OUTPUT_CAP, target, body, &["max_tokens"], out);
     settings(body, out);
     crate::steps::rule::message_count(&MESSAGE_COUNT, body, "messages", 100_000, out);
     let mut marks = Vec::new();

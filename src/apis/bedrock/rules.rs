@@ -128,7 +128,16 @@ rule!(
     Documented
 );
 
+rule!(
+    OUTPUT_CAP,
+    "bedrock/max-tokens-cap",
+    "`inferenceConfig.maxTokens` is at most the model's documented maximum output (each model's `max_output` in the facts, with the page it was read on)",
+    "https://docs.aws.amazon.com/bedrock/latest/userguide/model-parameters-anthropic-claude-messages.html",
+    Documented
+);
+
 pub(crate) static RULES: &[&Rule] = &[
+    &OUTPUT_CAP,
     &INFERENCE,
     &THINKING_BUDGET,
     &MESSAGE_COUNT,
@@ -172,6 +181,13 @@ struct Tally<'b> {
 }
 
 pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
+    crate::steps::rule::output_cap(
+        &OUTPUT_CAP,
+        target,
+        body,
+        &["inferenceConfig", "maxTokens"],
+        out,
+    );
     let config = &body["inferenceConfig"];
     let max_tokens = crate::steps::rule::number(config, "maxTokens");
     if max_tokens.is_some_and(|n| n < 1.0) {

@@ -81,7 +81,16 @@ rule!(
     Documented
 );
 
+rule!(
+    OUTPUT_CAP,
+    "gemini/max-output-tokens-cap",
+    "`generationConfig.maxOutputTokens` is at most the model's documented output token limit (each model's `max_output` in the facts, with the page it was read on)",
+    "https://ai.google.dev/gemini-api/docs/models",
+    Documented
+);
+
 pub(crate) static RULES: &[&Rule] = &[
+    &OUTPUT_CAP,
     &SAMPLING,
     &THINKING_ONE_WAY,
     &CONTENTS,
@@ -109,6 +118,13 @@ fn name_ok(name: &str) -> bool {
 }
 
 pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
+    crate::steps::rule::output_cap(
+        &OUTPUT_CAP,
+        target,
+        body,
+        &["generationConfig", "maxOutputTokens"],
+        out,
+    );
     if let Some(config) = body.get("generationConfig") {
         let base = "$.generationConfig";
         crate::steps::rule::in_range(&SAMPLING, config, base, "temperature", (0.0, 2.0), out);

@@ -73,7 +73,16 @@ rule!(
     Documented
 );
 
+rule!(
+    OUTPUT_CAP,
+    "openai-chat/max-tokens-cap",
+    "`max_completion_tokens` (and the older `max_tokens`) is at most the model's documented max output tokens (each model's `max_output` in the facts, with the page it was read on)",
+    "https://developers.openai.com/api/docs/models",
+    Documented
+);
+
 pub(crate) static RULES: &[&Rule] = &[
+    &OUTPUT_CAP,
     &SAMPLING,
     &MESSAGE_COUNT,
     &RESULTS_FOLLOW,
@@ -90,6 +99,9 @@ pub(crate) static RULES: &[&Rule] = &[
 ];
 
 pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
+    for key in ["max_completion_tokens", "max_tokens"] {
+        crate::steps::rule::output_cap(&OUTPUT_CAP, target, body, &[key], out);
+    }
     crate::steps::rule::in_range(&SAMPLING, body, "$", "temperature", (0.0, 2.0), out);
     crate::steps::rule::in_range(&SAMPLING, body, "$", "top_p", (0.0, 1.0), out);
     if array(body, "stop").len() > 4 {

@@ -76,7 +76,16 @@ rule!(
     Documented
 );
 
+rule!(
+    OUTPUT_CAP,
+    "openai-responses/max-output-tokens-cap",
+    "`max_output_tokens` is at most the model's documented max output tokens (each model's `max_output` in the facts, with the page it was read on)",
+    "https://developers.openai.com/api/docs/models",
+    Documented
+);
+
 pub(crate) static RULES: &[&Rule] = &[
+    &OUTPUT_CAP,
     &SAMPLING,
     &INPUT_PRESENT,
     &OUTPUT_HAS_CALL,
@@ -112,7 +121,8 @@ fn data_lengths(item: &Value, path: &str, out: &mut Out) {
     }
 }
 
-pub(crate) fn check(_: &Target<'_>, body: &Value, out: &mut Out) {
+pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
+    crate::steps::rule::output_cap(&OUTPUT_CAP, target, body, &["max_output_tokens"], out);
     crate::steps::rule::in_range(&SAMPLING, body, "$", "temperature", (0.0, 2.0), out);
     crate::steps::rule::in_range(&SAMPLING, body, "$", "top_p", (0.0, 1.0), out);
     if body.get("previous_response_id").is_none() {
