@@ -66,6 +66,11 @@ const CASES: &[(&str, &str, bool, Option<&str>)] = &[
     // marker lines can name none: the names reach each provider's file
     // name fields and every label, and no label shows a hash.
     ("named-pdf", "tests/golden/named-pdf.jsonl", true, None),
+    // A 500-page PDF in an earlier round beside a 30-page one in a later
+    // round: over the 100 pages a request of OpenAI or Bedrock takes, the
+    // older is left out with a note; Anthropic's default model (600) and
+    // Gemini (1000) take both.
+    ("pdf-pages", "tests/golden/pdf-pages.jsonl", true, None),
     // Files the providers hold (`anthropic-file:`, `openai-file:`,
     // `gemini-file:`, `bedrock-file:`), and a local image the uploads map
     // names for every holder: each provider refers to its own files and

@@ -302,7 +302,25 @@ fn cases() -> Vec<Case> {
         (Ollama, "qwen3-vl", with(o(), "/messages/3/images/0", "data:image/png;base64,AAAA".into()), "ollama/images-base64"),
         (Ollama, "qwen3-vl", with(o(), "/messages/2/tool_name", "other".into()), "ollama/tool-name"),
         (Ollama, "qwen3-vl", with(o(), "/messages/1/tool_calls/0/function/arguments", "{}".into()), "ollama/arguments-object"),
+        // Output tokens over the model's documented limit.
+        (Anthropic, CLAUDE, with(a(), "/max_tokens", json!(10_000_000)), "anthropic/max-tokens-cap"),
+        (OpenAiChat, "gpt-5", with(c(), "/max_completion_tokens", json!(10_000_000)), "openai-chat/max-tokens-cap"),
+        (OpenAiResponses, "gpt-5", with(r(), "/max_output_tokens", json!(10_000_000)), "openai-responses/max-output-tokens-cap"),
+        (Gemini, G3, with(g(), "/generationConfig", json!({"maxOutputTokens": 10_000_000})), "gemini/max-output-tokens-cap"),
+        (Bedrock, CLAUDE_BEDROCK, with(b(), "/inferenceConfig", json!({"maxTokens": 10_000_000})), "bedrock/max-tokens-cap"),
+        // PDF pages over the request's limit, and an encrypted PDF.
+        (Anthropic, "claude-haiku-4-5", with(a(), "/messages/0/content", json!([{"type": "document", "source": {"type": "base64", "media_type": "application/pdf", "data": pdf_b64(101, false)}}, {"type": "text", "text": "x"}])), "anthropic/pdf-pages"),
+        (Anthropic, CLAUDE, with(a(), "/messages/0/content", json!([{"type": "document", "source": {"type": "base64", "media_type": "application/pdf", "data": pdf_b64(1, true)}}, {"type": "text", "text": "x"}])), "anthropic/pdf-not-encrypted"),
+        (OpenAiChat, "gpt-5", with(c(), "/messages/3/content/1/file/file_data", format!("data:application/pdf;base64,{}", pdf_b64(101, false)).into()), "openai-chat/pdf-pages"),
+        (OpenAiResponses, "gpt-5", with(r(), "/input/0/content", json!([{"type": "input_file", "filename": "a.pdf", "file_data": format!("data:application/pdf;base64,{}", pdf_b64(101, false))}])), "openai-responses/pdf-pages"),
+        (Gemini, G3, with(g(), "/contents/0/parts", json!([{"inlineData": {"mimeType": "application/pdf", "data": pdf_b64(1001, false)}}, {"text": "x"}])), "gemini/pdf-pages"),
+        (Bedrock, CLAUDE_BEDROCK, with(b(), "/messages/0/content", json!([{"text": "a"}, {"document": {"format": "pdf", "name": "Report", "source": {"bytes": pdf_b64(101, false)}}}])), "bedrock/pdf-pages"),
     ]
+}
+
+/// The base64 of a PDF of `pages` pages, encrypted or not.
+fn pdf_b64(pages: u32, encrypted: bool) -> String {
+    B64.encode(support::pdf_pages("P", pages, encrypted))
 }
 
 trait Pipe: Sized {

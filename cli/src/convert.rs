@@ -641,7 +641,12 @@ fn report(request: &Request, tools_given: bool) {
     } else if report.declared > 0 {
         let _ = writeln!(err, "  tools: {} declared", report.declared);
     }
-    for note in report.tool_notes.iter().chain(&report.setting_notes) {
+    for note in report
+        .tool_notes
+        .iter()
+        .chain(&report.setting_notes)
+        .chain(&report.caveats)
+    {
         let _ = writeln!(err, "  {note}");
     }
     if let Some(line) = failure_summary(report) {

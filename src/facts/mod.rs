@@ -78,6 +78,8 @@ pub struct Traits {
     pub sizing: Option<Sizing>,
     /// The most images one request may carry.
     pub max_images: Option<usize>,
+    /// The most PDF pages one request may carry, all documents together.
+    pub max_pages: Option<usize>,
     /// Whether images and documents may sit inside a tool result.
     pub media_in_tool_result: Option<bool>,
     /// The shortest prompt prefix a cache mark caches, in tokens.
@@ -96,6 +98,7 @@ impl Traits {
         Traits {
             sizing: self.sizing.or(under.sizing),
             max_images: self.max_images.or(under.max_images),
+            max_pages: self.max_pages.or(under.max_pages),
             media_in_tool_result: self.media_in_tool_result.or(under.media_in_tool_result),
             cache_min_tokens: self.cache_min_tokens.or(under.cache_min_tokens),
             detail_sizing: {
@@ -173,6 +176,12 @@ pub struct Limits {
     pub max_images: Option<u64>,
     /// Most documents in one request.
     pub max_documents: Option<u64>,
+    /// Most PDF pages in one request, all documents together (a model
+    /// may take fewer: [`Traits::max_pages`]).
+    pub max_pages: Option<u64>,
+    /// Whether encrypted (password-protected) PDFs are taken; `Some(false)`
+    /// where the provider documents that it refuses them.
+    pub encrypted_documents: Option<bool>,
     /// Most base64 characters of inline media in one request.
     pub max_total: Option<u64>,
     /// Largest width or height of an image.
@@ -519,6 +528,22 @@ impl Facts {
         api.min(
             self.traits(provider, model, None)
                 .max_images
+                .unwrap_or(usize::MAX),
+        )
+    }
+
+    /// The most PDF pages one request to `model` at `provider` may carry,
+    /// all documents together: the API's cap and the model's, whichever
+    /// is lower; `usize::MAX` where neither is documented.
+    pub fn max_pages(&self, provider: Provider, model: &str, family: Option<&str>) -> usize {
+        let api = self
+            .api(provider)
+            .limits
+            .max_pages
+            .map_or(usize::MAX, |n| usize::try_from(n).unwrap_or(usize::MAX));
+        api.min(
+            self.traits(provider, model, family)
+                .max_pages
                 .unwrap_or(usize::MAX),
         )
     }

@@ -40,6 +40,7 @@ pub(super) struct TraitsDoc {
     #[serde(default)]
     pub detail_sizing: BTreeMap<String, SizingRef>,
     pub max_images: Option<u64>,
+    pub max_pages: Option<u64>,
     pub media_in_tool_result: Option<bool>,
     pub cache_min_tokens: Option<u64>,
 }
@@ -70,6 +71,7 @@ pub(super) struct ModelDoc {
     #[serde(default)]
     pub detail_sizing: BTreeMap<String, SizingRef>,
     pub max_images: Option<u64>,
+    pub max_pages: Option<u64>,
     pub media_in_tool_result: Option<bool>,
     pub cache_min_tokens: Option<u64>,
     pub retires: Option<RetiresDoc>,
@@ -106,6 +108,8 @@ pub(super) struct LimitsDoc {
     pub document_urls: Option<bool>,
     pub max_images: Option<u64>,
     pub max_documents: Option<u64>,
+    pub max_pages: Option<u64>,
+    pub encrypted_documents: Option<bool>,
     pub max_total: Option<u64>,
     pub max_dim: Option<u32>,
     pub many_images: Option<ManyImagesDoc>,

@@ -93,6 +93,7 @@ mod error;
 mod estimate;
 mod file_uri;
 pub(crate) mod header;
+mod pdf;
 mod policy;
 mod prepare;
 mod provider_file;
@@ -113,6 +114,7 @@ pub use estimate::{
 };
 pub(crate) use estimate::{crop_tiles, patches_within, tile_tokens};
 pub use file_uri::FileUriError;
+pub use pdf::{pdf_info, PdfInfo};
 pub use policy::{Policy, View};
 pub use prepare::{prepare, prepare_for, FitStep, MediaFacts, Prepared};
 pub use provider_file::{Holder, ProviderFile, ProviderFileError};

@@ -41,10 +41,12 @@ struct Tally {
     documents: usize,
     total: usize,
     tokens: u64,
+    pages: usize,
     images_full: bool,
     documents_full: bool,
     total_full: bool,
     tokens_full: bool,
+    pages_full: bool,
 }
 
 pub(super) struct Step<'o> {
@@ -188,6 +190,35 @@ pub(crate) fn report(
                 reason: *reason,
                 text: text.clone(),
             }),
+        }
+    }
+}
+
+/// Where the request's PDF pages are limited, a line in `report` for each
+/// document sent whose page count could not be read: its pages went
+/// unchecked.
+pub(crate) fn caveats(
+    turns: &[Turn<'_, ()>],
+    media: &[Media],
+    provider: Provider,
+    limits: &Limits,
+    report: &mut Report,
+) {
+    let max = limits.max_pages;
+    if max == usize::MAX {
+        return;
+    }
+    let provider = provider.display_name();
+    for (slot, media) in turns.iter().flat_map(Turn::slots).zip(media) {
+        if let Media::Inline(p) = media {
+            if p.is_document() && crate::media::pdf_info(&p.bytes).pages.is_none() {
+                report.caveats.push(format!(
+                    "message {}: document {} sent, its page count unread (its page tree is compressed): {} {provider} request takes at most {max} PDF pages",
+                    slot.index,
+                    shown(slot),
+                    article(provider),
+                ));
+            }
         }
     }
 }
@@ -458,6 +489,11 @@ impl<'o> Step<'o> {
         is_document: bool,
     ) -> Media {
         let size = prepared.base64_len();
+        if prepared.is_document() {
+            if let Some(note) = self.pdf_gate(&prepared, tally, what, shown) {
+                return note;
+            }
+        }
         if tally.total.saturating_add(size) > self.limits.max_total {
             tally.total_full = true;
             return self.evict().over_total(what, shown);
@@ -477,6 +513,42 @@ impl<'o> Step<'o> {
         tally.total += size;
         tally.count(is_document);
         Media::Inline(prepared)
+    }
+
+    /// What the provider says of a PDF beyond its bytes: encrypted ones
+    /// refused where it refuses them; the pages of every document kept
+    /// within the request's page limit, newest first (a count that cannot
+    /// be read is let through: [`report`] notes it). Counts the pages of
+    /// one that passes.
+    fn pdf_gate(
+        &self,
+        prepared: &Prepared,
+        tally: &mut Tally,
+        what: &str,
+        shown: &str,
+    ) -> Option<Media> {
+        let provider = self.provider.display_name();
+        let info = crate::media::pdf_info(&prepared.bytes);
+        if info.encrypted && self.limits.refuses_encrypted {
+            return Some(Media::Note(
+                NoteReason::NotTaken,
+                format!("[{what} {shown} not attached: it is encrypted (password-protected), and {provider} refuses encrypted PDFs]"),
+            ));
+        }
+        let max = self.limits.max_pages;
+        let pages = info
+            .pages
+            .map_or(0, |n| usize::try_from(n).unwrap_or(usize::MAX));
+        if tally.pages_full || tally.pages.saturating_add(pages) > max {
+            tally.pages_full = true;
+            return Some(Media::Note(NoteReason::OverPages, format!(
+                "[{what} {shown} omitted: {} {provider} request takes at most {max} PDF pages, and this one has {pages} with {} kept; the oldest are left out]",
+                article(provider),
+                tally.pages,
+            )));
+        }
+        tally.pages += pages;
+        None
     }
 
     fn evict(&self) -> Evict {

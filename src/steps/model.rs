@@ -30,6 +30,10 @@ pub(crate) struct Limits {
     pub max_images: usize,
     /// Most documents in one request.
     pub max_documents: usize,
+    /// Most PDF pages in one request, all documents together.
+    pub max_pages: usize,
+    /// Whether the provider refuses encrypted PDFs.
+    pub refuses_encrypted: bool,
     /// Most base64 characters of inline media in one request.
     pub max_total: usize,
     /// Largest width or height of an image.
@@ -147,6 +151,8 @@ impl crate::facts::Profile {
             document_urls: false,
             max_images: at_most(self.max_images),
             max_documents: if self.pdf { usize::MAX } else { 0 },
+            max_pages: usize::MAX,
+            refuses_encrypted: false,
             max_total: at_most(total),
             // The pipeline's smallest box.
             max_dim: self.max_dim.map_or(u32::MAX, |d| d.max(16)),
@@ -180,6 +186,8 @@ pub(crate) fn limits(
         document_urls: l.document_urls,
         max_images: count(l.max_images).min(model_images),
         max_documents: count(l.max_documents),
+        max_pages: facts.max_pages(provider, model, family.map(Family::facts_name)),
+        refuses_encrypted: l.encrypted_documents == Some(false),
         max_total: count(l.max_total),
         max_dim: l.max_dim.unwrap_or(u32::MAX),
         many_images: l.many_images.map(|m| {

@@ -56,6 +56,9 @@ pub enum NoteReason {
     /// ([`Options::with_keep_images`](crate::provider::Options::with_keep_images));
     /// the oldest are left out.
     OverKeep,
+    /// The request's PDF page limit is reached; the oldest documents are
+    /// left out.
+    OverPages,
     /// The caller's image-token budget is reached
     /// ([`Options::with_image_tokens`](crate::provider::Options::with_image_tokens));
     /// the oldest are left out.
@@ -91,6 +94,7 @@ impl NoteReason {
             NoteReason::VisionOff
             | NoteReason::OverCount
             | NoteReason::OverTotal
+            | NoteReason::OverPages
             | NoteReason::OverKeep
             | NoteReason::OverTokens => false,
         }
@@ -144,6 +148,11 @@ pub struct Report {
     /// level where the API has none, a cache TTL where it has none), one
     /// line each saying why.
     pub setting_notes: Vec<String>,
+    /// Attachments sent though a limit could not be checked on them, one
+    /// line each: a PDF whose page count cannot be read cheaply (its page
+    /// tree sits in a compressed object stream) where the provider limits
+    /// the pages of a request.
+    pub caveats: Vec<String>,
 }
 
 impl Report {

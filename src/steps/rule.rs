@@ -364,6 +364,73 @@ pub(crate) fn output_cap(
     }
 }
 
+/// Every PDF payload of `value` with its path: a string of base64 that
+/// decodes to `%PDF-` (bare, or a `data:application/pdf;base64,` URL),
+/// wherever the API puts it. Only strings that open as a PDF's base64
+/// does (`JVBERi0`) are decoded.
+pub(crate) fn pdf_payloads(value: &Value, path: String, out: &mut Vec<(String, Vec<u8>)>) {
+    use base64::Engine;
+    match value {
+        Value::String(s) => {
+            let b64 = s.strip_prefix("data:application/pdf;base64,").unwrap_or(s);
+            if b64.starts_with("JVBERi0") {
+                if let Ok(bytes) = base64::engine::general_purpose::STANDARD.decode(b64) {
+                    out.push((path, bytes));
+                }
+            }
+        }
+        Value::Object(map) => {
+            for (k, v) in map {
+                pdf_payloads(v, at(&path, k), out);
+            }
+        }
+        Value::Array(items) => {
+            for (i, v) in items.iter().enumerate() {
+                pdf_payloads(v, idx(&path, i), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The PDFs of `body` hold at most the request's page limit for
+/// `target` ([`Facts::max_pages`](crate::facts::Facts::max_pages)), all
+/// together; with `encrypted`, none is encrypted.
+pub(crate) fn pdf_limits(
+    pages_rule: &'static Rule,
+    encrypted: Option<&'static Rule>,
+    target: &Target<'_>,
+    body: &Value,
+    out: &mut Out,
+) {
+    let mut pdfs = Vec::new();
+    pdf_payloads(body, "$".into(), &mut pdfs);
+    if pdfs.is_empty() {
+        return;
+    }
+    let max = target.facts.max_pages(
+        target.provider,
+        target.model,
+        target.family.map(crate::facts::Family::facts_name),
+    );
+    let mut pages = 0usize;
+    for (path, bytes) in &pdfs {
+        let info = crate::media::pdf_info(bytes);
+        if let (true, Some(rule)) = (info.encrypted, encrypted) {
+            out.push(rule, path.clone(), "an encrypted PDF");
+        }
+        pages = pages.saturating_add(info.pages.map_or(0, |n| n as usize));
+        if pages > max {
+            out.push(
+                pages_rule,
+                path.clone(),
+                format!("{pages} PDF pages up to here, over the {max} a request takes"),
+            );
+            return;
+        }
+    }
+}
+
 /// `value[key]`, when present, as a number.
 pub(crate) fn number(value: &Value, key: &str) -> Option<f64> {
     match value.get(key) {

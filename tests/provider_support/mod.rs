@@ -116,12 +116,25 @@ pub const GIF: &[u8] = &[
 /// A one-page PDF with no content, whole: its cross-reference table gives
 /// each object's offset, and `startxref` the table's.
 pub fn pdf(title: &str) -> Vec<u8> {
+    pdf_pages(title, 1, false)
+}
+
+/// A PDF of `pages` empty pages (one page object, the tree's `/Count`
+/// saying how many), whole, with a security handler named in its trailer
+/// when `encrypted`.
+pub fn pdf_pages(title: &str, pages: u32, encrypted: bool) -> Vec<u8> {
+    let kids = (0..pages).map(|_| "3 0 R").collect::<Vec<_>>().join(" ");
     let objects = [
         "<</Type /Catalog /Pages 2 0 R>>".to_owned(),
-        "<</Type /Pages /Kids [3 0 R] /Count 1>>".to_owned(),
+        format!("<</Type /Pages /Kids [{kids}] /Count {pages}>>"),
         "<</Type /Page /Parent 2 0 R /MediaBox [0 0 200 100]>>".to_owned(),
         format!("<</Title ({title})>>"),
     ];
+    let encrypt = if encrypted {
+        " /Encrypt <</Filter /Standard /V 2 /R 3 /Length 128 /P -4>>"
+    } else {
+        ""
+    };
     let mut pdf = String::from("%PDF-1.4\n");
     let mut xref = String::from("xref\n0 5\n0000000000 65535 f \n");
     for (i, object) in objects.iter().enumerate() {
@@ -131,7 +144,7 @@ pub fn pdf(title: &str) -> Vec<u8> {
     let start = pdf.len();
     pdf.push_str(&xref);
     pdf.push_str(&format!(
-        "trailer <</Size 5 /Root 1 0 R /Info 4 0 R>>\nstartxref\n{start}\n%%EOF\n"
+        "trailer <</Size 5 /Root 1 0 R /Info 4 0 R{encrypt}>>\nstartxref\n{start}\n%%EOF\n"
     ));
     pdf.into_bytes()
 }
@@ -166,6 +179,8 @@ impl Fixture {
         write("shots/not-an-image.png", b"this is text, not an image\n");
         write("reports/incident-42.pdf", &pdf("Incident 42"));
         write("docs/notes.pdf", &pdf("Notes"));
+        write("docs/long.pdf", &pdf_pages("Long", 500, false));
+        write("docs/short.pdf", &pdf_pages("Short", 30, false));
         fs::write(dir.path().join("outside.png"), png(2, 2, 5)).unwrap();
         Fixture {
             root: root.canonicalize().unwrap(),

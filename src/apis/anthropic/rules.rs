@@ -140,8 +140,26 @@ rule!(
     Documented
 );
 
+rule!(
+    PDF_PAGES,
+    "anthropic/pdf-pages",
+    "a request holds at most 600 PDF pages, 100 for models with a 200k-token context window (\"A maximum of 100 PDF pages may be provided\", as users quote the error)",
+    "https://platform.claude.com/docs/en/build-with-claude/pdf-support",
+    Documented
+);
+
+rule!(
+    PDF_ENCRYPTED,
+    "anthropic/pdf-not-encrypted",
+    "Standard PDF (no passwords/encryption) (\"The PDF specified is password protected\", as users quote the error)",
+    "https://platform.claude.com/docs/en/build-with-claude/pdf-support",
+    Documented
+);
+
 pub(crate) static RULES: &[&Rule] = &[
     &OUTPUT_CAP,
+    &PDF_PAGES,
+    &PDF_ENCRYPTED,
     &TEMPERATURE,
     &MAX_TOKENS,
     &THINKING_BUDGET,
@@ -169,6 +187,7 @@ fn blocks<'v>(message: &'v Value<'_>) -> &'v [Value<'v>] {
 }
 
 pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
+    crate::steps::rule::pdf_limits(&PDF_PAGES, Some(&PDF_ENCRYPTED), target, body, out);
     crate::steps::rule::output_cap(&OUTPUT_CAP, target, body, &["max_tokens"], out);
     settings(body, out);
     crate::steps::rule::message_count(&MESSAGE_COUNT, body, "messages", 100_000, out);

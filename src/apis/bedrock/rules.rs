@@ -136,8 +136,17 @@ rule!(
     Documented
 );
 
+rule!(
+    PDF_PAGES,
+    "bedrock/pdf-pages",
+    "Claude requires PDF documents to be a maximum of 100 pages per request (held for every model)",
+    "https://docs.aws.amazon.com/bedrock/latest/userguide/inference-api-restrictions.html",
+    Documented
+);
+
 pub(crate) static RULES: &[&Rule] = &[
     &OUTPUT_CAP,
+    &PDF_PAGES,
     &INFERENCE,
     &THINKING_BUDGET,
     &MESSAGE_COUNT,
@@ -181,6 +190,7 @@ struct Tally<'b> {
 }
 
 pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
+    crate::steps::rule::pdf_limits(&PDF_PAGES, None, target, body, out);
     crate::steps::rule::output_cap(
         &OUTPUT_CAP,
         target,

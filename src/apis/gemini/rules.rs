@@ -89,8 +89,17 @@ rule!(
     Documented
 );
 
+rule!(
+    PDF_PAGES,
+    "gemini/pdf-pages",
+    "documents of up to 1000 pages",
+    "https://ai.google.dev/gemini-api/docs/document-processing",
+    Documented
+);
+
 pub(crate) static RULES: &[&Rule] = &[
     &OUTPUT_CAP,
+    &PDF_PAGES,
     &SAMPLING,
     &THINKING_ONE_WAY,
     &CONTENTS,
@@ -118,6 +127,7 @@ fn name_ok(name: &str) -> bool {
 }
 
 pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
+    crate::steps::rule::pdf_limits(&PDF_PAGES, None, target, body, out);
     crate::steps::rule::output_cap(
         &OUTPUT_CAP,
         target,

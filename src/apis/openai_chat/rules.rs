@@ -81,8 +81,17 @@ rule!(
     Documented
 );
 
+rule!(
+    PDF_PAGES,
+    "openai-chat/pdf-pages",
+    "a request holds at most 100 PDF pages across its file inputs (the PDF guide as it stood in 2025; the current file-inputs guide states no page limit)",
+    "https://platform.openai.com/docs/guides/pdf-files",
+    Prudent
+);
+
 pub(crate) static RULES: &[&Rule] = &[
     &OUTPUT_CAP,
+    &PDF_PAGES,
     &SAMPLING,
     &MESSAGE_COUNT,
     &RESULTS_FOLLOW,
@@ -99,6 +108,7 @@ pub(crate) static RULES: &[&Rule] = &[
 ];
 
 pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
+    crate::steps::rule::pdf_limits(&PDF_PAGES, None, target, body, out);
     for key in ["max_completion_tokens", "max_tokens"] {
         crate::steps::rule::output_cap(&OUTPUT_CAP, target, body, &[key], out);
     }

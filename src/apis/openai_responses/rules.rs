@@ -84,8 +84,17 @@ rule!(
     Documented
 );
 
+rule!(
+    PDF_PAGES,
+    "openai-responses/pdf-pages",
+    "a request holds at most 100 PDF pages across its file inputs (the PDF guide as it stood in 2025; the current file-inputs guide states no page limit)",
+    "https://platform.openai.com/docs/guides/pdf-files",
+    Prudent
+);
+
 pub(crate) static RULES: &[&Rule] = &[
     &OUTPUT_CAP,
+    &PDF_PAGES,
     &SAMPLING,
     &INPUT_PRESENT,
     &OUTPUT_HAS_CALL,
@@ -122,6 +131,7 @@ fn data_lengths(item: &Value, path: &str, out: &mut Out) {
 }
 
 pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
+    crate::steps::rule::pdf_limits(&PDF_PAGES, None, target, body, out);
     crate::steps::rule::output_cap(&OUTPUT_CAP, target, body, &["max_output_tokens"], out);
     crate::steps::rule::in_range(&SAMPLING, body, "$", "temperature", (0.0, 2.0), out);
     crate::steps::rule::in_range(&SAMPLING, body, "$", "top_p", (0.0, 1.0), out);

@@ -1,0 +1,175 @@
+//! The generation settings a build takes: each refused where the API or
+//! the model does not take it (or, for `max_tokens`, over the model's
+//! documented output limit), and the `max_tokens` sent by default.
+
+use crate::facts::Provider;
+use crate::steps::model as capabilities;
+use crate::steps::params::Setting;
+
+use super::{BuildError, Options};
+
+/// Refuse a generation setting the API (or the model) does not take, and
+/// a `max_tokens` over the model's documented output limit (one the facts
+/// hold no limit for is sent, with a note in `notes`); else the
+/// `max_tokens` an API that requires one is sent by default: the model's
+/// documented output limit, at most [`NON_STREAMING_MAX_TOKENS`], else
+/// 4096.
+pub(super) fn settings(
+    provider: Provider,
+    model: &str,
+    caps: &capabilities::Capabilities,
+    options: &Options,
+    notes: &mut Vec<String>,
+) -> Result<u32, BuildError> {
+    let spec = provider.spec();
+    let known = options.facts().model(provider, model);
+    let params = &options.params;
+    let unsupported = |setting: Setting, why: String| BuildError::Unsupported {
+        setting: setting.key(),
+        api: spec.display_name,
+        why,
+    };
+    let mut takes: Vec<Setting> = spec.settings.to_vec();
+    if caps.claude {
+        takes.extend_from_slice(spec.claude_settings);
+    }
+    if matches!(provider, Provider::Gemini | Provider::Gemini2)
+        && !crate::facts::ids::gemini_3_or_later(model)
+    {
+        // Gemini 3 takes `thinkingLevel`; 2.x only a budget.
+        takes.retain(|s| *s != Setting::ReasoningEffort);
+        if params.reasoning_effort.is_some() {
+            return Err(unsupported(
+                Setting::ReasoningEffort,
+                format!("{model} takes a thinking budget, not a level"),
+            ));
+        }
+    }
+    if let Some(setting) = params.refused(&takes) {
+        let why = if spec.claude_settings.contains(&setting) {
+            format!("only for Claude models, and {model} is not one")
+        } else if setting == Setting::CacheTtl {
+            // OpenAI and Gemini cache prefixes on their own, Ollama not at
+            // all; none documents a TTL a request can set per breakpoint.
+            "only Anthropic and Claude on Bedrock take a cache TTL (OpenAI's cache settings are prompt_cache_key and prompt_cache_retention)".into()
+        } else {
+            String::new()
+        };
+        return Err(unsupported(setting, why));
+    }
+    let given = |setting: Setting| params.given().any(|s| s == setting);
+    if provider == Provider::Bedrock
+        && params.cache_ttl == Some(crate::steps::params::CacheTtl::OneHour)
+        && options.cache_breakpoints
+        && crate::apis::bedrock::rules::five_minute_cache_only(model)
+    {
+        return Err(unsupported(
+            Setting::CacheTtl,
+            format!("{model} keeps Bedrock's cache five minutes only: a one-hour TTL is for Claude 4.5 and later"),
+        ));
+    }
+    // "For `gpt-5.5`, `gpt-5.5-pro`, and future models, only `24h` is
+    // supported" (`prompt_cache_retention`, the SDK's request types,
+    // `openai` 3.57.0).
+    if params.prompt_cache_retention == Some(crate::steps::params::Retention::InMemory)
+        && only_extended_retention(model)
+    {
+        return Err(unsupported(
+            Setting::PromptCacheRetention,
+            format!("{model} takes prompt_cache_retention 24h only"),
+        ));
+    }
+    // Claude from 4.5 on takes `temperature` or `top_p`, not both
+    // (<https://platform.claude.com/docs/en/about-claude/models/migrating-to-claude-4>,
+    // read 2026-12-02).
+    if (provider == Provider::Anthropic || caps.claude)
+        && given(Setting::Temperature)
+        && given(Setting::TopP)
+    {
+        return Err(unsupported(
+            Setting::TopP,
+            "Claude models take temperature or top_p, not both".into(),
+        ));
+    }
+    if let Some(m) = known {
+        let name = m.name.as_deref().unwrap_or(model);
+        if m.sampling == Some(false) {
+            for setting in [Setting::Temperature, Setting::TopP, Setting::TopK] {
+                if given(setting) {
+                    return Err(unsupported(
+                        setting,
+                        format!("{name} refuses sampling settings"),
+                    ));
+                }
+            }
+        }
+        let adaptive = m.thinking == Some(crate::facts::Thinking::Adaptive);
+        if adaptive && given(Setting::ThinkingBudget) {
+            return Err(unsupported(
+                Setting::ThinkingBudget,
+                format!("{name} thinks adaptively: give reasoning_effort instead"),
+            ));
+        }
+        if provider == Provider::Anthropic && !adaptive && given(Setting::ReasoningEffort) {
+            return Err(unsupported(
+                Setting::ReasoningEffort,
+                format!("{name} takes a thinking budget (thinking_budget), not an effort level"),
+            ));
+        }
+    }
+    if let Some(given) = params.max_tokens {
+        match known.and_then(|m| Some((m, m.max_output?))) {
+            Some((m, cap)) if u64::from(given) > cap => {
+                let source = options.facts().provenance_of(m, "max_output").and_then(|p| {
+                    let page = p.source.clone()?;
+                    Some(match p.read {
+                        Some(read) => format!("{page}, read {read}"),
+                        None => page,
+                    })
+                });
+                return Err(BuildError::OutputTokens {
+                    given,
+                    cap,
+                    model: m.name.clone().unwrap_or_else(|| model.to_owned()),
+                    page: source,
+                });
+            }
+            Some(_) => {}
+            None => notes.push(format!(
+                "max_tokens {given}: sent as given: the facts hold no output limit for {model} to check it against"
+            )),
+        }
+    }
+    if known.and_then(|m| m.reasoning) == Some(false) {
+        for setting in [Setting::ReasoningEffort, Setting::ThinkingBudget] {
+            if params.given().any(|s| s == setting) {
+                return Err(unsupported(
+                    setting,
+                    format!("the facts say {model} does not reason"),
+                ));
+            }
+        }
+    }
+    Ok(known
+        .and_then(|m| m.max_output)
+        .and_then(|n| u32::try_from(n).ok())
+        .map_or(4096, |n| n.min(NON_STREAMING_MAX_TOKENS)))
+}
+
+/// Whether an OpenAI model takes only the `24h` prompt-cache retention:
+/// GPT-5.5, GPT-5.5 pro and the models after them (GPT-5.6, GPT-6).
+fn only_extended_retention(model: &str) -> bool {
+    ["gpt-5.5", "gpt-5.6", "gpt-6"].iter().any(|p| {
+        model
+            .strip_prefix(p)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with(['-', '.']))
+    })
+}
+
+/// The most `max_tokens` sent by default. The body asks for no stream, and
+/// Anthropic's SDKs refuse a request without one that they expect to take
+/// over ten minutes (one hour × `max_tokens` / 128,000): "Avoid setting a
+/// large `max_tokens` value without using streaming"
+/// (<https://platform.claude.com/docs/en/cli-sdks-libraries/sdks/python#long-requests>,
+/// read 2026-12-01). A caller streaming the request may give more.
+const NON_STREAMING_MAX_TOKENS: u32 = 128_000 / 6;
