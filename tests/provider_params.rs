@@ -548,7 +548,8 @@ fn allowed(provider: Provider) -> impl Strategy<Value = Params> {
             Just(Effort::Medium),
             Just(Effort::High)
         ]),
-        proptest::option::of(1024u32..100_000),
+        // A budget under max_tokens, so under the output limit too.
+        proptest::option::of(1024u32..cap.min(100_000)),
     )
         .prop_map(move |(max, t, p, k, stop, seed, effort, budget)| {
             let mut params = Params::new().with_stop(stop);
