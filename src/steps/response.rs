@@ -104,6 +104,47 @@ pub(crate) struct ResponseReader {
     pub sniff: fn(&str) -> Option<ResponseForm>,
 }
 
+/// The assistant turn a response reader read: its text, its calls (id,
+/// name, arguments as JSON text) and the envelope members kept, each
+/// given or `None`. `calls_are` names the calls in an error: `the input
+/// of tool_use` gives `the input of tool_use "toolu_1"`.
+///
+/// # Errors
+/// [`ResponseError::Shape`] for a call's arguments, or a member, that is
+/// not JSON.
+pub(crate) fn assistant_turn<I, N, A>(
+    text: String,
+    calls: impl IntoIterator<Item = (I, N, A)>,
+    calls_are: &str,
+    members: impl IntoIterator<Item = (&'static str, Option<String>)>,
+) -> Result<crate::history::AssistantTurn, ResponseError>
+where
+    I: Into<String>,
+    N: Into<String>,
+    A: AsRef<str>,
+{
+    let mut out = crate::history::AssistantTurn::new(text);
+    for (id, name, arguments) in calls {
+        out = out
+            .call(id, name, arguments.as_ref())
+            .map_err(|e| ResponseError::Shape {
+                at: format!("{calls_are} {:?}", e.call_id),
+                reason: e.reason,
+            })?;
+    }
+    for (name, json) in members {
+        if let Some(json) = json {
+            out = out
+                .with_member(name, &json)
+                .map_err(|e| ResponseError::Shape {
+                    at: format!("the envelope's {name}"),
+                    reason: e.reason,
+                })?;
+        }
+    }
+    Ok(out)
+}
+
 /// `text` from its first byte that is neither a byte order mark nor JSON
 /// white space: where every reader's look at a response's form begins.
 pub(crate) fn leading_trimmed(text: &str) -> &str {

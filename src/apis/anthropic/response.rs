@@ -30,7 +30,7 @@ use serde_json::value::RawValue;
 use crate::history::AssistantTurn;
 use crate::json::minify;
 pub(crate) use crate::steps::response::Members;
-use crate::steps::response::{looks_like_sse, ResponseError, ResponseForm};
+use crate::steps::response::{assistant_turn, looks_like_sse, ResponseError, ResponseForm};
 
 use super::read::{BLOCKS, THINKING};
 
@@ -128,15 +128,6 @@ pub(crate) fn turn(
             Part::Other(raw) => others.push(raw),
         }
     }
-    let mut out = AssistantTurn::new(text.join("\n"));
-    for (id, name, input) in calls {
-        out = out
-            .call(id, name, &input)
-            .map_err(|e| ResponseError::Shape {
-                at: format!("the input of tool_use {:?}", e.call_id),
-                reason: e.reason,
-            })?;
-    }
     let members = [
         (THINKING, list(&thinking)),
         (BLOCKS, list(&others)),
@@ -144,17 +135,7 @@ pub(crate) fn turn(
         (STOP_SEQUENCE, stop_sequence),
         (USAGE, usage),
     ];
-    for (name, json) in members {
-        if let Some(json) = json {
-            out = out
-                .with_member(name, &json)
-                .map_err(|e| ResponseError::Shape {
-                    at: format!("the envelope's {name}"),
-                    reason: e.reason,
-                })?;
-        }
-    }
-    Ok(out)
+    assistant_turn(text.join("\n"), calls, "the input of tool_use", members)
 }
 
 /// `[a,b,…]`, or nothing for no items.

@@ -34,7 +34,9 @@ use serde_json::value::RawValue;
 
 use crate::history::AssistantTurn;
 use crate::json::minify;
-use crate::steps::response::{leading_trimmed, top_members, ResponseError, ResponseForm};
+use crate::steps::response::{
+    assistant_turn, leading_trimmed, top_members, ResponseError, ResponseForm,
+};
 
 use super::read::BLOCKS;
 
@@ -167,27 +169,9 @@ pub(crate) fn turn(
             Part::Other(raw) => others.push(raw),
         }
     }
-    let mut out = AssistantTurn::new(text.join("\n"));
-    for (id, name, input) in calls {
-        out = out
-            .call(id, name, &input)
-            .map_err(|e| ResponseError::Shape {
-                at: format!("the input of toolUse {:?}", e.call_id),
-                reason: e.reason,
-            })?;
-    }
     let others = (!others.is_empty()).then(|| format!("[{}]", others.join(",")));
-    for (name, json) in [(BLOCKS, others), (STOP_REASON, stop_reason), (USAGE, usage)] {
-        if let Some(json) = json {
-            out = out
-                .with_member(name, &json)
-                .map_err(|e| ResponseError::Shape {
-                    at: format!("the envelope's {name}"),
-                    reason: e.reason,
-                })?;
-        }
-    }
-    Ok(out)
+    let members = [(BLOCKS, others), (STOP_REASON, stop_reason), (USAGE, usage)];
+    assistant_turn(text.join("\n"), calls, "the input of toolUse", members)
 }
 
 /// A raw value that is not `null`, without white space.

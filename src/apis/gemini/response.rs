@@ -42,7 +42,7 @@ use serde_json::{Map, Value};
 use crate::history::AssistantTurn;
 use crate::json::minify;
 use crate::steps::response::{
-    leading_trimmed, looks_like_sse, top_members, ResponseError, ResponseForm,
+    assistant_turn, leading_trimmed, looks_like_sse, top_members, ResponseError, ResponseForm,
 };
 
 use super::read::{signed_text, PARTS, SIGNATURES};
@@ -344,15 +344,6 @@ impl Reading {
                 Part::Other(value) => kept.push(value),
             }
         }
-        let mut out = AssistantTurn::new(text.join("\n"));
-        for (id, name, args) in calls {
-            out = out
-                .call(id, name, &args)
-                .map_err(|e| ResponseError::Shape {
-                    at: format!("the args of functionCall {:?}", e.call_id),
-                    reason: e.reason,
-                })?;
-        }
         let members = [
             (
                 SIGNATURES,
@@ -365,17 +356,7 @@ impl Reading {
             (STOP_REASON, self.stop_reason),
             (USAGE, self.usage),
         ];
-        for (name, json) in members {
-            if let Some(json) = json {
-                out = out
-                    .with_member(name, &json)
-                    .map_err(|e| ResponseError::Shape {
-                        at: format!("the envelope's {name}"),
-                        reason: e.reason,
-                    })?;
-            }
-        }
-        Ok(out)
+        assistant_turn(text.join("\n"), calls, "the args of functionCall", members)
     }
 }
 

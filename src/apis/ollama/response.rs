@@ -30,7 +30,9 @@ use serde_json::value::RawValue;
 
 use crate::history::AssistantTurn;
 use crate::json::{minify, push_json_str};
-use crate::steps::response::{leading_trimmed, top_members, Members, ResponseError, ResponseForm};
+use crate::steps::response::{
+    assistant_turn, leading_trimmed, top_members, Members, ResponseError, ResponseForm,
+};
 
 use super::read::THINKING;
 
@@ -173,16 +175,13 @@ impl Reading {
     /// # Errors
     /// [`ResponseError::Shape`] for a call's arguments that are not JSON.
     pub fn turn(self) -> Result<AssistantTurn, ResponseError> {
-        let mut out = AssistantTurn::new(self.text);
-        for (n, (id, name, arguments)) in self.calls.into_iter().enumerate() {
-            let id = id.unwrap_or_else(|| format!("call_0_{n}"));
-            out = out
-                .call(id, name, &arguments)
-                .map_err(|e| ResponseError::Shape {
-                    at: format!("the arguments of tool call {:?}", e.call_id),
-                    reason: e.reason,
-                })?;
-        }
+        let calls = self
+            .calls
+            .into_iter()
+            .enumerate()
+            .map(|(n, (id, name, arguments))| {
+                (id.unwrap_or_else(|| format!("call_0_{n}")), name, arguments)
+            });
         let thinking = (!self.thinking.is_empty()).then(|| {
             let mut json = String::new();
             push_json_str(&mut json, &self.thinking);
@@ -193,17 +192,7 @@ impl Reading {
             (STOP_REASON, self.stop_reason),
             (USAGE, self.usage),
         ];
-        for (name, json) in members {
-            if let Some(json) = json {
-                out = out
-                    .with_member(name, &json)
-                    .map_err(|e| ResponseError::Shape {
-                        at: format!("the envelope's {name}"),
-                        reason: e.reason,
-                    })?;
-            }
-        }
-        Ok(out)
+        assistant_turn(self.text, calls, "the arguments of tool call", members)
     }
 }
 

@@ -39,7 +39,7 @@ use serde_json::value::RawValue;
 use crate::history::AssistantTurn;
 use crate::json::{minify, push_json_str};
 use crate::steps::envelope::OPENAI_ITEMS;
-use crate::steps::response::{looks_like_sse, ResponseError, ResponseForm};
+use crate::steps::response::{assistant_turn, looks_like_sse, ResponseError, ResponseForm};
 
 /// The member that keeps the model's refusal (Chat's `refusal`, the
 /// Responses `refusal` parts joined).
@@ -80,15 +80,6 @@ impl Reply {
             text.push(&refusal);
         }
         text.retain(|t| !t.is_empty());
-        let mut out = AssistantTurn::new(text.join("\n"));
-        for (id, name, arguments) in self.calls {
-            out = out
-                .call(id, name, &arguments)
-                .map_err(|e| ResponseError::Shape {
-                    at: format!("the arguments of {calls} {:?}", e.call_id),
-                    reason: e.reason,
-                })?;
-        }
         let items = (!self.items.is_empty()).then(|| format!("[{}]", self.items.join(",")));
         let members = [
             (OPENAI_ITEMS, items),
@@ -96,17 +87,8 @@ impl Reply {
             (STOP_REASON, self.stop_reason),
             (USAGE, self.usage),
         ];
-        for (name, json) in members {
-            if let Some(json) = json {
-                out = out
-                    .with_member(name, &json)
-                    .map_err(|e| ResponseError::Shape {
-                        at: format!("the envelope's {name}"),
-                        reason: e.reason,
-                    })?;
-            }
-        }
-        Ok(out)
+        let calls_are = format!("the arguments of {calls}");
+        assistant_turn(text.join("\n"), self.calls, &calls_are, members)
     }
 }
 
