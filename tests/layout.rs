@@ -1,7 +1,10 @@
 //! The library's layout, checked on its sources: the arrows run one way
 //! (the layer above → the API folders → the shared steps → facts, media,
 //! carriers, JSON), no import circle of more than two files, none between
-//! folders, and no source file over 700 lines.
+//! folders, no source file over 700 lines, and what is per API in its
+//! folder and row: no provider variant named outside `src/apis/` (so no
+//! `match` over providers, wildcard or not, that a new API could fall
+//! into unnoticed).
 //!
 //! An import is a `crate::…` or `super::…` path in code (comments and
 //! `#[cfg(test)] mod tests` left out), resolved to the file of the longest
@@ -329,4 +332,145 @@ fn an_api_is_a_folder_and_a_row() {
     for name in &folders {
         assert!(!builtin.contains(&format!("{name}/facts.toml")), "{name}");
     }
+}
+
+/// The provider variants a file's code names, with their lines.
+fn variants_named(file: &Path) -> Vec<(usize, String)> {
+    let code = code(file);
+    let mut out = Vec::new();
+    for (n, line) in code.lines().enumerate() {
+        let mut rest = line;
+        while let Some(at) = rest.find("Provider::") {
+            rest = &rest[at + "Provider::".len()..];
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            // The enum's own lists are not variants.
+            let variant = name.starts_with(|c: char| c.is_ascii_uppercase())
+                && name.chars().any(|c| c.is_ascii_lowercase());
+            if variant {
+                out.push((n + 1, name));
+            }
+        }
+    }
+    out
+}
+
+/// What differs by API is asked of its row: outside `src/apis/` (and the
+/// enum's own file) no code names a provider variant, so the shared
+/// steps, the facts and the layer above hold no special case for one and
+/// no `match` a new API would fall into.
+#[test]
+fn no_provider_variant_is_named_outside_the_api_folders() {
+    let mut named = Vec::new();
+    for file in modules().values() {
+        let at = rel(file);
+        if at.starts_with("apis/") || at == "facts/provider.rs" || at.ends_with("_tests.rs") {
+            continue;
+        }
+        for (line, variant) in variants_named(file) {
+            named.push(format!("{at}:{line}: Provider::{variant}"));
+        }
+    }
+    assert!(named.is_empty(), "{named:#?}");
+}
+
+#[test]
+fn the_variant_check_sees_a_match_arm() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("x.rs");
+    std::fs::write(
+        &file,
+        "fn f(p: Provider) -> bool {\n    // Provider::Gemini in a comment\n    matches!(p, Provider::Bedrock | Provider::ALL)\n}\n#[cfg(test)]\nmod tests {\n    const P: Provider = Provider::Ollama;\n}\n",
+    )
+    .unwrap();
+    assert_eq!(variants_named(&file), vec![(3, "Bedrock".to_owned())]);
+}
+
+/// An API folder is complete: its spec in `mod.rs` completed from
+/// `Spec::of` for one provider of the list, its facts, its rules, and
+/// every module its row names is a file of the folder; the rows are as
+/// many as the providers.
+#[test]
+fn an_api_folder_is_complete() {
+    let apis = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/apis");
+    let table = code(&apis.join("mod.rs"));
+    let list = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("src/facts/provider.rs"),
+    )
+    .unwrap();
+    let mut providers = BTreeSet::new();
+    for entry in std::fs::read_dir(&apis).unwrap() {
+        let path = entry.unwrap().path();
+        if !path.is_dir() {
+            continue;
+        }
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let module = code(&path.join("mod.rs"));
+        let of = module
+            .split("..Spec::of(Provider::")
+            .nth(1)
+            .and_then(|rest| rest.split(')').next())
+            .unwrap_or_else(|| panic!("{name}/mod.rs: SPEC is not completed from Spec::of"));
+        assert!(
+            list.contains(&format!("    {of} = \"")),
+            "{name}: {of} is not in the provider list"
+        );
+        providers.insert(of.to_owned());
+        assert!(path.join("rules.rs").is_file(), "{name} has no rules.rs");
+        let rules = code(&path.join("rules.rs"));
+        assert!(
+            rules.contains("pub(crate) static RULES"),
+            "{name}/rules.rs lists no RULES"
+        );
+        // Every `name::module::` the table names is a file here.
+        let prefix = format!("{name}::");
+        for piece in table.split(&prefix).skip(1) {
+            let module: String = piece
+                .chars()
+                .take_while(|c| c.is_ascii_lowercase() || *c == '_')
+                .collect();
+            if piece[module.len()..].starts_with("::") {
+                assert!(
+                    path.join(format!("{module}.rs")).is_file(),
+                    "the row names {name}::{module}, which is not a file of src/apis/{name}"
+                );
+            }
+        }
+    }
+    // One row per line of the provider list (Gemini's two names share a
+    // folder), each naming its spec.
+    let listed = list
+        .lines()
+        .filter_map(|l| l.trim_start().split_once(" = \""))
+        .filter(|(v, _)| !v.is_empty() && v.chars().all(|c| c.is_ascii_alphanumeric()))
+        .count();
+    assert_eq!(table.matches("::SPEC").count(), listed);
+    assert!(providers.len() <= listed);
+}
+
+/// A facts file's comments name other facts files by their path in the
+/// repository, and each exists.
+#[test]
+fn facts_files_name_files_that_exist() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root.join("src/facts/data"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    for entry in std::fs::read_dir(root.join("src/apis")).unwrap() {
+        files.push(entry.unwrap().path().join("facts.toml"));
+    }
+    let mut missing = Vec::new();
+    for file in files.iter().filter(|f| f.is_file()) {
+        let text = std::fs::read_to_string(file).unwrap();
+        for word in text.split(|c: char| c.is_whitespace() || "(),;:`".contains(c)) {
+            let word = word.trim_end_matches('.');
+            if word.ends_with(".toml") && !root.join(word).is_file() {
+                missing.push(format!("{}: {word}", rel(file)));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "{missing:#?}");
 }

@@ -20,6 +20,8 @@ mod provider;
 
 #[cfg(test)]
 mod audit_tests;
+#[cfg(test)]
+mod rule_text_tests;
 
 use serde_json::Value;
 

@@ -55,9 +55,10 @@ impl Provider {
     /// assert_eq!(Provider::Bedrock.budget(), Budget::BEDROCK);
     /// ```
     pub fn budget(self) -> Budget {
-        match self {
-            Provider::OpenAiCompatible => Profile::generic().limits().budget,
-            _ => Facts::builtin().api(self).limits.budget(),
+        if self.spec().profiled {
+            Profile::generic().limits().budget
+        } else {
+            Facts::builtin().api(self).limits.budget()
         }
     }
 

@@ -6,8 +6,7 @@ use std::str::FromStr;
 
 use serde::Serialize;
 
-use super::ids::gemini_3_or_later;
-use super::Provider;
+use super::{Facts, Provider};
 
 /// An image detail level, as OpenAI names them
 /// (<https://developers.openai.com/api/docs/guides/images-vision#choose-an-image-detail-level>,
@@ -75,14 +74,10 @@ impl FromStr for Detail {
     }
 }
 
-/// Whether `model` at `provider` is sent a detail level: OpenAI Chat
-/// Completions and Responses, and Gemini 3 and later (`crate::steps::detail`).
-pub(crate) fn takes(provider: Provider, model: &str) -> bool {
-    match provider {
-        Provider::OpenAiChat | Provider::OpenAiResponses => true,
-        Provider::Gemini | Provider::Gemini2 => gemini_3_or_later(model),
-        Provider::Anthropic | Provider::Bedrock | Provider::Ollama | Provider::OpenAiCompatible => {
-            false
-        }
-    }
+/// Whether `model` at `provider` is sent a detail level: its API has one
+/// ([`Api::image_detail`](super::Api::image_detail)) and the model's
+/// family does not say otherwise ([`Traits::image_detail`](super::Traits::image_detail)).
+pub(crate) fn takes(facts: &Facts, provider: Provider, model: &str) -> bool {
+    facts.api(provider).image_detail
+        && facts.traits(provider, model, None).image_detail != Some(false)
 }

@@ -186,6 +186,66 @@ pub fn gemini_3_or_later(model: &str) -> bool {
     gemini_generation(model).is_none_or(|g| g >= 3)
 }
 
+/// How an API writes its model ids, and what an id says of its model's
+/// family: an API's fact (`model_ids` in its `facts.toml`), so the facts
+/// that match ids name no API.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum ModelIds {
+    /// The model's own id, which names no family.
+    #[default]
+    Plain,
+    /// Bedrock's: an ARN, a cross-region prefix and a vendor around the
+    /// model's own id; the vendor names the family ([`bedrock_family`]).
+    Bedrock,
+    /// Gemini's: an optional `models/` prefix; the generation names the
+    /// family (`gemini-3` from 3 on, [`gemini_3_or_later`]).
+    Gemini,
+}
+
+impl ModelIds {
+    /// `id` past what the API writes around the model's own id.
+    ///
+    /// ```
+    /// use tool_carrier::facts::ids::ModelIds;
+    /// assert_eq!(ModelIds::Bedrock.base("us.anthropic.claude-sonnet-4-5-v1:0"), "claude-sonnet-4-5-v1:0");
+    /// assert_eq!(ModelIds::Gemini.base("models/gemini-3.8-flash"), "gemini-3.8-flash");
+    /// assert_eq!(ModelIds::Plain.base("models/x"), "models/x");
+    /// ```
+    pub fn base(self, id: &str) -> &str {
+        match self {
+            ModelIds::Plain => id,
+            ModelIds::Bedrock => bedrock_base_id(id).unwrap_or(id),
+            ModelIds::Gemini => id.strip_prefix("models/").unwrap_or(id),
+        }
+    }
+
+    /// The family (its name in the facts) that `id` names, if it names one.
+    ///
+    /// ```
+    /// use tool_carrier::facts::ids::ModelIds;
+    /// assert_eq!(ModelIds::Bedrock.family("amazon.nova-pro-v1:0"), Some("nova"));
+    /// assert_eq!(ModelIds::Bedrock.family("meta.llama3-2-90b-instruct-v1:0"), None);
+    /// assert_eq!(ModelIds::Gemini.family("gemini-2.5-flash"), Some("gemini-2"));
+    /// assert_eq!(ModelIds::Plain.family("claude-sonnet-4-6"), None);
+    /// ```
+    pub fn family(self, id: &str) -> Option<&'static str> {
+        match self {
+            ModelIds::Plain => None,
+            ModelIds::Bedrock => match bedrock_family(id)? {
+                Family::Other => None,
+                family => Some(family.facts_name()),
+            },
+            ModelIds::Gemini => Some(if gemini_3_or_later(id) {
+                "gemini-3"
+            } else {
+                "gemini-2"
+            }),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -82,6 +82,9 @@ pub struct Traits {
     pub max_pages: Option<usize>,
     /// Whether images and documents may sit inside a tool result.
     pub media_in_tool_result: Option<bool>,
+    /// Whether the models take a per-image detail level, where they differ
+    /// from their API ([`Api::image_detail`]): Gemini 2.x do not.
+    pub image_detail: Option<bool>,
     /// The shortest prompt prefix a cache mark caches, in tokens.
     pub cache_min_tokens: Option<u64>,
     /// The sizing at a detail level where it differs from
@@ -100,6 +103,7 @@ impl Traits {
             max_images: self.max_images.or(under.max_images),
             max_pages: self.max_pages.or(under.max_pages),
             media_in_tool_result: self.media_in_tool_result.or(under.media_in_tool_result),
+            image_detail: self.image_detail.or(under.image_detail),
             cache_min_tokens: self.cache_min_tokens.or(under.cache_min_tokens),
             detail_sizing: {
                 let mut levels = under.detail_sizing.clone();
@@ -248,6 +252,11 @@ pub struct Api {
     /// [`Model::reasoning`]) as `developer` messages, as the API documents
     /// for them.
     pub reasoning_developer_role: bool,
+    /// How the API writes model ids, and what an id says of the family.
+    pub model_ids: ids::ModelIds,
+    /// Whether the API has a per-image detail level (a family may say its
+    /// models take none: [`Traits::image_detail`]).
+    pub image_detail: bool,
     /// What one request may carry.
     pub limits: Limits,
 }
@@ -391,7 +400,7 @@ impl Facts {
     /// assert!(facts.model(Provider::Anthropic, "claude-sonnet-4-9").is_none());
     /// ```
     pub fn model(&self, provider: Provider, id: &str) -> Option<&Model> {
-        let id = base_id(provider, id);
+        let id = self.api(provider).model_ids.base(id);
         self.by_length.iter().map(|&i| &self.models[i]).find(|m| {
             m.apis.contains(&provider)
                 && id.strip_prefix(m.id.as_str()).is_some_and(snapshot_suffix)
@@ -418,21 +427,10 @@ impl Facts {
         if let Some(f) = known.and_then(|m| m.family.clone()) {
             return Some(f);
         }
-        match provider {
-            Provider::Bedrock => match ids::bedrock_family(id) {
-                Some(ids::Family::Claude) => Some("claude".into()),
-                Some(ids::Family::Nova) => Some("nova".into()),
-                _ => None,
-            },
-            Provider::Gemini | Provider::Gemini2 => Some(
-                if ids::gemini_3_or_later(id) {
-                    "gemini-3"
-                } else {
-                    "gemini-2"
-                }
-                .into(),
-            ),
-            _ => self.api(provider).family.clone(),
+        let api = self.api(provider);
+        match api.model_ids.family(id) {
+            Some(f) => Some(f.to_owned()),
+            None => api.family.clone(),
         }
     }
 
@@ -587,21 +585,12 @@ fn snapshot_suffix(rest: &str) -> bool {
         })
 }
 
-/// Whether `id` at `provider` names the model `model_id` by the rules of
-/// [`Facts::model`], whether or not the data lists `provider` for it.
-pub(crate) fn names_model(provider: Provider, id: &str, model_id: &str) -> bool {
-    base_id(provider, id)
+/// Whether `id`, written as `ids` says, names the model `model_id` by the
+/// rules of [`Facts::model`], whether or not the data lists its API.
+pub(crate) fn names_model(ids: ids::ModelIds, id: &str, model_id: &str) -> bool {
+    ids.base(id)
         .strip_prefix(model_id)
         .is_some_and(snapshot_suffix)
-}
-
-/// `id` past what the provider puts around a model's own id.
-fn base_id(provider: Provider, id: &str) -> &str {
-    match provider {
-        Provider::Bedrock => ids::bedrock_base_id(id).unwrap_or(id),
-        Provider::Gemini | Provider::Gemini2 => id.strip_prefix("models/").unwrap_or(id),
-        _ => id,
-    }
 }
 
 fn path(parts: &[&str]) -> Vec<String> {

@@ -69,6 +69,7 @@ impl Facts {
                     max_images: count(t.max_images),
                     max_pages: count(t.max_pages),
                     media_in_tool_result: t.media_in_tool_result,
+                    image_detail: t.image_detail,
                     cache_min_tokens: t.cache_min_tokens,
                 },
             );
@@ -142,6 +143,7 @@ impl Facts {
                     max_images: count(m.max_images),
                     max_pages: count(m.max_pages),
                     media_in_tool_result: m.media_in_tool_result,
+                    image_detail: None,
                     cache_min_tokens: m.cache_min_tokens,
                 },
                 retires,
@@ -166,6 +168,8 @@ impl Facts {
                 documented_models: a.documented_models,
                 request_bytes: a.request_bytes,
                 reasoning_developer_role: a.reasoning_developer_role,
+                model_ids: a.model_ids,
+                image_detail: a.image_detail,
                 limits: limits(&a.limits, name)?,
             });
         }

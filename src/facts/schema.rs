@@ -42,6 +42,7 @@ pub(super) struct TraitsDoc {
     pub max_images: Option<u64>,
     pub max_pages: Option<u64>,
     pub media_in_tool_result: Option<bool>,
+    pub image_detail: Option<bool>,
     pub cache_min_tokens: Option<u64>,
 }
 
@@ -88,6 +89,10 @@ pub(super) struct ApiDoc {
     pub request_bytes: Option<u64>,
     #[serde(default)]
     pub reasoning_developer_role: bool,
+    #[serde(default)]
+    pub model_ids: super::ids::ModelIds,
+    #[serde(default)]
+    pub image_detail: bool,
     #[serde(default)]
     pub limits: LimitsDoc,
 }

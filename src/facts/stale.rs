@@ -128,7 +128,7 @@ pub(super) fn check(
         }
         // The id as the other APIs would name it (past Bedrock's
         // prefixes, Gemini's `models/`).
-        let own = super::base_id(provider, model);
+        let own = api.model_ids.base(model);
         let served_by: Vec<Provider> = Provider::ALL
             .into_iter()
             .filter(|&p| p != provider && facts.model(p, own).is_some())

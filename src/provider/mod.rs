@@ -298,9 +298,8 @@ fn fitter<'o>(
 }
 
 /// The `anthropic-beta` value a request that refers to Files API files
-/// needs (<https://docs.claude.com/en/api/files-create>, read
-/// 2026-12-02).
-pub const ANTHROPIC_FILES_BETA: &str = "files-api-2025-04-14";
+/// needs.
+pub const ANTHROPIC_FILES_BETA: &str = crate::apis::anthropic::FILES_BETA;
 
 /// The request for `turns`, their media decided: tool declarations, ids
 /// and names rewritten to what the API allows, and the body written.
@@ -371,17 +370,21 @@ fn assemble(
         detail,
         profile: profile.as_ref(),
     };
-    // The report counts the slots sent as provider files.
-    let files = provider == Provider::Anthropic && report.files > 0;
     let body = (crate::apis::api(provider).write)(turns, &cx);
-    let mut betas = declarations.betas();
-    if files {
-        betas.push(ANTHROPIC_FILES_BETA);
-    }
-    let headers = if provider == Provider::Anthropic && !betas.is_empty() {
-        vec![("anthropic-beta", betas.join(","))]
-    } else {
-        Vec::new()
+    let headers = match &provider.spec().betas {
+        Some(spec) => {
+            let mut betas = declarations.betas();
+            // The report counts the slots sent as provider files.
+            if report.files > 0 {
+                betas.push(spec.files);
+            }
+            if betas.is_empty() {
+                Vec::new()
+            } else {
+                vec![(spec.header, betas.join(","))]
+            }
+        }
+        None => Vec::new(),
     };
     Ok(Request {
         provider,
@@ -460,7 +463,7 @@ fn target_of(
     options: &Options,
 ) -> (String, Option<Profile>, capabilities::Capabilities) {
     let model = options.model_for(provider).to_owned();
-    let profile = (provider == Provider::OpenAiCompatible).then(|| options.profile().clone());
+    let profile = provider.spec().profiled.then(|| options.profile().clone());
     let caps = match &profile {
         Some(p) => capabilities::Capabilities::compatible(p),
         None => capabilities::Capabilities::of(options.facts(), provider, &model, options.family),

@@ -5,6 +5,7 @@
 use crate::facts::Provider;
 use crate::steps::model as capabilities;
 use crate::steps::params::Setting;
+use crate::steps::spec::SettingAsk;
 
 use super::{BuildError, Options};
 
@@ -33,17 +34,13 @@ pub(super) fn settings(
     if caps.claude {
         takes.extend_from_slice(spec.claude_settings);
     }
-    if matches!(provider, Provider::Gemini | Provider::Gemini2)
-        && !crate::facts::ids::gemini_3_or_later(model)
-    {
-        // Gemini 3 takes `thinkingLevel`; 2.x only a budget.
-        takes.retain(|s| *s != Setting::ReasoningEffort);
-        if params.reasoning_effort.is_some() {
-            return Err(unsupported(
-                Setting::ReasoningEffort,
-                format!("{model} takes a thinking budget, not a level"),
-            ));
-        }
+    let ask = SettingAsk {
+        model,
+        params,
+        cache_breakpoints: options.cache_breakpoints,
+    };
+    if let Some((setting, why)) = (spec.refuses_setting)(&ask) {
+        return Err(unsupported(setting, why));
     }
     if let Some(setting) = params.refused(&takes) {
         let why = if spec.claude_settings.contains(&setting) {
@@ -58,34 +55,10 @@ pub(super) fn settings(
         return Err(unsupported(setting, why));
     }
     let given = |setting: Setting| params.given().any(|s| s == setting);
-    if provider == Provider::Bedrock
-        && params.cache_ttl == Some(crate::steps::params::CacheTtl::OneHour)
-        && options.cache_breakpoints
-        && crate::apis::bedrock::rules::five_minute_cache_only(model)
-    {
-        return Err(unsupported(
-            Setting::CacheTtl,
-            format!("{model} keeps Bedrock's cache five minutes only: a one-hour TTL is for Claude 4.5 and later"),
-        ));
-    }
-    // "For `gpt-5.5`, `gpt-5.5-pro`, and future models, only `24h` is
-    // supported" (`prompt_cache_retention`, the SDK's request types,
-    // `openai` 3.57.0).
-    if params.prompt_cache_retention == Some(crate::steps::params::Retention::InMemory)
-        && only_extended_retention(model)
-    {
-        return Err(unsupported(
-            Setting::PromptCacheRetention,
-            format!("{model} takes prompt_cache_retention 24h only"),
-        ));
-    }
     // Claude from 4.5 on takes `temperature` or `top_p`, not both
     // (<https://platform.claude.com/docs/en/about-claude/models/migrating-to-claude-4>,
     // read 2026-12-02).
-    if (provider == Provider::Anthropic || caps.claude)
-        && given(Setting::Temperature)
-        && given(Setting::TopP)
-    {
+    if caps.claude && given(Setting::Temperature) && given(Setting::TopP) {
         return Err(unsupported(
             Setting::TopP,
             "Claude models take temperature or top_p, not both".into(),
@@ -110,7 +83,8 @@ pub(super) fn settings(
                 format!("{name} thinks adaptively: give reasoning_effort instead"),
             ));
         }
-        if provider == Provider::Anthropic && !adaptive && given(Setting::ReasoningEffort) {
+        // Where a Claude takes an effort at all (Bedrock passes none).
+        if caps.claude && !adaptive && given(Setting::ReasoningEffort) {
             return Err(unsupported(
                 Setting::ReasoningEffort,
                 format!("{name} takes a thinking budget (thinking_budget), not an effort level"),
@@ -154,16 +128,6 @@ pub(super) fn settings(
         .and_then(|m| m.max_output)
         .and_then(|n| u32::try_from(n).ok())
         .map_or(4096, |n| n.min(NON_STREAMING_MAX_TOKENS)))
-}
-
-/// Whether an OpenAI model takes only the `24h` prompt-cache retention:
-/// GPT-5.5, GPT-5.5 pro and the models after them (GPT-5.6, GPT-6).
-fn only_extended_retention(model: &str) -> bool {
-    ["gpt-5.5", "gpt-5.6", "gpt-6"].iter().any(|p| {
-        model
-            .strip_prefix(p)
-            .is_some_and(|rest| rest.is_empty() || rest.starts_with(['-', '.']))
-    })
 }
 
 /// The most `max_tokens` sent by default. The body asks for no stream, and

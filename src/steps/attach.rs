@@ -147,7 +147,7 @@ pub(crate) fn decide(
         eviction: options.eviction,
         cache: options.cache.as_deref(),
         memo: options.memo.as_deref(),
-        held: Held::new(provider, model, options),
+        held: Held::new(provider.spec(), model, options),
         detail,
     };
     let mut media = step.decide_all(&slots, || options.parallelism());

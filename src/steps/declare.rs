@@ -126,7 +126,7 @@ pub(crate) fn declare(
     report: &mut Report,
 ) -> Result<Declarations, BuildError> {
     let provider = spec.provider;
-    let dialect = Dialect::of(provider);
+    let dialect = spec.dialect;
     let mut out = Declarations::default();
     if let Some(tools) = tools {
         for tool in tools {

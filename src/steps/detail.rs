@@ -59,10 +59,10 @@ pub fn detail_effect(
     model: &str,
     detail: Detail,
 ) -> Result<DetailEffect, BuildError> {
-    if !takes(provider, model) {
+    if !takes(facts, provider, model) {
         return Ok(DetailEffect::NoEffect(
-            if matches!(provider, Provider::Gemini | Provider::Gemini2) {
-                format!("{model} takes no per-image media resolution (Gemini 3 and later do)")
+            if facts.api(provider).image_detail {
+                format!("{model} takes no per-image detail level (its family's facts say so)")
             } else {
                 format!(
                     "{} has no per-image detail setting",

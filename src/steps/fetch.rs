@@ -12,7 +12,6 @@ use crate::media::{
 };
 
 use super::attach::Step;
-use super::held::holder_of;
 use super::memo::Memo;
 use super::walk::{Media, Slot};
 use crate::steps::compose::shown;
@@ -80,7 +79,7 @@ impl<'o> Step<'o> {
         };
         let mut early = None;
         if let Some(file) = held {
-            if holder_of(self.provider) == Some(file.holder) {
+            if self.provider.spec().holder == Some(file.holder) {
                 return match self.held.refuses(&file, is_document) {
                     Some(why) => not_attached(NoteReason::NotTaken, &why),
                     None => Look::Done(Fetched::File(file)),

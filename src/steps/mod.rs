@@ -17,7 +17,7 @@ pub(crate) mod envelope;
 pub(crate) mod error;
 mod evict;
 mod fetch;
-mod held;
+pub(crate) mod held;
 pub(crate) mod imported;
 pub(crate) mod known;
 pub(crate) mod lines;

@@ -3,7 +3,7 @@
 //! Reading model ids (Bedrock's families, Gemini's generations) is
 //! [`crate::facts::ids`]'s.
 
-use crate::facts::ids::{bedrock_family, Family};
+use crate::facts::ids::Family;
 
 use std::borrow::Cow;
 
@@ -11,6 +11,7 @@ use crate::facts::Facts;
 use crate::media::{Budget, Measure, MediaType};
 
 use super::declare::TypedTools;
+use super::spec::ToolMedia;
 use crate::facts::Provider;
 
 /// What a provider accepts in one request.
@@ -79,39 +80,26 @@ impl Capabilities {
         model: &str,
         family: Option<Family>,
     ) -> Capabilities {
-        let bedrock_family = family.or_else(|| bedrock_family(model));
-        let traits = facts.traits(provider, model, family.map(Family::facts_name));
-        // Where the API's shape leaves the choice to the model (Bedrock's
-        // families, Gemini's generations), the data says.
-        let placed = traits.media_in_tool_result.unwrap_or(false);
-        let (media_in_tool_result, typed_tools) = match provider {
-            Provider::Bedrock => {
-                let typed = if bedrock_family == Some(Family::Claude) {
-                    TypedTools::InExtraFields
-                } else {
-                    TypedTools::AsFunctions
-                };
-                (placed, typed)
-            }
-            Provider::Anthropic => (true, TypedTools::AsThemselves),
-            Provider::OpenAiResponses => (true, TypedTools::AsFunctions),
-            Provider::Gemini => (placed, TypedTools::AsFunctions),
-            // Chat `tool` messages take text; `gemini-2` is the name for
-            // Gemini 2.x placement whatever the model.
-            Provider::OpenAiChat
-            | Provider::Gemini2
-            | Provider::Ollama
-            | Provider::OpenAiCompatible => (false, TypedTools::AsFunctions),
+        let spec = provider.spec();
+        let shape = (spec.family)(model, family);
+        let claude = shape == Some(Family::Claude);
+        let media_in_tool_result = match spec.tool_media {
+            ToolMedia::Inside => true,
+            ToolMedia::After => false,
+            // Where the API's shape leaves the choice to the model
+            // (Bedrock's families, Gemini's generations), the data says.
+            ToolMedia::AsTheFactsSay => facts
+                .traits(provider, model, family.map(Family::facts_name))
+                .media_in_tool_result
+                .unwrap_or(false),
         };
         Capabilities {
             media_in_tool_result,
-            typed_tools,
+            typed_tools: (spec.typed_tools)(shape),
             limits: limits(facts, provider, model, family),
-            cache_marks: provider == Provider::Anthropic
-                || (provider == Provider::Bedrock && bedrock_family == Some(Family::Claude)),
+            cache_marks: claude,
             vision: true,
-            claude: provider == Provider::Anthropic
-                || (provider == Provider::Bedrock && bedrock_family == Some(Family::Claude)),
+            claude,
             developer_role: facts.api(provider).reasoning_developer_role
                 && facts.model(provider, model).and_then(|m| m.reasoning) == Some(true),
         }
@@ -169,7 +157,7 @@ pub(crate) fn limits(
     model: &str,
     family: Option<Family>,
 ) -> Limits {
-    if provider == Provider::OpenAiCompatible {
+    if provider.spec().profiled {
         return crate::facts::Profile::generic().limits();
     }
     let l = &facts.api(provider).limits;

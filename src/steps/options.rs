@@ -231,7 +231,7 @@ impl Options {
     /// `provider`: the one given where the API takes it, else `auto`.
     pub(crate) fn detail_at(&self, provider: Provider, model: &str) -> Detail {
         self.detail
-            .filter(|_| crate::facts::takes_detail(provider, model))
+            .filter(|_| crate::facts::takes_detail(self.facts(), provider, model))
             .unwrap_or(Detail::Auto)
     }
 
@@ -537,8 +537,8 @@ impl Options {
         if let Some(model) = &self.model {
             return model;
         }
-        match (provider, &self.profile) {
-            (Provider::OpenAiCompatible, Some(p)) => &p.default_model,
+        match &self.profile {
+            Some(p) if provider.spec().profiled => &p.default_model,
             _ => self.facts().default_model(provider),
         }
     }

@@ -6,9 +6,12 @@
 
 use std::fmt;
 
+use super::declare::TypedTools;
 use super::names::Pattern;
-use super::params::Setting;
-use crate::facts::Provider;
+use super::params::{Params, Setting};
+use super::tools::schema::Dialect;
+use crate::facts::{Family, Provider};
+use crate::media::{Holder, ProviderFile};
 
 /// What the crate knows of one provider.
 #[derive(Debug)]
@@ -39,6 +42,64 @@ pub struct Spec {
     /// Those it takes only for Claude models (Bedrock passes them through
     /// `additionalModelRequestFields`).
     pub(crate) claude_settings: &'static [Setting],
+    /// The holder of the provider files a request may name; `None` where
+    /// the API reads none.
+    pub(crate) holder: Option<Holder>,
+    /// Why the API cannot take a file of its own holder as it is named (a
+    /// document when the flag says so) for a model of the family; `None`
+    /// when it can.
+    pub(crate) refuses_file: fn(&ProviderFile, bool, Option<Family>) -> Option<String>,
+    /// The family whose request shape a model takes here, from its id and
+    /// the family the options give; `None` where the shape does not vary
+    /// with the model's family.
+    pub(crate) family: fn(&str, Option<Family>) -> Option<Family>,
+    /// Where a tool result's media may go.
+    pub(crate) tool_media: ToolMedia,
+    /// How Anthropic's typed tools are declared, for a model of the family.
+    pub(crate) typed_tools: fn(Option<Family>) -> TypedTools,
+    /// The JSON Schema dialect of its tool declarations.
+    pub(crate) dialect: Dialect,
+    /// Whether the API is any server a profile describes
+    /// ([`crate::facts::Profile`]): its limits and default model are the
+    /// profile's, not the facts'.
+    pub(crate) profiled: bool,
+    /// The header a request names its betas in, and the beta that naming
+    /// files by id needs; `None` where betas go in no header.
+    pub(crate) betas: Option<Betas>,
+    /// A setting the API refuses for the model beyond what it takes
+    /// ([`Spec::settings`]), and why.
+    pub(crate) refuses_setting: fn(&SettingAsk<'_>) -> Option<(Setting, String)>,
+}
+
+/// Where an API's betas go ([`Spec::betas`]).
+#[derive(Debug)]
+pub(crate) struct Betas {
+    /// The header's name.
+    pub header: &'static str,
+    /// The beta a request naming provider files needs.
+    pub files: &'static str,
+}
+
+/// What [`Spec::refuses_setting`] is asked about.
+pub(crate) struct SettingAsk<'a> {
+    /// The model's id.
+    pub model: &'a str,
+    /// The settings given.
+    pub params: &'a Params,
+    /// Whether the request places cache marks.
+    pub cache_breakpoints: bool,
+}
+
+/// Where an API lets a tool result's images and documents go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ToolMedia {
+    /// Inside the tool result, for every model.
+    Inside,
+    /// After the results, for every model.
+    After,
+    /// As the model's facts say (`media_in_tool_result`; after where
+    /// they say nothing).
+    AsTheFactsSay,
 }
 
 /// Where a request is sent.
@@ -74,6 +135,30 @@ impl Spec {
             ids: Pattern::ANY_ID,
             settings: &[],
             claude_settings: &[],
+            holder: None,
+            refuses_file: takes_every_file,
+            family: no_family,
+            tool_media: ToolMedia::After,
+            typed_tools: as_functions,
+            dialect: Dialect::OpenAi,
+            profiled: false,
+            betas: None,
+            refuses_setting: |_| None,
         }
     }
+}
+
+/// [`Spec::refuses_file`] of an API that takes every file of its holder.
+pub(crate) fn takes_every_file(_: &ProviderFile, _: bool, _: Option<Family>) -> Option<String> {
+    None
+}
+
+/// [`Spec::family`] of an API whose shape is the same for every model.
+pub(crate) fn no_family(_: &str, _: Option<Family>) -> Option<Family> {
+    None
+}
+
+/// [`Spec::typed_tools`] of an API that declares every tool as a function.
+pub(crate) fn as_functions(_: Option<Family>) -> TypedTools {
+    TypedTools::AsFunctions
 }

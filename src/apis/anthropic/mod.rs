@@ -10,10 +10,13 @@ pub(crate) mod write;
 
 use crate::steps::replay::{any_model, as_kept, no_reasoning, Replay};
 
-use crate::facts::Provider;
+use crate::facts::{Family, Provider};
+use crate::media::Holder;
+use crate::steps::declare::TypedTools;
 use crate::steps::names::Pattern;
 use crate::steps::params::Setting::*;
-use crate::steps::spec::Spec;
+use crate::steps::spec::{Betas, Spec, ToolMedia};
+use crate::steps::tools::schema::Dialect;
 
 /// What the crate knows of the API's request shape.
 pub(crate) const SPEC: Spec = Spec {
@@ -35,8 +38,24 @@ pub(crate) const SPEC: Spec = Spec {
         ReasoningEffort,
         CacheTtl,
     ],
+    holder: Some(Holder::Anthropic),
+    // Every model on the Messages API is Claude.
+    family: |_, _| Some(Family::Claude),
+    // `tool_result` content takes text, image and document blocks
+    // (its facts: `media_in_tool_result`).
+    tool_media: ToolMedia::AsTheFactsSay,
+    typed_tools: |_| TypedTools::AsThemselves,
+    dialect: Dialect::JsonSchema,
+    betas: Some(Betas {
+        header: "anthropic-beta",
+        files: FILES_BETA,
+    }),
     ..Spec::of(Provider::Anthropic)
 };
+
+/// The `anthropic-beta` value a request naming Files API files needs
+/// (<https://docs.claude.com/en/api/files-create>, read 2026-12-02).
+pub const FILES_BETA: &str = "files-api-2025-04-14";
 
 /// What Anthropic is given back of what a history kept: its thinking
 /// blocks, signatures and all, first in their turn

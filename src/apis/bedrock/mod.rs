@@ -11,10 +11,16 @@ pub(crate) mod write;
 
 use crate::steps::replay::{any_model, as_kept, Replay};
 
-use crate::facts::Provider;
+use crate::facts::ids::bedrock_family;
+use crate::facts::{Family, Provider};
+use crate::media::{Holder, ProviderFile};
+use crate::steps::declare::TypedTools;
+use crate::steps::held::needs_media_type;
 use crate::steps::names::Pattern;
 use crate::steps::params::Setting::*;
-use crate::steps::spec::Spec;
+use crate::steps::params::{CacheTtl, Setting};
+use crate::steps::spec::{Spec, ToolMedia};
+use crate::steps::tools::schema::Dialect;
 
 /// What the crate knows of the API's request shape.
 pub(crate) const SPEC: Spec = Spec {
@@ -30,8 +36,51 @@ pub(crate) const SPEC: Spec = Spec {
     settings: &[MaxTokens, Temperature, TopP, Stop],
     // Through `additionalModelRequestFields`, as Claude spells them.
     claude_settings: &[TopK, ThinkingBudget, CacheTtl],
+    holder: Some(Holder::Bedrock),
+    refuses_file,
+    family: |model, given| given.or_else(|| bedrock_family(model)),
+    // Images in a `toolResult` for Claude and Nova alone (their facts).
+    tool_media: ToolMedia::AsTheFactsSay,
+    // Claude's typed tools through `additionalModelRequestFields`.
+    typed_tools: |family| match family {
+        Some(Family::Claude) => TypedTools::InExtraFields,
+        _ => TypedTools::AsFunctions,
+    },
+    dialect: Dialect::JsonSchema,
+    refuses_setting: |ask| {
+        (ask.params.cache_ttl == Some(CacheTtl::OneHour)
+            && ask.cache_breakpoints
+            && rules::five_minute_cache_only(ask.model))
+        .then(|| {
+            (
+                Setting::CacheTtl,
+                format!("{} keeps Bedrock's cache five minutes only: a one-hour TTL is for Claude 4.5 and later", ask.model),
+            )
+        })
+    },
     ..Spec::of(Provider::Bedrock)
 };
+
+/// Why Converse cannot take an S3 file as it is named. Only the Nova
+/// models read "Amazon S3 links for multimedia"
+/// (<https://docs.aws.amazon.com/bedrock/latest/userguide/conversation-inference-supported-models-features.html>,
+/// read 2026-12-02; Claude, Llama, Mistral and the others: no); an image
+/// block needs its `format` (png, jpeg, gif, webp), a document block its
+/// own (pdf here).
+fn refuses_file(file: &ProviderFile, is_document: bool, family: Option<Family>) -> Option<String> {
+    if family != Some(Family::Nova) {
+        return Some("on Bedrock only the Amazon Nova models read media from S3".to_owned());
+    }
+    let Some(t) = file.media_type_for(is_document) else {
+        return needs_media_type(SPEC.display_name, file);
+    };
+    let fits = if is_document {
+        t == "application/pdf"
+    } else {
+        matches!(t, "image/png" | "image/jpeg" | "image/gif" | "image/webp")
+    };
+    (!fits).then(|| format!("Bedrock takes no {t} file here"))
+}
 
 /// What Bedrock is given back of what a history kept: its reasoning
 /// blocks, first in their message: Claude's extended thinking with tool

@@ -116,7 +116,7 @@ const FIVE_MINUTE_CLAUDES: [&str; 9] = [
 pub(crate) fn five_minute_cache_only(model: &str) -> bool {
     FIVE_MINUTE_CLAUDES
         .iter()
-        .any(|id| crate::facts::names_model(crate::facts::Provider::Bedrock, model, id))
+        .any(|id| crate::facts::names_model(crate::facts::ids::ModelIds::Bedrock, model, id))
 }
 
 rule!(INFERENCE, "bedrock/inference-config", "inferenceConfig: maxTokens at least 1, temperature and topP from 0 to 1", "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_InferenceConfiguration.html", Documented);

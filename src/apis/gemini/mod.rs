@@ -11,10 +11,14 @@ pub(crate) mod write;
 
 use crate::steps::replay::{any_model, as_kept, Replay};
 
+use crate::facts::ids::gemini_3_or_later;
 use crate::facts::Provider;
+use crate::media::Holder;
+use crate::steps::held::needs_media_type;
 use crate::steps::names::Pattern;
 use crate::steps::params::Setting::*;
-use crate::steps::spec::Spec;
+use crate::steps::spec::{Spec, ToolMedia};
+use crate::steps::tools::schema::Dialect;
 
 /// What the crate knows of the API's request shape.
 pub(crate) const SPEC: Spec = Spec {
@@ -36,6 +40,24 @@ pub(crate) const SPEC: Spec = Spec {
         ReasoningEffort,
         ThinkingBudget,
     ],
+    holder: Some(Holder::Gemini),
+    // `fileData` needs its `mimeType`.
+    refuses_file: |file, is_document, _| match file.media_type_for(is_document) {
+        Some(_) => None,
+        None => needs_media_type(SPEC.display_name, file),
+    },
+    // In `functionResponse` parts for Gemini 3 and later (their facts).
+    tool_media: ToolMedia::AsTheFactsSay,
+    dialect: Dialect::Gemini,
+    // Gemini 3 takes `thinkingLevel`; 2.x only a budget.
+    refuses_setting: |ask| {
+        (ask.params.reasoning_effort.is_some() && !gemini_3_or_later(ask.model)).then(|| {
+            (
+                ReasoningEffort,
+                format!("{} takes a thinking budget, not a level", ask.model),
+            )
+        })
+    },
     ..Spec::of(Provider::Gemini)
 };
 
@@ -44,6 +66,8 @@ pub(crate) const SPEC: Spec = Spec {
 pub(crate) const SPEC_2: Spec = Spec {
     provider: Provider::Gemini2,
     name: Provider::Gemini2.name(),
+    // The name for Gemini 2.x placement whatever the model.
+    tool_media: ToolMedia::After,
     ..SPEC
 };
 

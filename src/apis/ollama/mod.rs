@@ -14,7 +14,8 @@ use crate::steps::replay::{any_model, as_kept, Replay};
 use crate::facts::Provider;
 use crate::steps::names::Pattern;
 use crate::steps::params::Setting::*;
-use crate::steps::spec::Spec;
+use crate::steps::spec::{Spec, ToolMedia};
+use crate::steps::tools::schema::Dialect;
 
 /// What the crate knows of the API's request shape.
 pub(crate) const SPEC: Spec = Spec {
@@ -29,6 +30,9 @@ pub(crate) const SPEC: Spec = Spec {
     ids: Pattern::ANY_ID,
     // Where each goes, with its source: `write.rs`.
     settings: &[MaxTokens, Temperature, TopP, TopK, Stop, Seed],
+    // `tool` messages take text; images go on a `user` message after.
+    tool_media: ToolMedia::After,
+    dialect: Dialect::Ollama,
     ..Spec::of(Provider::Ollama)
 };
 

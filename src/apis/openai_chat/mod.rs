@@ -9,9 +9,11 @@ pub(crate) mod wire;
 pub(crate) mod write;
 
 use crate::facts::Provider;
+use crate::media::Holder;
 use crate::steps::names::Pattern;
 use crate::steps::params::Setting::*;
-use crate::steps::spec::Spec;
+use crate::steps::params::{Retention, Setting};
+use crate::steps::spec::{SettingAsk, Spec, ToolMedia};
 
 /// What the crate knows of the API's request shape.
 pub(crate) const SPEC: Spec = Spec {
@@ -33,5 +35,33 @@ pub(crate) const SPEC: Spec = Spec {
         PromptCacheKey,
         PromptCacheRetention,
     ],
+    holder: Some(Holder::OpenAi),
+    // The image part is a URL only; the `file` part takes a file id, for
+    // documents (<https://platform.openai.com/docs/api-reference/chat/create>,
+    // read 2026-12-02).
+    refuses_file: |_, is_document, _| {
+        (!is_document).then(|| "OpenAI Chat takes no image by file id (Responses does)".to_owned())
+    },
+    // `tool` messages take text: the media go after the batch.
+    tool_media: ToolMedia::After,
+    refuses_setting,
     ..Spec::of(Provider::OpenAiChat)
 };
+
+/// "For `gpt-5.5`, `gpt-5.5-pro`, and future models, only `24h` is
+/// supported" (`prompt_cache_retention`, the SDK's request types, `openai`
+/// 3.57.0): an `in_memory` retention for GPT-5.5, GPT-5.5 pro and the
+/// models after them (GPT-5.6, GPT-6) is refused.
+pub(crate) fn refuses_setting(ask: &SettingAsk<'_>) -> Option<(Setting, String)> {
+    let later = ["gpt-5.5", "gpt-5.6", "gpt-6"].iter().any(|p| {
+        ask.model
+            .strip_prefix(p)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with(['-', '.']))
+    });
+    (later && ask.params.prompt_cache_retention == Some(Retention::InMemory)).then(|| {
+        (
+            PromptCacheRetention,
+            format!("{} takes prompt_cache_retention 24h only", ask.model),
+        )
+    })
+}

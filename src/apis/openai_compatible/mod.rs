@@ -23,5 +23,7 @@ pub(crate) const SPEC: Spec = Spec {
     ids: Pattern::OPENAI_ID,
     // Where each goes: `write.rs` (the Chat writer's for servers).
     settings: &[MaxTokens, Temperature, TopP, Stop, Seed, ReasoningEffort],
+    // Where media go, and what one request may carry: the profile's.
+    profiled: true,
     ..Spec::of(Provider::OpenAiCompatible)
 };

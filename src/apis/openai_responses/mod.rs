@@ -11,9 +11,10 @@ pub(crate) mod write;
 use crate::steps::replay::{any_model, Replay};
 
 use crate::facts::Provider;
+use crate::media::Holder;
 use crate::steps::names::Pattern;
 use crate::steps::params::Setting::*;
-use crate::steps::spec::Spec;
+use crate::steps::spec::{Spec, ToolMedia};
 
 /// What the crate knows of the API's request shape.
 pub(crate) const SPEC: Spec = Spec {
@@ -33,6 +34,11 @@ pub(crate) const SPEC: Spec = Spec {
         PromptCacheKey,
         PromptCacheRetention,
     ],
+    holder: Some(Holder::OpenAi),
+    // `function_call_output` takes `input_image` and `input_file`.
+    tool_media: ToolMedia::Inside,
+    // The same retention rule as Chat's.
+    refuses_setting: super::openai_chat::refuses_setting,
     ..Spec::of(Provider::OpenAiResponses)
 };
 

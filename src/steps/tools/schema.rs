@@ -11,8 +11,6 @@ use std::fmt;
 use serde_json::{Map, Value};
 use thiserror::Error;
 
-use crate::facts::Provider;
-
 /// The schema language a provider's tool declarations are written in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Dialect {
@@ -82,18 +80,6 @@ impl Dialect {
             Dialect::JsonSchema => ANTHROPIC_TOP_REFUSED,
             Dialect::OpenAi => OPENAI_TOP_REFUSED,
             Dialect::Gemini | Dialect::Ollama => &[],
-        }
-    }
-
-    /// The dialect of `provider`'s declarations.
-    pub fn of(provider: Provider) -> Dialect {
-        match provider {
-            Provider::Gemini | Provider::Gemini2 => Dialect::Gemini,
-            Provider::Ollama => Dialect::Ollama,
-            Provider::OpenAiChat | Provider::OpenAiResponses | Provider::OpenAiCompatible => {
-                Dialect::OpenAi
-            }
-            Provider::Anthropic | Provider::Bedrock => Dialect::JsonSchema,
         }
     }
 
