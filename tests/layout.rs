@@ -294,21 +294,31 @@ fn no_source_file_is_over_700_lines() {
     assert!(long.is_empty(), "{long:?}");
 }
 
+fn apis() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src/apis")
+}
+
+/// The folders under `src/apis/`, by name.
+fn api_folders() -> Vec<(String, PathBuf)> {
+    let mut out: Vec<(String, PathBuf)> = std::fs::read_dir(apis())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), p))
+        .collect();
+    out.sort();
+    out
+}
+
 /// An API is its folder and its row: every folder under `src/apis/` holds
 /// its spec (`mod.rs`) and its facts (`facts.toml`, which the build script
 /// finds), and has one row in `APIS` naming that spec. Nothing else lists
 /// the folders.
 #[test]
 fn an_api_is_a_folder_and_a_row() {
-    let apis = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/apis");
-    let table = std::fs::read_to_string(apis.join("mod.rs")).unwrap();
+    let table = std::fs::read_to_string(apis().join("mod.rs")).unwrap();
     let mut folders = Vec::new();
-    for entry in std::fs::read_dir(&apis).unwrap() {
-        let path = entry.unwrap().path();
-        if !path.is_dir() {
-            continue;
-        }
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+    for (name, path) in api_folders() {
         let module = std::fs::read_to_string(path.join("mod.rs")).unwrap();
         assert!(
             module.contains("pub(crate) const SPEC: Spec"),
@@ -394,19 +404,13 @@ fn the_variant_check_sees_a_match_arm() {
 /// many as the providers.
 #[test]
 fn an_api_folder_is_complete() {
-    let apis = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/apis");
-    let table = code(&apis.join("mod.rs"));
+    let table = code(&apis().join("mod.rs"));
     let list = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("src/facts/provider.rs"),
     )
     .unwrap();
     let mut providers = BTreeSet::new();
-    for entry in std::fs::read_dir(&apis).unwrap() {
-        let path = entry.unwrap().path();
-        if !path.is_dir() {
-            continue;
-        }
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+    for (name, path) in api_folders() {
         let module = code(&path.join("mod.rs"));
         let of = module
             .split("..Spec::of(Provider::")
@@ -459,9 +463,7 @@ fn facts_files_name_files_that_exist() {
         .unwrap()
         .map(|e| e.unwrap().path())
         .collect();
-    for entry in std::fs::read_dir(root.join("src/apis")).unwrap() {
-        files.push(entry.unwrap().path().join("facts.toml"));
-    }
+    files.extend(api_folders().into_iter().map(|(_, p)| p.join("facts.toml")));
     let mut missing = Vec::new();
     for file in files.iter().filter(|f| f.is_file()) {
         let text = std::fs::read_to_string(file).unwrap();

@@ -56,9 +56,9 @@ impl<'o> Held<'o> {
 
 /// The refusal of an API that needs a provider file's media type and was
 /// given none.
-pub(crate) fn needs_media_type(api: &str, file: &ProviderFile) -> Option<String> {
-    Some(format!(
+pub(crate) fn needs_media_type(api: &str, file: &ProviderFile) -> String {
+    format!(
         "{api} needs the media type of the file: {}image/png;…",
         file.holder.prefix()
-    ))
+    )
 }

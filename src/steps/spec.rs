@@ -149,16 +149,16 @@ impl Spec {
 }
 
 /// [`Spec::refuses_file`] of an API that takes every file of its holder.
-pub(crate) fn takes_every_file(_: &ProviderFile, _: bool, _: Option<Family>) -> Option<String> {
+fn takes_every_file(_: &ProviderFile, _: bool, _: Option<Family>) -> Option<String> {
     None
 }
 
 /// [`Spec::family`] of an API whose shape is the same for every model.
-pub(crate) fn no_family(_: &str, _: Option<Family>) -> Option<Family> {
+fn no_family(_: &str, _: Option<Family>) -> Option<Family> {
     None
 }
 
 /// [`Spec::typed_tools`] of an API that declares every tool as a function.
-pub(crate) fn as_functions(_: Option<Family>) -> TypedTools {
+fn as_functions(_: Option<Family>) -> TypedTools {
     TypedTools::AsFunctions
 }

@@ -72,7 +72,7 @@ fn refuses_file(file: &ProviderFile, is_document: bool, family: Option<Family>) 
         return Some("on Bedrock only the Amazon Nova models read media from S3".to_owned());
     }
     let Some(t) = file.media_type_for(is_document) else {
-        return needs_media_type(SPEC.display_name, file);
+        return Some(needs_media_type(SPEC.display_name, file));
     };
     let fits = if is_document {
         t == "application/pdf"

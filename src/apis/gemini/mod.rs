@@ -44,7 +44,7 @@ pub(crate) const SPEC: Spec = Spec {
     // `fileData` needs its `mimeType`.
     refuses_file: |file, is_document, _| match file.media_type_for(is_document) {
         Some(_) => None,
-        None => needs_media_type(SPEC.display_name, file),
+        None => Some(needs_media_type(SPEC.display_name, file)),
     },
     // In `functionResponse` parts for Gemini 3 and later (their facts).
     tool_media: ToolMedia::AsTheFactsSay,
