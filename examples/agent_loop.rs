@@ -23,7 +23,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use tool_carrier::conversation::Conversation;
-use tool_carrier::history::{ToolCall, ToolResult};
+use tool_carrier::history::{Record, ToolCall, ToolResult};
 use tool_carrier::media::{store::DirStore, Policy};
 use tool_carrier::provider::{Options, Provider, Request};
 use tool_carrier::roots::Roots;
@@ -66,7 +66,7 @@ pub struct Session {
     /// Every request, in order.
     pub exchanges: Vec<Exchange>,
     /// The records of the conversation at the end.
-    pub records: Vec<(String, String)>,
+    pub records: Vec<Record>,
     /// The text of the model's last turn.
     pub last_text: String,
 }
@@ -116,7 +116,7 @@ pub fn run() -> Result<Session, Failure> {
 
 /// What the agent ends with: its records, the model's last text, and per
 /// request its size and image count.
-type AgentEnd = (Vec<(String, String)>, String, Vec<(usize, usize)>);
+type AgentEnd = (Vec<Record>, String, Vec<(usize, usize)>);
 
 /// The agent: request, answer, tools, until the model stops calling them.
 fn agent(address: SocketAddr, shots: &Path, media: &Path) -> Result<AgentEnd, Failure> {

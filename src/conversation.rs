@@ -45,7 +45,7 @@
 use std::sync::Arc;
 
 use crate::carrier::RenderError;
-use crate::history::{AssistantTurn, ToolResult};
+use crate::history::{AssistantTurn, Record, ToolResult, UserMessage};
 use crate::import::{read_response, response_form, ResponseError};
 use crate::provider::{build_request, BuildError, Options, Provider, Request};
 use crate::steps::memo::Memo;
@@ -55,7 +55,7 @@ use crate::steps::memo::Memo;
 pub struct Conversation {
     provider: Provider,
     options: Options,
-    records: Vec<(String, String)>,
+    records: Vec<Record>,
     memo: Arc<Memo>,
 }
 
@@ -76,21 +76,33 @@ impl Conversation {
         }
     }
 
-    /// The conversation with `records` (`(role, content)`, as
-    /// [`build_request`] takes them) appended.
-    pub fn with_records<R, C>(mut self, records: impl IntoIterator<Item = (R, C)>) -> Conversation
-    where
-        R: Into<String>,
-        C: Into<String>,
-    {
-        self.records
-            .extend(records.into_iter().map(|(r, c)| (r.into(), c.into())));
+    /// The conversation with `records` ([`Record`]s, or `(role, content)`
+    /// pairs) appended.
+    pub fn with_records(
+        mut self,
+        records: impl IntoIterator<Item = impl Into<Record>>,
+    ) -> Conversation {
+        self.records.extend(records.into_iter().map(Into::into));
         self
     }
 
     /// Append a record as it is: a role and its content.
     pub fn push(&mut self, role: impl Into<String>, content: impl Into<String>) {
-        self.records.push((role.into(), content.into()));
+        self.records.push(Record::new(role, content));
+    }
+
+    /// Append a record, its members (a user's attachments) kept.
+    pub fn push_record(&mut self, record: Record) {
+        self.records.push(record);
+    }
+
+    /// Append a user's message with what they attached to it.
+    ///
+    /// # Errors
+    /// As [`UserMessage::to_record`]: nothing is appended.
+    pub fn push_user_message(&mut self, message: &UserMessage) -> Result<(), RenderError> {
+        self.records.push(message.to_record()?);
+        Ok(())
     }
 
     /// Append a user message.
@@ -137,7 +149,7 @@ impl Conversation {
     }
 
     /// The records, in order.
-    pub fn records(&self) -> &[(String, String)] {
+    pub fn records(&self) -> &[Record] {
         &self.records
     }
 

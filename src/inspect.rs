@@ -1,12 +1,13 @@
 //! What `tool-carrier inspect` prints: every record of a history,
 //! classified and opened at its fixed position.
 
+use std::borrow::Cow;
 use std::io::{self, Write};
 
 use serde::Serialize;
 
-use crate::carrier::{Carrier, Rejected};
-use crate::history::{Chunk, IntoHistoryReader, Record};
+use crate::carrier::{checked_records, Attachment, Carrier, Rejected};
+use crate::history::{Chunk, IntoHistoryReader, RawRecord};
 use crate::{classify, CarrierParts};
 
 /// One line of `inspect --json` output.
@@ -14,18 +15,24 @@ use crate::{classify, CarrierParts};
 #[serde(untagged)]
 pub enum InspectLine<'a> {
     /// A message: `{"index","role","carrier"}` (`carrier` null for a
-    /// message that is not a carrier).
+    /// message that is not a carrier), and `"attachments"` for a user's
+    /// record that declares their own.
     Message {
         /// Position among the records, from 0.
         index: usize,
         /// The message's role.
-        role: &'a str,
+        role: Cow<'a, str>,
         /// The opened carrier, if the message is one.
         carrier: Option<CarrierParts<'a>>,
-        /// The items of a native carrier's declaration that declare no
-        /// attachment (the grammar skips them, so `carrier` shows none of
-        /// them; `convert` makes each a failed attachment): their place in
-        /// the array and why. Not written by [`write_json`].
+        /// The user's own attachments: the record's `attachments` member
+        /// (never its text).
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        attachments: Vec<Attachment<'a>>,
+        /// The items of a declaration (a native carrier's, or a user
+        /// record's `attachments`) that declare no attachment (the grammar
+        /// skips them, so neither `carrier` nor `attachments` shows them;
+        /// `convert` makes each a failed attachment): their place in the
+        /// array and why. Not written by [`write_json`].
         #[serde(skip)]
         rejected: Vec<(usize, Rejected)>,
     },
@@ -44,22 +51,47 @@ impl<'a> InspectLine<'a> {
     /// `import::read_records` reads it): an assistant's calls are an
     /// assistant message, never a carrier; a `tool` record is the native
     /// carrier it becomes, its media declared.
-    pub fn of(record: &'a Record<'a>) -> InspectLine<'a> {
+    pub fn of(record: &'a RawRecord<'a>) -> InspectLine<'a> {
         #[cfg(feature = "media")]
         if let Some(line) = chat(record) {
             return line;
         }
         match &record.message {
-            Ok(m) => InspectLine::Message {
-                index: record.index,
-                role: &m.role,
-                carrier: classify(&m.role, &m.content),
-                rejected: rejected(&m.role, &m.content),
-            },
+            Ok(m) => {
+                let mut rejected = rejected(&m.role, &m.content);
+                let mut attachments = Vec::new();
+                if let Some(span) = m.attachments.clone() {
+                    // A message's record is UTF-8.
+                    let raw = std::str::from_utf8(record.raw).unwrap_or_default();
+                    split(checked_records(&raw[span]), &mut attachments, &mut rejected);
+                }
+                InspectLine::Message {
+                    index: record.index,
+                    role: Cow::Borrowed(&m.role),
+                    carrier: classify(&m.role, &m.content),
+                    attachments,
+                    rejected,
+                }
+            }
             Err(e) => InspectLine::Error {
                 index: record.index,
                 error: e.to_string(),
             },
+        }
+    }
+}
+
+/// A declaration's items, split into the attachments they declare and the
+/// places and reasons of those that declare none.
+fn split<'a>(
+    items: Vec<Result<Attachment<'a>, Rejected>>,
+    attachments: &mut Vec<Attachment<'a>>,
+    rejected: &mut Vec<(usize, Rejected)>,
+) {
+    for (i, item) in items.into_iter().enumerate() {
+        match item {
+            Ok(a) => attachments.push(a),
+            Err(why) => rejected.push((i, why)),
         }
     }
 }
@@ -84,7 +116,7 @@ fn rejected(role: &str, content: &str) -> Vec<(usize, Rejected)> {
 /// A record spelled the OpenAI Chat way, read as `convert` reads it
 /// (inline media as `data:` targets); `None` for the crate's own records.
 #[cfg(feature = "media")]
-fn chat(record: &Record<'_>) -> Option<InspectLine<'static>> {
+fn chat(record: &RawRecord<'_>) -> Option<InspectLine<'static>> {
     use crate::history::RecordError;
     use crate::import::{read_chat, spelling, ReadRecordError, Spelling};
 
@@ -97,6 +129,7 @@ fn chat(record: &Record<'_>) -> Option<InspectLine<'static>> {
         .to_string(),
     };
     let raw = std::str::from_utf8(record.raw).ok()?;
+    let record_index = record.index;
     match spelling(raw, record.message.as_ref().map_err(|e| &e.error)) {
         Ok(Spelling::Carrier) => None,
         Err(e) => Some(error(e)),
@@ -108,12 +141,23 @@ fn chat(record: &Record<'_>) -> Option<InspectLine<'static>> {
                     &mut crate::media::store::InlineStore,
                     &crate::import::ImportOptions::default(),
                 ) {
-                    Ok(m) => InspectLine::Message {
-                        index: record.index,
-                        role: m.role,
-                        carrier: classify(m.role, &m.content).map(CarrierParts::into_owned),
-                        rejected: Vec::new(),
-                    },
+                    Ok(m) => {
+                        let record = &m.record;
+                        let mut attachments = Vec::new();
+                        let mut rejected = Vec::new();
+                        split(record.declared(), &mut attachments, &mut rejected);
+                        InspectLine::Message {
+                            index: record_index,
+                            role: Cow::Owned(record.role().to_owned()),
+                            carrier: classify(record.role(), record.content())
+                                .map(CarrierParts::into_owned),
+                            attachments: attachments
+                                .into_iter()
+                                .map(Attachment::into_owned)
+                                .collect(),
+                            rejected,
+                        }
+                    }
                     Err(ReadRecordError::Message(e)) => error(e),
                     // The inline store writes nothing.
                     Err(ReadRecordError::Store(e)) => InspectLine::Error {
@@ -231,7 +275,7 @@ pub fn for_each_line(
 fn for_each_record(
     input: impl IntoHistoryReader,
     progress: &mut impl FnMut(u64),
-    mut each: impl FnMut(&Record<'_>) -> io::Result<()>,
+    mut each: impl FnMut(&RawRecord<'_>) -> io::Result<()>,
 ) -> io::Result<()> {
     let mut reader = input.into_history_reader()?;
     let mut last_report = 0;

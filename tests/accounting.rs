@@ -15,6 +15,7 @@ mod support;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
+use tool_carrier::history::{AsRecord, Record};
 use tool_carrier::import::from_provider;
 use tool_carrier::media::store::{InlineStore, MediaStore};
 use tool_carrier::provider::{build_request, Options, Provider, Request, Tally};
@@ -320,12 +321,12 @@ fn kept_sent(tally: &Tally) -> usize {
 }
 
 /// What the calls of `history` leave unanswered (a made-up result each).
-fn unanswered(history: &[(String, String)]) -> usize {
+fn unanswered<M: AsRecord>(history: &[M]) -> usize {
     let mut calls = Vec::new();
     let mut answered = Vec::new();
-    for (role, content) in history {
-        let v: Value = serde_json::from_str(content).unwrap_or(Value::Null);
-        match role.as_str() {
+    for m in history {
+        let v: Value = serde_json::from_str(m.content()).unwrap_or(Value::Null);
+        match m.role() {
             "assistant" => calls.extend(
                 v["tool_calls"]
                     .as_array()
@@ -340,14 +341,18 @@ fn unanswered(history: &[(String, String)]) -> usize {
     calls.iter().filter(|c| !answered.contains(c)).count()
 }
 
-fn build(provider: Provider, history: &[(String, String)]) -> Request {
+fn build<M: AsRecord + std::fmt::Debug>(provider: Provider, history: &[M]) -> Request {
     build_request(provider, history, &Options::new())
         .unwrap_or_else(|e| panic!("{provider}: {e}\n{history:#?}"))
 }
 
 /// The checks on one conversion of `history` (holding `markers` kept
 /// entries' markers) for `provider`.
-fn accounted(provider: Provider, history: &[(String, String)], markers: usize) -> Value {
+fn accounted<M: AsRecord + std::fmt::Debug>(
+    provider: Provider,
+    history: &[M],
+    markers: usize,
+) -> Value {
     let request = build(provider, history);
     let tally = &request.report.tally;
     let body = request.body.to_value();
@@ -401,11 +406,11 @@ fn accounted(provider: Provider, history: &[(String, String)], markers: usize) -
 }
 
 /// How many calls the assistant envelopes of `messages` hold.
-fn calls_in(messages: &[(String, String)]) -> usize {
+fn calls_in(messages: &[Record]) -> usize {
     messages
         .iter()
-        .filter(|(r, _)| r == "assistant")
-        .filter_map(|(_, c)| serde_json::from_str::<Value>(c).ok())
+        .filter(|m| m.role() == "assistant")
+        .filter_map(|m| serde_json::from_str::<Value>(m.content()).ok())
         .filter_map(|v| v["tool_calls"].as_array().map(Vec::len))
         .sum()
 }

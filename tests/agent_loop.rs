@@ -47,7 +47,7 @@ fn the_loop_runs_to_the_models_last_word() {
     assert!(session.exchanges[2]
         .body
         .contains(r#""input":{"display":1,"region":[0,0,640,400]}"#));
-    let roles: Vec<&str> = session.records.iter().map(|(r, _)| r.as_str()).collect();
+    let roles: Vec<&str> = session.records.iter().map(|m| m.role()).collect();
     assert_eq!(
         roles,
         [

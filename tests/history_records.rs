@@ -12,7 +12,7 @@ use std::fs;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use support::{manifest_dir, png};
-use tool_carrier::history::{read_history, MessageError, ReadError, RecordError};
+use tool_carrier::history::{read_history, MessageError, ReadError, Record, RecordError};
 use tool_carrier::import::{from_openai_chat, read_records, read_records_with};
 use tool_carrier::media::store::{InlineStore, MediaStore};
 use tool_carrier::provider::{build_request, convert, ConvertError, Options, Provider, Request};
@@ -29,7 +29,7 @@ fn fixture() -> Vec<u8> {
 
 /// The request for `provider`, its compact body text checked against
 /// every rule of the provider's API.
-fn body(provider: Provider, messages: &[(String, String)]) -> Value {
+fn body(provider: Provider, messages: &[Record]) -> Value {
     let request: Request = build_request(provider, messages, &Options::new())
         .unwrap_or_else(|e| panic!("{provider}: {e}"));
     let mut text = Vec::new();
@@ -49,12 +49,12 @@ fn strs<'v>(values: impl IntoIterator<Item = &'v Value>, key: &str) -> Vec<&'v s
 #[test]
 fn chat_records_become_envelopes_with_every_call_and_its_arguments_verbatim() {
     let messages = read_records(&fixture()[..]).unwrap();
-    let roles: Vec<&str> = messages.iter().map(|(r, _)| r.as_str()).collect();
+    let roles: Vec<&str> = messages.iter().map(|m| m.role()).collect();
     assert_eq!(
         roles,
         ["system", "user", "assistant", "tool", "tool", "user"]
     );
-    let envelope: Value = serde_json::from_str(&messages[2].1).unwrap();
+    let envelope: Value = serde_json::from_str(messages[2].content()).unwrap();
     assert_eq!(
         envelope["content"],
         "I'll take a screenshot and read the log."
@@ -68,10 +68,10 @@ fn chat_records_become_envelopes_with_every_call_and_its_arguments_verbatim() {
         envelope["tool_calls"][0]["arguments"],
         "{\"window\": \"dashboard\" , \"scale\":1}"
     );
-    let log: Value = serde_json::from_str(&messages[3].1).unwrap();
+    let log: Value = serde_json::from_str(messages[3].content()).unwrap();
     assert_eq!(log["tool_call_id"], "call_log");
     assert_eq!(log["attachments"], json!([]), "a marker in a body is text");
-    let shot: Value = serde_json::from_str(&messages[4].1).unwrap();
+    let shot: Value = serde_json::from_str(messages[4].content()).unwrap();
     assert_eq!(shot["tool_call_id"], "call_shot");
     assert_eq!(shot["content"], "Saved screenshot of the dashboard (1x1).");
     assert_eq!(shot["attachments"][0]["kind"], "image");
@@ -207,7 +207,7 @@ fn a_call_that_cannot_be_read_stops_the_conversion_naming_record_and_line() {
 }
 
 #[test]
-fn a_users_own_image_is_named_in_the_text_with_a_note() {
+fn a_users_own_image_is_their_records_attachment() {
     let history = r#"{"role":"user","content":[{"type":"text","text":"Like this?"},{"type":"image_url","image_url":{"url":"https://example.com/a.png"}}]}"#;
     let read = read_records_with(
         history.as_bytes(),
@@ -215,15 +215,13 @@ fn a_users_own_image_is_named_in_the_text_with_a_note() {
         &tool_carrier::import::ImportOptions::default(),
     )
     .unwrap();
+    assert_eq!(read.messages.len(), 1);
     assert_eq!(
-        read.messages,
-        [(
-            "user".to_owned(),
-            "Like this?\n[image https://example.com/a.png sent by the user]".to_owned()
-        )]
+        read.messages[0].to_json(),
+        r#"{"role":"user","content":"Like this?","attachments":[{"kind":"image","target":"https://example.com/a.png"}]}"#
     );
-    assert_eq!(read.notes.len(), 1);
-    assert_eq!(read.notes[0].message, 0);
+    assert!(read.notes.is_empty(), "{:?}", read.notes);
+    assert!(read.tally.is_balanced(), "{:?}", read.tally);
 }
 
 // ---- The property: the record reader is the importer, record by record.
@@ -375,8 +373,8 @@ fn chat(rec: &Rec) -> Value {
 }
 
 /// The crate's own record for a message.
-fn own((role, content): &(String, String)) -> Value {
-    json!({"role": role, "content": content})
+fn own(record: &Record) -> Value {
+    serde_json::from_str(&record.to_json()).unwrap()
 }
 
 fn history(records: &[Value], array: bool) -> String {
@@ -389,11 +387,11 @@ fn history(records: &[Value], array: bool) -> String {
 }
 
 /// How many calls the assistant envelopes of `messages` hold.
-fn calls_in(messages: &[(String, String)]) -> usize {
+fn calls_in(messages: &[Record]) -> usize {
     messages
         .iter()
-        .filter(|(r, _)| r == "assistant")
-        .filter_map(|(_, c)| serde_json::from_str::<Value>(c).ok())
+        .filter(|m| m.role() == "assistant")
+        .filter_map(|m| serde_json::from_str::<Value>(m.content()).ok())
         .filter_map(|v| v["tool_calls"].as_array().map(Vec::len))
         .sum()
 }
@@ -449,7 +447,7 @@ proptest! {
         let record = json!({"role": "assistant", "content": null, "tool_calls": [
             {"id": id, "type": "function", "function": {"name": "f", "arguments": args}}]});
         let read = read_records(record.to_string().as_bytes()).unwrap();
-        let envelope: Value = serde_json::from_str(&read[0].1).unwrap();
+        let envelope: Value = serde_json::from_str(read[0].content()).unwrap();
         prop_assert_eq!(&envelope["tool_calls"][0]["arguments"], &Value::String(args));
     }
 }

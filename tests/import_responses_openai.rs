@@ -376,7 +376,7 @@ fn a_request_body_with_a_reasoning_item_converts_back_with_it_byte_identical() {
     );
     let body: Value = serde_json::from_str(&text).unwrap();
     let history = from_provider(Provider::OpenAiResponses, &body, &mut InlineStore).unwrap();
-    assert!(history.messages[1].1.contains(reasoning));
+    assert!(history.messages[1].content().contains(reasoning));
     let request = build_request(
         Provider::OpenAiResponses,
         &history.messages,

@@ -13,6 +13,7 @@ use proptest::prelude::*;
 use serde_json::{json, Value};
 use support::{build, manifest_dir, pdf, png};
 use tool_carrier::carrier::{Carrier, Declaration};
+use tool_carrier::history::AsRecord;
 use tool_carrier::import::{from_mcp, from_provider, ImportedHistory};
 use tool_carrier::media::store::{file_name, DirStore};
 use tool_carrier::media::Policy;
@@ -75,8 +76,9 @@ fn documented_shapes_are_read_and_sent_everywhere() {
         let carriers: Vec<Carrier<'_>> = history
             .messages
             .iter()
-            .filter(|(r, _)| r == "tool")
-            .map(|(_, c)| Carrier::read(Role::Tool, c).unwrap())
+            .filter(|m| m.role() == "tool")
+            .map(|m| m.content())
+            .map(|c| Carrier::read(Role::Tool, c).unwrap())
             .collect();
         assert_eq!(carriers.len(), tool_results, "{name}");
         let declared: usize = carriers.iter().map(|c| c.attachments().len()).sum();
@@ -116,9 +118,9 @@ fn an_mcp_result_is_sent_everywhere() {
     let call = json!({"content": null, "tool_calls": [{"id": "call_9", "name": "render", "arguments": "{}"}]});
     let history = ImportedHistory {
         messages: vec![
-            ("user".into(), "Chart it.".into()),
-            ("assistant".into(), call.to_string()),
-            ("tool".into(), imported.content),
+            ("user", "Chart it.").into(),
+            ("assistant", call.to_string()).into(),
+            ("tool", imported.content).into(),
         ],
         ..ImportedHistory::default()
     };
@@ -182,13 +184,13 @@ fn history(rounds: &[Round], pdfs: bool) -> Vec<(String, String)> {
 
 /// Each tool result: (its call's tool name, body, the file names of its
 /// attachments' bytes).
-fn results(
-    messages: &[(String, String)],
+fn results<M: AsRecord>(
+    messages: &[M],
     names: &dyn Fn(&str) -> String,
 ) -> Vec<(String, String, Vec<String>)> {
     let mut calls: Vec<(String, String)> = Vec::new();
     let mut out = Vec::new();
-    for (role, content) in messages {
+    for (role, content) in messages.iter().map(|m| (m.role(), m.content())) {
         if role == "assistant" {
             if let Ok(v) = serde_json::from_str::<Value>(content) {
                 for c in v["tool_calls"].as_array().into_iter().flatten() {
@@ -295,12 +297,12 @@ fn round_trip(
     prop_assert_eq!(&got, &want, "{} {:?}", provider, profile);
     // The calls and their results pair as they did: the same tool names in
     // the same order.
-    let names = |m: &[(String, String)], f: &dyn Fn(&str) -> String| -> Vec<String> {
-        results(m, f).into_iter().map(|(n, ..)| n).collect()
+    let names = |r: Vec<(String, String, Vec<String>)>| -> Vec<String> {
+        r.into_iter().map(|(n, ..)| n).collect()
     };
     prop_assert_eq!(
-        names(&back.messages, &|t: &str| t.to_owned()),
-        names(&original, &by_name)
+        names(results(&back.messages, &|t: &str| t.to_owned())),
+        names(results(&original, &by_name))
     );
     Ok(())
 }
@@ -391,8 +393,9 @@ fn a_tools_error_flag_goes_back_out_as_each_providers_own() {
         let flags: Vec<bool> = back
             .messages
             .iter()
-            .filter(|(r, _)| r == "tool")
-            .map(|(_, c)| serde_json::from_str::<Value>(c).unwrap()["is_error"] == true)
+            .filter(|m| m.role() == "tool")
+            .map(|m| m.content())
+            .map(|c| serde_json::from_str::<Value>(c).unwrap()["is_error"] == true)
             .collect();
         assert_eq!(flags, [false, true], "{gemini}");
     }
@@ -401,8 +404,9 @@ fn a_tools_error_flag_goes_back_out_as_each_providers_own() {
     let flags: Vec<bool> = back
         .messages
         .iter()
-        .filter(|(r, _)| r == "tool")
-        .map(|(_, c)| {
+        .filter(|m| m.role() == "tool")
+        .map(|m| m.content())
+        .map(|c| {
             serde_json::from_str::<Value>(c)
                 .unwrap()
                 .get("is_error")

@@ -6,6 +6,7 @@ use serde_json::{json, Value};
 use tool_carrier::import::{from_provider, ImportedHistory};
 use tool_carrier::media::store::InlineStore;
 use tool_carrier::provider::Provider;
+use tool_carrier::AttachmentKind;
 
 const GIF: &str = "R0lGODlhAQABAIAAAP///wAAACwAAAAAAQABAAACAkQBADs=";
 
@@ -16,8 +17,8 @@ fn read(provider: Provider, body: Value) -> ImportedHistory {
 fn envelopes(h: &ImportedHistory) -> Vec<Value> {
     h.messages
         .iter()
-        .filter(|(r, _)| r == "tool")
-        .map(|(_, c)| serde_json::from_str(c).unwrap())
+        .filter(|m| m.role() == "tool")
+        .map(|m| serde_json::from_str(m.content()).unwrap())
         .collect()
 }
 
@@ -54,8 +55,11 @@ fn a_label_whose_result_does_not_say_its_medium_follows_is_no_fold() {
         ]),
     );
     assert_eq!(envelopes(&h)[0]["attachments"], json!([]));
-    assert_eq!(h.messages.last().unwrap().0, "user");
-    assert_eq!(h.notes.len(), 1);
+    // The image stays with the user's message that holds it.
+    let user = h.messages.last().unwrap();
+    assert_eq!(user.role(), "user");
+    assert_eq!(user.attachments().len(), 1);
+    assert!(h.notes.is_empty(), "{:?}", h.notes);
 }
 
 #[test]
@@ -86,14 +90,12 @@ fn gemini_parts_beside_the_responses_are_the_users_after_them() {
                 {"text": "now click it"}]}
         ]}),
     );
-    let roles: Vec<&str> = h.messages.iter().map(|(r, _)| r.as_str()).collect();
+    let roles: Vec<&str> = h.messages.iter().map(|m| m.role()).collect();
     assert_eq!(roles, ["assistant", "tool", "user"]);
-    let user = &h.messages[2].1;
-    assert!(
-        user.contains("sent by the user") && user.ends_with("now click it"),
-        "{user}"
-    );
-    assert_eq!(h.notes.len(), 1);
+    let user = &h.messages[2];
+    assert_eq!(user.content(), "now click it");
+    assert_eq!(user.attachments()[0].kind, AttachmentKind::Image);
+    assert!(h.notes.is_empty(), "{:?}", h.notes);
 }
 
 #[test]
@@ -110,5 +112,5 @@ fn bedrock_labels_before_the_results_are_the_users() {
     );
     let e = envelopes(&h);
     assert_eq!(e[0]["attachments"], json!([]));
-    assert_eq!(h.messages.last().unwrap().0, "user");
+    assert_eq!(h.messages.last().unwrap().role(), "user");
 }

@@ -37,12 +37,12 @@ fn body(provider: Provider) -> (String, Value) {
 fn imported_names(provider: Provider) -> Vec<(AttachmentKind, Option<String>)> {
     let (_, value) = body(provider);
     let history = from_provider(provider, &value, &mut InlineStore).unwrap();
-    let (_, content) = history
+    let tool = history
         .messages
         .iter()
-        .find(|(role, _)| role == "tool")
+        .find(|m| m.role() == "tool")
         .expect("a tool result");
-    parse_native_tool_carrier(content)
+    parse_native_tool_carrier(tool.content())
         .attachments
         .into_iter()
         .map(|a: Attachment<'_>| (a.kind, a.name.map(|n| n.into_owned())))

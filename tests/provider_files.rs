@@ -269,8 +269,12 @@ fn the_uploads_map_sends_uploaded_media_by_reference_to_its_holder_only() {
 /// The first tool result's attachment targets after an import of `body`.
 fn imported(provider: Provider, body: &Value) -> Vec<String> {
     let history = from_provider(provider, body, &mut InlineStore).unwrap();
-    let (_, content) = history.messages.iter().find(|(r, _)| r == "tool").unwrap();
-    parse_native_tool_carrier(content)
+    let tool = history
+        .messages
+        .iter()
+        .find(|m| m.role() == "tool")
+        .unwrap();
+    parse_native_tool_carrier(tool.content())
         .attachments
         .iter()
         .map(|a| a.target.clone().into_owned())

@@ -8,11 +8,12 @@ mod support;
 
 use serde_json::Value;
 use support::{calls, history, line, result, Fixture};
+use tool_carrier::history::Record;
 use tool_carrier::provider::{read_history, Provider};
 
 /// Results out of order, a user message and a system message among them,
 /// a result for a call nobody made, and a second batch.
-fn shuffled() -> Vec<(String, String)> {
+fn shuffled() -> Vec<Record> {
     let lines = [
         line("user", "Check both pages."),
         calls(&[("c1", "screenshot"), ("c2", "screenshot"), ("c3", "fetch")]),
@@ -34,7 +35,7 @@ fn shuffled() -> Vec<(String, String)> {
     read_history(lines.as_bytes()).unwrap()
 }
 
-fn histories() -> Vec<(&'static str, Vec<(String, String)>)> {
+fn histories() -> Vec<(&'static str, Vec<Record>)> {
     vec![
         ("history", history("examples/history.jsonl")),
         (

@@ -259,7 +259,7 @@ proptest! {
                 }
                 Err(BuildError::Refused { violation, .. }) => {
                     // Only a history with nothing to send is refused.
-                    prop_assert!(messages.iter().all(|(role, _)| role == "system"), "{}: {}", provider, violation);
+                    prop_assert!(messages.iter().all(|m| m.role() == "system"), "{}: {}", provider, violation);
                 }
                 Err(e) => prop_assert!(false, "{}: {}", provider, e),
             }

@@ -116,7 +116,7 @@ fn the_record_holds_what_the_request_reader_keeps_for_the_same_message() {
         let response: Value = serde_json::from_str(&bedrock(&format!("{name}.json"))).unwrap();
         let messages = Value::Array(vec![response["output"]["message"].clone()]);
         let history = from_bedrock(&messages, &mut InlineStore).unwrap();
-        let read: Value = serde_json::from_str(&history.messages[0].1).unwrap();
+        let read: Value = serde_json::from_str(history.messages[0].content()).unwrap();
         let record: Value = serde_json::from_str(&body(name).to_json()).unwrap();
         for member in ["content", "tool_calls", BEDROCK_BLOCKS] {
             assert_eq!(record[member], read[member], "{name}: {member}");

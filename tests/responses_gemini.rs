@@ -146,9 +146,9 @@ fn as_the_request_reader_reads(name: &str) -> Value {
     let response: Value = serde_json::from_str(&gemini(&format!("{name}.json"))).unwrap();
     let contents = Value::Array(vec![response["candidates"][0]["content"].clone()]);
     let history = from_gemini(&contents, &mut InlineStore).unwrap();
-    let (role, content) = &history.messages[0];
-    assert_eq!(role, "assistant");
-    serde_json::from_str(content).unwrap()
+    let record = &history.messages[0];
+    assert_eq!(record.role(), "assistant");
+    serde_json::from_str(record.content()).unwrap()
 }
 
 #[test]

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 
 use tool_carrier::facts::{Detail, Facts};
+use tool_carrier::history::Record;
 use tool_carrier::import::{read_records_with, ImportOptions};
 use tool_carrier::media::store::InlineStore;
 use tool_carrier::media::Policy;
@@ -501,7 +502,7 @@ struct Output<'a> {
 /// Build the request from `messages`, write it, and report.
 fn finish(
     out: &Output<'_>,
-    messages: &[(String, String)],
+    messages: &[Record],
     options: &Options,
     building: &input::Progress,
 ) -> Result<ExitCode, Failure> {

@@ -28,18 +28,20 @@ pub fn write_table<W: Write>(
             index,
             role,
             carrier,
+            attachments,
             rejected,
         } => {
-            let (shape, atts, body) = match carrier {
+            let list = |atts: &[tool_carrier::Attachment<'_>]| {
+                atts.iter()
+                    .map(|a| format!("{}:{}", a.kind.as_str(), a.target))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
+            let (shape, mut atts, body) = match carrier {
                 None => ("-".to_owned(), String::new(), String::new()),
                 Some(c) => {
                     let state = if c.declared { "declared" } else { "legacy" };
-                    let atts = c
-                        .attachments
-                        .iter()
-                        .map(|a| format!("{}:{}", a.kind.as_str(), a.target))
-                        .collect::<Vec<_>>()
-                        .join(" ");
+                    let atts = list(&c.attachments);
                     (
                         format!("{} {state}", c.kind.as_str()),
                         atts,
@@ -47,6 +49,13 @@ pub fn write_table<W: Write>(
                     )
                 }
             };
+            // The user's own, after a carrier's.
+            if !attachments.is_empty() {
+                if !atts.is_empty() {
+                    atts.push(' ');
+                }
+                atts.push_str(&list(attachments));
+            }
             writeln!(
                 output,
                 "{index:>6}  {:<9}  {shape:<15}  {:<30}  {}",

@@ -31,8 +31,12 @@ fuzz_target!(|data: &[u8]| {
         assert!(history.tally.is_balanced(), "{:?}", history.tally);
         // What reads without keeping unknown kinds reads the same with.
         assert_eq!(kept.map(|k| k.messages).ok().as_ref(), Some(&history.messages));
-        for (role, content) in &history.messages {
-            assert!(matches!(role.as_str(), "system" | "user" | "assistant" | "tool"), "{role}");
+        for record in &history.messages {
+            let (role, content) = (record.role(), record.content());
+            assert!(matches!(role, "system" | "user" | "assistant" | "tool"), "{role}");
+            // Only a user's record declares its own attachments, each whole.
+            assert!(role == "user" || record.declared().is_empty(), "{role}");
+            assert!(record.declared().iter().all(|a| a.as_ref().is_ok_and(|a| !a.target.is_empty())));
             if role == "tool" {
                 let c = Carrier::read(Role::Tool, content).expect("a tool message is a carrier");
                 assert!(c.is_declared(), "{content}");

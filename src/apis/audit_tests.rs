@@ -141,14 +141,14 @@ fn one_position(p: &Position, tag: &str, listed: bool) -> Result<(), TestCaseErr
     prop_assert_eq!(row.map(|c| (c.read, c.noted)), Some((1, 1)), "{}", p.name);
     // Never written into any message's text (an envelope's `content`, or
     // the message itself); kept, at most, in a member kept as written.
-    for (_, content) in &h.messages {
+    for content in h.messages.iter().map(|m| m.content()) {
         let text = match serde_json::from_str::<Value>(content) {
             Ok(Value::Object(m)) => m
                 .get("content")
                 .and_then(Value::as_str)
                 .unwrap_or("")
                 .to_owned(),
-            _ => content.clone(),
+            _ => content.to_owned(),
         };
         prop_assert!(!text.contains(tag), "{}: {content}", p.name);
     }
@@ -193,11 +193,15 @@ fn a_listed_kind_with_a_member_its_sdk_does_not_list_is_noted_and_that_member_no
         ]
     );
     assert!(
-        !h.messages[0].1.contains("reasoning_details"),
+        !h.messages[0].content().contains("reasoning_details"),
         "{}",
-        h.messages[0].1
+        h.messages[0].content()
     );
-    assert!(!h.messages[0].1.contains("c1"), "{}", h.messages[0].1);
+    assert!(
+        !h.messages[0].content().contains("c1"),
+        "{}",
+        h.messages[0].content()
+    );
     assert_eq!(
         h.tally.get(UNLISTED_MEMBER).map(|c| (c.read, c.noted)),
         Some((2, 2))

@@ -38,7 +38,7 @@ pub use marker::{marker_line, parse_marker_line};
 #[cfg(fuzzing)]
 #[doc(hidden)]
 pub use native::parse_native_tool_carrier_reference;
-pub(crate) use native::push_attachment_array;
+pub(crate) use native::{checked_records, push_attachment_array};
 pub use native::{
     native_attachments, parse_native_tool_carrier, render_native_attachments,
     render_native_tool_carrier, Rejected,

@@ -44,7 +44,7 @@ use std::ops::Range;
 use thiserror::Error;
 
 use crate::json::diagnose::{self, Diagnosis};
-use crate::json::scan::{self, Pick};
+use crate::json::scan;
 
 /// How a history file is laid out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,7 +55,8 @@ pub enum Format {
     JsonArray,
 }
 
-/// One message `{role, content}`; other members are left in the raw text.
+/// One message `{role, content}`, read in place: the other members are
+/// spans of the raw text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Message<'a> {
     /// The `role` member.
@@ -65,6 +66,12 @@ pub struct Message<'a> {
     /// Where the `content` string literal (quotes included) lies in the raw
     /// record text.
     pub content_span: Range<usize>,
+    /// Where a user record's `attachments` array lies in the raw text (see
+    /// [`Record`]).
+    pub attachments: Option<Range<usize>>,
+    /// Every other member: its name, and where its value lies in the raw
+    /// text, in order.
+    pub members: Vec<(Cow<'a, str>, Range<usize>)>,
 }
 
 /// Why a record is not a message.
@@ -102,9 +109,18 @@ pub enum MessageError {
     /// (a lone surrogate).
     #[error("{0:?} holds a lone surrogate escape")]
     Undecodable(&'static str),
-    /// `role` or `content` appears twice: readers disagree on which wins.
+    /// `role`, `content` or `attachments` appears twice: readers disagree
+    /// on which wins.
     #[error("{0:?} appears twice, and readers disagree on which wins")]
     Duplicate(&'static str),
+    /// A member that must be an array is not.
+    #[error("{0:?} is not an array")]
+    NotAnArray(&'static str),
+    /// An `attachments` member on a record that is not a user's: a tool's
+    /// attachments are declared inside its carrier, and no other role has
+    /// any.
+    #[error("an \"attachments\" member belongs to a user's record, not to a {0:?} record (a tool result declares its attachments inside its content)")]
+    AttachmentsOutsideUser(String),
     /// An object without a `role` holding a provider request body's
     /// conversation member (`messages`, `contents`, `input`): a body, not
     /// a history's record.
@@ -143,14 +159,25 @@ impl<'a> Message<'a> {
     /// assert_eq!(&raw[m.content_span.clone()], r#""{\"content\":\"x\"}""#);
     /// ```
     pub fn parse(raw: &'a str) -> Result<Message<'a>, MessageError> {
-        const NAMES: [&str; 2] = ["role", "content"];
-        let object = scan::pick(raw, NAMES).ok_or_else(|| why_not(raw))?;
-        if let Some(i) = object.first_repeat(&[0, 1]) {
-            return Err(MessageError::Duplicate(NAMES[i]));
+        let all = scan::object(raw, &["role", "content"]).ok_or_else(|| why_not(raw))?;
+        let (mut role, mut content, mut attachments) = (None, None, None);
+        let mut members = Vec::new();
+        for m in all {
+            let (slot, name) = match m.key.as_ref() {
+                "role" => (&mut role, "role"),
+                "content" => (&mut content, "content"),
+                "attachments" => (&mut attachments, "attachments"),
+                _ => {
+                    members.push((m.key, m.value));
+                    continue;
+                }
+            };
+            if slot.replace(m).is_some() {
+                return Err(MessageError::Duplicate(name));
+            }
         }
-        let [role, content] = object.picks;
-        let string = |pick: Pick<'a>, name| {
-            let m = pick.one().ok_or(MessageError::Missing(name))?;
+        let string = |member: Option<scan::Member<'a>>, name| {
+            let m = member.ok_or(MessageError::Missing(name))?;
             match m.decoded {
                 Some(text) => Ok((text, m.value)),
                 None if raw.as_bytes()[m.value.start] == b'"' => {
@@ -159,21 +186,35 @@ impl<'a> Message<'a> {
                 None => Err(MessageError::NotAString(name)),
             }
         };
-        if matches!(role, Pick::Absent) {
+        if role.is_none() {
             // The rare path: say what it is when it is a request body.
             const BODIES: [&str; 3] = ["messages", "contents", "input"];
-            if let Some(body) = scan::pick(raw, BODIES) {
-                if let Some(i) = body.picks.iter().position(|p| !matches!(p, Pick::Absent)) {
-                    return Err(MessageError::RequestBody(BODIES[i]));
-                }
+            if let Some((name, _)) = members.iter().find(|(n, _)| BODIES.contains(&n.as_ref())) {
+                let i = BODIES
+                    .iter()
+                    .position(|b| b == name)
+                    .expect("found among them");
+                return Err(MessageError::RequestBody(BODIES[i]));
             }
         }
         let (role, _) = string(role, "role")?;
         let (content, content_span) = string(content, "content")?;
+        let attachments = match attachments {
+            None => None,
+            Some(_) if role != "user" => {
+                return Err(MessageError::AttachmentsOutsideUser(role.into_owned()))
+            }
+            Some(m) if raw.as_bytes()[m.value.start] != b'[' => {
+                return Err(MessageError::NotAnArray("attachments"))
+            }
+            Some(m) => Some(m.value),
+        };
         Ok(Message {
             role,
             content,
             content_span,
+            attachments,
+            members,
         })
     }
 }
@@ -208,9 +249,10 @@ pub struct RecordError {
     pub error: MessageError,
 }
 
-/// One record of a history: a message, or the reason it is not one.
+/// One record of a history as read, in place: its bytes, and the message
+/// they hold or the reason they hold none.
 #[derive(Debug)]
-pub struct Record<'a> {
+pub struct RawRecord<'a> {
     /// Position among the records, from 0 (blank lines are not records).
     pub index: usize,
     /// 1-based line of the input where the record starts.
@@ -228,7 +270,7 @@ pub enum Chunk<'a> {
     /// and punctuation of a JSON array.
     Verbatim(&'a [u8]),
     /// One record.
-    Record(Record<'a>),
+    Record(RawRecord<'a>),
 }
 
 /// How many bytes of a JSON Lines input's first record
@@ -355,7 +397,7 @@ fn records_message(errors: &[RecordError]) -> String {
 }
 
 /// Read a history (JSON Lines or one JSON array of messages) into
-/// `(role, content)` pairs.
+/// [`Record`]s.
 ///
 /// Only the crate's own records are messages here (`content` a string);
 /// `import::read_records` (feature `media`) also reads records spelled the
@@ -372,20 +414,20 @@ fn records_message(errors: &[RecordError]) -> String {
 ///
 /// let input = "{\"role\":\"user\",\"content\":\"hi\"}\n\n{\"role\":\"assistant\",\"content\":\"hello\"}\n";
 /// let messages = read_history(input.as_bytes()).unwrap();
-/// assert_eq!(messages, [("user".into(), "hi".into()), ("assistant".into(), "hello".into())]);
+/// assert_eq!(messages, [("user", "hi"), ("assistant", "hello")]);
 /// let err = read_history("{\"role\":1}".as_bytes()).unwrap_err();
 /// assert_eq!(err.to_string(), "1 record is not a message: line 1: \"role\" is not a string");
 /// let err = read_history(&b"\0\0\0 IHDR"[..]).unwrap_err();
 /// assert_eq!(err.to_string(), "not a JSON Lines history: binary data at byte 0");
 /// ```
-pub fn read_history(input: impl IntoHistoryReader) -> Result<Vec<(String, String)>, ReadError> {
+pub fn read_history(input: impl IntoHistoryReader) -> Result<Vec<Record>, ReadError> {
     let mut reader = input.into_history_reader()?;
     let mut messages = Vec::new();
     let mut errors = Vec::new();
     while let Some(chunk) = reader.next_chunk()? {
         if let Chunk::Record(record) = chunk {
             match record.message {
-                Ok(m) => messages.push((m.role.into_owned(), m.content.into_owned())),
+                Ok(m) => messages.push(Record::of(&m, raw_text(record.raw))),
                 Err(e) => errors.push(e),
             }
         }
@@ -397,13 +439,20 @@ pub fn read_history(input: impl IntoHistoryReader) -> Result<Vec<(String, String
     }
 }
 
+/// The text of a record that parsed as a message (so it is UTF-8).
+fn raw_text(raw: &[u8]) -> &str {
+    std::str::from_utf8(raw).expect("a record that is a message is UTF-8")
+}
+
 mod reader;
+mod record;
 mod write;
 
 pub use reader::{HistoryReader, IntoHistoryReader};
+pub use record::{AsRecord, Record};
 #[cfg(feature = "media")]
 pub(crate) use write::envelope;
-pub use write::{ArgumentsError, AssistantTurn, MemberError, ToolCall, ToolResult};
+pub use write::{ArgumentsError, AssistantTurn, MemberError, ToolCall, ToolResult, UserMessage};
 
 #[cfg(test)]
 mod tests;

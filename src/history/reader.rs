@@ -9,7 +9,7 @@ use serde::de::IgnoredAny;
 use crate::json::scan;
 
 use super::{
-    Chunk, Format, InputError, Message, MessageError, Record, RecordError, DEFAULT_MAX_RECORD,
+    Chunk, Format, InputError, Message, MessageError, RawRecord, RecordError, DEFAULT_MAX_RECORD,
     SNIFF,
 };
 
@@ -269,7 +269,7 @@ impl<R: BufRead> HistoryReader<R> {
                             Ok(_) => MessageError::Array("not an array".into()),
                         },
                     };
-                    return Ok(Some(Chunk::Record(Record {
+                    return Ok(Some(Chunk::Record(RawRecord {
                         index: 0,
                         line: 1,
                         raw: text,
@@ -440,7 +440,7 @@ fn json_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r')
 }
 
-fn record(index: usize, line: usize, raw: &[u8]) -> Record<'_> {
+fn record(index: usize, line: usize, raw: &[u8]) -> RawRecord<'_> {
     let message = match std::str::from_utf8(raw) {
         Ok(text) => Message::parse(text),
         Err(e) => Err(MessageError::InvalidUtf8 {
@@ -448,7 +448,7 @@ fn record(index: usize, line: usize, raw: &[u8]) -> Record<'_> {
         }),
     }
     .map_err(|error| RecordError { line, error });
-    Record {
+    RawRecord {
         index,
         line,
         raw,

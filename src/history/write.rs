@@ -256,16 +256,8 @@ impl ToolResult {
         bytes: &[u8],
         store: &mut dyn crate::media::store::MediaStore,
     ) -> Result<ToolResult, crate::media::store::AttachError> {
-        use crate::media::{sniff, MediaType, Sniffed};
-        let kind = match sniff(bytes) {
-            Sniffed::Media(MediaType::Pdf) => crate::AttachmentKind::Document,
-            Sniffed::Media(_) => crate::AttachmentKind::Image,
-            other => return Err(crate::media::store::AttachError::Type(other.to_string())),
-        };
-        let stored = store
-            .put(bytes)
-            .map_err(crate::media::store::AttachError::Store)?;
-        Ok(self.attach(Attachment::new(kind, stored.target)))
+        let (kind, target) = stored(bytes, store)?;
+        Ok(self.attach(Attachment::new(kind, target)))
     }
 
     /// The attachments, in order.
@@ -336,6 +328,143 @@ impl ToolResult {
         out.push('}');
         out
     }
+}
+
+/// A user's own message: their text and what they attached to it (a
+/// pasted screenshot, a PDF), written as a user [`Record`](super::Record)
+/// with an `attachments` member beside its `content`.
+///
+/// ```
+/// use tool_carrier::history::UserMessage;
+/// use tool_carrier::Attachment;
+///
+/// let record = UserMessage::new("Why does the build fail?")
+///     .attach(Attachment::image("pasted/1.png"))
+///     .to_record()?;
+/// assert_eq!(
+///     record.to_json(),
+///     r#"{"role":"user","content":"Why does the build fail?","attachments":[{"kind":"image","target":"pasted/1.png"}]}"#
+/// );
+/// # Ok::<(), tool_carrier::carrier::RenderError>(())
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct UserMessage {
+    text: String,
+    attachments: Vec<Attachment<'static>>,
+}
+
+impl UserMessage {
+    /// A user's message saying `text`.
+    pub fn new(text: impl Into<String>) -> UserMessage {
+        UserMessage {
+            text: text.into(),
+            attachments: Vec::new(),
+        }
+    }
+
+    /// The message with one more attachment.
+    pub fn attach(mut self, attachment: Attachment<'_>) -> UserMessage {
+        self.attachments.push(attachment.into_owned());
+        self
+    }
+
+    /// The message with the file at `path` attached, declared by its path
+    /// and by the kind its first bytes sniff as (an image, a PDF as a
+    /// document). The file is read again when a request is built, under
+    /// that conversion's roots.
+    ///
+    /// # Errors
+    /// [`AttachError::Read`](crate::media::store::AttachError::Read) when
+    /// the file cannot be read or its path is not UTF-8 (a target is text);
+    /// [`AttachError::Type`](crate::media::store::AttachError::Type) for a
+    /// file of no type the pipeline takes.
+    #[cfg(feature = "media")]
+    pub fn attach_path(
+        self,
+        path: impl AsRef<std::path::Path>,
+    ) -> Result<UserMessage, crate::media::store::AttachError> {
+        use crate::media::store::AttachError;
+        use std::io::Read;
+        let path = path.as_ref();
+        let read = |error| AttachError::Read {
+            path: path.to_owned(),
+            error,
+        };
+        let target = path.to_str().ok_or_else(|| {
+            read(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "the path is not UTF-8",
+            ))
+        })?;
+        let mut head = Vec::with_capacity(64);
+        std::fs::File::open(path)
+            .and_then(|f| f.take(64).read_to_end(&mut head))
+            .map_err(read)?;
+        let kind = attachment_kind(&head)?;
+        Ok(self.attach(Attachment::new(kind, target.to_owned())))
+    }
+
+    /// The message with `bytes` attached: stored through `store` and
+    /// declared by the kind they sniff as, as
+    /// [`ToolResult::attach_bytes`] does.
+    ///
+    /// # Errors
+    /// As [`ToolResult::attach_bytes`].
+    #[cfg(feature = "media")]
+    pub fn attach_bytes(
+        self,
+        bytes: &[u8],
+        store: &mut dyn crate::media::store::MediaStore,
+    ) -> Result<UserMessage, crate::media::store::AttachError> {
+        let (kind, target) = stored(bytes, store)?;
+        Ok(self.attach(Attachment::new(kind, target)))
+    }
+
+    /// The text.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The attachments, in order.
+    pub fn attachments(&self) -> &[Attachment<'static>] {
+        &self.attachments
+    }
+
+    /// The history record.
+    ///
+    /// # Errors
+    /// [`RenderError::EmptyTarget`] for an attachment without a target.
+    pub fn to_record(&self) -> Result<super::Record, RenderError> {
+        if let Some(index) = self.attachments.iter().position(|a| a.target.is_empty()) {
+            return Err(RenderError::EmptyTarget { index });
+        }
+        Ok(super::Record::user(self.text.clone(), &self.attachments))
+    }
+}
+
+/// The kind of attachment bytes starting with `head` are declared as.
+#[cfg(feature = "media")]
+fn attachment_kind(head: &[u8]) -> Result<crate::AttachmentKind, crate::media::store::AttachError> {
+    use crate::media::{sniff, MediaType, Sniffed};
+    match sniff(head) {
+        Sniffed::Media(MediaType::Pdf) => Ok(crate::AttachmentKind::Document),
+        Sniffed::Media(_) => Ok(crate::AttachmentKind::Image),
+        other => Err(crate::media::store::AttachError::Type(other.to_string())),
+    }
+}
+
+/// `bytes` stored through `store`: the kind they are declared as, and
+/// their target.
+#[cfg(feature = "media")]
+fn stored(
+    bytes: &[u8],
+    store: &mut dyn crate::media::store::MediaStore,
+) -> Result<(crate::AttachmentKind, String), crate::media::store::AttachError> {
+    let kind = attachment_kind(bytes)?;
+    let stored = store
+        .put(bytes)
+        .map_err(crate::media::store::AttachError::Store)?;
+    Ok((kind, stored.target))
 }
 
 /// `{"content": text|null, "tool_calls": [...], extra…}`.

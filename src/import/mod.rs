@@ -107,7 +107,7 @@ pub fn from_provider(
 /// // …or, asked, kept out of the text with a note, and counted.
 /// let options = ImportOptions::new().with_keep_unknown(true);
 /// let h = from_provider_with(Provider::OpenAiChat, &body, &mut InlineStore, &options)?;
-/// assert_eq!(h.messages[0].1, "");
+/// assert_eq!(h.messages[0].content(), "");
 /// assert_eq!(h.tally.get("tool-call part").map(|c| (c.read, c.noted)), Some((1, 1)));
 /// # Ok::<(), tool_carrier::import::ImportError>(())
 /// ```

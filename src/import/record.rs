@@ -2,13 +2,14 @@
 //! (content a string), and the OpenAI Chat way most agents store them.
 //! The rules are on [`read_records`].
 
-use std::borrow::Cow;
 use std::io;
 
 use serde_json::Value;
 use thiserror::Error;
 
-use crate::history::{Chunk, IntoHistoryReader, Message, MessageError, ReadError, RecordError};
+use crate::history::{
+    Chunk, IntoHistoryReader, Message, MessageError, ReadError, Record, RecordError,
+};
 use crate::json::scan::{self, Pick};
 use crate::media::store::{InlineStore, MediaStore};
 
@@ -30,12 +31,11 @@ pub enum Spelling {
 
 /// One record read as a message of a carrier history.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RecordMessage<'a> {
-    /// The role (a Chat record's `developer` is `system`, as on import).
-    pub role: Cow<'a, str>,
-    /// The content: the record's own, or the envelope a Chat record
-    /// becomes.
-    pub content: Cow<'a, str>,
+pub struct RecordMessage {
+    /// The record: the crate's own as it was (its members kept), or what
+    /// a Chat record becomes (its role as on import: `developer` is
+    /// `system`; calls an envelope; a user's media their attachments).
+    pub record: Record,
     /// How the record was spelled.
     pub spelling: Spelling,
     /// What was kept in another form (a user's own media, a part left
@@ -74,18 +74,18 @@ pub enum ReadRecordError {
 ///
 /// let own = r#"{"role":"tool","content":"{\"tool_call_id\":\"c\",\"content\":\"ok\",\"attachments\":[]}"}"#;
 /// let m = read_record(0, own, &mut InlineStore)?;
-/// assert_eq!((m.spelling, m.content.as_ref()), (Spelling::Carrier, r#"{"tool_call_id":"c","content":"ok","attachments":[]}"#));
+/// assert_eq!((m.spelling, m.record.content()), (Spelling::Carrier, r#"{"tool_call_id":"c","content":"ok","attachments":[]}"#));
 ///
 /// let chat = r#"{"role":"assistant","content":null,"tool_calls":[{"id":"c","type":"function","function":{"arguments":"{}"}}]}"#;
 /// let err = read_record(3, chat, &mut InlineStore).unwrap_err();
 /// assert_eq!(err.to_string(), "read as an OpenAI Chat message (record 3), $.tool_calls[0]: a tool call needs function.name");
 /// # Ok::<(), tool_carrier::import::ReadRecordError>(())
 /// ```
-pub fn read_record<'a>(
+pub fn read_record(
     index: usize,
-    raw: &'a str,
+    raw: &str,
     store: &mut dyn MediaStore,
-) -> Result<RecordMessage<'a>, ReadRecordError> {
+) -> Result<RecordMessage, ReadRecordError> {
     read(
         index,
         raw,
@@ -96,8 +96,8 @@ pub fn read_record<'a>(
 }
 
 /// Read a history (JSON Lines or one JSON array of records) whose records
-/// are in either spelling into `(role, content)` pairs, inline media kept
-/// as `data:` targets ([`InlineStore`]).
+/// are in either spelling into [`Record`]s, inline media kept as `data:`
+/// targets ([`InlineStore`]).
 ///
 /// A record is read the OpenAI Chat way when it has a `tool_calls`,
 /// `tool_call_id` or `function_call` member, when its role is `function`
@@ -107,8 +107,9 @@ pub fn read_record<'a>(
 /// assistant envelope (`arguments` as the record had them; a legacy
 /// `function_call` one more call, id `call_INDEX_N`), a result becomes a
 /// native carrier declaring its media (a `function` reply names no call:
-/// the first call still unanswered takes it), a user's own media is named
-/// in the user's text, and media in `data:` URLs go to the store. Any
+/// the first call still unanswered takes it), a user's own media are
+/// declared as the `attachments` of their record, and media in `data:`
+/// URLs go to the store. Any
 /// other record is the crate's own form and comes out exactly as
 /// [`read_history`](crate::history::read_history) gives it.
 ///
@@ -121,9 +122,9 @@ pub fn read_record<'a>(
 ///     r#"{"role":"user","content":"Thanks."}"#, "\n",
 /// );
 /// let messages = read_records(history.as_bytes())?;
-/// assert_eq!(messages[0].1, r#"{"content":"Looking.","tool_calls":[{"id":"call_1","name":"screenshot","arguments":"{}"}]}"#);
-/// assert_eq!(messages[1].1, r#"{"tool_call_id":"call_1","content":"Saved.","attachments":[]}"#);
-/// assert_eq!(messages[2], ("user".into(), "Thanks.".into()));
+/// assert_eq!(messages[0].content(), r#"{"content":"Looking.","tool_calls":[{"id":"call_1","name":"screenshot","arguments":"{}"}]}"#);
+/// assert_eq!(messages[1].content(), r#"{"tool_call_id":"call_1","content":"Saved.","attachments":[]}"#);
+/// assert_eq!(messages[2], ("user", "Thanks."));
 /// # Ok::<(), tool_carrier::history::ReadError>(())
 /// ```
 ///
@@ -149,7 +150,7 @@ pub fn read_record<'a>(
 /// [`ReadError::Records`] listing every record that is not a message in
 /// either spelling, by line (and, for a Chat record, by index and JSON
 /// path).
-pub fn read_records(input: impl IntoHistoryReader) -> Result<Vec<(String, String)>, ReadError> {
+pub fn read_records(input: impl IntoHistoryReader) -> Result<Vec<Record>, ReadError> {
     Ok(read_records_with(input, &mut InlineStore, &ImportOptions::default())?.messages)
 }
 
@@ -185,8 +186,7 @@ pub fn read_records_with(
                     message: record.index,
                     text,
                 }));
-                out.messages
-                    .push((m.role.into_owned(), m.content.into_owned()));
+                out.messages.push(m.record);
             }
             Err(ReadRecordError::Message(error)) => errors.push(RecordError { line, error }),
             Err(ReadRecordError::Store(e)) => return Err(ReadError::Io(e)),
@@ -206,13 +206,12 @@ fn read<'a>(
     parsed: Result<Message<'a>, MessageError>,
     store: &mut dyn MediaStore,
     options: &ImportOptions,
-) -> Result<RecordMessage<'a>, ReadRecordError> {
+) -> Result<RecordMessage, ReadRecordError> {
     match spelling(raw, parsed.as_ref())? {
         Spelling::Carrier => {
             let m = parsed?;
             Ok(RecordMessage {
-                role: m.role,
-                content: m.content,
+                record: Record::of(&m, raw),
                 spelling: Spelling::Carrier,
                 notes: Vec::new(),
                 tally: Tally::default(),
@@ -221,8 +220,7 @@ fn read<'a>(
         Spelling::OpenAiChat => {
             let chat = read_chat(index, raw, store, options)?;
             Ok(RecordMessage {
-                role: Cow::Borrowed(chat.role),
-                content: Cow::Owned(chat.content),
+                record: chat.record,
                 spelling: Spelling::OpenAiChat,
                 notes: chat.notes,
                 tally: chat.tally,
@@ -290,10 +288,8 @@ pub(crate) fn spelling(
 
 /// A record spelled the Chat way, read.
 pub(crate) struct Chat {
-    /// Its role in the history.
-    pub role: &'static str,
-    /// Its content in the history.
-    pub content: String,
+    /// The record it is in the history.
+    pub record: Record,
     /// What was kept in another form.
     pub notes: Vec<String>,
     /// What it held, and what became of it.
@@ -326,14 +322,13 @@ pub(crate) fn read_chat(
                 ImportError::Store(e) => ReadRecordError::Store(e),
             },
         )?;
-    let (role, content) = match read {
-        ChatMessage::Message(role, content) => (role, content),
-        ChatMessage::Calls(envelope, _) => ("assistant", envelope),
-        ChatMessage::Result(_, env) => ("tool", env.render()),
+    let record = match read {
+        ChatMessage::Message(record) => record,
+        ChatMessage::Calls(envelope, _) => Record::new("assistant", envelope),
+        ChatMessage::Result(_, env) => Record::new("tool", env.render()),
     };
     Ok(Chat {
-        role,
-        content,
+        record,
         notes: notes.notes.into_iter().map(|n| n.text).collect(),
         tally: notes.tally,
     })
@@ -345,7 +340,10 @@ mod tests {
 
     fn one(raw: &str) -> Result<(String, String, Spelling), String> {
         read_record(0, raw, &mut InlineStore)
-            .map(|m| (m.role.into_owned(), m.content.into_owned(), m.spelling))
+            .map(|m| {
+                let (role, content) = m.record.into_pair();
+                (role, content, m.spelling)
+            })
             .map_err(|e| e.to_string())
     }
 
@@ -507,23 +505,21 @@ mod tests {
         assert_eq!(
             h.messages,
             [
-                (
-                    "user".to_owned(),
-                    "Look:\n[image https://example.com/a.png sent by the user]".to_owned()
+                Record::user(
+                    "Look:".to_owned(),
+                    &[crate::Attachment::image("https://example.com/a.png")]
                 ),
-                (
-                    "assistant".to_owned(),
+                Record::new(
+                    "assistant",
                     r#"{"content":null,"tool_calls":[{"id":"c","name":"f","arguments":{}}]}"#
-                        .to_owned()
                 ),
-                (
-                    "tool".to_owned(),
-                    r#"{"tool_call_id":"c","content":"","attachments":[]}"#.to_owned()
+                Record::new(
+                    "tool",
+                    r#"{"tool_call_id":"c","content":"","attachments":[]}"#
                 ),
             ]
         );
-        assert_eq!(h.notes.len(), 1);
-        assert_eq!(h.notes[0].message, 0);
-        assert!(h.notes[0].text.starts_with("$.content[1]: "));
+        // The user's image is declared, not noted.
+        assert!(h.notes.is_empty(), "{:?}", h.notes);
     }
 }

@@ -75,6 +75,13 @@ pub enum AttachError {
     Type(String),
     /// The store failed.
     Store(io::Error),
+    /// The file to attach could not be read.
+    Read {
+        /// The file.
+        path: std::path::PathBuf,
+        /// Why.
+        error: io::Error,
+    },
 }
 
 impl std::fmt::Display for AttachError {
@@ -85,6 +92,9 @@ impl std::fmt::Display for AttachError {
                 "cannot attach {what}: an image (PNG, JPEG, GIF, WebP, BMP) or a PDF is needed"
             ),
             AttachError::Store(e) => write!(f, "storing the attachment: {e}"),
+            AttachError::Read { path, error } => {
+                write!(f, "reading the attachment {}: {error}", path.display())
+            }
         }
     }
 }
@@ -92,7 +102,7 @@ impl std::fmt::Display for AttachError {
 impl std::error::Error for AttachError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            AttachError::Store(e) => Some(e),
+            AttachError::Store(e) | AttachError::Read { error: e, .. } => Some(e),
             AttachError::Type(_) => None,
         }
     }

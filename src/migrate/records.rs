@@ -4,7 +4,7 @@
 
 use std::io::{self, Write};
 
-use crate::history::{Chunk, IntoHistoryReader, Message, Record};
+use crate::history::{Chunk, IntoHistoryReader, Message, RawRecord};
 
 use super::{Note, Notes};
 
@@ -32,7 +32,7 @@ pub(crate) fn rewrite<W: Write>(
     output: &mut W,
     mut progress: impl FnMut(u64),
     mut each: impl FnMut(
-        &Record<'_>,
+        &RawRecord<'_>,
         &Message<'_>,
         &dyn Fn(String) -> Note,
         &mut W,

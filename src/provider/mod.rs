@@ -107,7 +107,7 @@ pub use crate::facts::{
     Detail, Family, IdRule, Profile, ProfileError, Provider, UnknownProfile, UnknownProvider,
     BRIDGE,
 };
-pub use crate::history::{read_history, ReadError};
+pub use crate::history::{read_history, AsRecord, ReadError, Record};
 pub use crate::import::read_records;
 pub use crate::steps::detail::{detail_effect, DetailEffect};
 pub use crate::steps::error::BuildError;
@@ -121,8 +121,8 @@ pub use crate::steps::tools::schema::{Pointer, SchemaError};
 pub use crate::steps::tools::{Shape, Tool, Tools, ToolsError, ToolsErrorKind};
 pub use request::{Body, Request};
 
-/// Build `provider`'s request body from a history of `(role, content)`
-/// messages.
+/// Build `provider`'s request body from a history: [`Record`]s, or
+/// `(role, content)` pairs.
 ///
 /// An attachment that cannot be sent becomes a note (see the
 /// [module docs](self)), and every message of the history is represented.
@@ -154,15 +154,11 @@ pub use request::{Body, Request};
 /// assert_eq!(request.report.notes.len(), 1);
 /// # Ok::<(), tool_carrier::provider::BuildError>(())
 /// ```
-pub fn build_request<R, C>(
+pub fn build_request<M: AsRecord>(
     provider: Provider,
-    messages: &[(R, C)],
+    messages: &[M],
     options: &Options,
-) -> Result<Request, BuildError>
-where
-    R: AsRef<str>,
-    C: AsRef<str>,
-{
+) -> Result<Request, BuildError> {
     let (model, profile, caps) = target_of(provider, options);
     options.check()?;
     if let Some((index, role, what)) = walk::misroled(messages) {
@@ -261,8 +257,8 @@ where
 
 /// The history walked, and what its assistant turns kept that `provider`
 /// takes back, checked (the rest left out, with notes).
-fn walk_replayed<'m, R: AsRef<str>, C: AsRef<str>>(
-    messages: &'m [(R, C)],
+fn walk_replayed<'m, M: AsRecord>(
+    messages: &'m [M],
     provider: Provider,
     model: &str,
     fit: replay::Fit<'_>,
@@ -422,15 +418,11 @@ fn assemble(
 /// assert_eq!(image_tokens(Provider::Anthropic, &none, &Options::new())?, Some(0));
 /// # Ok::<(), tool_carrier::provider::BuildError>(())
 /// ```
-pub fn image_tokens<R, C>(
+pub fn image_tokens<M: AsRecord>(
     provider: Provider,
-    messages: &[(R, C)],
+    messages: &[M],
     options: &Options,
-) -> Result<Option<u64>, BuildError>
-where
-    R: AsRef<str>,
-    C: AsRef<str>,
-{
+) -> Result<Option<u64>, BuildError> {
     let (model, _, caps) = target_of(provider, options);
     options.check()?;
     let fit = fitter(options, &caps);

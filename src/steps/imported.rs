@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use crate::json::push_json_str;
+use crate::history::Record;
 use crate::media::data_uri::{is_data_uri, BASE64};
 use crate::media::store::MediaStore;
 use crate::AttachmentKind;
@@ -19,9 +19,10 @@ use super::tally::Tally;
 /// across as it was.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ImportedHistory {
-    /// `(role, content)` messages: tool calls as assistant envelopes, tool
-    /// results as declared native carriers.
-    pub messages: Vec<(String, String)>,
+    /// The records: tool calls as assistant envelopes, tool results as
+    /// declared native carriers, a user's own media as the `attachments`
+    /// of their record.
+    pub messages: Vec<Record>,
     /// One note per thing kept in another form, with the input message it
     /// concerns.
     pub notes: Vec<ImportNote>,
@@ -40,21 +41,19 @@ pub struct ImportNote {
 }
 
 impl ImportedHistory {
-    /// The history as JSON Lines: `{"role", "content"}` a line.
+    /// The history as JSON Lines: a record a line
+    /// ([`Record::to_json`]).
     pub fn to_json_lines(&self) -> String {
         let mut out = String::new();
-        for (role, content) in &self.messages {
-            out.push_str("{\"role\":");
-            push_json_str(&mut out, role);
-            out.push_str(",\"content\":");
-            push_json_str(&mut out, content);
-            out.push_str("}\n");
+        for record in &self.messages {
+            out.push_str(&record.to_json());
+            out.push('\n');
         }
         out
     }
 
     pub(crate) fn push(&mut self, role: &str, content: String) {
-        self.messages.push((role.to_owned(), content));
+        self.messages.push(Record::new(role, content));
     }
 
     pub(crate) fn note(&mut self, message: usize, text: impl Into<String>) {
@@ -187,26 +186,55 @@ pub(crate) fn str_of<'v>(v: &'v Value, key: &str) -> Option<&'v str> {
     v.get(key).and_then(Value::as_str)
 }
 
-/// A user's own media cannot be declared (a carrier history declares
-/// attachments in tool results only): stored at `target`, it is named in
-/// the user's text by the line this returns, and noted.
-pub(crate) fn user_media(
-    out: &mut ImportedHistory,
-    message: usize,
-    at: &str,
-    what: &str,
-    kind: AttachmentKind,
-    target: &str,
-) -> String {
-    out.noted(
-        message,
-        what,
-        format!(
-            "{at}: the user's own {} is named in the text, not declared",
-            kind.as_str()
-        ),
-    );
-    format!("[{} {target} sent by the user]", kind.as_str())
+/// A user's own message as an import reads it: its text, a part at a
+/// time, and the user's own media, declared as the record's
+/// `attachments` (a member of the record, not of its text).
+#[derive(Debug, Default)]
+pub(crate) struct UserText {
+    lines: Vec<String>,
+    attachments: Vec<crate::Attachment<'static>>,
+}
+
+impl UserText {
+    /// One more piece of text (pieces are joined by line feeds).
+    pub(crate) fn text(&mut self, text: impl Into<String>) {
+        self.lines.push(text.into());
+    }
+
+    /// One of the user's own media (`what`), stored at `target`: declared,
+    /// and counted as kept.
+    pub(crate) fn media(
+        &mut self,
+        out: &mut ImportedHistory,
+        what: &str,
+        kind: AttachmentKind,
+        target: String,
+        name: Option<&str>,
+    ) {
+        out.kept(what);
+        let attachment = crate::Attachment::new(kind, target);
+        self.attachments.push(match name.filter(|n| !n.is_empty()) {
+            Some(name) => attachment.with_name(name.to_owned()),
+            None => attachment,
+        });
+    }
+
+    /// Whether it holds neither text nor media.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.lines.is_empty() && self.attachments.is_empty()
+    }
+
+    /// The user's record.
+    pub(crate) fn into_record(self) -> Record {
+        Record::user(self.lines.join("\n"), &self.attachments)
+    }
+
+    /// Append the user's record to `out`, unless it holds nothing.
+    pub(crate) fn push_to(self, out: &mut ImportedHistory) {
+        if !self.is_empty() {
+            out.messages.push(self.into_record());
+        }
+    }
 }
 
 /// An entry (`what`, at `at`) a carrier history has no place for: left

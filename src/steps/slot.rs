@@ -65,8 +65,16 @@ pub(crate) fn carrier_slots<'a>(
     if carrier.skipped == 0 {
         return slots(index, carrier.attachments());
     }
-    carrier
-        .items(content)
+    item_slots(index, carrier.items(content))
+}
+
+/// The slots of a declaration's items, from message `index`: each item's
+/// attachment or, in its place, why it declares none.
+pub(crate) fn item_slots<'a>(
+    index: usize,
+    items: Vec<Result<Attachment<'a>, Rejected>>,
+) -> Vec<Slot<'a, ()>> {
+    items
         .into_iter()
         .enumerate()
         .map(|(i, item)| match item {

@@ -3,7 +3,9 @@
 //!
 //! * `system` (and `developer`) messages → [`Turn::System`].
 //! * `user` messages → [`Turn::User`], or [`Turn::Carrier`] for a
-//!   prompt-mode carrier (its declared attachments become slots).
+//!   prompt-mode carrier (its declared attachments become slots) or a
+//!   record with the user's own attachments (its `attachments` member's
+//!   items become slots, after a carrier's).
 //! * `assistant` messages → [`Turn::Assistant`], with the tool calls of a
 //!   tool-call envelope (`{"content": …, "tool_calls": [{"id", "name", "arguments"}]}`).
 //! * After an assistant turn with calls, every `tool` message up to the
@@ -14,7 +16,8 @@
 //!   other messages found among the results follow the batch, in order.
 //! * A `tool` message no call claims → [`Turn::Carrier`], labelled.
 //!
-//! Only a carrier's declared attachments become [`Slot`]s; its body is text
+//! Only a carrier's declared attachments and a user record's
+//! `attachments` member become [`Slot`]s; a body or a user's text is text
 //! and is never scanned.
 
 use std::borrow::Cow;
@@ -22,13 +25,14 @@ use std::sync::Arc;
 
 use serde_json::value::RawValue;
 
-use crate::carrier::{Carrier, TOOL_RESULTS_PREFIX};
+use crate::carrier::{checked_records, Carrier, TOOL_RESULTS_PREFIX};
+use crate::history::AsRecord;
 use crate::json::scan;
 use crate::media::Prepared;
 
 use super::envelope::KEPT;
 use super::report::NoteReason;
-pub(crate) use super::slot::{carrier_slots, slots, Slot};
+pub(crate) use super::slot::{carrier_slots, item_slots, slots, Slot};
 use super::wire::Arguments;
 use crate::Role;
 
@@ -206,13 +210,13 @@ impl Media {
 pub(crate) const NO_RESULT: &str = "[no result was recorded for this call]";
 
 /// Walk `messages` into turns.
-pub(crate) fn walk<R: AsRef<str>, C: AsRef<str>>(messages: &[(R, C)]) -> Vec<Turn<'_, ()>> {
+pub(crate) fn walk<M: AsRecord>(messages: &[M]) -> Vec<Turn<'_, ()>> {
     let mut turns = Vec::with_capacity(messages.len());
     let mut i = 0;
     while i < messages.len() {
-        let (role, content) = (Role::parse(messages[i].0.as_ref()), messages[i].1.as_ref());
+        let (role, content) = (Role::parse(messages[i].role()), messages[i].content());
         if role != Role::Assistant {
-            turns.push(single(i, role, content));
+            turns.push(single(i, role, &messages[i]));
             i += 1;
             continue;
         }
@@ -225,15 +229,15 @@ pub(crate) fn walk<R: AsRef<str>, C: AsRef<str>>(messages: &[(R, C)]) -> Vec<Tur
         // The window of this turn's results: up to the next assistant.
         let end = messages[i + 1..]
             .iter()
-            .position(|(r, _)| Role::parse(r.as_ref()) == Role::Assistant)
+            .position(|m| Role::parse(m.role()) == Role::Assistant)
             .map_or(messages.len(), |p| i + 1 + p);
         let mut answers: Vec<Option<ToolResult<'_, ()>>> =
             turn.calls.iter().map(|_| None).collect();
         let mut after = Vec::new();
-        for (j, (r, c)) in messages.iter().enumerate().take(end).skip(i + 1) {
-            let (r, c) = (Role::parse(r.as_ref()), c.as_ref());
+        for (j, m) in messages.iter().enumerate().take(end).skip(i + 1) {
+            let (r, c) = (Role::parse(m.role()), m.content());
             if r != Role::Tool {
-                after.push(single(j, r, c));
+                after.push(single(j, r, m));
                 continue;
             }
             let carrier = Carrier::native(c);
@@ -287,14 +291,12 @@ pub(crate) fn walk<R: AsRef<str>, C: AsRef<str>>(messages: &[(R, C)]) -> Vec<Tur
 /// compared exactly) whose content is shaped like tool calls or a tool
 /// result: `(index, role, what it holds)`. Sent as the text of a user, it
 /// would lose its calls or its attachments without a word.
-pub(crate) fn misroled<R: AsRef<str>, C: AsRef<str>>(
-    messages: &[(R, C)],
-) -> Option<(usize, String, &'static str)> {
-    messages.iter().enumerate().find_map(|(i, (r, c))| {
-        let Role::Other(role) = Role::parse(r.as_ref()) else {
+pub(crate) fn misroled<M: AsRecord>(messages: &[M]) -> Option<(usize, String, &'static str)> {
+    messages.iter().enumerate().find_map(|(i, m)| {
+        let Role::Other(role) = Role::parse(m.role()) else {
             return None;
         };
-        let content = c.as_ref();
+        let content = m.content();
         let what = if envelope(i, content).is_some_and(|a| !a.calls.is_empty()) {
             "tool calls"
         } else {
@@ -310,26 +312,43 @@ pub(crate) fn misroled<R: AsRef<str>, C: AsRef<str>>(
 }
 
 /// A message that is not an assistant's, on its own.
-fn single<'a>(index: usize, role: Role<'_>, content: &'a str) -> Turn<'a, ()> {
+fn single<'a, M: AsRecord>(index: usize, role: Role<'_>, message: &'a M) -> Turn<'a, ()> {
+    let content = message.content();
     match role {
         Role::System | Role::Developer => Turn::System(content),
-        Role::User => match Carrier::prompt(content) {
-            Some(carrier) => {
-                let text = if carrier.is_declared() {
-                    // The count and marker lines are gone (the attachments
-                    // travel as media); line 1 says what the text is.
-                    Cow::Owned(format!("{TOOL_RESULTS_PREFIX}\n{}", carrier.body))
-                } else {
-                    Cow::Borrowed(content)
-                };
-                Turn::Carrier(UserCarrier {
-                    text,
-                    slots: slots(index, carrier.attachments()),
+        Role::User => {
+            // The user's own attachments: a member of the record, never
+            // read from its text.
+            let own = message
+                .attachments_json()
+                .map(|json| item_slots(index, checked_records(json)))
+                .unwrap_or_default();
+            match Carrier::prompt(content) {
+                Some(carrier) => {
+                    let text = if carrier.is_declared() {
+                        // The count and marker lines are gone (the
+                        // attachments travel as media); line 1 says what
+                        // the text is.
+                        Cow::Owned(format!("{TOOL_RESULTS_PREFIX}\n{}", carrier.body))
+                    } else {
+                        Cow::Borrowed(content)
+                    };
+                    let mut slots = slots(index, carrier.attachments());
+                    slots.extend(own);
+                    Turn::Carrier(UserCarrier {
+                        text,
+                        slots,
+                        unclaimed: false,
+                    })
+                }
+                None if !own.is_empty() => Turn::Carrier(UserCarrier {
+                    text: Cow::Borrowed(content),
+                    slots: own,
                     unclaimed: false,
-                })
+                }),
+                None => Turn::User(Cow::Borrowed(content)),
             }
-            None => Turn::User(Cow::Borrowed(content)),
-        },
+        }
         Role::Tool => unclaimed(index, Carrier::native(content), content),
         Role::Other(other) => Turn::User(Cow::Owned(format!("[{other}]\n{content}"))),
         // The walk takes assistant messages apart (their calls pair with

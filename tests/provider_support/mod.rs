@@ -7,6 +7,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use tool_carrier::history::{AsRecord, Record};
 use tool_carrier::media::Policy;
 use tool_carrier::provider::{build_request, read_history, Options, Provider, Request};
 use tool_carrier::roots::Roots;
@@ -210,19 +211,15 @@ pub fn manifest_dir() -> &'static Path {
         .unwrap_or(here)
 }
 
-/// A history file of the crate, as `(role, content)` pairs.
-pub fn history(rel: &str) -> Vec<(String, String)> {
+/// A history file of the crate, as records.
+pub fn history(rel: &str) -> Vec<Record> {
     let bytes = fs::read(manifest_dir().join(rel)).unwrap();
     read_history(&bytes[..]).unwrap()
 }
 
 /// Build a request, and check the body as serialized against every rule
 /// of the provider's API: no test body may break one.
-pub fn build<R: AsRef<str>, C: AsRef<str>>(
-    provider: Provider,
-    messages: &[(R, C)],
-    options: &Options,
-) -> Request {
+pub fn build<M: AsRecord>(provider: Provider, messages: &[M], options: &Options) -> Request {
     let request =
         build_request(provider, messages, options).unwrap_or_else(|e| panic!("{provider}: {e}"));
     assert_follows_rules(&request);
@@ -249,8 +246,8 @@ pub fn assert_follows_rules(request: &Request) {
     );
 }
 
-/// JSON Lines text as `(role, content)` pairs.
-pub fn history_lines(lines: &str) -> Vec<(String, String)> {
+/// JSON Lines text as records.
+pub fn history_lines(lines: &str) -> Vec<Record> {
     read_history(lines.as_bytes()).unwrap()
 }
 

@@ -6,7 +6,7 @@
 //! | `system` (text or text blocks) | a `system` message |
 //! | `user` text | a `user` message |
 //! | `tool_result` blocks | one `tool` carrier each, in order, before the turn's text: text blocks the body, `image` / `document` blocks declared (base64 stored, URLs kept), `is_error` kept; blocks of other kinds left out, with a note |
-//! | `image` / `document` in the user's own turn | stored, and named in the user's text (`[image TARGET sent by the user]`), with a note |
+//! | `image` / `document` in the user's own turn | stored, and declared as the user record's `attachments` (a document's `title` its name) |
 //! | `assistant` text and `tool_use` | an assistant envelope (`input` as the arguments) |
 //! | `thinking` / `redacted_thinking` blocks | kept, with their signatures, as the envelope's `anthropic_thinking` member |
 //! | other assistant blocks (server tools and their results, …) | kept as the envelope's `anthropic_blocks` member, with a note |
@@ -32,8 +32,8 @@ use crate::steps::audit::{audit, label_in, ImportOptions, Inner, Shape, Walk};
 use crate::steps::envelope::Envelope;
 use crate::steps::imported::ImportError;
 use crate::steps::imported::{
-    assistant_envelope, attach, body_or_list, left_out, target, url_payload, user_media, BodyOr,
-    Call, ImportedHistory, Payload,
+    assistant_envelope, attach, body_or_list, left_out, target, url_payload, BodyOr, Call,
+    ImportedHistory, Payload, UserText,
 };
 use crate::steps::wire::{Open, TextOr};
 
@@ -204,7 +204,7 @@ fn user(
     store: &mut dyn MediaStore,
     out: &mut ImportedHistory,
 ) -> Result<(), ImportError> {
-    let mut text = Vec::new();
+    let mut text = UserText::default();
     for (b, item) in items.into_iter().enumerate() {
         let bat = format!("{at}.content[{b}]");
         match item.inner {
@@ -219,15 +219,15 @@ fn user(
             }
             Open::Known(Block::Text { text: t }) => {
                 out.kept("text block");
-                text.push(t.into_owned());
+                text.text(t.into_owned());
             }
             Open::Known(Block::Image { source }) => {
                 let (kind, target) = media(false, source, &bat, store)?;
-                text.push(user_media(out, m, &bat, "image block", kind, &target));
+                text.media(out, "image block", kind, target, None);
             }
-            Open::Known(Block::Document { source, .. }) => {
+            Open::Known(Block::Document { source, title, .. }) => {
                 let (kind, target) = media(true, source, &bat, store)?;
-                text.push(user_media(out, m, &bat, "document block", kind, &target));
+                text.media(out, "document block", kind, target, title.as_deref());
             }
             other => left_out(
                 out,
@@ -238,9 +238,7 @@ fn user(
             ),
         }
     }
-    if !text.is_empty() {
-        out.push("user", text.join("\n"));
-    }
+    text.push_to(out);
     Ok(())
 }
 
@@ -380,17 +378,17 @@ mod tests {
             ]
         });
         let h = from_anthropic(&body, &mut InlineStore).unwrap();
-        let roles: Vec<&str> = h.messages.iter().map(|(r, _)| r.as_str()).collect();
+        let roles: Vec<&str> = h.messages.iter().map(|m| m.role()).collect();
         assert_eq!(roles, ["system", "user", "assistant", "tool", "user"]);
-        assert_eq!(h.messages[0].1, "Be brief.");
-        let a: Value = serde_json::from_str(&h.messages[2].1).unwrap();
+        assert_eq!(h.messages[0].content(), "Be brief.");
+        let a: Value = serde_json::from_str(h.messages[2].content()).unwrap();
         assert_eq!(a["content"], "Taking it.");
         assert_eq!(
             a["tool_calls"][0],
             json!({"id": "toolu_1", "name": "shot", "arguments": {"page": "a"}})
         );
         assert_eq!(a[THINKING][0]["signature"], "sig");
-        let t: Value = serde_json::from_str(&h.messages[3].1).unwrap();
+        let t: Value = serde_json::from_str(h.messages[3].content()).unwrap();
         assert_eq!(
             (
                 t["tool_call_id"].as_str(),
@@ -403,11 +401,12 @@ mod tests {
             t["attachments"][0]["target"],
             format!("data:image/gif;base64,{GIF}")
         );
+        // The user's own image: the record's attachment, not its text.
         assert_eq!(
-            h.messages[4].1,
-            "And?\n[image https://x/u.png sent by the user]"
+            h.messages[4].to_json(),
+            r#"{"role":"user","content":"And?","attachments":[{"kind":"image","target":"https://x/u.png"}]}"#
         );
-        assert_eq!(h.notes.len(), 1);
+        assert!(h.notes.is_empty(), "{:?}", h.notes);
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //! | `system` text blocks | a `system` message |
 //! | `toolResult` | a `tool` carrier: `text` and `json` blocks the body, `image` / `document` bytes declared, `status: "error"` kept as `is_error` |
 //! | the labelled images after the results (what `convert` writes for models that take none inside a `toolResult`) | folded back into their results, by the fixed shape of [`openai_chat`](crate::provider::from_openai_chat)'s media message |
-//! | other `user` text and media | a `user` message; media stored and named in the text, with a note |
+//! | other `user` text and media | a `user` message; media stored and declared as its `attachments` (a document's name its name) |
 //! | `assistant` text and `toolUse` | an assistant envelope |
 //! | `cachePoint` | left out (the request's, not the conversation's), with a note |
 //! | other assistant blocks (reasoning, …) | kept as the envelope's `bedrock_blocks` member, with a note |
@@ -30,8 +30,8 @@ use crate::steps::audit::{audit, label_in, ImportOptions, Inner, Shape, Walk};
 use crate::steps::envelope::Envelope;
 use crate::steps::imported::ImportError;
 use crate::steps::imported::{
-    assistant_envelope, attach, body_or_list, function_tool, label, left_out, list, target,
-    user_media, Batch, BodyOr, Call, ImportedHistory, Payload,
+    assistant_envelope, attach, body_or_list, function_tool, label, left_out, list, target, Batch,
+    BodyOr, Call, ImportedHistory, Payload, UserText,
 };
 use crate::steps::known::List;
 use crate::steps::wire::Keyed;
@@ -385,16 +385,16 @@ fn user(
     if rest.is_empty() {
         return Ok(());
     }
-    let mut text = Vec::new();
+    let mut text = UserText::default();
     for &(b, block) in &rest {
         let bat = format!("{at}.content[{b}]");
         let what = what(&known::CONTENT, block);
         if let Keyed::Known(Block::Text(t)) = block {
             out.kept(&what);
-            text.push(t.clone().into_owned());
+            text.text(t.clone().into_owned());
         } else if let Some((kind, payload)) = media(block) {
             let target = target(payload, &bat, store)?;
-            text.push(user_media(out, m, &bat, &what, kind, &target));
+            text.media(out, &what, kind, target, document_name(block).as_deref());
         } else {
             left_out(
                 out,
@@ -405,7 +405,7 @@ fn user(
             );
         }
     }
-    out.push("user", text.join("\n"));
+    out.messages.push(text.into_record());
     Ok(())
 }
 
@@ -468,7 +468,7 @@ mod tests {
                 {"text": "Done."},
                 {"cachePoint": {"type": "default"}}]}]});
         let h = from_bedrock(&body, &mut InlineStore).unwrap();
-        let a: Value = serde_json::from_str(&h.messages[0].1).unwrap();
+        let a: Value = serde_json::from_str(h.messages[0].content()).unwrap();
         assert_eq!(a["content"], "Done.");
         assert_eq!(
             a[BLOCKS][0]["reasoningContent"]["reasoningText"]["signature"],

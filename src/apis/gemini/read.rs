@@ -4,7 +4,7 @@
 //! | Gemini | carrier history |
 //! |---|---|
 //! | `systemInstruction` text | a `system` message |
-//! | `user` text | a `user` message; `inlineData` stored and named in the text, with a note |
+//! | `user` text | a `user` message; `inlineData` stored (`fileData` kept) and declared as its `attachments` |
 //! | `model` text and `functionCall` | an assistant envelope; a call without an id gets `call_M_N` |
 //! | `functionResponse` | a `tool` carrier: `response.output` or `response.error` (or the response's JSON) the body, an `error` key kept as `is_error`, its `parts`' `inlineData` declared; a response without an id answers the turn's next call of that name |
 //! | the labelled `user` content right after the responses (what `convert` writes for Gemini 2) | folded back into the results |
@@ -33,8 +33,8 @@ use crate::steps::audit::{audit, label_in, ImportOptions, Inner, Shape, Walk};
 use crate::steps::envelope::Envelope;
 use crate::steps::imported::ImportError;
 use crate::steps::imported::{
-    assistant_envelope, body_or_list, function_tool, kind_of_inline, left_out, list, target,
-    user_media, Batch, BodyOr, Call, ImportedHistory, Payload,
+    assistant_envelope, body_or_list, function_tool, kind_of_inline, left_out, list, target, Batch,
+    BodyOr, Call, ImportedHistory, Payload, UserText,
 };
 use crate::steps::wire::Keyed;
 
@@ -435,7 +435,8 @@ fn user(
     user_parts(m, at, &all, store, out)
 }
 
-/// A user's own parts as a user message: text, and media stored and named.
+/// A user's own parts as a user message: text, and media stored and
+/// declared as its attachments.
 fn user_parts(
     m: usize,
     at: &str,
@@ -443,16 +444,16 @@ fn user_parts(
     store: &mut dyn MediaStore,
     out: &mut ImportedHistory,
 ) -> Result<(), ImportError> {
-    let mut text = Vec::new();
+    let mut text = UserText::default();
     for &(p, part) in parts {
         let pat = format!("{at}.parts[{p}]");
         let what = what(part);
         if let Some(t) = text_of(part) {
             out.kept(&what);
-            text.push(t.to_owned());
+            text.text(t);
         } else if let Some((kind, payload)) = inline(part) {
             let target = target(payload, &pat, store)?;
-            text.push(user_media(out, m, &pat, &what, kind, &target));
+            text.media(out, &what, kind, target, None);
         } else {
             left_out(
                 out,
@@ -463,7 +464,7 @@ fn user_parts(
             );
         }
     }
-    out.push("user", text.join("\n"));
+    out.messages.push(text.into_record());
     Ok(())
 }
 
@@ -513,10 +514,10 @@ mod tests {
             ]
         });
         let h = from_gemini(&body, &mut InlineStore).unwrap();
-        let roles: Vec<&str> = h.messages.iter().map(|(r, _)| r.as_str()).collect();
+        let roles: Vec<&str> = h.messages.iter().map(|m| m.role()).collect();
         assert_eq!(roles, ["system", "user", "assistant", "tool", "user"]);
-        assert_eq!(h.messages[0].1, "Be brief.");
-        let a: Value = serde_json::from_str(&h.messages[2].1).unwrap();
+        assert_eq!(h.messages[0].content(), "Be brief.");
+        let a: Value = serde_json::from_str(h.messages[2].content()).unwrap();
         assert_eq!(a["content"], "Taking it.");
         assert_eq!(
             a["tool_calls"][0],
@@ -527,7 +528,7 @@ mod tests {
             a[PARTS],
             json!([{"text": "hm", "thought": true}, {"executableCode": {"language": "PYTHON", "code": "1"}}])
         );
-        let t: Value = serde_json::from_str(&h.messages[3].1).unwrap();
+        let t: Value = serde_json::from_str(h.messages[3].content()).unwrap();
         assert_eq!(
             (t["tool_call_id"].as_str(), t["content"].as_str()),
             (Some("call_1_2"), Some("saved"))
@@ -536,7 +537,7 @@ mod tests {
             t["attachments"][0]["target"],
             format!("data:image/gif;base64,{GIF}")
         );
-        assert_eq!(h.messages[4].1, "And?");
+        assert_eq!(h.messages[4].content(), "And?");
         assert_eq!(h.notes.len(), 2);
     }
 
@@ -561,8 +562,8 @@ mod tests {
         let tools: Vec<Value> = h
             .messages
             .iter()
-            .filter(|(r, _)| r == "tool")
-            .map(|(_, t)| serde_json::from_str(t).unwrap())
+            .filter(|m| m.role() == "tool")
+            .map(|m| serde_json::from_str(m.content()).unwrap())
             .collect();
         let got: Vec<(&str, bool)> = tools
             .iter()

@@ -8,7 +8,7 @@
 //! | `assistant` `thinking` | kept as the envelope's `ollama_thinking` member (a string), written back when converting for Ollama |
 //! | `tool` (`tool_name`) | a `tool` carrier answering the batch's next call of that tool |
 //! | the `user` message after a batch whose text is one label a line (`Attachment of the NAME result (call ID): image TARGET`) and whose `images` are as many | folded back into the results |
-//! | other `images` of a user | stored and named in the text, with a note |
+//! | other `images` of a user | stored, and declared as the user record's `attachments` |
 //! | `images` of an assistant or a system message | left out, with a note |
 //!
 //! Every message and call is first looked up in what the pinned `ollama`
@@ -27,8 +27,8 @@ use crate::steps::audit::{audit, ImportOptions, Inner, Shape, Walk};
 use crate::steps::envelope::Envelope;
 use crate::steps::imported::ImportError;
 use crate::steps::imported::{
-    assistant_envelope, body_or_list, label, left_out, target, user_media, Batch, BodyOr, Call,
-    ImportedHistory, Payload,
+    assistant_envelope, body_or_list, label, left_out, target, Batch, BodyOr, Call,
+    ImportedHistory, Payload, UserText,
 };
 use crate::steps::wire::B64;
 
@@ -154,18 +154,14 @@ pub(crate) fn read(
         match message.role {
             Role::System => out.push("system", content.to_owned()),
             Role::User => {
-                let mut text = content.to_owned();
+                let mut text = UserText::default();
+                text.text(content);
                 for (i, b) in images.iter().enumerate() {
                     let iat = format!("{at}.images[{i}]");
                     let target = target(Payload::Base64(b), &iat, store)?;
-                    let line =
-                        user_media(&mut out, m, &iat, "image", AttachmentKind::Image, &target);
-                    if !text.is_empty() {
-                        text.push('\n');
-                    }
-                    text.push_str(&line);
+                    text.media(&mut out, "image", AttachmentKind::Image, target, None);
                 }
-                out.push("user", text);
+                out.messages.push(text.into_record());
             }
             Role::Assistant => {
                 batch.calls.clear();
@@ -309,14 +305,14 @@ mod tests {
             ]
         });
         let h = from_ollama(&body, &mut InlineStore).unwrap();
-        let roles: Vec<&str> = h.messages.iter().map(|(r, _)| r.as_str()).collect();
+        let roles: Vec<&str> = h.messages.iter().map(|m| m.role()).collect();
         assert_eq!(roles, ["system", "assistant", "tool", "user"]);
-        let a: Value = serde_json::from_str(&h.messages[1].1).unwrap();
+        let a: Value = serde_json::from_str(h.messages[1].content()).unwrap();
         assert_eq!(
             a["tool_calls"][0],
             json!({"id": "call_1_0", "name": "shot", "arguments": {"page": "a"}})
         );
-        let t: Value = serde_json::from_str(&h.messages[2].1).unwrap();
+        let t: Value = serde_json::from_str(h.messages[2].content()).unwrap();
         assert_eq!(
             (t["tool_call_id"].as_str(), t["content"].as_str()),
             (Some("call_1_0"), Some("saved"))
@@ -325,11 +321,14 @@ mod tests {
             t["attachments"][0]["target"],
             format!("data:image/gif;base64,{GIF}")
         );
+        assert_eq!(h.messages[3].content(), "And?");
         assert_eq!(
-            h.messages[3].1,
-            format!("And?\n[image data:image/gif;base64,{GIF} sent by the user]")
+            h.messages[3].attachments(),
+            [crate::Attachment::image(format!(
+                "data:image/gif;base64,{GIF}"
+            ))]
         );
-        assert_eq!(h.notes.len(), 1);
+        assert!(h.notes.is_empty(), "{:?}", h.notes);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! |---|---|
 //! | `system` / `developer` | a `system` message |
 //! | `user` text | a `user` message |
-//! | `user` `image_url` / `file` parts | stored, and named in the user's text, with a note |
+//! | `user` `image_url` / `file` parts | stored (URLs and file ids kept), and declared as the user record's `attachments` (a file's `filename` its name) |
 //! | `assistant` text and `tool_calls` | an assistant envelope (`arguments` kept as the text it was) |
 //! | `tool` | a `tool` carrier: its text the body |
 //! | legacy `function_call` of an `assistant` | one more call of its envelope, id `call_M_N` |
@@ -37,6 +37,7 @@
 use serde_json::Value;
 
 use crate::facts::BRIDGE;
+use crate::history::Record;
 use crate::media::store::MediaStore;
 use crate::AttachmentKind;
 
@@ -47,8 +48,8 @@ use crate::steps::audit::{audit, audit_one, label_in, ImportOptions, Inner, Shap
 use crate::steps::envelope::Envelope;
 use crate::steps::imported::ImportError;
 use crate::steps::imported::{
-    assistant_envelope, attach, body_or_list, left_out, target, typed, url_payload, user_media,
-    Batch, BodyOr, Call, ImportedHistory, Payload,
+    assistant_envelope, attach, body_or_list, left_out, target, typed, url_payload, Batch, BodyOr,
+    Call, ImportedHistory, Payload, UserText,
 };
 use crate::steps::known::List;
 use crate::steps::wire::{Open, TextOr};
@@ -218,11 +219,11 @@ pub(crate) fn read(
             }
         }
         match read_one(m, &format!("$.messages[{m}]"), message, store, &mut out)? {
-            ChatMessage::Message(role, content) => {
-                if role == "assistant" {
+            ChatMessage::Message(record) => {
+                if record.role() == "assistant" {
                     batch.calls.clear();
                 }
-                out.push(role, content);
+                out.messages.push(record);
             }
             ChatMessage::Calls(envelope, calls) => {
                 batch.calls = calls;
@@ -248,9 +249,9 @@ fn bridge(m: usize, out: &mut ImportedHistory) {
 /// What one Chat message reads as. The media message after a batch is
 /// the caller's to fold: it needs the messages around it.
 pub(crate) enum ChatMessage {
-    /// A message of the history as it is: system text, a user's message,
-    /// an assistant's text without calls.
-    Message(&'static str, String),
+    /// A message of the history as it is: system text, a user's message
+    /// (their media its attachments), an assistant's text without calls.
+    Message(Record),
     /// An assistant turn with calls: its envelope, and each call's
     /// `(id, name)`.
     Calls(String, Vec<(String, String)>),
@@ -320,14 +321,11 @@ fn read_one(
         );
     }
     match message.role {
-        Role::System | Role::Developer => Ok(ChatMessage::Message(
+        Role::System | Role::Developer => Ok(ChatMessage::Message(Record::new(
             "system",
             text_of(m, at, message.role, content, notes),
-        )),
-        Role::User => Ok(ChatMessage::Message(
-            "user",
-            user(m, at, content, store, notes)?,
-        )),
+        ))),
+        Role::User => Ok(ChatMessage::Message(user(m, at, content, store, notes)?)),
         Role::Assistant => assistant(m, at, message, notes),
         Role::Tool | Role::Function => {
             let id = match message.role {
@@ -442,7 +440,7 @@ fn assistant(
         );
     }
     if message.tool_calls.is_empty() && message.function_call.is_none() {
-        return Ok(ChatMessage::Message("assistant", text));
+        return Ok(ChatMessage::Message(Record::new("assistant", text)));
     }
     let call = |id: String, f: &CallFunction<'_>, at: String, what: &str| {
         let name = f
@@ -579,31 +577,34 @@ fn part_name<'p>(part: &'p Open<Part<'_>>) -> Option<&'p str> {
     }
 }
 
-/// A user's message: its text, with each of its own media stored and
-/// named in it (and noted).
+/// A user's message: its text, and its own media stored and declared as
+/// the record's attachments.
 fn user(
     m: usize,
     at: &str,
     content: Option<&Content<'_>>,
     store: &mut dyn MediaStore,
     notes: &mut ImportedHistory,
-) -> Result<String, ImportError> {
+) -> Result<Record, ImportError> {
     let Some(TextOr::Parts(parts)) = content else {
-        return Ok(text_of(m, at, Role::User, content, notes));
+        return Ok(Record::new(
+            "user",
+            text_of(m, at, Role::User, content, notes),
+        ));
     };
-    let mut text = Vec::new();
+    let mut text = UserText::default();
     for (p, part) in parts.iter().enumerate() {
         let pat = format!("{at}.content[{p}]");
         let what = part_what(Role::User, part);
         if let Open::Known(Part::Text { text: t }) = part {
             notes.kept(&what);
-            text.push(t.clone().into_owned());
+            text.text(t.clone().into_owned());
             continue;
         }
         match media(part) {
             Some((kind, payload)) => {
                 let target = target(payload, &pat, store)?;
-                text.push(user_media(notes, m, &pat, &what, kind, &target));
+                text.media(notes, &what, kind, target, part_name(part));
             }
             None => left_out(
                 notes,
@@ -614,7 +615,7 @@ fn user(
             ),
         }
     }
-    Ok(text.join("\n"))
+    Ok(text.into_record())
 }
 
 #[cfg(test)]

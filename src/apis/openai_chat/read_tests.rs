@@ -27,15 +27,15 @@ fn media_message() -> Value {
 #[test]
 fn the_media_message_is_folded_back_into_its_result() {
     let h = from_openai_chat(&batch(media_message()), &mut InlineStore).unwrap();
-    let roles: Vec<&str> = h.messages.iter().map(|(r, _)| r.as_str()).collect();
+    let roles: Vec<&str> = h.messages.iter().map(|m| m.role()).collect();
     assert_eq!(roles, ["user", "assistant", "tool", "user"]);
-    let t: Value = serde_json::from_str(&h.messages[2].1).unwrap();
+    let t: Value = serde_json::from_str(h.messages[2].content()).unwrap();
     assert_eq!(t["content"], "saved");
     assert_eq!(
         t["attachments"][0]["target"],
         format!("data:image/gif;base64,{GIF}")
     );
-    let a: Value = serde_json::from_str(&h.messages[1].1).unwrap();
+    let a: Value = serde_json::from_str(h.messages[1].content()).unwrap();
     assert_eq!(a["tool_calls"][0]["arguments"], "{\"p\":1}");
     assert!(h.notes.is_empty());
 }
@@ -57,7 +57,7 @@ fn after_a_bridge_too_and_nothing_that_does_not_match_exactly() {
         {"role": "user", "content": "Next?"}
     ]);
     let h = from_openai_chat(&plain, &mut InlineStore).unwrap();
-    let roles: Vec<&str> = h.messages.iter().map(|(r, _)| r.as_str()).collect();
+    let roles: Vec<&str> = h.messages.iter().map(|m| m.role()).collect();
     assert_eq!(roles, ["assistant", "tool", "user"]);
     // Another call id, another tool name, an extra part: a user message.
     for edit in [
@@ -75,9 +75,12 @@ fn after_a_bridge_too_and_nothing_that_does_not_match_exactly() {
         m["content"][0]["text"] = edit.0.into();
         let h = from_openai_chat(&batch(m), &mut InlineStore).unwrap();
         assert_eq!(h.messages.len(), 5, "{}", edit.0);
-        let t: Value = serde_json::from_str(&h.messages[2].1).unwrap();
+        let t: Value = serde_json::from_str(h.messages[2].content()).unwrap();
         assert_eq!(t["attachments"], json!([]));
-        assert_eq!(h.notes.len(), 1);
+        // The image stays, the user's own.
+        let own: usize = h.messages.iter().map(|m| m.attachments().len()).sum();
+        assert_eq!(own, 1, "{}", edit.0);
+        assert!(h.notes.is_empty(), "{:?}", h.notes);
     }
 }
 
@@ -96,23 +99,25 @@ fn what_chat_allows_is_read_as_before() {
         {"role": "function", "name": "g", "content": [{"type": "text", "text": "done"}]}
     ]});
     let h = from_openai_chat(&body, &mut InlineStore).unwrap();
-    let roles: Vec<&str> = h.messages.iter().map(|(r, _)| r.as_str()).collect();
+    let roles: Vec<&str> = h.messages.iter().map(|m| m.role()).collect();
     assert_eq!(
         roles,
         ["system", "user", "assistant", "tool", "assistant", "tool"]
     );
-    assert_eq!(h.messages[0].1, "Be brief.");
+    assert_eq!(h.messages[0].content(), "Be brief.");
     // The user's audio has no place in a carrier history: left out with
     // a note, never written into the text; the participant's name is
     // not kept either, and said so.
-    let lines: Vec<&str> = h.messages[1].1.lines().collect();
-    assert_eq!(lines, ["Look", "[image https://x/a.png sent by the user]"]);
+    assert_eq!(h.messages[1].content(), "Look");
+    assert_eq!(
+        h.messages[1].attachments(),
+        [crate::Attachment::image("https://x/a.png")]
+    );
     let notes: Vec<&str> = h.notes.iter().map(|n| n.text.as_str()).collect();
     assert_eq!(
         notes,
         [
             "$.messages[1].name: the participant's name \"ann\" is not kept",
-            "$.messages[1].content[1]: the user's own image is named in the text, not declared",
             "$.messages[1].content[2]: an input_audio part is left out: a user message holds text and its own images and files",
         ]
     );
@@ -122,18 +127,21 @@ fn what_chat_allows_is_read_as_before() {
         "read 1 developer message, 3 text parts, 1 user message, 1 image_url part, \
          1 input_audio part, 2 assistant messages, 1 function tool call, 1 tool message, \
          1 function message: kept 1 developer message, 3 text parts, 1 user message, \
-         2 assistant messages, 1 function tool call, 1 tool message, 1 function message; \
-         noted 1 image_url part, 1 input_audio part"
+         1 image_url part, 2 assistant messages, 1 function tool call, 1 tool message, \
+         1 function message; noted 1 input_audio part"
     );
     assert_eq!(
-        h.messages[2].1,
+        h.messages[2].content(),
         r#"{"content":null,"tool_calls":[{"id":"c1","name":"f","arguments":{"a":1}}]}"#
     );
     assert_eq!(
-        h.messages[4].1,
+        h.messages[4].content(),
         r#"{"content":null,"tool_calls":[{"id":"call_4_0","name":"g","arguments":{}}]}"#
     );
-    assert_eq!(h.messages[5].1, r#"{"content":"done","attachments":[]}"#);
+    assert_eq!(
+        h.messages[5].content(),
+        r#"{"content":"done","attachments":[]}"#
+    );
 }
 
 #[test]

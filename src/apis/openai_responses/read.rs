@@ -3,7 +3,7 @@
 //! | Responses | carrier history |
 //! |---|---|
 //! | `instructions`, `system` / `developer` messages | a `system` message |
-//! | `user` message (`input_text`, or a string) | a `user` message; `input_image` / `input_file` stored and named in the text, with a note |
+//! | `user` message (`input_text`, or a string) | a `user` message; `input_image` / `input_file` stored (URLs and file ids kept) and declared as its `attachments` |
 //! | `assistant` message (`output_text`) and the `function_call` items after it | one assistant envelope |
 //! | `function_call_output` | a `tool` carrier: `input_text` the body, `input_image` / `input_file` declared |
 //! | `reasoning` and the other items the SDK lists | kept as the next assistant envelope's `openai_items` member, with a note |
@@ -29,8 +29,8 @@ use crate::steps::audit::{audit, label_in, nested, ImportOptions, Inner, Shape, 
 use crate::steps::envelope::Envelope;
 use crate::steps::imported::ImportError;
 use crate::steps::imported::{
-    assistant_envelope, attach, body_or_list, left_out, target, url_payload, user_media, BodyOr,
-    Call, ImportedHistory, Payload,
+    assistant_envelope, attach, body_or_list, left_out, target, url_payload, BodyOr, Call,
+    ImportedHistory, Payload, UserText,
 };
 use crate::steps::known::List;
 use crate::steps::wire::{Open, TextOr};
@@ -141,7 +141,10 @@ pub(crate) fn read(
                 }
                 turn.open = true;
                 let list = &known::ASSISTANT_MESSAGE_CONTENT;
-                let t = message_text(&content, list, &at, i, store, &mut out)?;
+                let t = message_text(&content, list, &at, i, store, &mut out, false)?
+                    .into_record()
+                    .into_pair()
+                    .1;
                 if !turn.text.is_empty() && !t.is_empty() {
                     turn.text.push('\n');
                 }
@@ -151,10 +154,11 @@ pub(crate) fn read(
                 out.kept("message item");
                 turn.close(&mut out);
                 let list = &known::INPUT_MESSAGE_CONTENT;
-                let t = message_text(&content, list, &at, i, store, &mut out)?;
+                let user = role == Role::User;
+                let t = message_text(&content, list, &at, i, store, &mut out, user)?;
                 match role {
-                    Role::User => out.push("user", t),
-                    _ => out.push("system", t),
+                    Role::User => out.messages.push(t.into_record()),
+                    _ => out.push("system", t.into_record().into_pair().1),
                 }
             }
             Open::Known(Item::FunctionCall {
@@ -253,8 +257,6 @@ fn part_text<'p>(part: &'p Open<Part<'_>>) -> Option<&'p str> {
     }
 }
 
-/// An `input_image` or `input_file` part's kind and target; `None` for
-/// another part.
 /// An `input_file` part's `filename`, when it has one.
 fn part_name<'p>(part: &'p Open<Part<'_>>) -> Option<&'p str> {
     match part {
@@ -266,6 +268,13 @@ fn part_name<'p>(part: &'p Open<Part<'_>>) -> Option<&'p str> {
     }
 }
 
+/// Whether a part is an `input_image` or an `input_file`.
+fn part_is_media(part: &Open<Part<'_>>) -> bool {
+    matches!(part, Open::Known(Part::Image { .. } | Part::File { .. }))
+}
+
+/// An `input_image` or `input_file` part's kind and target; `None` for
+/// another part.
 fn part_target(
     part: &Open<Part<'_>>,
     at: &str,
@@ -307,6 +316,9 @@ fn part_target(
     Ok(Some((kind, target(payload, at, store)?)))
 }
 
+/// A message's text and, for a user's (`own_media`), the media they
+/// attached; media in another's message has no place in a history and is
+/// left out, with a note.
 fn message_text(
     content: &Content<'_>,
     list: &List,
@@ -314,27 +326,40 @@ fn message_text(
     i: usize,
     store: &mut dyn MediaStore,
     out: &mut ImportedHistory,
-) -> Result<String, ImportError> {
+    own_media: bool,
+) -> Result<UserText, ImportError> {
+    let mut text = UserText::default();
     let parts = match content {
-        TextOr::Text(text) => return Ok(text.clone().into_owned()),
+        TextOr::Text(t) => {
+            text.text(t.clone().into_owned());
+            return Ok(text);
+        }
         TextOr::Parts(parts) => parts,
     };
-    let mut text = Vec::new();
     for (p, part) in parts.iter().enumerate() {
         let pat = format!("{at}.content[{p}]");
         let what = what(list, part);
         if let Some(t) = part_text(part) {
             out.kept(&what);
-            text.push(t.to_owned());
+            text.text(t);
+        } else if !own_media && part_is_media(part) {
+            left_out(
+                out,
+                i,
+                &pat,
+                &what,
+                "only a user's own message declares media",
+            );
         } else if let Some((kind, target)) = part_target(part, &pat, store)? {
-            text.push(user_media(out, i, &pat, &what, kind, &target));
+            let name = part_name(part);
+            text.media(out, &what, kind, target, name);
         } else if let (Open::Other(map), "refusal part") = (part, what.as_str()) {
             out.noted(
                 i,
                 &what,
                 format!("{pat}: a refusal part is kept as the turn's text"),
             );
-            text.push(
+            text.text(
                 map.get("refusal")
                     .and_then(Value::as_str)
                     .unwrap_or("")
@@ -350,7 +375,7 @@ fn message_text(
             );
         }
     }
-    Ok(text.join("\n"))
+    Ok(text)
 }
 
 fn output(
@@ -416,13 +441,13 @@ mod tests {
             ]
         });
         let h = from_openai_responses(&body, &mut InlineStore).unwrap();
-        let roles: Vec<&str> = h.messages.iter().map(|(r, _)| r.as_str()).collect();
+        let roles: Vec<&str> = h.messages.iter().map(|m| m.role()).collect();
         assert_eq!(roles, ["system", "user", "assistant", "tool"]);
-        let a: Value = serde_json::from_str(&h.messages[2].1).unwrap();
+        let a: Value = serde_json::from_str(h.messages[2].content()).unwrap();
         assert_eq!(a["content"], "Taking it.");
         assert_eq!(a["tool_calls"][0]["id"], "call_1");
         assert_eq!(a[ITEMS][0]["id"], "rs_1");
-        let t: Value = serde_json::from_str(&h.messages[3].1).unwrap();
+        let t: Value = serde_json::from_str(h.messages[3].content()).unwrap();
         assert_eq!(t["content"], "saved");
         assert_eq!(t["attachments"][0]["kind"], "image");
         assert_eq!(h.notes.len(), 1);
@@ -459,23 +484,24 @@ mod tests {
                 {"type": "input_file", "file_url": "https://x/a.pdf"}]}
         ]);
         let h = from_openai_responses(&body, &mut InlineStore).unwrap();
-        let roles: Vec<&str> = h.messages.iter().map(|(r, _)| r.as_str()).collect();
+        let roles: Vec<&str> = h.messages.iter().map(|m| m.role()).collect();
         assert_eq!(roles, ["system", "user", "assistant", "tool"]);
         assert_eq!(
-            h.messages[1].1,
-            "Look\n[image https://x/a.png sent by the user]"
+            h.messages[1].to_json(),
+            r#"{"role":"user","content":"Look","attachments":[{"kind":"image","target":"https://x/a.png"}]}"#
         );
-        let a: Value = serde_json::from_str(&h.messages[2].1).unwrap();
+        let a: Value = serde_json::from_str(h.messages[2].content()).unwrap();
         assert_eq!(a["content"], "On it.");
         assert_eq!(
             a["tool_calls"],
             json!([{"id": "c1", "name": "f", "arguments": {"a": 1}}])
         );
         assert_eq!(a[ITEMS], json!([reasoning]));
-        let t: Value = serde_json::from_str(&h.messages[3].1).unwrap();
+        let t: Value = serde_json::from_str(h.messages[3].content()).unwrap();
         assert_eq!(t["content"], "ok");
         assert_eq!(t["attachments"][0]["target"], "https://x/a.pdf");
-        assert_eq!(h.notes.len(), 2);
+        // The reasoning item kept (the user's image is declared).
+        assert_eq!(h.notes.len(), 1, "{:?}", h.notes);
         assert!(h.tally.is_balanced(), "{:?}", h.tally);
         // An output part inside a result is no part the SDK lists there.
         let mut bad = body.clone();
