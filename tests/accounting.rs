@@ -30,6 +30,8 @@ struct Round {
     kept: Vec<Keep>,
     /// A result nobody called for, after the batch.
     stray: bool,
+    /// The user's own attachments on their message after the round.
+    own: Vec<Att>,
 }
 
 #[derive(Clone, Debug)]
@@ -91,12 +93,14 @@ fn round() -> impl Strategy<Value = Round> {
         ),
         prop::collection::vec(keep(), 0..3),
         prop::bool::weighted(0.15),
+        prop::collection::vec(att(), 0..3),
     )
-        .prop_map(|(text, calls, kept, stray)| Round {
+        .prop_map(|(text, calls, kept, stray, own)| Round {
             text,
             calls,
             kept,
             stray,
+            own,
         })
 }
 
@@ -108,8 +112,8 @@ fn marker(r: usize, k: usize) -> String {
 
 /// The history of `rounds`, in the crate's own grammar, and how many
 /// markers it holds.
-fn history(rounds: &[Round]) -> (Vec<(String, String)>, usize) {
-    let mut h = vec![("user".to_owned(), "Go on.".to_owned())];
+fn history(rounds: &[Round]) -> (Vec<Record>, usize) {
+    let mut h = vec![Record::new("user", "Go on.")];
     let mut markers = 0;
     for (r, round) in rounds.iter().enumerate() {
         let ids: Vec<String> = (0..round.calls.len())
@@ -184,33 +188,42 @@ fn history(rounds: &[Round]) -> (Vec<(String, String)>, usize) {
         if !signatures.is_empty() {
             envelope["gemini_thought_signatures"] = Value::Object(signatures);
         }
-        h.push(("assistant".into(), envelope.to_string()));
+        h.push(Record::new("assistant", envelope.to_string()));
         for (c, (answered, atts)) in round.calls.iter().enumerate() {
             if !answered {
                 continue;
             }
-            let attachments: Vec<Value> = atts
-                .iter()
-                .map(|a| match a {
-                    Att::Png(seed) => json!({"kind": "image", "target": InlineStore.put(&support::png(2, 2, *seed)).unwrap().target}),
-                    Att::Url => json!({"kind": "image", "target": "https://example.com/a.png"}),
-                    Att::Invalid(0) => json!({"kind": "IMAGE", "target": "a.png"}),
-                    Att::Invalid(1) => json!({"kind": "screenshot", "target": "a.png"}),
-                    Att::Invalid(2) => json!({"kind": "image"}),
-                    Att::Invalid(3) => json!({"kind": "image", "target": 5}),
-                    Att::Invalid(_) => json!({"kind": "image", "target": ""}),
-                })
-                .collect();
-            let result = json!({"tool_call_id": ids[c], "content": format!("result {r} {c}"), "attachments": attachments});
-            h.push(("tool".into(), result.to_string()));
+            let result = json!({"tool_call_id": ids[c], "content": format!("result {r} {c}"), "attachments": declared(atts)});
+            h.push(Record::new("tool", result.to_string()));
         }
         if round.stray {
             let result = json!({"tool_call_id": format!("stray_{r}"), "content": "stray", "attachments": []});
-            h.push(("tool".into(), result.to_string()));
+            h.push(Record::new("tool", result.to_string()));
         }
-        h.push(("user".into(), "Next.".into()));
+        let user = if round.own.is_empty() {
+            Record::new("user", "Next.")
+        } else {
+            let record = json!({"role": "user", "content": "Next.", "attachments": declared(&round.own)});
+            Record::parse(&record.to_string()).unwrap()
+        };
+        h.push(user);
     }
     (h, markers)
+}
+
+/// The attachment objects declaring `atts`.
+fn declared(atts: &[Att]) -> Vec<Value> {
+    atts.iter()
+        .map(|a| match a {
+            Att::Png(seed) => json!({"kind": "image", "target": InlineStore.put(&support::png(2, 2, *seed)).unwrap().target}),
+            Att::Url => json!({"kind": "image", "target": "https://example.com/a.png"}),
+            Att::Invalid(0) => json!({"kind": "IMAGE", "target": "a.png"}),
+            Att::Invalid(1) => json!({"kind": "screenshot", "target": "a.png"}),
+            Att::Invalid(2) => json!({"kind": "image"}),
+            Att::Invalid(3) => json!({"kind": "image", "target": 5}),
+            Att::Invalid(_) => json!({"kind": "image", "target": ""}),
+        })
+        .collect()
 }
 
 /// Every value of `v`, depth first.

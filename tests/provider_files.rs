@@ -339,13 +339,11 @@ fn a_reference_goes_back_to_its_provider_as_it_came() {
     // convert → import → convert gives the same body, for each holder's own
     // provider.
     let fixture = Fixture::new();
-    // The tool round of the golden history (a user's own media, like the
-    // prompt carrier's that follows, is named in the user's text by an
-    // import, not declared).
-    let text =
+    // The whole golden history: the tool round, and the prompt carrier
+    // that follows (read back as the user's own attachments).
+    let lines =
         std::fs::read_to_string(support::manifest_dir().join("tests/golden/file-references.jsonl"))
             .unwrap();
-    let lines: String = text.lines().take(3).map(|l| format!("{l}\n")).collect();
     for provider in [
         Provider::Anthropic,
         Provider::OpenAiResponses,
@@ -358,5 +356,6 @@ fn a_reference_goes_back_to_its_provider_as_it_came() {
         let again = build(provider, &history.messages, &fixture.options());
         let files = |r: &tool_carrier::provider::Request| r.report.files;
         assert_eq!(files(&again), files(&first), "{provider}");
+        assert_eq!(again.to_json(), first.to_json(), "{provider}");
     }
 }

@@ -1,6 +1,22 @@
 //! Reading histories: JSON Lines (one message a line, blank lines skipped)
 //! or one JSON array of messages.
 //!
+//! # Record shapes
+//!
+//! Every record is an object with a string `role` and a string `content`;
+//! where a round's attachments live is fixed by the grammar:
+//!
+//! | record | where its attachments are |
+//! |---|---|
+//! | `{"role":"tool","content":"{\"tool_call_id\":…,\"content\":…,\"attachments\":[…]}"}` — the native carrier | the envelope's `attachments`, inside `content` |
+//! | `{"role":"user","content":"[Tool results]\n[Tool attachments: N]\n[IMAGE:…]…"}` — the prompt carrier | its N marker lines, at the top of `content` |
+//! | `{"role":"user","content":"…","attachments":[…]}` — a user's own | the record's `attachments` member, beside `content` ([`Record`]) |
+//! | `{"role":"assistant","content":"{\"content\":…,\"tool_calls\":[…]}"}` — the calls | none |
+//!
+//! The attachment objects are the same in the envelope and the record
+//! (`{"kind", "target", "name"?}`). Text never declares anything: a
+//! `content` holding what looks like either member is text.
+//!
 //! [`HistoryReader`] splits a history into [`Chunk`]s: the records, and the
 //! verbatim bytes between them (line feeds, blank lines, array punctuation).
 //! Writing every chunk back in order gives the input byte for byte, which is

@@ -7,8 +7,9 @@
 //! (one record in memory at a time), decodes each declared `data:` target,
 //! hands the bytes to a [`MediaStore`] (identical bytes are stored once)
 //! and declares the file's name instead. Only the `attachments` member (or
-//! a prompt carrier's marker lines) changes; the body, the other members
-//! and every byte outside the record's `content` string stay as they were.
+//! a prompt carrier's marker lines) changes, and the `target` strings of
+//! a user record's own `attachments`; the body, the other members and
+//! every other byte of the record stay as they were.
 //! A `data:` target that is not canonical base64 of a known type is left
 //! as it is, with a note. Externalizing twice changes nothing.
 //!
@@ -28,7 +29,7 @@
 use std::fmt;
 use std::io::{self, Write};
 
-use crate::carrier::{rebuild_carrier, Carrier, CarrierParts};
+use crate::carrier::{checked_records, rebuild_carrier, Carrier, CarrierParts};
 use crate::history::IntoHistoryReader;
 use crate::media::data_uri::{decode_data_uri, is_data_uri};
 use crate::media::store::MediaStore;
@@ -44,6 +45,8 @@ pub struct ExternalizeReport {
     pub records: usize,
     /// Carriers whose declaration changed.
     pub carriers: usize,
+    /// User records whose own `attachments` changed.
+    pub users: usize,
     /// `data:` targets replaced by a file's name.
     pub targets: usize,
     /// Files written.
@@ -73,10 +76,15 @@ impl fmt::Display for ExternalizeReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "{} records read: {} data: targets in {} carriers moved out, {} files written, {} duplicates folded, {} bytes saved ({} → {}), {} left inline, {} not messages",
+            "{} records read: {} data: targets in {} carriers{} moved out, {} files written, {} duplicates folded, {} bytes saved ({} → {}), {} left inline, {} not messages",
             self.records,
             self.targets,
             self.carriers,
+            match self.users {
+                0 => String::new(),
+                1 => " and 1 user message".to_owned(),
+                n => format!(" and {n} user messages"),
+            },
             self.files_written,
             self.duplicates_folded,
             self.bytes_saved(),
@@ -114,23 +122,34 @@ pub fn externalize_history<W: Write>(
         input,
         &mut output,
         progress,
-        |record, message, note, output| match externalized(
-            &message.role,
-            &message.content,
-            store,
-            &mut report,
-            note,
-        )? {
-            Some(content) => {
-                let span = message.content_span.clone();
+        |record, message, note, output| {
+            // A message's record is UTF-8.
+            let raw = std::str::from_utf8(record.raw).unwrap_or_default();
+            let mut edits: Vec<(std::ops::Range<usize>, String)> = Vec::new();
+            if let Some(content) =
+                externalized(&message.role, &message.content, store, &mut report, note)?
+            {
                 let mut literal = String::with_capacity(content.len() + 16);
                 crate::json::push_json_str(&mut literal, &content);
-                output.write_all(&record.raw[..span.start])?;
-                output.write_all(literal.as_bytes())?;
-                output.write_all(&record.raw[span.end..])?;
-                Ok(Rewrite::Written)
+                edits.push((message.content_span.clone(), literal));
             }
-            None => Ok(Rewrite::Unchanged),
+            if let Some(span) = message.attachments.clone() {
+                if let Some(array) = own_externalized(&raw[span.clone()], store, &mut report, note)? {
+                    edits.push((span, array));
+                }
+            }
+            if edits.is_empty() {
+                return Ok(Rewrite::Unchanged);
+            }
+            edits.sort_by_key(|(span, _)| span.start);
+            let mut at = 0;
+            for (span, text) in edits {
+                output.write_all(&record.raw[at..span.start])?;
+                output.write_all(text.as_bytes())?;
+                at = span.end;
+            }
+            output.write_all(&record.raw[at..])?;
+            Ok(Rewrite::Written)
         },
     )?;
     report.records = tally.records;
@@ -158,30 +177,15 @@ fn externalized(
     let mut changed = 0;
     let mut attachments: Vec<Attachment<'_>> = Vec::with_capacity(carrier.attachments().len());
     for a in carrier.attachments() {
-        if !is_data_uri(&a.target) {
-            attachments.push(a.clone());
-            continue;
-        }
-        match decode_data_uri(&a.target, usize::MAX) {
-            Ok((_, bytes)) => {
-                let stored = store.put(&bytes)?;
-                if stored.written {
-                    report.files_written += 1;
-                } else {
-                    report.duplicates_folded += 1;
-                }
+        match stored(a, store, report, note)? {
+            Some(target) => {
                 changed += 1;
                 attachments.push(Attachment {
-                    target: stored.target.into(),
+                    target: target.into(),
                     ..a.clone()
                 });
             }
-            Err(e) => {
-                report
-                    .left
-                    .push(note(format!("{} target: {e}", a.kind.as_str())));
-                attachments.push(a.clone());
-            }
+            None => attachments.push(a.clone()),
         }
     }
     if changed == 0 {
@@ -204,6 +208,75 @@ fn externalized(
             Ok(None)
         }
     }
+}
+
+/// The target `a` is declared by once its `data:` bytes are in `store`;
+/// `None` for a target that is no `data:` URL, or one that does not
+/// decode (noted, and left as it is).
+fn stored(
+    a: &Attachment<'_>,
+    store: &mut dyn MediaStore,
+    report: &mut ExternalizeReport,
+    note: &dyn Fn(String) -> Note,
+) -> io::Result<Option<String>> {
+    if !is_data_uri(&a.target) {
+        return Ok(None);
+    }
+    match decode_data_uri(&a.target, usize::MAX) {
+        Ok((_, bytes)) => {
+            let stored = store.put(&bytes)?;
+            if stored.written {
+                report.files_written += 1;
+            } else {
+                report.duplicates_folded += 1;
+            }
+            Ok(Some(stored.target))
+        }
+        Err(e) => {
+            report
+                .left
+                .push(note(format!("{} target: {e}", a.kind.as_str())));
+            Ok(None)
+        }
+    }
+}
+
+/// A user record's `attachments` array (its JSON text) with its `data:`
+/// targets stored, or `None` when nothing changes. Only each stored
+/// item's `target` string changes: its other members, the items that
+/// declare nothing and the white space stay as written.
+fn own_externalized(
+    array: &str,
+    store: &mut dyn MediaStore,
+    report: &mut ExternalizeReport,
+    note: &dyn Fn(String) -> Note,
+) -> io::Result<Option<String>> {
+    let spans = crate::json::scan::array(array).unwrap_or_default();
+    let mut out = String::with_capacity(array.len());
+    let (mut at, mut changed) = (0, 0);
+    for (span, item) in spans.into_iter().zip(checked_records(array)) {
+        let Ok(a) = item else { continue };
+        let Some(target) = stored(&a, store, report, note)? else {
+            continue;
+        };
+        let text = &array[span.clone()];
+        let picked = crate::json::scan::pick(text, ["target"]).and_then(|p| {
+            let [target] = p.picks;
+            target.one()
+        });
+        let Some(member) = picked else { continue };
+        out.push_str(&array[at..span.start + member.value.start]);
+        crate::json::push_json_str(&mut out, &target);
+        at = span.start + member.value.end;
+        changed += 1;
+    }
+    if changed == 0 {
+        return Ok(None);
+    }
+    out.push_str(&array[at..]);
+    report.users += 1;
+    report.targets += changed;
+    Ok(Some(out))
 }
 
 /// A writer that counts what it writes.
