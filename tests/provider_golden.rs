@@ -53,6 +53,10 @@ const CASES: &[(&str, &str, bool, Option<&str>)] = &[
     // error flag as each API spells it (Anthropic `is_error`, Bedrock
     // `status`, Gemini's `error` key; a note elsewhere).
     ("failed-tool", "tests/golden/failed-tool.jsonl", true, None),
+    // The user's own screenshot and PDF (their record's `attachments`)
+    // beside a tool's screenshot, and a later pasted image alone: each
+    // sent in the user's turn, fitted like the tool's.
+    ("user-pasted", "tests/golden/user-pasted.jsonl", true, None),
     // A full-size screenshot (a Retina laptop's 2880×1800), sent at the
     // size each provider's default model processes.
     (

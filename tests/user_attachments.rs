@@ -375,3 +375,25 @@ fn migrate_keeps_a_users_record_and_externalize_stores_its_inline_media() {
     let report = externalize_history(out.as_bytes(), &mut again, &mut store, |_| {}).unwrap();
     assert_eq!((report.targets, again), (0, out.into_bytes()));
 }
+
+#[test]
+fn keep_images_counts_a_users_images_with_a_tools_oldest_first() {
+    let fixture = Fixture::new();
+    let lines = [
+        user_line("Mine first.", &[Attachment::image("shots/small.png")]),
+        calls(&[("c1", "screenshot")]),
+        result("c1", "Captured.", &["shots/dashboard.png"]),
+        user_line("And mine again.", &[Attachment::image("shots/panel7.png")]),
+    ]
+    .concat();
+    let history = read_history(lines.as_bytes()).unwrap();
+    for provider in Provider::ALL {
+        let request = build(provider, &history, &fixture.options().with_keep_images(2));
+        let images = request.report.tally.get("image").unwrap();
+        assert_eq!((images.read, images.sent, images.noted), (3, 2, 1), "{provider}");
+        // The user's first, the oldest, is the one left out.
+        let json = request.to_json();
+        assert!(!json.contains(&base64_of(&png(4, 3, 4))), "{provider}");
+        assert!(json.contains(&base64_of(&png(12, 8, 2))), "{provider}");
+    }
+}
