@@ -203,7 +203,8 @@ fn history(rounds: &[Round]) -> (Vec<Record>, usize) {
         let user = if round.own.is_empty() {
             Record::new("user", "Next.")
         } else {
-            let record = json!({"role": "user", "content": "Next.", "attachments": declared(&round.own)});
+            let record =
+                json!({"role": "user", "content": "Next.", "attachments": declared(&round.own)});
             Record::parse(&record.to_string()).unwrap()
         };
         h.push(user);

@@ -15,7 +15,7 @@ use tool_carrier::conversation::Conversation;
 use tool_carrier::history::{read_history, MessageError, Record, UserMessage};
 use tool_carrier::import::from_provider;
 use tool_carrier::media::store::{AttachError, DirStore, MediaStore};
-use tool_carrier::provider::{build_request, BuildError, Options, Provider};
+use tool_carrier::provider::{build_request, BuildError, Provider};
 use tool_carrier::{Attachment, AttachmentKind};
 
 /// A user's record declaring `attachments`, as JSON Lines text.
@@ -80,9 +80,15 @@ fn every_provider_sends_the_users_image_in_the_user_message() {
         // The last user turn holds the user's text and their image.
         let body = request.body.to_value();
         let last = user_turns(provider, &body).pop().unwrap();
-        assert!(last.contains("It looks like this on my side"), "{provider}: {last}");
+        assert!(
+            last.contains("It looks like this on my side"),
+            "{provider}: {last}"
+        );
         let panel = base64_of(&png(12, 8, 2));
-        assert!(last.contains(&panel), "{provider}: the user's image is in their turn");
+        assert!(
+            last.contains(&panel),
+            "{provider}: the user's image is in their turn"
+        );
     }
 }
 
@@ -131,7 +137,10 @@ fn what_convert_sends_of_a_users_media_is_read_back_as_theirs() {
                 a.target
             );
         }
-        assert!(user.content().starts_with("What is wrong here?"), "{provider}");
+        assert!(
+            user.content().starts_with("What is wrong here?"),
+            "{provider}"
+        );
     }
 }
 
@@ -167,7 +176,9 @@ fn a_tool_results_prompt_carrier_stays_one_and_the_users_own_follow() {
     for provider in Provider::ALL {
         let request = build(provider, &history, &fixture.options());
         assert_eq!(request.report.images, 2, "{provider}");
-        let last = user_turns(provider, &request.body.to_value()).pop().unwrap();
+        let last = user_turns(provider, &request.body.to_value())
+            .pop()
+            .unwrap();
         assert!(last.contains("[Tool results]"), "{provider}: {last}");
         let (tool, own) = (base64_of(&png(16, 10, 1)), base64_of(&png(12, 8, 2)));
         let (t, o) = (last.find(&tool).unwrap(), last.find(&own).unwrap());
@@ -205,8 +216,14 @@ fn a_users_failed_attachment_is_a_note_and_strict_refuses_it() {
 fn a_users_images_count_toward_the_image_limit() {
     let fixture = Fixture::new();
     // Bedrock's Nova takes 20 images a request: 25 of the user's own.
-    let shots: Vec<Attachment<'_>> = (0..25).map(|_| Attachment::image("shots/small.png")).collect();
-    let lines = [user_line("All of them.", &shots), line("assistant", "Seen.")].concat();
+    let shots: Vec<Attachment<'_>> = (0..25)
+        .map(|_| Attachment::image("shots/small.png"))
+        .collect();
+    let lines = [
+        user_line("All of them.", &shots),
+        line("assistant", "Seen."),
+    ]
+    .concat();
     let history = read_history(lines.as_bytes()).unwrap();
     let options = fixture.options().with_model("amazon.nova-pro-v1:0");
     let request = build(Provider::Bedrock, &history, &options);
@@ -229,11 +246,13 @@ fn an_attachments_member_outside_a_users_record_is_refused() {
         parse(r#"{"role":"user","content":"x","attachments":[],"attachments":[]}"#),
         MessageError::Duplicate("attachments")
     );
-    let err = read_history(
-        "{\"role\":\"assistant\",\"content\":\"x\",\"attachments\":[]}\n".as_bytes(),
-    )
-    .unwrap_err();
-    assert!(err.to_string().contains("belongs to a user's record"), "{err}");
+    let err =
+        read_history("{\"role\":\"assistant\",\"content\":\"x\",\"attachments\":[]}\n".as_bytes())
+            .unwrap_err();
+    assert!(
+        err.to_string().contains("belongs to a user's record"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -328,15 +347,22 @@ fn inspect_shows_a_users_own_attachments_and_what_declares_none() {
     );
     assert!(lines[1].get("attachments").is_none(), "text is text");
     let mut rejected = Vec::new();
-    tool_carrier::inspect::for_each_line(history.as_bytes(), |_| {}, |line| {
-        if let tool_carrier::inspect::InspectLine::Message { rejected: r, .. } = line {
-            rejected.extend(r.iter().map(|(i, why)| format!("{i}: {why}")));
-        }
-        Ok(())
-    })
+    tool_carrier::inspect::for_each_line(
+        history.as_bytes(),
+        |_| {},
+        |line| {
+            if let tool_carrier::inspect::InspectLine::Message { rejected: r, .. } = line {
+                rejected.extend(r.iter().map(|(i, why)| format!("{i}: {why}")));
+            }
+            Ok(())
+        },
+    )
     .unwrap();
     assert_eq!(rejected.len(), 1);
-    assert!(rejected[0].starts_with("1: its kind \"picture\""), "{rejected:?}");
+    assert!(
+        rejected[0].starts_with("1: its kind \"picture\""),
+        "{rejected:?}"
+    );
 }
 
 #[test]
@@ -349,8 +375,13 @@ fn migrate_keeps_a_users_record_and_externalize_stores_its_inline_media() {
     let input = record.clone() + "\n";
     // Migration upgrades the carrier in the text and leaves the member.
     let mut out = Vec::new();
-    let report = migrate_history(input.as_bytes(), &mut out, &MigrateOptions::default(), |_| {})
-        .unwrap();
+    let report = migrate_history(
+        input.as_bytes(),
+        &mut out,
+        &MigrateOptions::default(),
+        |_| {},
+    )
+    .unwrap();
     let out = String::from_utf8(out).unwrap();
     assert_eq!(report.upgraded_prompt, 1, "{out}");
     let tail = &record[record.find(r#","attachments""#).unwrap()..];
@@ -361,15 +392,29 @@ fn migrate_keeps_a_users_record_and_externalize_stores_its_inline_media() {
     let mut out = Vec::new();
     let report = externalize_history(input.as_bytes(), &mut out, &mut store, |_| {}).unwrap();
     let out = String::from_utf8(out).unwrap();
-    assert_eq!((report.targets, report.users, report.files_written), (1, 1, 1), "{out}");
-    let name = fs::read_dir(dir.path()).unwrap().next().unwrap().unwrap().file_name();
+    assert_eq!(
+        (report.targets, report.users, report.files_written),
+        (1, 1, 1),
+        "{out}"
+    );
+    let name = fs::read_dir(dir.path())
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .file_name();
     let name = name.to_str().unwrap();
     assert_eq!(
         out,
         input.replace(&format!("data:image/gif;base64,{gif}"), name),
         "only the target changed"
     );
-    assert!(report.to_string().contains("in 0 carriers and 1 user message moved out"), "{report}");
+    assert!(
+        report
+            .to_string()
+            .contains("in 0 carriers and 1 user message moved out"),
+        "{report}"
+    );
     // Twice changes nothing.
     let mut again = Vec::new();
     let report = externalize_history(out.as_bytes(), &mut again, &mut store, |_| {}).unwrap();
@@ -390,7 +435,11 @@ fn keep_images_counts_a_users_images_with_a_tools_oldest_first() {
     for provider in Provider::ALL {
         let request = build(provider, &history, &fixture.options().with_keep_images(2));
         let images = request.report.tally.get("image").unwrap();
-        assert_eq!((images.read, images.sent, images.noted), (3, 2, 1), "{provider}");
+        assert_eq!(
+            (images.read, images.sent, images.noted),
+            (3, 2, 1),
+            "{provider}"
+        );
         // The user's first, the oldest, is the one left out.
         let json = request.to_json();
         assert!(!json.contains(&base64_of(&png(4, 3, 4))), "{provider}");

@@ -151,14 +151,16 @@ mod tests {
 
     #[test]
     fn a_users_own_attachments_are_listed_and_what_declares_none_said() {
-        let history = concat!(
-            "{\"role\":\"user\",\"content\":\"look\",\"attachments\":[{\"kind\":\"image\",\"target\":\"a.png\"},{\"kind\":\"x\",\"target\":\"b\"}]}\n",
-        );
+        let history = "{\"role\":\"user\",\"content\":\"look\",\"attachments\":[{\"kind\":\"image\",\"target\":\"a.png\"},{\"kind\":\"x\",\"target\":\"b\"}]}\n";
         let mut out = Vec::new();
         write_table(history.as_bytes(), &mut out, |_| {}).unwrap();
         let text = String::from_utf8(out).unwrap();
         let rows: Vec<_> = text.lines().collect();
-        assert!(rows[1].contains(" - ") && rows[1].contains("image:a.png"), "{}", rows[1]);
+        assert!(
+            rows[1].contains(" - ") && rows[1].contains("image:a.png"),
+            "{}",
+            rows[1]
+        );
         assert!(
             rows[2].contains("not an attachment: attachments[1]: its kind \"x\""),
             "{}",

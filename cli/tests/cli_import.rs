@@ -242,3 +242,69 @@ fn provider_bodies_are_imported_and_converted_for_another_provider() {
         "{err}"
     );
 }
+
+#[test]
+fn a_users_pasted_image_is_imported_as_theirs_and_sent_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let body = json!({"model": "claude-sonnet-4-5", "max_tokens": 100, "messages": [
+        {"role": "user", "content": [
+            {"type": "text", "text": "What is this?"},
+            {"type": "image", "source": {"type": "base64", "media_type": "image/gif", "data": GIF}}]},
+        {"role": "assistant", "content": [{"type": "text", "text": "A dot."}]}
+    ]});
+    fs::write(dir.path().join("body.json"), body.to_string()).unwrap();
+    let out = run(
+        dir.path(),
+        &[
+            "import",
+            "--from",
+            "anthropic",
+            "--media-dir",
+            "media",
+            "body.json",
+        ],
+        b"",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let history = String::from_utf8(out.stdout).unwrap();
+    let user: Value = serde_json::from_str(history.lines().next().unwrap()).unwrap();
+    assert_eq!(user["content"], "What is this?");
+    let target = user["attachments"][0]["target"].as_str().unwrap();
+    assert!(dir.path().join("media").join(target).is_file(), "{history}");
+    fs::write(dir.path().join("history.jsonl"), &history).unwrap();
+    // inspect lists it; convert sends it, from the media folder.
+    let out = run(dir.path(), &["inspect", "history.jsonl"], b"");
+    let table = String::from_utf8(out.stdout).unwrap();
+    // (the column is 30 characters wide)
+    assert!(
+        table.contains(&format!("image:{}", &target[..20])),
+        "{table}"
+    );
+    let out = run(
+        dir.path(),
+        &[
+            "convert",
+            "--provider",
+            "openai-chat",
+            "--root",
+            "media",
+            "history.jsonl",
+        ],
+        b"",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let sent: Value = serde_json::from_slice(&out.stdout).unwrap();
+    // (fitted: a GIF goes to OpenAI as a PNG)
+    let url = sent["messages"][0]["content"][1]["image_url"]["url"]
+        .as_str()
+        .unwrap();
+    assert!(url.starts_with("data:image/png;base64,"), "{sent}");
+}

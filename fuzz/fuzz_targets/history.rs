@@ -1,11 +1,12 @@
 //! Histories of arbitrary bytes: the chunks give back the input byte for
-//! byte, and inspect writes one valid JSON object a record; or the input
+//! byte, each message's owned record writes back what reads as itself,
+//! and inspect writes one valid JSON object a record; or the input
 //! is refused as binary data (or for its byte order mark) before any
 //! record, by every reader.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tool_carrier::history::{Chunk, HistoryReader, InputError};
+use tool_carrier::history::{Chunk, HistoryReader, InputError, Record};
 
 fuzz_target!(|data: &[u8]| {
     let mut reader = match HistoryReader::new(data) {
@@ -38,6 +39,15 @@ fuzz_target!(|data: &[u8]| {
                     let literal = &r.raw[m.content_span.clone()];
                     assert_eq!(literal.first(), Some(&b'"'));
                     assert_eq!(literal.last(), Some(&b'"'));
+                    // The owned record writes back what reads as itself,
+                    // its attachments a user's and an array.
+                    let raw = std::str::from_utf8(r.raw).unwrap();
+                    let record = Record::parse(raw).unwrap();
+                    assert_eq!(Record::parse(&record.to_json()).as_ref(), Ok(&record));
+                    if let Some(span) = &m.attachments {
+                        assert_eq!(m.role, "user");
+                        assert_eq!(r.raw[span.start], b'[');
+                    }
                 }
             }
         }

@@ -141,22 +141,22 @@ impl Record {
     /// members as they were written.
     pub fn to_json(&self) -> String {
         let mut out = String::with_capacity(self.content.len() + self.content.len() / 8 + 32);
+        self.push_json(&mut out);
+        out
+    }
+
+    /// Append [`Record::to_json`] to `out`.
+    pub(crate) fn push_json(&self, out: &mut String) {
         out.push_str("{\"role\":");
-        push_json_str(&mut out, &self.role);
+        push_json_str(out, &self.role);
         out.push_str(",\"content\":");
-        push_json_str(&mut out, &self.content);
+        push_json_str(out, &self.content);
         if let Some(json) = &self.attachments {
             out.push_str(",\"attachments\":");
             out.push_str(json);
         }
-        for (name, json) in &self.members {
-            out.push(',');
-            push_json_str(&mut out, name);
-            out.push(':');
-            out.push_str(json);
-        }
+        super::write::push_members(out, &self.members);
         out.push('}');
-        out
     }
 }
 

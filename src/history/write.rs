@@ -495,7 +495,7 @@ pub(crate) fn envelope(text: &str, calls: &[ToolCall], extra: &[(String, String)
 }
 
 /// `,"name":json` for each member.
-fn push_members(out: &mut String, members: &[(String, String)]) {
+pub(super) fn push_members(out: &mut String, members: &[(String, String)]) {
     for (name, json) in members {
         out.push(',');
         push_json_str(out, name);

@@ -134,7 +134,8 @@ pub fn externalize_history<W: Write>(
                 edits.push((message.content_span.clone(), literal));
             }
             if let Some(span) = message.attachments.clone() {
-                if let Some(array) = own_externalized(&raw[span.clone()], store, &mut report, note)? {
+                if let Some(array) = own_externalized(&raw[span.clone()], store, &mut report, note)?
+                {
                     edits.push((span, array));
                 }
             }

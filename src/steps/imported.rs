@@ -46,7 +46,7 @@ impl ImportedHistory {
     pub fn to_json_lines(&self) -> String {
         let mut out = String::new();
         for record in &self.messages {
-            out.push_str(&record.to_json());
+            record.push_json(&mut out);
             out.push('\n');
         }
         out
@@ -191,14 +191,20 @@ pub(crate) fn str_of<'v>(v: &'v Value, key: &str) -> Option<&'v str> {
 /// `attachments` (a member of the record, not of its text).
 #[derive(Debug, Default)]
 pub(crate) struct UserText {
-    lines: Vec<String>,
+    /// The pieces so far, joined by line feeds.
+    text: String,
+    pieces: usize,
     attachments: Vec<crate::Attachment<'static>>,
 }
 
 impl UserText {
     /// One more piece of text (pieces are joined by line feeds).
-    pub(crate) fn text(&mut self, text: impl Into<String>) {
-        self.lines.push(text.into());
+    pub(crate) fn text(&mut self, text: &str) {
+        if self.pieces > 0 {
+            self.text.push('\n');
+        }
+        self.text.push_str(text);
+        self.pieces += 1;
     }
 
     /// One of the user's own media (`what`), stored at `target`: declared,
@@ -221,12 +227,18 @@ impl UserText {
 
     /// Whether it holds neither text nor media.
     pub(crate) fn is_empty(&self) -> bool {
-        self.lines.is_empty() && self.attachments.is_empty()
+        self.pieces == 0 && self.attachments.is_empty()
     }
 
     /// The user's record.
     pub(crate) fn into_record(self) -> Record {
-        Record::user(self.lines.join("\n"), &self.attachments)
+        Record::user(self.text, &self.attachments)
+    }
+
+    /// The text alone, for a message that declares no media.
+    pub(crate) fn into_text(self) -> String {
+        debug_assert!(self.attachments.is_empty());
+        self.text
     }
 
     /// Append the user's record to `out`, unless it holds nothing.

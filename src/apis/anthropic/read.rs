@@ -219,7 +219,7 @@ fn user(
             }
             Open::Known(Block::Text { text: t }) => {
                 out.kept("text block");
-                text.text(t.into_owned());
+                text.text(&t);
             }
             Open::Known(Block::Image { source }) => {
                 let (kind, target) = media(false, source, &bat, store)?;

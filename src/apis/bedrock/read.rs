@@ -391,7 +391,7 @@ fn user(
         let what = what(&known::CONTENT, block);
         if let Keyed::Known(Block::Text(t)) = block {
             out.kept(&what);
-            text.text(t.clone().into_owned());
+            text.text(t);
         } else if let Some((kind, payload)) = media(block) {
             let target = target(payload, &bat, store)?;
             text.media(out, &what, kind, target, document_name(block).as_deref());

@@ -598,7 +598,7 @@ fn user(
         let what = part_what(Role::User, part);
         if let Open::Known(Part::Text { text: t }) = part {
             notes.kept(&what);
-            text.text(t.clone().into_owned());
+            text.text(t);
             continue;
         }
         match media(part) {

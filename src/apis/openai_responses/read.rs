@@ -141,10 +141,7 @@ pub(crate) fn read(
                 }
                 turn.open = true;
                 let list = &known::ASSISTANT_MESSAGE_CONTENT;
-                let t = message_text(&content, list, &at, i, store, &mut out, false)?
-                    .into_record()
-                    .into_pair()
-                    .1;
+                let t = message_text(&content, list, &at, i, store, &mut out, false)?.into_text();
                 if !turn.text.is_empty() && !t.is_empty() {
                     turn.text.push('\n');
                 }
@@ -158,7 +155,7 @@ pub(crate) fn read(
                 let t = message_text(&content, list, &at, i, store, &mut out, user)?;
                 match role {
                     Role::User => out.messages.push(t.into_record()),
-                    _ => out.push("system", t.into_record().into_pair().1),
+                    _ => out.push("system", t.into_text()),
                 }
             }
             Open::Known(Item::FunctionCall {
@@ -331,7 +328,7 @@ fn message_text(
     let mut text = UserText::default();
     let parts = match content {
         TextOr::Text(t) => {
-            text.text(t.clone().into_owned());
+            text.text(t);
             return Ok(text);
         }
         TextOr::Parts(parts) => parts,
@@ -359,12 +356,7 @@ fn message_text(
                 &what,
                 format!("{pat}: a refusal part is kept as the turn's text"),
             );
-            text.text(
-                map.get("refusal")
-                    .and_then(Value::as_str)
-                    .unwrap_or("")
-                    .to_owned(),
-            );
+            text.text(map.get("refusal").and_then(Value::as_str).unwrap_or(""));
         } else {
             left_out(
                 out,
