@@ -106,6 +106,7 @@
 #![deny(missing_docs)]
 
 #[cfg(feature = "media")]
+mod agents;
 mod apis;
 pub mod carrier;
 #[cfg(feature = "media")]

@@ -347,7 +347,7 @@ impl<R: BufRead> IntoHistoryReader for HistoryReader<R> {
 }
 
 /// `fill_buf`, retried when interrupted.
-fn fill<R: BufRead>(reader: &mut R) -> io::Result<&[u8]> {
+fn fill<R: BufRead + ?Sized>(reader: &mut R) -> io::Result<&[u8]> {
     // Retried here and asked again below: a slice returned from inside the
     // loop would keep the reader borrowed for the retry.
     loop {
@@ -407,7 +407,11 @@ fn binary_at(head: &[u8], cut: bool) -> Option<usize> {
 /// `\n`, in which case reading stopped inside it and `line` holds at most
 /// `limit` bytes. The buffer grows by doubling but never past the limit,
 /// so it holds at most `limit + 1` bytes.
-fn read_line<R: BufRead>(reader: &mut R, line: &mut Vec<u8>, limit: usize) -> io::Result<bool> {
+pub(crate) fn read_line<R: BufRead + ?Sized>(
+    reader: &mut R,
+    line: &mut Vec<u8>,
+    limit: usize,
+) -> io::Result<bool> {
     loop {
         let buf = fill(reader)?;
         if buf.is_empty() {

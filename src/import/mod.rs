@@ -32,8 +32,10 @@ use crate::facts::Provider;
 mod mcp;
 #[cfg(test)]
 pub(crate) use mcp::known as mcp_known;
+mod auto;
 mod record;
 
+pub use crate::agents::{Agent, UnknownAgent};
 pub use crate::apis::anthropic::read::{
     from_anthropic, BLOCKS as ANTHROPIC_BLOCKS, THINKING as ANTHROPIC_THINKING,
 };
@@ -61,13 +63,44 @@ pub use crate::apis::openai_responses::stream::OpenAiResponsesStream;
 pub use crate::steps::audit::ImportOptions;
 pub use crate::steps::envelope::IS_ERROR;
 pub(crate) use crate::steps::imported::kind_of_mime;
-pub use crate::steps::imported::{ImportError, ImportNote, Imported, ImportedHistory};
+pub use crate::steps::imported::{ImportError, ImportNote, Imported, ImportedHistory, PayloadSpan};
 pub use crate::steps::response::{ResponseError, ResponseForm, ResponseStream};
+pub use auto::{read_auto, AutoError, AutoRead, Detected};
 pub use mcp::{from_mcp, from_mcp_with};
 pub(crate) use record::{read_chat, spelling};
 pub use record::{
     read_record, read_records, read_records_with, ReadRecordError, RecordMessage, Spelling,
 };
+
+/// Read an agent's transcript, a line (or a turn) at a time, as a
+/// carrier history, saying where each media payload it keeps stood in the
+/// input ([`ImportedHistory::payloads`]).
+///
+/// ```
+/// use tool_carrier::import::{from_agent, Agent, ImportOptions};
+/// use tool_carrier::media::store::InlineStore;
+///
+/// let transcript = concat!(
+///     r#"{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"s","version":"2.0.14","isSidechain":false,"message":{"role":"user","content":"Look at the page."}}"#, "\n",
+///     r#"{"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"s","version":"2.0.14","isSidechain":false,"message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"text","text":"It is blank."}]}}"#, "\n",
+/// );
+/// let h = from_agent(Agent::ClaudeCode, &mut transcript.as_bytes(), &mut InlineStore, &ImportOptions::new())?;
+/// assert_eq!(h.messages[0], ("user", "Look at the page."));
+/// assert_eq!(h.messages[1], ("assistant", "It is blank."));
+/// # Ok::<(), tool_carrier::import::ImportError>(())
+/// ```
+///
+/// # Errors
+/// [`ImportError`] naming the line (and the JSON path in it) of what the
+/// agent's reader does not read; [`ImportError::Read`] from `input`.
+pub fn from_agent(
+    agent: Agent,
+    input: &mut dyn std::io::BufRead,
+    store: &mut dyn crate::media::store::MediaStore,
+    options: &ImportOptions,
+) -> Result<ImportedHistory, ImportError> {
+    (crate::agents::row(agent).read)(input, store, options)
+}
 
 /// The providers whose bodies can be read back ([`from_provider`]).
 pub const PROVIDERS: [Provider; 8] = Provider::ALL;

@@ -319,7 +319,7 @@ pub(crate) fn read_chat(
         read_message(index, "$", role, &value, store, &mut notes, options).map_err(
             |e| match e {
                 ImportError::Invalid { at, what } => invalid(&at, what),
-                ImportError::Store(e) => ReadRecordError::Store(e),
+                ImportError::Store(e) | ImportError::Read(e) => ReadRecordError::Store(e),
             },
         )?;
     let record = match read {

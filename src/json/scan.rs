@@ -609,6 +609,37 @@ impl<'a> Cursor<'a> {
     }
 }
 
+/// One step of a path into a JSON value: a member, or an array element.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Step<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+/// The span of the value at `path` inside the JSON text `src` (no white
+/// space around it), as serde_json reads the text: of a repeated key, the
+/// last. `None` when `src` is no valid JSON or nothing is there.
+pub(crate) fn locate(src: &str, path: &[Step<'_>]) -> Option<Range<usize>> {
+    let mut span = 0..src.len();
+    for step in path {
+        let inner = &src[span.clone()];
+        let found = match step {
+            Step::Key(key) => {
+                object(inner, &[])?
+                    .into_iter()
+                    .rev()
+                    .find(|m| m.key == *key)?
+                    .value
+            }
+            Step::Index(i) => array(inner)?.into_iter().nth(*i)?,
+        };
+        span = span.start + found.start..span.start + found.end;
+    }
+    let lead = src[span.clone()].len() - src[span.clone()].trim_start().len();
+    let trail = src[span.clone()].len() - src[span.clone()].trim_end().len();
+    Some(span.start + lead..span.end - trail)
+}
+
 #[cfg(test)]
 #[path = "scan_tests.rs"]
 mod tests;

@@ -193,3 +193,24 @@ fn deep_nesting_does_not_recurse() {
     let unbalanced = format!("{{\"a\":{}{}}}", "[".repeat(1000), "]".repeat(999));
     assert!(!valid(&unbalanced));
 }
+
+#[test]
+fn locate_finds_a_value_by_its_path() {
+    use super::{locate, Step};
+    let src = r#" {"a": [1, {"b": "x\"y", "b": "last"}], "c": {}} "#;
+    let at = |p: &[Step<'_>]| locate(src, p).map(|r| &src[r]);
+    assert_eq!(at(&[Step::Key("a"), Step::Index(0)]), Some("1"));
+    assert_eq!(
+        at(&[Step::Key("a"), Step::Index(1), Step::Key("b")]),
+        Some(r#""last""#)
+    );
+    assert_eq!(at(&[Step::Key("c")]), Some("{}"));
+    assert_eq!(
+        at(&[]),
+        Some(r#"{"a": [1, {"b": "x\"y", "b": "last"}], "c": {}}"#)
+    );
+    assert_eq!(at(&[Step::Key("a"), Step::Index(2)]), None);
+    assert_eq!(at(&[Step::Key("z")]), None);
+    assert_eq!(at(&[Step::Index(0)]), None);
+    assert_eq!(locate("{\"a\": ", &[Step::Key("a")]), None);
+}

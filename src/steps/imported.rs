@@ -29,6 +29,23 @@ pub struct ImportedHistory {
     /// What was read, by kind (`tool_use block`, `user message`), and what
     /// became of each: kept as it came, noted, or refused.
     pub tally: Tally,
+    /// Where each media payload the history keeps stood in the input, for
+    /// a reader that reads bytes (an agent's transcript); empty for one
+    /// that reads a parsed body.
+    pub payloads: Vec<PayloadSpan>,
+}
+
+/// Where a media payload stood in the input: the text of its JSON string
+/// (base64, or a `data:` URL), between the quotes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PayloadSpan {
+    /// The input's line, from 1.
+    pub line: usize,
+    /// Its JSON path in that line's value (`$.message.content[0].source.data`).
+    pub path: String,
+    /// Its bytes in the whole input, from the first after the opening
+    /// quote to the closing quote.
+    pub span: std::ops::Range<u64>,
 }
 
 /// Something an import kept in another form than it came.
@@ -50,6 +67,14 @@ impl ImportedHistory {
             out.push('\n');
         }
         out
+    }
+
+    /// Append what `other` read after what this one did.
+    pub(crate) fn absorb(&mut self, other: ImportedHistory) {
+        self.messages.extend(other.messages);
+        self.notes.extend(other.notes);
+        self.tally.extend(&other.tally);
+        self.payloads.extend(other.payloads);
     }
 
     pub(crate) fn push(&mut self, role: &str, content: String) {
@@ -414,6 +439,8 @@ pub enum ImportError {
     },
     /// The media store failed.
     Store(io::Error),
+    /// Reading the input failed.
+    Read(io::Error),
 }
 
 impl ImportError {
@@ -423,6 +450,21 @@ impl ImportError {
             what: what.into(),
         }
     }
+
+    /// The error with its path (from `$`) put under `prefix`: a part read
+    /// on its own, inside a larger input.
+    pub(crate) fn under(self, prefix: &str) -> ImportError {
+        match self {
+            ImportError::Invalid { at, what } => ImportError::Invalid {
+                at: match at.strip_prefix('$') {
+                    Some(rest) => format!("{prefix}{rest}"),
+                    None => at,
+                },
+                what,
+            },
+            other => other,
+        }
+    }
 }
 
 impl fmt::Display for ImportError {
@@ -430,6 +472,7 @@ impl fmt::Display for ImportError {
         match self {
             ImportError::Invalid { at, what } => write!(f, "{at}: {what}"),
             ImportError::Store(e) => write!(f, "storing media: {e}"),
+            ImportError::Read(e) => write!(f, "reading the input: {e}"),
         }
     }
 }
@@ -437,7 +480,7 @@ impl fmt::Display for ImportError {
 impl std::error::Error for ImportError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            ImportError::Store(e) => Some(e),
+            ImportError::Store(e) | ImportError::Read(e) => Some(e),
             ImportError::Invalid { .. } => None,
         }
     }

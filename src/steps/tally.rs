@@ -141,6 +141,15 @@ impl Tally {
         self.add(what, Fate::Refused, 1);
     }
 
+    /// Everything sent so far counted as left out, with a note, instead
+    /// (a part of an input read, then found to be out of the history: a
+    /// transcript's records before a compaction).
+    pub(crate) fn all_left_out(&mut self) {
+        for row in &mut self.rows {
+            row.noted += std::mem::take(&mut row.sent);
+        }
+    }
+
     /// Add every count of `other` (the tally of several inputs read one
     /// after the other).
     pub fn extend(&mut self, other: &Tally) {

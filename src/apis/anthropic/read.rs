@@ -117,19 +117,45 @@ pub(crate) fn read(
         }
     }
     for (m, message) in messages.into_iter().enumerate() {
-        let at = format!("$.messages[{m}]");
-        out.kept(match message.role {
-            Role::User => "user message",
-            Role::Assistant => "assistant message",
-        });
-        match (message.role, message.content) {
-            (Role::User, TextOr::Text(text)) => out.push("user", text.into_owned()),
-            (Role::User, TextOr::Parts(items)) => user(m, &at, items, store, &mut out)?,
-            (Role::Assistant, TextOr::Text(text)) => out.push("assistant", text.into_owned()),
-            (Role::Assistant, TextOr::Parts(items)) => assistant(m, &at, items, &mut out),
-        }
+        one(m, &format!("$.messages[{m}]"), message, store, &mut out)?;
     }
     Ok(out)
+}
+
+/// Read one message, `value`, on its own (number `m` of its input, at
+/// `at`), audited as a message of a body is: what an agent's transcript
+/// holds a line at a time.
+pub(crate) fn message(
+    m: usize,
+    at: &str,
+    value: &Value,
+    store: &mut dyn MediaStore,
+    options: &ImportOptions,
+    out: &mut ImportedHistory,
+) -> Result<(), ImportError> {
+    crate::steps::audit::audit_one(value, &MESSAGES, known::SDK, at, m, options, out)?;
+    let message: Message<'_> = crate::steps::imported::typed(value).map_err(|e| e.under(at))?;
+    one(m, at, message, store, out)
+}
+
+fn one(
+    m: usize,
+    at: &str,
+    message: Message<'_>,
+    store: &mut dyn MediaStore,
+    out: &mut ImportedHistory,
+) -> Result<(), ImportError> {
+    out.kept(match message.role {
+        Role::User => "user message",
+        Role::Assistant => "assistant message",
+    });
+    match (message.role, message.content) {
+        (Role::User, TextOr::Text(text)) => out.push("user", text.into_owned()),
+        (Role::User, TextOr::Parts(items)) => user(m, at, items, store, out)?,
+        (Role::Assistant, TextOr::Text(text)) => out.push("assistant", text.into_owned()),
+        (Role::Assistant, TextOr::Parts(items)) => assistant(m, at, items, out),
+    }
+    Ok(())
 }
 
 /// What a tally counts `item` of `list` as.

@@ -1,0 +1,30 @@
+//! Claude Code: its session transcripts, JSON Lines under
+//! `~/.claude/projects/PROJECT/`, one line per content block of the
+//! model's answer and one per tool result, each line wrapping an
+//! Anthropic Messages `message` in fields of Claude Code's own.
+
+pub(crate) mod read;
+
+use serde_json::Value;
+
+/// Where the format comes from. Claude Code publishes no source (its npm
+/// package is a bundle): the reader follows public transcript parsers'
+/// schemas, and its fixtures are written from them.
+pub(crate) const SOURCE: &str = "no published source; read from public transcript parsers: \
+    daaain/claude-code-log (claude_code_log/models.py) and ryoppippi/ccusage \
+    (src/data-loader.ts), for transcripts of Claude Code 1.0 to 2.0";
+
+/// A transcript's first line: a conversation line (a `uuid` and a
+/// `sessionId`), a summary (`leafUuid`), or a file-history snapshot
+/// (`messageId` and `snapshot`).
+pub(crate) fn sniff(first: &Value) -> bool {
+    let has = |k: &str| first.get(k).is_some();
+    match first.get("type").and_then(Value::as_str) {
+        Some("user" | "assistant" | "system") => {
+            has("uuid") && has("sessionId") && first.get("parentUuid").is_some()
+        }
+        Some("summary") => has("leafUuid"),
+        Some("file-history-snapshot") => has("messageId") && has("snapshot"),
+        _ => false,
+    }
+}

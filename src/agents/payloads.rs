@@ -1,0 +1,147 @@
+//! Where a line's media payloads stand: each base64 or `data:` string a
+//! provider's shapes carry media in, found by its shape in the part of
+//! the line a reader reads, with its JSON path and byte span.
+//!
+//! | shape | the payload |
+//! |---|---|
+//! | an object with `"type": "base64"` (Anthropic's `source`) | its `data` |
+//! | `inlineData` (Gemini's blob) | its `data` |
+//! | `image_url` or `file_data` holding a `data:` URL, or `{"url": "data:…"}` (OpenAI's) | the URL |
+
+use serde_json::Value;
+
+use crate::json::scan::locate;
+pub(crate) use crate::json::scan::Step;
+use crate::media::data_uri::is_data_uri;
+use crate::steps::imported::PayloadSpan;
+
+use super::lines::Line;
+
+/// The payloads inside `value` (the line's value at `root`, a member
+/// path), pushed to `out` with their spans in the input.
+pub(crate) fn find(line: &Line<'_>, root: &[Step<'_>], value: &Value, out: &mut Vec<PayloadSpan>) {
+    let mut path: Vec<Step<'_>> = root.to_vec();
+    let mut found = Vec::new();
+    walk(value, &mut path, &mut found);
+    for steps in found {
+        // The value was parsed from this very text: it is there.
+        let Some(span) = locate(line.text, &steps) else {
+            continue;
+        };
+        // Without its quotes.
+        let span = span.start + 1..span.end - 1;
+        out.push(PayloadSpan {
+            line: line.number,
+            path: path_text(&steps),
+            span: line.start + span.start as u64..line.start + span.end as u64,
+        });
+    }
+}
+
+fn walk<'v>(value: &'v Value, path: &mut Vec<Step<'v>>, found: &mut Vec<Vec<Step<'v>>>) {
+    match value {
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                path.push(Step::Index(i));
+                walk(item, path, found);
+                path.pop();
+            }
+        }
+        Value::Object(map) => {
+            let base64 = map.get("type").and_then(Value::as_str) == Some("base64");
+            for (key, member) in map {
+                path.push(Step::Key(key));
+                let payload = match (key.as_str(), member) {
+                    ("data", Value::String(_)) => base64,
+                    ("image_url" | "file_data" | "url", Value::String(s)) => data_url(s),
+                    _ => false,
+                };
+                if payload {
+                    found.push(path.clone());
+                } else if key == "inlineData" {
+                    if member.get("data").is_some_and(Value::is_string) {
+                        path.push(Step::Key("data"));
+                        found.push(path.clone());
+                        path.pop();
+                    }
+                } else {
+                    walk(member, path, found);
+                }
+                path.pop();
+            }
+        }
+        _ => {}
+    }
+}
+
+fn data_url(s: &str) -> bool {
+    s.split_once(',')
+        .is_some_and(|(head, _)| is_data_uri(head) && head.ends_with(";base64"))
+}
+
+/// `$.a[0].b`, a key that is no plain name quoted (`$["a b"]`).
+fn path_text(steps: &[Step<'_>]) -> String {
+    let mut out = String::from("$");
+    for step in steps {
+        match step {
+            Step::Index(i) => out.push_str(&format!("[{i}]")),
+            Step::Key(k)
+                if !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') =>
+            {
+                out.push('.');
+                out.push_str(k);
+            }
+            Step::Key(k) => out.push_str(&format!("[{}]", Value::String((*k).to_owned()))),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_shape_is_found_with_its_span() {
+        let text = r#"{"m":{"content":[{"type":"image","source":{"type":"base64","media_type":"image/png","data":"QUJD"}},{"inlineData":{"mimeType":"image/png","data":"REVG"}},{"type":"input_image","image_url":"data:image/png;base64,R0g="},{"image_url":{"url":"data:image/gif;base64,SUo="}},{"type":"text","text":"data:image/png;base64,AAAA"},{"url":"https://x/y.png"}]}}"#;
+        let line = Line {
+            number: 7,
+            start: 100,
+            text,
+        };
+        let value: Value = serde_json::from_str(text).unwrap();
+        let mut out = Vec::new();
+        find(&line, &[Step::Key("m")], &value["m"], &mut out);
+        let got: Vec<(String, String)> = out
+            .iter()
+            .map(|p| {
+                assert_eq!(p.line, 7);
+                let s = (p.span.start - 100) as usize..(p.span.end - 100) as usize;
+                (p.path.clone(), text[s].to_owned())
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("$.m.content[0].source.data".into(), "QUJD".into()),
+                ("$.m.content[1].inlineData.data".into(), "REVG".into()),
+                (
+                    "$.m.content[2].image_url".into(),
+                    "data:image/png;base64,R0g=".into()
+                ),
+                (
+                    "$.m.content[3].image_url.url".into(),
+                    "data:image/gif;base64,SUo=".into()
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn odd_keys_are_quoted_in_the_path() {
+        assert_eq!(
+            path_text(&[Step::Key("a b"), Step::Index(2), Step::Key("c_1")]),
+            r#"$["a b"][2].c_1"#
+        );
+    }
+}
