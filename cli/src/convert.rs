@@ -161,9 +161,10 @@ pub struct Args {
     compact: bool,
     /// Read the input as a request body written for this provider (any
     /// --provider name) and convert it for --provider, its tool
-    /// definitions included (unless --tools is given).
-    #[arg(long, value_name = "P")]
-    from: Option<Provider>,
+    /// definitions included (unless --tools is given); or as an agent's
+    /// transcript (claude-code), a line at a time.
+    #[arg(long, value_name = "FORMAT", value_parser = crate::source_parser())]
+    from: Option<crate::Source>,
     /// Keep a block, part or item of a kind the provider's pinned SDK
     /// does not list (in a Chat-spelled record, or a --from body) as a
     /// note, instead of refusing the input (exit 2).
@@ -387,7 +388,48 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
     let reading = ImportOptions::new().with_keep_unknown(args.keep_unknown);
     let mut input = input::open(args.file.as_deref())?;
     let name = input.name.clone();
-    if let Some(from) = args.from {
+    let agent = match args.from {
+        Some(crate::Source::Agent(agent)) => {
+            let taken = std::mem::replace(&mut input.reader, Box::new(std::io::empty()));
+            let mut reader = input.progress.track(taken);
+            let history = tool_carrier::import::from_agent(
+                agent,
+                &mut reader,
+                &mut tool_carrier::media::store::InlineStore,
+                &reading,
+            )
+            .map_err(|e| Failure::new(format!("--from {agent}: {name}: {e}")))?;
+            Some((agent.name().to_owned(), history))
+        }
+        Some(crate::Source::Auto) => {
+            let taken = std::mem::replace(&mut input.reader, Box::new(std::io::empty()));
+            let mut reader = input.progress.track(taken);
+            let read = tool_carrier::import::read_auto(
+                &mut reader,
+                &mut tool_carrier::media::store::InlineStore,
+                &reading,
+            )
+            .map_err(|e| Failure::new(format!("--from auto: {name}: {e}")))?;
+            eprintln!("  --from auto: {}", crate::import::said(&read));
+            Some(("auto".to_owned(), read.history))
+        }
+        _ => None,
+    };
+    if let Some((from, history)) = agent {
+        for note in &history.notes {
+            eprintln!("  --from {from}: {}", note.text);
+        }
+        eprintln!("  --from {from}: {}", history.tally.summary("kept"));
+        let out = Output {
+            provider: args.provider,
+            tools_given: options.tools().is_some(),
+            name: &name,
+            compact: args.compact,
+            cache: disk_cache.as_deref(),
+        };
+        return finish(&out, &history.messages, &options, &input.progress);
+    }
+    if let Some(crate::Source::Provider(from)) = args.from {
         let mut text = String::new();
         std::io::Read::read_to_string(&mut input.reader, &mut text)
             .context(|| format!("reading {name}"))?;

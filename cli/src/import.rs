@@ -6,7 +6,8 @@ use std::process::ExitCode;
 
 use serde_json::Value;
 use tool_carrier::import::{
-    from_mcp_with, from_provider_with, read_response, response_form, ImportOptions, PROVIDERS,
+    from_agent, from_mcp_with, from_provider_with, read_auto, read_response, response_form, Agent,
+    ImportOptions, ImportedHistory, PROVIDERS,
 };
 use tool_carrier::media::store::{DirStore, InlineStore, MediaStore};
 use tool_carrier::provider::Provider;
@@ -14,10 +15,13 @@ use tool_carrier::provider::Tally;
 
 use super::{input, interrupt, Context, Failure};
 
-/// The formats `--from` takes: MCP results and the providers' bodies.
+/// The formats `--from` takes: MCP results, the providers' bodies and
+/// the agents' transcripts.
 fn formats() -> Vec<&'static str> {
-    std::iter::once("mcp")
+    ["auto", "mcp"]
+        .into_iter()
         .chain(PROVIDERS.iter().map(|p| p.name()))
+        .chain(Agent::ALL.iter().map(|a| a.name()))
         .collect()
 }
 
@@ -55,7 +59,12 @@ pub struct Args {
     /// or `data:`; anthropic, openai-*, gemini with alt=sse), a JSON array
     /// of chunks (gemini without alt=sse) or JSON Lines (bedrock's
     /// ConverseStream events, ollama's chunks). Anything else is a request
-    /// body, a bare list of its messages, or JSON Lines of them.
+    /// body, a bare list of its messages, or JSON Lines of them. An
+    /// agent's name (claude-code, codex, gemini-cli) reads its transcript,
+    /// a line at a time. `auto` tells them apart by shape (an agent's
+    /// transcript by its first line; else every format with the input's
+    /// shape is tried, and the history taken when all that read it agree)
+    /// and says which it read.
     #[arg(long, value_name = "FORMAT", value_parser = clap::builder::PossibleValuesParser::new(formats()))]
     from: String,
     /// Write inline images and files here, each named by the SHA-256 of
@@ -141,13 +150,36 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
 fn read(args: &Args, store: &mut dyn MediaStore) -> Result<(String, Vec<String>), Failure> {
     let mut input = input::open(args.file.as_deref())?;
     let name = input.name.clone();
+    let options = ImportOptions::new().with_keep_unknown(args.keep_unknown);
+    if args.from == "auto" {
+        let mut reader = input.progress.track(input.reader);
+        let read = read_auto(&mut reader, store, &options)
+            .map_err(|e| Failure::new(format!("{name}: {e}")))?;
+        let unit = match read.format {
+            tool_carrier::import::Detected::Agent(_) => "line",
+            _ => "message",
+        };
+        let mut report = report(&read.history, &read.format.to_string(), unit);
+        report.push(format!("  --from auto: {}", said(&read)));
+        return Ok((read.history.to_json_lines(), report));
+    }
+    if let Ok(agent) = args.from.parse::<Agent>() {
+        let mut reader = input.progress.track(input.reader);
+        let history = from_agent(agent, &mut reader, store, &options).map_err(|e| {
+            Failure::new(format!(
+                "{name}: {e} (read as a {} transcript)",
+                agent.title()
+            ))
+        })?;
+        let report = report(&history, &format!("a {} transcript", agent.title()), "line");
+        return Ok((history.to_json_lines(), report));
+    }
     let mut bytes = Vec::new();
     input
         .reader
         .read_to_end(&mut bytes)
         .context(|| format!("reading {name}"))?;
     let text = text_of(&name, bytes)?;
-    let options = ImportOptions::new().with_keep_unknown(args.keep_unknown);
     if args.from != "mcp" {
         let provider: Provider = args.from.parse().expect("a listed format");
         return from_provider_text(provider, &name, &text, store, &options);
@@ -223,18 +255,47 @@ fn from_provider_text(
              of a response of {provider} either: see --help)"
         ))
     })?;
+    let report = report(&history, &format!("{provider} format"), "message");
+    Ok((history.to_json_lines(), report))
+}
+
+/// What `--from auto` read: `read as a Codex transcript (--from codex)`,
+/// and the other formats that read the same.
+pub fn said(read: &tool_carrier::import::AutoRead) -> String {
+    let mut text = format!(
+        "read as {} (--from {})",
+        read.format,
+        read.format.from_name()
+    );
+    let others: Vec<&str> = read.agreeing[1..].iter().map(|d| d.from_name()).collect();
+    if !others.is_empty() {
+        text.push_str(&format!(
+            "; the same as read by --from {}",
+            others.join(", ")
+        ));
+    }
+    text
+}
+
+/// What an import says of `history`, read from `what`: its notes (each
+/// under the input's `unit` it concerns, unless it names its line) and
+/// its counts.
+fn report(history: &ImportedHistory, what: &str, unit: &str) -> Vec<String> {
     let mut report: Vec<String> = history
         .notes
         .iter()
-        .map(|note| format!("  message {}: {}", note.message, note.text))
+        .map(|note| match unit {
+            "line" => format!("  {}", note.text),
+            _ => format!("  {unit} {}: {}", note.message, note.text),
+        })
         .collect();
     report.push(format!(
-        "import: {} messages from {provider} format, {} notes",
+        "import: {} messages from {what}, {} notes",
         history.messages.len(),
         history.notes.len()
     ));
     report.push(format!("  {}", history.tally.summary("kept")));
-    Ok((history.to_json_lines(), report))
+    report
 }
 
 /// The API another than `provider` whose stream reader reads `text`

@@ -76,6 +76,33 @@ fn provider_parser(
         .map(|name| name.parse::<Provider>().expect("a listed provider name"))
 }
 
+/// What `convert --from` reads: a provider's request body, or an agent's
+/// transcript.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Source {
+    Provider(tool_carrier::provider::Provider),
+    Agent(tool_carrier::import::Agent),
+    /// Told by its shape.
+    Auto,
+}
+
+/// The value parser of `convert --from`: a provider's or an agent's name,
+/// each listed in `--help`.
+fn source_parser() -> impl clap::builder::TypedValueParser<Value = Source> {
+    use clap::builder::TypedValueParser;
+    use tool_carrier::import::Agent;
+    use tool_carrier::provider::Provider;
+    let names: Vec<&'static str> = std::iter::once("auto")
+        .chain(Provider::NAMES.iter().copied())
+        .chain(Agent::ALL.iter().map(|a| a.name()))
+        .collect();
+    clap::builder::PossibleValuesParser::new(names).map(|name| match name.parse::<Agent>() {
+        _ if name == "auto" => Source::Auto,
+        Ok(agent) => Source::Agent(agent),
+        Err(_) => Source::Provider(name.parse::<Provider>().expect("a listed provider name")),
+    })
+}
+
 /// The value parser of every `--detail`: one of
 /// [`Detail::ALL`](tool_carrier::facts::Detail::ALL) by name.
 fn detail_parser() -> impl clap::builder::TypedValueParser<Value = tool_carrier::facts::Detail> {

@@ -1,0 +1,79 @@
+//! `import --from claude-code | codex | gemini-cli | auto` and `convert
+//! --from` the same: an agent's transcript read by the command, its format
+//! told by `auto`, and what no format reads refused with each reason.
+
+mod common;
+
+use serde_json::Value;
+
+const FIXTURES: [(&str, &str); 4] = [
+    ("claude-code", "tests/data/agents/claude-code/session.jsonl"),
+    ("codex", "tests/data/agents/codex/rollout-compacted.jsonl"),
+    (
+        "gemini-cli",
+        "tests/data/agents/gemini-cli/session-2026-08-21T09-14-5b1d2c3e.jsonl",
+    ),
+    (
+        "gemini-cli",
+        "tests/data/agents/gemini-cli/checkpoint-logo.json",
+    ),
+];
+
+fn records(stdout: &[u8]) -> Vec<Value> {
+    String::from_utf8_lossy(stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn each_agent_is_read_by_name_and_by_auto_alike() {
+    for (agent, file) in FIXTURES {
+        let named = common::run(&["import", "--from", agent, file], b"");
+        let said = String::from_utf8_lossy(&named.stderr).into_owned();
+        assert!(named.status.success(), "{agent} {file}: {said}");
+        assert!(!records(&named.stdout).is_empty(), "{file}: no records");
+        let auto = common::run(&["import", "--from", "auto", file], b"");
+        let told = String::from_utf8_lossy(&auto.stderr).into_owned();
+        assert!(auto.status.success(), "auto {file}: {told}");
+        assert!(
+            told.contains(&format!("(--from {agent})")),
+            "{file}: {told}"
+        );
+        assert_eq!(records(&auto.stdout), records(&named.stdout), "{file}");
+    }
+}
+
+#[test]
+fn convert_reads_an_agents_transcript_in_one_step() {
+    for (agent, file) in FIXTURES {
+        for from in [agent, "auto"] {
+            let out = common::run(
+                &["convert", "--from", from, "--provider", "anthropic", file],
+                b"",
+            );
+            let said = String::from_utf8_lossy(&out.stderr).into_owned();
+            assert!(out.status.success(), "{from} {file}: {said}");
+            let body: Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert!(!body["messages"].as_array().unwrap().is_empty(), "{file}");
+        }
+    }
+}
+
+#[test]
+fn what_no_format_reads_fails_naming_each_reason() {
+    let out = common::run(&["import", "--from", "auto"], b"{\"x\": 1}\n");
+    assert!(!out.status.success());
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("no format reads it"), "{said}");
+    assert!(said.contains("--from anthropic"), "{said}");
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn a_transcript_read_as_the_wrong_agent_is_refused() {
+    let out = common::run(&["import", "--from", "codex", FIXTURES[0].1], b"");
+    assert!(!out.status.success());
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("line 1"), "{said}");
+}
