@@ -120,7 +120,11 @@ impl std::error::Error for AutoError {}
 /// The longest input read whole (one that is no agent's transcript).
 const MAX_WHOLE: u64 = crate::history::DEFAULT_MAX_RECORD as u64;
 
-/// Read `input` as the format its shape says ([module docs](self)).
+/// Read `input` as the format its shape says.
+///
+/// An agent's transcript is told by its first line and streamed; anything
+/// else is read whole (at most the record limit) and tried as every format
+/// whose shape it has, taken only where every reading that succeeds agrees.
 ///
 /// ```
 /// use tool_carrier::import::{read_auto, Agent, Detected, ImportOptions};

@@ -8,11 +8,15 @@ pub(crate) mod read;
 use serde_json::Value;
 
 /// Where the format comes from. Claude Code publishes no source (its npm
-/// package is a bundle): the reader follows public transcript parsers'
-/// schemas, and its fixtures are written from them.
-pub(crate) const SOURCE: &str = "no published source; read from public transcript parsers: \
-    daaain/claude-code-log (claude_code_log/models.py) and ryoppippi/ccusage \
-    (src/data-loader.ts), for transcripts of Claude Code 1.0 to 2.0";
+/// package is a bundle): the reader follows the transcript readers that
+/// are published and real transcripts others published, and its fixtures
+/// are written from them.
+pub(crate) const SOURCE: &str = "no published source; read from the published readers \
+    anthropics/claude-agent-sdk-python e8bde601 (src/claude_agent_sdk/_internal/sessions.py), \
+    daaain/claude-code-log (claude_code_log/models.py), ryoppippi/ccusage \
+    (src/data-loader.ts), d-kimuson/claude-code-viewer 9367cf00 (its conversation \
+    schema), and real transcripts of Claude Code 2.1.38 and 2.1.39 in \
+    marot/spotter 8cc42b0b; transcripts of Claude Code 1.0 to 2.1";
 
 /// A transcript's first line: a conversation line (a `uuid` and a
 /// `sessionId`), a summary (`leafUuid`), or a file-history snapshot
