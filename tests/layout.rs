@@ -4,7 +4,9 @@
 //! folders, no source file over 700 lines, and what is per API in its
 //! folder and row: no provider variant named outside `src/apis/` (so no
 //! `match` over providers, wildcard or not, that a new API could fall
-//! into unnoticed).
+//! into unnoticed), and the same for agents: each a folder of
+//! `src/agents/` and a row of `AGENTS`, named nowhere else, building on
+//! the API folders and never on the layer that chooses among them.
 //!
 //! An import is a `crate::…` or `super::…` path in code (comments and
 //! `#[cfg(test)] mod tests` left out), resolved to the file of the longest
@@ -260,7 +262,8 @@ fn the_shared_steps_and_the_facts_name_no_api_and_no_layer_above() {
                 !(to.starts_with("apis/")
                     || to.starts_with("provider/")
                     || to.starts_with("rules/")
-                    || to.starts_with("import/")),
+                    || to.starts_with("import/")
+                    || to.starts_with("agents/")),
                 "{from} imports {to}"
             );
         }
@@ -278,6 +281,28 @@ fn an_api_folder_names_no_layer_above() {
             let to = rel(&dep);
             assert!(
                 !(to.starts_with("provider/") || to.starts_with("rules/")),
+                "{from} imports {to}"
+            );
+        }
+    }
+}
+
+/// An agent's reader builds on the provider readers and the shared steps;
+/// the layer that chooses a format (`import`) and the provider list's
+/// layer above it are not its to name.
+#[test]
+fn an_agent_folder_names_no_layer_above() {
+    for (file, deps) in imports() {
+        let from = rel(&file);
+        if !from.starts_with("agents/") {
+            continue;
+        }
+        for dep in deps {
+            let to = rel(&dep);
+            assert!(
+                !(to.starts_with("provider/")
+                    || to.starts_with("rules/")
+                    || to.starts_with("import/")),
                 "{from} imports {to}"
             );
         }
@@ -475,4 +500,95 @@ fn facts_files_name_files_that_exist() {
         }
     }
     assert!(missing.is_empty(), "{missing:#?}");
+}
+
+fn agents() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src/agents")
+}
+
+/// An agent is its folder and its row: every folder under `src/agents/`
+/// holds where its format comes from (`SOURCE`) and how its files are
+/// told apart (`sniff`) in `mod.rs`, and its reader in `read.rs`; `AGENTS`
+/// has one row naming each, and as many rows as `Agent::ALL` has agents.
+#[test]
+fn an_agent_is_a_folder_and_a_row() {
+    let table = code(&agents().join("mod.rs"));
+    let mut folders = Vec::new();
+    for entry in std::fs::read_dir(agents()).unwrap() {
+        let path = entry.unwrap().path();
+        if !path.is_dir() {
+            continue;
+        }
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let module = code(&path.join("mod.rs"));
+        assert!(
+            module.contains("pub(crate) const SOURCE: &str"),
+            "{name}/mod.rs says no SOURCE"
+        );
+        assert!(
+            module.contains("pub(crate) fn sniff(first: &Value) -> bool"),
+            "{name}/mod.rs has no sniff"
+        );
+        let read = code(&path.join("read.rs"));
+        assert!(
+            read.contains("pub(crate) fn read("),
+            "{name}/read.rs has no read"
+        );
+        for field in [
+            format!("source: {name}::SOURCE,"),
+            format!("sniff: {name}::sniff,"),
+            format!("read: {name}::read::read,"),
+        ] {
+            assert_eq!(
+                table.matches(&field).count(),
+                1,
+                "{name} needs one row in AGENTS with `{field}`"
+            );
+        }
+        folders.push(name);
+    }
+    let rows = table.matches("    Row {").count();
+    assert_eq!(rows, folders.len(), "rows {rows}, folders {folders:?}");
+    let all = table
+        .split("pub const ALL: [Agent; ")
+        .nth(1)
+        .and_then(|rest| rest.split(']').next())
+        .and_then(|n| n.parse::<usize>().ok())
+        .expect("Agent::ALL is declared with its length");
+    assert_eq!(all, rows);
+}
+
+/// What differs by agent is asked of its row: outside `src/agents/` no
+/// code names an agent's variant or reaches into an agent's folder.
+#[test]
+fn no_agent_is_named_outside_the_agent_folders() {
+    let mut named = Vec::new();
+    let folders: Vec<String> = std::fs::read_dir(agents())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    for file in modules().values() {
+        let at = rel(file);
+        if at.starts_with("agents/") {
+            continue;
+        }
+        let code = code(file);
+        for (n, line) in code.lines().enumerate() {
+            if let Some(i) = line.find("Agent::") {
+                let next = line[i + "Agent::".len()..].chars().nth(1);
+                // `Agent::ALL` is the list, a variant is `Agent::ClaudeCode`.
+                if next.is_some_and(|c| c.is_ascii_lowercase()) {
+                    named.push(format!("{at}:{}: {}", n + 1, line.trim()));
+                }
+            }
+            for folder in &folders {
+                if line.contains(&format!("agents::{folder}")) {
+                    named.push(format!("{at}:{}: {}", n + 1, line.trim()));
+                }
+            }
+        }
+    }
+    assert!(named.is_empty(), "{named:#?}");
 }
