@@ -39,9 +39,10 @@ pub struct ImportedHistory {
 /// (base64, or a `data:` URL), between the quotes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PayloadSpan {
-    /// The input's line, from 1.
+    /// The input's line (from 1) where the JSON value holding it begins:
+    /// its own line in JSON Lines, the first line of a whole document.
     pub line: usize,
-    /// Its JSON path in that line's value (`$.message.content[0].source.data`).
+    /// Its JSON path in that value (`$.message.content[0].source.data`).
     pub path: String,
     /// Its bytes in the whole input, from the first after the opening
     /// quote to the closing quote.
