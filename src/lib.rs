@@ -107,6 +107,7 @@
 
 #[cfg(feature = "media")]
 mod agents;
+#[cfg(feature = "media")]
 mod apis;
 pub mod carrier;
 #[cfg(feature = "media")]

@@ -464,6 +464,7 @@ mod reader;
 mod record;
 mod write;
 
+#[cfg(feature = "media")]
 pub(crate) use reader::read_line;
 pub use reader::{HistoryReader, IntoHistoryReader};
 pub use record::{AsRecord, Record};

@@ -610,6 +610,7 @@ impl<'a> Cursor<'a> {
 }
 
 /// One step of a path into a JSON value: a member, or an array element.
+#[cfg(feature = "media")]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Step<'a> {
     Key(&'a str),
@@ -619,6 +620,7 @@ pub(crate) enum Step<'a> {
 /// The span of the value at `path` inside the JSON text `src` (no white
 /// space around it), as serde_json reads the text: of a repeated key, the
 /// last. `None` when `src` is no valid JSON or nothing is there.
+#[cfg(feature = "media")]
 pub(crate) fn locate(src: &str, path: &[Step<'_>]) -> Option<Range<usize>> {
     let mut span = 0..src.len();
     for step in path {

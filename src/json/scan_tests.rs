@@ -194,6 +194,7 @@ fn deep_nesting_does_not_recurse() {
     assert!(!valid(&unbalanced));
 }
 
+#[cfg(feature = "media")]
 #[test]
 fn locate_finds_a_value_by_its_path() {
     use super::{locate, Step};
