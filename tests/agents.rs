@@ -105,6 +105,29 @@ fn results(v: &[(&str, bool, usize)]) -> Vec<(String, bool, usize)> {
         .collect()
 }
 
+/// What the real Claude Code CLI wrote, headless against a stand-in for
+/// the API (`claude-code/record/record.sh`): the user pastes an image,
+/// the model thinks and reads two files at once, one of them missing.
+const RECORDED: &str = "claude-code/recorded-2.1.332.jsonl";
+
+/// The history [`RECORDED`] holds. Claude Code writes the results in the
+/// order the calls finished (the failed one first), and its own note of
+/// where it keeps the pasted image as a user line after the prompt.
+fn recorded_shape() -> Shape {
+    Shape {
+        roles: owned(&["user", "user", "assistant", "tool", "tool", "assistant"]),
+        calls: pairs(&[
+            ("toolu_01Dashboard01", "Read"),
+            ("toolu_01Missing02", "Read"),
+        ]),
+        results: results(&[
+            ("toolu_01Missing02", true, 0),
+            ("toolu_01Dashboard01", false, 1),
+        ]),
+        user_media: 1,
+    }
+}
+
 /// The three agents' main fixtures: a screenshot in a parallel call, a
 /// failed call, thinking where the agent keeps it, a pasted image.
 fn main_fixtures() -> Vec<(Agent, &'static str, Shape)> {
@@ -130,6 +153,7 @@ fn main_fixtures() -> Vec<(Agent, &'static str, Shape)> {
                 user_media: 1,
             },
         ),
+        (Agent::ClaudeCode, RECORDED, recorded_shape()),
         (
             Agent::Codex,
             "codex/rollout-2026-04-20T10-03-11-019db3c2-6a1e-7d20-9a4f-2b8c1f0e5d77.jsonl",
@@ -201,6 +225,40 @@ fn each_agent_reads_every_call_result_error_and_image() {
     }
 }
 
+/// Opt-in, as it runs the real CLI: with `TOOL_CARRIER_CLAUDE_CODE` set
+/// to the native binary of the npm package `@anthropic-ai/claude-code`,
+/// records a transcript now (`record.sh`, all in a temporary folder,
+/// against a stand-in for the API on 127.0.0.1) and reads it as
+/// [`RECORDED`] is read: a newer CLI that writes differently fails here.
+#[test]
+fn a_transcript_the_installed_claude_code_writes_reads_alike() {
+    let Some(claude) = std::env::var_os("TOOL_CARRIER_CLAUDE_CODE") else {
+        eprintln!("skipped: TOOL_CARRIER_CLAUDE_CODE names no Claude Code binary");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("recorded.jsonl");
+    let status = std::process::Command::new(path("claude-code/record/record.sh"))
+        .arg(&claude)
+        .arg(&out)
+        .status()
+        .unwrap();
+    assert!(status.success(), "record.sh: {status}");
+    let file = std::fs::File::open(&out).unwrap();
+    let h = from_agent(
+        Agent::ClaudeCode,
+        &mut BufReader::new(file),
+        &mut InlineStore,
+        &ImportOptions::new(),
+    )
+    .unwrap();
+    assert_eq!(shape(&h), recorded_shape());
+    assert!(h.tally.is_balanced(), "{}", h.tally.summary("kept"));
+    assert_eq!(h.tally.refusals(), 0);
+    let env: Value = serde_json::from_str(h.messages[2].content()).unwrap();
+    assert!(env["anthropic_thinking"][0]["signature"].is_string());
+}
+
 #[test]
 fn thinking_is_kept_where_the_agent_keeps_it() {
     let h = read(Agent::ClaudeCode, "claude-code/session.jsonl");
@@ -209,6 +267,13 @@ fn thinking_is_kept_where_the_agent_keeps_it() {
     assert_eq!(
         env["anthropic_thinking"][0]["signature"],
         "ErwECmMIDhgCKkBpZ3Vlc3Mgd2hhdCBpcyBoZXJl"
+    );
+    let h = read(Agent::ClaudeCode, RECORDED);
+    let env: Value = serde_json::from_str(h.messages[2].content()).unwrap();
+    assert_eq!(env["content"], "Reading both screenshots.");
+    assert_eq!(
+        env["anthropic_thinking"][0]["thinking"],
+        "Both files can be read at once."
     );
     let h = read(
         Agent::Codex,
