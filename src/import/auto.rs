@@ -82,6 +82,10 @@ pub enum AutoError {
     Ambiguous(Vec<Detected>),
     /// No format read it: each one tried, and why it refused.
     Unknown(Vec<(Detected, String)>),
+    /// It is a carrier history already (the crate's own records): the
+    /// line of the first record whose content string holds a result's or
+    /// calls' envelope, which no provider's body writes.
+    History(usize),
 }
 
 impl fmt::Display for AutoError {
@@ -100,6 +104,11 @@ impl fmt::Display for AutoError {
                     names.join(", ")
                 )
             }
+            AutoError::History(line) => write!(
+                f,
+                "it is a carrier history already (line {line} holds an envelope in its \
+                 content): convert, inspect and migrate read it as it is, without --from"
+            ),
             AutoError::Unknown(tried) if tried.is_empty() => f.write_str(
                 "no format has its shape: not an agent's transcript, a provider's body, \
                  response or stream, or an MCP result",
@@ -196,7 +205,34 @@ pub fn read_auto(
             ),
         ))
     })?;
+    if let Some(line) = own_history_line(&text) {
+        return Err(AutoError::History(line));
+    }
     whole_text(&text, &agents, store, options)
+}
+
+/// The line of the first JSON Lines record that only a carrier history
+/// holds: a `tool` record whose content string is an envelope (a
+/// `tool_call_id` or an `attachments` list inside it), or an `assistant`
+/// record whose content string holds `tool_calls`. A provider's body
+/// writes results and calls as members, not inside a string; read as
+/// one, the envelope would become the text of a result and its
+/// attachments text.
+fn own_history_line(text: &str) -> Option<usize> {
+    text.lines().enumerate().find_map(|(n, line)| {
+        let v: Value = serde_json::from_str(line).ok()?;
+        let role = v.get("role")?.as_str()?;
+        let inner: Value = serde_json::from_str(v.get("content")?.as_str()?).ok()?;
+        let own = match role {
+            "tool" => {
+                inner.get("tool_call_id").is_some_and(Value::is_string)
+                    || inner.get("attachments").is_some_and(Value::is_array)
+            }
+            "assistant" => inner.get("tool_calls").is_some_and(Value::is_array),
+            _ => false,
+        };
+        own.then_some(n + 1)
+    })
 }
 
 /// An input that is no single agent's transcript, tried as every format
@@ -360,6 +396,41 @@ mod tests {
             read.format,
             Detected::Response(Provider::Anthropic, ResponseForm::Stream)
         );
+    }
+
+    #[test]
+    fn a_carrier_history_and_readings_that_differ_are_refused() {
+        let history = concat!(
+            "{\"role\":\"user\",\"content\":\"hi\"}\n",
+            "{\"role\":\"tool\",\"content\":\"{\\\"tool_call_id\\\":\\\"c1\\\",",
+            "\\\"content\\\":\\\"done\\\",\\\"attachments\\\":[]}\"}\n"
+        );
+        assert!(crate::history::read_history(history.as_bytes()).is_ok());
+        assert_eq!(
+            auto(history).unwrap_err(),
+            "it is a carrier history already (line 2 holds an envelope in its content): \
+             convert, inspect and migrate read it as it is, without --from"
+        );
+        let calls = "{\"role\":\"assistant\",\"content\":\"{\\\"tool_calls\\\":[]}\"}\n";
+        assert!(auto(calls)
+            .unwrap_err()
+            .starts_with("it is a carrier history already (line 1"));
+        // Ollama reads `images` as the user's; the others do not know it.
+        let list = r#"[{"role":"user","content":"look","images":["iVBORw0KGgo="]}]"#;
+        let err = read_auto(
+            &mut list.as_bytes(),
+            &mut InlineStore,
+            &ImportOptions::new(),
+        )
+        .unwrap_err();
+        let AutoError::Ambiguous(candidates) = &err else {
+            panic!("{err}");
+        };
+        assert!(candidates.contains(&Detected::Request(Provider::Ollama)));
+        assert!(candidates.len() > 1, "{candidates:?}");
+        assert!(err
+            .to_string()
+            .ends_with("into different histories: say which with --from"));
     }
 
     #[test]

@@ -329,7 +329,18 @@ fn read_one(
         Role::Assistant => assistant(m, at, message, notes),
         Role::Tool | Role::Function => {
             let id = match message.role {
-                Role::Tool => message.tool_call_id.as_deref().unwrap_or(""),
+                // The API refuses a tool message that names no call; read
+                // as a reply to nothing, its text would be sent as a
+                // legacy result that answers no call.
+                Role::Tool => match message.tool_call_id.as_deref() {
+                    Some(id) if !id.is_empty() => id,
+                    _ => {
+                        return Err(ImportError::at(
+                            at,
+                            "a tool message without a tool_call_id: the Chat API requires one",
+                        ))
+                    }
+                },
                 _ => "",
             };
             let mut env = Envelope {
