@@ -184,7 +184,7 @@ fn a_chat_tool_message_that_names_no_call_is_refused() {
             .unwrap_err();
         assert_eq!(
             err.to_string(),
-            "$.messages[1]: a tool message without a tool_call_id: the Chat API requires one",
+            "$.messages[1]: a tool message without a tool_call_id member: the Chat API requires one (--keep-unknown reads it as a result that names no call)",
             "{provider}"
         );
     }

@@ -359,14 +359,9 @@ fn chat(rec: &Rec) -> Value {
             "function_call": {"name": name, "arguments": args},
         }),
         Rec::Tool(id, c) => {
-            let mut v = json!({"role": "tool", "content": content_json(c)});
-            // A string content with no `tool_call_id` member is the crate's
-            // own (legacy) carrier; Chat always names the call, if only as
-            // "".
-            if !id.is_empty() || matches!(c, Content::Text(_)) {
-                v["tool_call_id"] = Value::String(id.clone());
-            }
-            v
+            // Chat always names the call, if only as "" (a tool message
+            // without the member is refused, as the API refuses it).
+            json!({"role": "tool", "tool_call_id": id, "content": content_json(c)})
         }
         Rec::Function(name, t) => json!({"role": "function", "name": name, "content": t}),
     }

@@ -218,7 +218,8 @@ pub(crate) fn read(
                 continue;
             }
         }
-        match read_one(m, &format!("$.messages[{m}]"), message, store, &mut out)? {
+        let at = format!("$.messages[{m}]");
+        match read_one(m, &at, message, store, &mut out, options)? {
             ChatMessage::Message(record) => {
                 if record.role() == "assistant" {
                     batch.calls.clear();
@@ -295,7 +296,7 @@ pub(crate) fn read_message(
         },
         other => other,
     })?;
-    read_one(m, at, &message, store, notes)
+    read_one(m, at, &message, store, notes, options)
 }
 
 /// [`read_message`], of a message read.
@@ -305,6 +306,7 @@ fn read_one(
     message: &Message<'_>,
     store: &mut dyn MediaStore,
     notes: &mut ImportedHistory,
+    options: &ImportOptions,
 ) -> Result<ChatMessage, ImportError> {
     let content = message.content.as_ref();
     notes.kept(message_what(message.role));
@@ -329,15 +331,28 @@ fn read_one(
         Role::Assistant => assistant(m, at, message, notes),
         Role::Tool | Role::Function => {
             let id = match message.role {
-                // The API refuses a tool message that names no call; read
-                // as a reply to nothing, its text would be sent as a
-                // legacy result that answers no call.
+                // The API refuses a tool message without the member; read
+                // as a reply to nothing, a carrier history given as a body
+                // had its envelopes sent as result text. (An empty id is
+                // read as before: a result that names no call.)
                 Role::Tool => match message.tool_call_id.as_deref() {
-                    Some(id) if !id.is_empty() => id,
-                    _ => {
+                    Some(id) => id,
+                    None if options.keep_unknown => {
+                        notes.note(
+                            m,
+                            format!(
+                                "{at}: a tool message without a tool_call_id member \
+                                 (the Chat API requires one) is read as a result \
+                                 that names no call"
+                            ),
+                        );
+                        ""
+                    }
+                    None => {
                         return Err(ImportError::at(
                             at,
-                            "a tool message without a tool_call_id: the Chat API requires one",
+                            "a tool message without a tool_call_id member: the Chat API \
+                             requires one (--keep-unknown reads it as a result that names no call)",
                         ))
                     }
                 },
