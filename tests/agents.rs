@@ -10,7 +10,7 @@ mod support;
 use std::io::BufReader;
 
 use serde_json::Value;
-use support::{build, manifest_dir, png_sizes};
+use support::{build, manifest_dir, png, png_sizes};
 use tool_carrier::import::{from_agent, Agent, ImportOptions, ImportedHistory};
 use tool_carrier::media::store::InlineStore;
 use tool_carrier::provider::{Options, Provider};
@@ -601,4 +601,54 @@ fn bad_lines_are_errors_naming_the_line_and_path() {
         h.tally.get("line that is no JSON").map(|c| c.noted),
         Some(1)
     );
+}
+
+/// A recording's images go to the store as its lines are read, so its
+/// records are held without them; an image of a record a later line
+/// replaced is a file no record names, and is said to be one.
+#[test]
+fn gemini_cli_media_go_to_the_folder_as_records_are_read() {
+    use base64::Engine;
+    use tool_carrier::media::store::DirStore;
+    let b64 = |seed| base64::engine::general_purpose::STANDARD.encode(png(8, 8, seed));
+    let user = |seed| {
+        serde_json::json!({"id": "u1", "timestamp": "t", "type": "user", "content": [
+            {"text": "look"},
+            {"inlineData": {"mimeType": "image/png", "data": b64(seed)}}]})
+        .to_string()
+    };
+    let header =
+        r#"{"sessionId":"s","projectHash":"p","startTime":"t","lastUpdated":"t","kind":"main"}"#;
+    let dir = tempfile::tempdir().unwrap();
+    let read = |lines: &[String]| {
+        let text = format!("{}\n", lines.join("\n"));
+        let mut store = DirStore::new(dir.path()).unwrap();
+        from_agent(
+            Agent::GeminiCli,
+            &mut text.as_bytes(),
+            &mut store,
+            &ImportOptions::new(),
+        )
+        .unwrap()
+    };
+    // Written again with the same image: one file, named by the record.
+    let h = read(&[header.to_owned(), user(1), user(1)]);
+    let target = h.messages[0].attachments()[0].target.to_string();
+    assert!(dir.path().join(&target).is_file(), "{target}");
+    assert!(h.notes.iter().all(|n| !n.text.contains("no record names")));
+    // Replaced by another image: the first is a file no record names.
+    let h = read(&[header.to_owned(), user(2), user(3)]);
+    let kept = h.messages[0].attachments()[0].target.to_string();
+    let files = std::fs::read_dir(dir.path()).unwrap().count();
+    assert_eq!(files, 3);
+    let orphans: Vec<&str> = h
+        .notes
+        .iter()
+        .map(|n| n.text.as_str())
+        .filter(|t| t.contains("no record names it"))
+        .collect();
+    assert_eq!(orphans.len(), 1, "{orphans:?}");
+    assert!(!orphans[0].contains(&kept));
+    assert_eq!(h.messages.len(), 1);
+    assert!(h.tally.is_balanced());
 }

@@ -3,6 +3,7 @@
 //! `/chat save` checkpoints (`checkpoint-TAG.json`), each holding Gemini
 //! API `Content`s or records of Gemini CLI's own around them.
 
+mod held;
 pub(crate) mod read;
 
 use serde_json::Value;

@@ -35,6 +35,7 @@ use super::super::left::Left;
 use super::super::lines::{Line, Lines};
 use super::super::payloads::{self, Step};
 use super::super::segment::Segment;
+use super::held::Held;
 
 /// Read a Gemini CLI recording or checkpoint.
 ///
@@ -75,7 +76,7 @@ pub(crate) fn read(
             continue;
         };
         first = false;
-        records.line(&line, value, &mut out, &mut left)?;
+        records.line(&line, value, store, &mut out, &mut left)?;
     }
     records.read(store, options, &mut out, &mut left)?;
     left.finish(&mut out);
@@ -121,7 +122,7 @@ fn document(
     };
     for (i, m) in messages.iter().enumerate() {
         let root = [Step::Key("messages"), Step::Index(i)];
-        records.message(line, &format!("$.messages[{i}]"), m.clone(), &root)?;
+        records.message(line, &format!("$.messages[{i}]"), m.clone(), &root, store)?;
     }
     records.read(store, options, &mut out, &mut left)?;
     left.finish(&mut out);
@@ -133,13 +134,16 @@ fn document(
 struct Records {
     list: Vec<Option<Record>>,
     by_id: HashMap<String, usize>,
+    held: Held,
 }
 
 struct Record {
     line: usize,
     /// Its path in its line.
     path: String,
-    value: Value,
+    /// Its JSON text (its media moved out): held as text, it takes about
+    /// its size, where a `Value` takes several times that.
+    text: Box<str>,
     payloads: Vec<PayloadSpan>,
 }
 
@@ -148,6 +152,7 @@ impl Records {
         &mut self,
         line: &Line<'_>,
         value: Value,
+        store: &mut dyn MediaStore,
         out: &mut ImportedHistory,
         left: &mut Left,
     ) -> Result<(), ImportError> {
@@ -168,7 +173,7 @@ impl Records {
             return Ok(());
         }
         if value.get("id").is_some_and(Value::is_string) {
-            return self.message(line, "$", value, &[]);
+            return self.message(line, "$", value, &[], store);
         }
         if let Some(set) = value.get("$set").filter(|s| s.is_object()) {
             left.one(
@@ -183,7 +188,7 @@ impl Records {
                 for (i, m) in messages.iter().enumerate() {
                     let path = format!("$.$set.messages[{i}]");
                     let root = [Step::Key("$set"), Step::Key("messages"), Step::Index(i)];
-                    self.message(line, &path, m.clone(), &root)?;
+                    self.message(line, &path, m.clone(), &root, store)?;
                 }
             }
             return Ok(());
@@ -218,8 +223,9 @@ impl Records {
         &mut self,
         line: &Line<'_>,
         path: &str,
-        value: Value,
+        mut value: Value,
         root: &[Step<'_>],
+        store: &mut dyn MediaStore,
     ) -> Result<(), ImportError> {
         let Some(id) = value.get("id").and_then(Value::as_str).map(str::to_owned) else {
             return Err(ImportError::at(
@@ -229,10 +235,28 @@ impl Records {
         };
         let mut spans = Vec::new();
         payloads::find(line, root, &value, &mut spans);
+        // Where the reader stores media (a user's content, a call's
+        // result), they go to the store now; a model's own parts are
+        // kept as they are, so theirs stay.
+        let held = &mut self.held;
+        let mut take = |v: Option<&mut Value>| match v {
+            Some(v) => held.take(v, store).map_err(ImportError::Store),
+            None => Ok(()),
+        };
+        match value.get("type").and_then(Value::as_str) {
+            Some("user") => take(value.get_mut("content"))?,
+            Some("gemini") => {
+                let calls = value.get_mut("toolCalls").and_then(Value::as_array_mut);
+                for call in calls.into_iter().flatten() {
+                    take(call.get_mut("result"))?;
+                }
+            }
+            _ => {}
+        }
         let record = Record {
             line: line.number,
             path: path.to_owned(),
-            value,
+            text: value.to_string().into_boxed_str(),
             payloads: spans,
         };
         match self.by_id.get(&id) {
@@ -253,11 +277,14 @@ impl Records {
         out: &mut ImportedHistory,
         left: &mut Left,
     ) -> Result<(), ImportError> {
+        let Records { list, mut held, .. } = self;
+        let mut store = held.store(store);
+        let store: &mut dyn MediaStore = &mut store;
         let mut segment = Segment::default();
         let mut answered: Vec<String> = Vec::new();
-        for record in self.list.into_iter().flatten() {
+        for record in list.into_iter().flatten() {
             let (n, path) = (record.line, record.path.as_str());
-            let v = &record.value;
+            let v: Value = serde_json::from_str(&record.text).expect("a record's own JSON text");
             let at = |p: &str| format!("line {n}: {path}{p}");
             match v.get("type").and_then(Value::as_str) {
                 Some("user") => {
@@ -284,7 +311,7 @@ impl Records {
                     segment.push_parts(json!({"role": "user", "parts": parts}), n, path, origins);
                 }
                 Some("gemini") => {
-                    answered = gemini(&mut segment, &record, out, left)?;
+                    answered = gemini(&mut segment, &record, &v, out, left)?;
                 }
                 Some(kind @ ("info" | "error" | "warning")) => {
                     left.one(
@@ -311,7 +338,17 @@ impl Records {
             }
             out.payloads.extend(record.payloads);
         }
-        segment.read(read_contents, "contents", store, options, out)
+        segment.read(read_contents, "contents", store, options, out)?;
+        for target in held.unused() {
+            out.note(
+                0,
+                format!(
+                    "{target}: written from a record a later line replaced or \
+                     dropped; no record names it"
+                ),
+            );
+        }
+        Ok(())
     }
 }
 
@@ -367,10 +404,11 @@ fn repeats(parts: &[Value], answered: &[String]) -> bool {
 fn gemini(
     segment: &mut Segment,
     record: &Record,
+    v: &Value,
     out: &mut ImportedHistory,
     left: &mut Left,
 ) -> Result<Vec<String>, ImportError> {
-    let (n, path, v) = (record.line, record.path.as_str(), &record.value);
+    let (n, path) = (record.line, record.path.as_str());
     let mut parts = parts_of(v.get("content"), &format!("line {n}: {path}.content"))?;
     let mut origins: Vec<String> = (0..parts.len())
         .map(|i| format!("{path}.content[{i}]"))
