@@ -123,9 +123,12 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
         // Nothing goes to standard output until everything was read.
         Ok((history, report)) => {
             let mut out = BufWriter::new(io::stdout().lock());
-            out.write_all(history.as_bytes())
-                .and_then(|()| out.flush())
-                .context(|| "writing the history".into())?;
+            match &history {
+                Output::Text(text) => out.write_all(text.as_bytes()),
+                Output::History(history) => history.write_json_lines(&mut out),
+            }
+            .and_then(|()| out.flush())
+            .context(|| "writing the history".into())?;
             let mut err = io::stderr().lock();
             for line in report {
                 let _ = writeln!(err, "{line}");
@@ -147,7 +150,13 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
 }
 
 /// The input read whole: the history's text, and the report's lines.
-fn read(args: &Args, store: &mut dyn MediaStore) -> Result<(String, Vec<String>), Failure> {
+/// What `import` writes: a history is written a record at a time.
+enum Output {
+    Text(String),
+    History(ImportedHistory),
+}
+
+fn read(args: &Args, store: &mut dyn MediaStore) -> Result<(Output, Vec<String>), Failure> {
     let mut input = input::open(args.file.as_deref())?;
     let name = input.name.clone();
     let options = ImportOptions::new().with_keep_unknown(args.keep_unknown);
@@ -161,7 +170,7 @@ fn read(args: &Args, store: &mut dyn MediaStore) -> Result<(String, Vec<String>)
         };
         let mut report = report(&read.history, &read.format.to_string(), unit);
         report.push(format!("  --from auto: {}", said(&read)));
-        return Ok((read.history.to_json_lines(), report));
+        return Ok((Output::History(read.history), report));
     }
     if let Ok(agent) = args.from.parse::<Agent>() {
         let mut reader = input.progress.track(input.reader);
@@ -172,7 +181,7 @@ fn read(args: &Args, store: &mut dyn MediaStore) -> Result<(String, Vec<String>)
             ))
         })?;
         let report = report(&history, &format!("a {} transcript", agent.title()), "line");
-        return Ok((history.to_json_lines(), report));
+        return Ok((Output::History(history), report));
     }
     let mut bytes = Vec::new();
     input
@@ -207,7 +216,7 @@ fn read(args: &Args, store: &mut dyn MediaStore) -> Result<(String, Vec<String>)
         results.len()
     ));
     report.push(format!("  {}", tally.summary("kept")));
-    Ok((history, report))
+    Ok((Output::Text(history), report))
 }
 
 /// The input as text: UTF-8, without a byte order mark.
@@ -232,7 +241,7 @@ fn from_provider_text(
     text: &str,
     store: &mut dyn MediaStore,
     options: &ImportOptions,
-) -> Result<(String, Vec<String>), Failure> {
+) -> Result<(Output, Vec<String>), Failure> {
     if let Some(form) = response_form(provider, text) {
         let turn = read_response(provider, form, text).map_err(|e| {
             match stream_of_another(provider, text) {
@@ -246,7 +255,7 @@ fn from_provider_text(
             "import: one assistant record from a {provider} response, {} calls",
             turn.calls().len()
         )];
-        return Ok((format!("{}\n", turn.to_record()), report));
+        return Ok((Output::Text(format!("{}\n", turn.to_record())), report));
     }
     let value = json_or_lines(text).map_err(|e| Failure::new(format!("{name}: {e}")))?;
     let history = from_provider_with(provider, &value, store, options).map_err(|e| {
@@ -256,7 +265,7 @@ fn from_provider_text(
         ))
     })?;
     let report = report(&history, &format!("{provider} format"), "message");
-    Ok((history.to_json_lines(), report))
+    Ok((Output::History(history), report))
 }
 
 /// What `--from auto` read: `read as a Codex transcript (--from codex)`,

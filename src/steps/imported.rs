@@ -70,6 +70,35 @@ impl ImportedHistory {
         out
     }
 
+    /// [`to_json_lines`](Self::to_json_lines), written to `out` a record
+    /// at a time: a long history is not copied into one string first.
+    ///
+    /// ```
+    /// use tool_carrier::import::from_provider;
+    /// use tool_carrier::media::store::InlineStore;
+    /// use tool_carrier::provider::Provider;
+    ///
+    /// let body = serde_json::json!([{"role": "user", "content": "hi"}]);
+    /// let history = from_provider(Provider::OpenAiChat, &body, &mut InlineStore)?;
+    /// let mut out = Vec::new();
+    /// history.write_json_lines(&mut out)?;
+    /// assert_eq!(String::from_utf8(out)?, history.to_json_lines());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// `out`'s.
+    pub fn write_json_lines(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        let mut line = String::new();
+        for record in &self.messages {
+            line.clear();
+            record.push_json(&mut line);
+            line.push('\n');
+            out.write_all(line.as_bytes())?;
+        }
+        Ok(())
+    }
+
     /// Append what `other` read after what this one did.
     pub(crate) fn absorb(&mut self, other: ImportedHistory) {
         self.messages.extend(other.messages);
