@@ -540,6 +540,19 @@ fn bad_lines_are_errors_naming_the_line_and_path() {
         err(Agent::ClaudeCode, &cc(r#""version":"3.0.1","message":{"role":"user","content":"x"}"#)),
         "line 1: $.version: written by Claude Code 3.0.1, a version this reader was not written for (it reads 1.x to 2.x); --keep-unknown reads it as those"
     );
+    let meta =
+        r#"{"timestamp":"t","type":"session_meta","payload":{"id":"s","cli_version":"1.0.2"}}"#;
+    assert_eq!(
+        err(Agent::Codex, meta),
+        "line 1: $.payload.cli_version: written by Codex 1.0.2, a version this reader was not written for (it reads 0.x); --keep-unknown reads it as those"
+    );
+    let kept = from_agent(
+        Agent::Codex,
+        &mut meta.as_bytes(),
+        &mut InlineStore,
+        &ImportOptions::new().with_keep_unknown(true),
+    );
+    assert!(kept.is_ok());
     assert_eq!(
         err(Agent::ClaudeCode, &format!("\n{}\n", cc(r#""message":{"role":"user","content":[{"type":"image","source":{"type":"base64","media_type":"image/png","data":"%%"}}]}"#))),
         "line 2: $.message.content[0].source: the payload is not base64: Invalid symbol 37, offset 0."

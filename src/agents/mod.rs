@@ -14,6 +14,7 @@ pub(crate) mod left;
 pub(crate) mod lines;
 pub(crate) mod payloads;
 pub(crate) mod segment;
+pub(crate) mod version;
 
 use std::fmt;
 use std::io::BufRead;

@@ -179,22 +179,8 @@ impl Reader<'_> {
         let Some(version) = v.get("version").and_then(Value::as_str) else {
             return Ok(());
         };
-        let major = version
-            .split('.')
-            .next()
-            .and_then(|m| m.parse::<u64>().ok());
-        if major.is_some_and(|m| MAJORS.contains(&m)) || self.options.keep_unknown {
-            return Ok(());
-        }
-        Err(ImportError::at(
-            &line.at("$.version"),
-            format!(
-                "written by Claude Code {version}, a version this reader was not written for \
-                 (it reads {}.x to {}.x); --keep-unknown reads it as those",
-                MAJORS.start(),
-                MAJORS.end()
-            ),
-        ))
+        let keep = self.options.keep_unknown;
+        super::super::version::check(line, "$.version", "Claude Code", version, &MAJORS, keep)
     }
 
     fn conversation(&mut self, line: &Line<'_>, kind: &str, v: &Value) -> Result<(), ImportError> {

@@ -106,6 +106,12 @@ impl Reader<'_> {
             },
             "compacted" => return self.compacted(line, &v),
             "session_meta" | "turn_context" | "event_msg" => {
+                let version = v.pointer("/payload/cli_version").and_then(Value::as_str);
+                if let (Some(version), "session_meta") = (version, kind.as_str()) {
+                    let keep = self.options.keep_unknown;
+                    let path = "$.payload.cli_version";
+                    super::super::version::check(line, path, "Codex", version, &MAJORS, keep)?;
+                }
                 let why = match kind.as_str() {
                     "session_meta" => "the session's settings, no item",
                     "turn_context" => "a turn's settings (model, sandbox, instructions), no item",
@@ -295,3 +301,7 @@ impl Reader<'_> {
         Ok(())
     }
 }
+
+/// The Codex releases whose rollouts the reader was written for: 0.x
+/// (the envelope since 0.33, bare items before it).
+const MAJORS: std::ops::RangeInclusive<u64> = 0..=0;
