@@ -149,13 +149,13 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
     }
 }
 
-/// The input read whole: the history's text, and the report's lines.
 /// What `import` writes: a history is written a record at a time.
 enum Output {
     Text(String),
     History(ImportedHistory),
 }
 
+/// The input read whole: what to write, and the report's lines.
 fn read(args: &Args, store: &mut dyn MediaStore) -> Result<(Output, Vec<String>), Failure> {
     let mut input = input::open(args.file.as_deref())?;
     let name = input.name.clone();

@@ -84,7 +84,8 @@ impl Held {
 
     /// The files written for records a later line replaced or dropped,
     /// which no record standing at the end names (a `data:` target is
-    /// no file, and is left out).
+    /// no file, and is left out). A store writes a file once, so each is
+    /// named once.
     pub(crate) fn unused(&self) -> Vec<&str> {
         let used: std::collections::HashSet<&str> = self
             .stored
@@ -92,15 +93,12 @@ impl Held {
             .filter(|(_, used)| *used)
             .map(|(s, _)| s.target.as_str())
             .collect();
-        let mut out: Vec<&str> = self
-            .stored
+        self.stored
             .iter()
             .filter(|(s, _)| s.written && !s.target.starts_with("data:"))
             .map(|(s, _)| s.target.as_str())
             .filter(|t| !used.contains(t))
-            .collect();
-        out.dedup();
-        out
+            .collect()
     }
 }
 
