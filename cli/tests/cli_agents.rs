@@ -77,3 +77,18 @@ fn a_transcript_read_as_the_wrong_agent_is_refused() {
     let said = String::from_utf8_lossy(&out.stderr);
     assert!(said.contains("line 1"), "{said}");
 }
+
+#[test]
+fn an_empty_input_has_no_shape_for_auto_to_tell() {
+    for command in ["import", "convert"] {
+        let mut args = vec![command, "--from", "auto"];
+        if command == "convert" {
+            args.extend(["--provider", "anthropic"]);
+        }
+        let out = common::run(&args, b"\n\n");
+        assert_eq!(out.status.code(), Some(2), "{command}");
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(said.contains("the input is empty"), "{command}: {said}");
+        assert!(out.stdout.is_empty(), "{command}");
+    }
+}

@@ -82,6 +82,9 @@ pub enum AutoError {
     Ambiguous(Vec<Detected>),
     /// No format read it: each one tried, and why it refused.
     Unknown(Vec<(Detected, String)>),
+    /// It holds nothing but white space: no shape to tell a format by
+    /// (every reader would take it as an empty history).
+    Empty,
     /// It is a carrier history already (the crate's own records): the
     /// line of the first record whose content string holds a result's or
     /// calls' envelope, which no provider's body writes.
@@ -104,6 +107,9 @@ impl fmt::Display for AutoError {
                     names.join(", ")
                 )
             }
+            AutoError::Empty => f.write_str(
+                "the input is empty: it has no format's shape to tell (--from names one)",
+            ),
             AutoError::History(line) => write!(
                 f,
                 "it is a carrier history already (line {line} holds an envelope in its \
@@ -205,6 +211,9 @@ pub fn read_auto(
             ),
         ))
     })?;
+    if text.trim().is_empty() {
+        return Err(AutoError::Empty);
+    }
     if let Some(line) = own_history_line(&text) {
         return Err(AutoError::History(line));
     }
@@ -435,6 +444,12 @@ mod tests {
 
     #[test]
     fn what_nothing_reads_is_refused_saying_so() {
+        for empty in ["", "\n\n", "  \r\n"] {
+            assert_eq!(
+                auto(empty).unwrap_err(),
+                "the input is empty: it has no format's shape to tell (--from names one)"
+            );
+        }
         assert_eq!(
             auto("hello").unwrap_err(),
             "no format has its shape: not an agent's transcript, a provider's body, response or stream, or an MCP result"
