@@ -540,6 +540,12 @@ fn bad_lines_are_errors_naming_the_line_and_path() {
         err(Agent::ClaudeCode, &cc(r#""version":"3.0.1","message":{"role":"user","content":"x"}"#)),
         "line 1: $.version: written by Claude Code 3.0.1, a version this reader was not written for (it reads 1.x to 2.x); --keep-unknown reads it as those"
     );
+    // A Codex rollout is no Claude Code transcript: its first line says so.
+    let rollout = std::fs::read_to_string(path("codex/rollout-compacted.jsonl")).unwrap();
+    assert_eq!(
+        err(Agent::ClaudeCode, &rollout),
+        "line 1: $: a line of type \"session_meta\" without a `sessionId`: not a line of a Claude Code transcript (--keep-unknown reads it as one of its own records)"
+    );
     let meta =
         r#"{"timestamp":"t","type":"session_meta","payload":{"id":"s","cli_version":"1.0.2"}}"#;
     assert_eq!(

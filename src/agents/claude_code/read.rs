@@ -164,12 +164,30 @@ impl Reader<'_> {
                 n,
                 "Claude Code's own notice, never sent to the model",
             ),
-            other => self.left.one(
-                &mut self.out,
-                &format!("{other} line"),
-                n,
-                "Claude Code's own record, no message",
-            ),
+            // Each version adds records of its own, all of them the
+            // session's (2.1.332 wrote nine types no reader names); a
+            // line of no session is another program's file.
+            other
+                if v.get("sessionId").is_some_and(Value::is_string)
+                    || other == "file-history-snapshot"
+                    || self.options.keep_unknown =>
+            {
+                self.left.one(
+                    &mut self.out,
+                    &format!("{other} line"),
+                    n,
+                    "Claude Code's own record, no message",
+                );
+            }
+            other => {
+                return Err(ImportError::at(
+                    &line.at("$"),
+                    format!(
+                        "a line of type {other:?} without a `sessionId`: not a line of a \
+                         Claude Code transcript (--keep-unknown reads it as one of its own records)"
+                    ),
+                ))
+            }
         }
         Ok(())
     }
