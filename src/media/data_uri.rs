@@ -9,6 +9,27 @@ use super::sniff::MediaType;
 /// whitespace, no stray bits in the last character.
 pub(crate) const BASE64: base64::engine::GeneralPurpose = base64::engine::general_purpose::STANDARD;
 
+/// The URL-safe alphabet (`-` and `_` for `+` and `/`), padded or not:
+/// what Python's `base64.urlsafe_b64encode` and pydantic's
+/// `ser_json_bytes="base64"` write.
+const URL_SAFE: base64::engine::GeneralPurpose = base64::engine::GeneralPurpose::new(
+    &base64::alphabet::URL_SAFE,
+    base64::engine::GeneralPurposeConfig::new()
+        .with_decode_padding_mode(base64::engine::DecodePaddingMode::Indifferent),
+);
+
+/// Decode a payload a reader met in another program's file: canonical
+/// standard base64, or the URL-safe alphabet (told by a `-` or `_`; the
+/// two alphabets mixed are refused, since one of them was meant and the
+/// text is damaged). The bytes are written back in the standard form.
+pub(crate) fn decode_read(b64: &str) -> Result<Vec<u8>, base64::DecodeError> {
+    if b64.bytes().any(|b| b == b'-' || b == b'_') {
+        URL_SAFE.decode(b64)
+    } else {
+        BASE64.decode(b64)
+    }
+}
+
 /// Whether `target` starts with the `data:` scheme (any case).
 pub(crate) fn is_data_uri(target: &str) -> bool {
     target
@@ -84,6 +105,19 @@ mod tests {
 
     fn err(uri: &str) -> MediaError {
         decode_data_uri(uri, 1 << 20).unwrap_err()
+    }
+
+    #[test]
+    fn a_read_payload_may_be_url_safe_but_not_mixed() {
+        // 0xfb 0xff: `+/8=` in the standard alphabet, `-_8=` URL-safe.
+        assert_eq!(decode_read("+/8=").unwrap(), [0xfb, 0xff]);
+        assert_eq!(decode_read("-_8=").unwrap(), [0xfb, 0xff]);
+        assert_eq!(decode_read("-_8").unwrap(), [0xfb, 0xff]);
+        assert!(decode_read("+_8=").is_err());
+        assert!(decode_read("-/8=").is_err());
+        // The standard form stays canonical.
+        assert!(decode_read("+/8").is_err());
+        assert_eq!(decode_read(PNG_1X1).unwrap(), b"\x89PNG\r\n\x1a\n");
     }
 
     #[test]

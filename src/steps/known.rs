@@ -283,7 +283,11 @@ impl fmt::Display for Refusal<'_> {
 
 /// `a` or `an`, before `word`.
 pub(crate) fn article(word: &str) -> &'static str {
-    if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
+    // A member's name in backticks takes the article of its name.
+    if word
+        .trim_start_matches('`')
+        .starts_with(['a', 'e', 'i', 'o', 'u'])
+    {
         "an"
     } else {
         "a"

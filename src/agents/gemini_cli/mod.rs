@@ -22,7 +22,13 @@ pub(crate) const SOURCE: &str = "google-gemini/gemini-cli at 5411f113 (2026-08-2
 pub(crate) fn sniff(first: &Value) -> bool {
     let has = |k: &str| first.get(k).is_some();
     match first {
-        Value::Object(_) if has("sessionId") && (has("projectHash") || has("messages")) => true,
+        // A whole-file session: its messages are records with a `type`
+        // (a session file of another program's holds `role`s).
+        Value::Object(_) if has("sessionId") && (has("projectHash") || has("messages")) => first
+            .get("messages")
+            .and_then(Value::as_array)
+            .and_then(|m| m.first())
+            .is_none_or(|m| m.get("role").is_none()),
         Value::Object(_) if has("$set") || has("$rewindTo") => true,
         Value::Object(o) => {
             let record = has("id")

@@ -287,6 +287,25 @@ pub(crate) fn read_message(
     if Role::named(role).is_none() {
         return Err(ImportError::at(at, format!("unknown role {role:?}")));
     }
+    // The SDK's types require `content` of every message but an
+    // assistant's (and a legacy function reply's); the API refuses one
+    // without it. Read as empty, a message of another shape (the AI SDK's
+    // `parts`) would lose all it says.
+    if message.get("content").is_none() && !matches!(role, "assistant" | "function") {
+        if !options.keep_unknown {
+            return Err(ImportError::at(
+                at,
+                format!(
+                    "a {role} message without content: the Chat API requires it \
+                     (--keep-unknown reads it as empty)"
+                ),
+            ));
+        }
+        notes.note(
+            m,
+            format!("{at}: a {role} message without content (the Chat API requires it) is read as empty"),
+        );
+    }
     audit_one(message, &MESSAGES, known::SDK, at, m, options, notes)?;
     let message: Message<'_> = typed(message).map_err(|e| match e {
         // The paths of `typed` start at the message, `$`.

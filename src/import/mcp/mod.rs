@@ -40,7 +40,6 @@
 
 use serde_json::Value;
 
-use crate::media::data_uri::BASE64;
 use crate::media::store::MediaStore;
 use crate::{Attachment, AttachmentKind};
 
@@ -277,9 +276,7 @@ fn kind(block: &Value) -> String {
 }
 
 fn store_payload(data: &str, at: &str, store: &mut dyn MediaStore) -> Result<String, ImportError> {
-    use base64::Engine;
-    let bytes = BASE64
-        .decode(data)
+    let bytes = crate::media::data_uri::decode_read(data)
         .map_err(|e| ImportError::at(at, format!("the payload is not base64: {e}")))?;
     Ok(store.put(&bytes).map_err(ImportError::Store)?.target)
 }
