@@ -4,11 +4,14 @@
 //! payload's place in the file said, and every bad line a clear error.
 #![cfg(feature = "media")]
 
+#[path = "agent_support/mod.rs"]
+mod agent_support;
 #[path = "provider_support/mod.rs"]
 mod support;
 
 use std::io::BufReader;
 
+use agent_support::{owned, pairs, results, shape, Shape};
 use serde_json::Value;
 use support::{build, manifest_dir, png, png_sizes};
 use tool_carrier::import::{from_agent, Agent, ImportOptions, ImportedHistory};
@@ -40,69 +43,6 @@ fn err(agent: Agent, text: &str) -> String {
     )
     .unwrap_err()
     .to_string()
-}
-
-/// What a history holds: roles; calls `(id, name)`; results `(call id,
-/// is_error, attachments)`; the user's own attachments.
-#[derive(Debug, PartialEq)]
-struct Shape {
-    roles: Vec<String>,
-    calls: Vec<(String, String)>,
-    results: Vec<(String, bool, usize)>,
-    user_media: usize,
-}
-
-fn shape(h: &ImportedHistory) -> Shape {
-    let mut s = Shape {
-        roles: Vec::new(),
-        calls: Vec::new(),
-        results: Vec::new(),
-        user_media: 0,
-    };
-    for r in &h.messages {
-        s.roles.push(r.role().to_owned());
-        match r.role() {
-            "assistant" => {
-                if let Ok(env) = serde_json::from_str::<Value>(r.content()) {
-                    for c in env["tool_calls"].as_array().into_iter().flatten() {
-                        s.calls.push((
-                            c["id"].as_str().unwrap().to_owned(),
-                            c["name"].as_str().unwrap().to_owned(),
-                        ));
-                    }
-                }
-            }
-            "tool" => {
-                let env: Value = serde_json::from_str(r.content()).unwrap();
-                s.results.push((
-                    env["tool_call_id"].as_str().unwrap().to_owned(),
-                    env["is_error"] == true,
-                    env["attachments"].as_array().unwrap().len(),
-                ));
-            }
-            "user" => {
-                s.user_media += r.attachments().len();
-            }
-            _ => {}
-        }
-    }
-    s
-}
-
-fn owned(v: &[&str]) -> Vec<String> {
-    v.iter().map(|s| (*s).to_owned()).collect()
-}
-
-fn pairs(v: &[(&str, &str)]) -> Vec<(String, String)> {
-    v.iter()
-        .map(|(a, b)| ((*a).to_owned(), (*b).to_owned()))
-        .collect()
-}
-
-fn results(v: &[(&str, bool, usize)]) -> Vec<(String, bool, usize)> {
-    v.iter()
-        .map(|(a, e, n)| ((*a).to_owned(), *e, *n))
-        .collect()
 }
 
 /// What the real Claude Code CLI wrote, headless against a stand-in for

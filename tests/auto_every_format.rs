@@ -140,9 +140,23 @@ fn every_agent_transcript_reads_as_its_agents() {
     let mut seen = 0;
     for agent in Agent::ALL {
         for path in files(&root.join(agent.name())) {
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            // A database is told by its first bytes, by the command
+            // (tests/cli_agents.rs); the library reads it by its path.
+            if name.ends_with(".db") {
+                continue;
+            }
             let text = std::fs::read_to_string(&path).unwrap();
+            if name == "model-messages-by-hand.json" {
+                // One of its parts names a file no provider is said to
+                // hold, which only --keep-unknown passes: refused, and the
+                // refusal says it is the AI SDK's.
+                let e = auto(&text).unwrap_err().to_string();
+                let want = "as a Vercel AI SDK message list (--from vercel-ai): $[5].content[2]";
+                assert!(e.contains(want), "{e}");
+                continue;
+            }
             let read = auto(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-            assert_eq!(read.format, Detected::Agent(agent), "{}", path.display());
             let own = from_agent(
                 agent,
                 &mut text.as_bytes(),
@@ -150,12 +164,34 @@ fn every_agent_transcript_reads_as_its_agents() {
                 &ImportOptions::new(),
             )
             .unwrap();
+            if agent == Agent::OpenAiAgents {
+                // Responses input items, one a line, told by no shape of
+                // their own: read as the Responses body they also are,
+                // with the same records but for the computer call, which
+                // only --from openai-agents makes a call with an image.
+                assert_eq!(read.format, Detected::Request(Provider::OpenAiResponses));
+                assert_eq!(read.history.messages[..4], own.messages[..4]);
+                seen += 1;
+                continue;
+            }
+            // Cline's histories before it kept members of its own (3.17)
+            // are Anthropic's messages, read alike.
+            let plain = name == "cline-xml.json";
+            let want = match plain {
+                true => Detected::Request(Provider::Anthropic),
+                false => Detected::Agent(agent),
+            };
+            assert_eq!(read.format, want, "{}", path.display());
             assert_eq!(read.history.messages, own.messages, "{}", path.display());
+            if plain {
+                seen += 1;
+                continue;
+            }
             assert_eq!(read.history.payloads, own.payloads, "{}", path.display());
             seen += 1;
         }
     }
-    assert!(seen >= 9, "{seen}");
+    assert!(seen >= 15, "{seen}");
 }
 
 #[test]

@@ -76,6 +76,11 @@ pub struct Args {
     /// not list, with a note, instead of refusing the input (exit 2).
     #[arg(long)]
     keep_unknown: bool,
+    /// With an OpenAI Agents SDK session database (`--from openai-agents`
+    /// or `auto` and a SQLite file): the session to read, where it holds
+    /// several.
+    #[arg(long, value_name = "ID")]
+    session: Option<String>,
     /// With one MCP result: the call it answers.
     #[arg(long, value_name = "ID")]
     call_id: Option<String>,
@@ -149,6 +154,49 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
     }
 }
 
+/// An OpenAI Agents SDK session database, read as one (with `--from
+/// openai-agents` or `auto`), or `None` for any other input.
+fn database(
+    args: &Args,
+    store: &mut dyn MediaStore,
+    options: &ImportOptions,
+) -> Result<Option<(Output, Vec<String>)>, Failure> {
+    let agents = Agent::OpenAiAgents.name();
+    let file = args.file.as_deref().filter(|f| f.as_os_str() != "-");
+    let sqlite = match file {
+        Some(path) if args.from == "auto" || args.from == agents => {
+            let mut head = [0u8; 16];
+            let n = std::fs::File::open(path)
+                .and_then(|mut f| f.read(&mut head))
+                .unwrap_or(0);
+            tool_carrier::import::is_sqlite(&head[..n])
+        }
+        _ => false,
+    };
+    let Some(path) = file.filter(|_| sqlite) else {
+        if args.session.is_some() {
+            return Err(Failure::new(format!(
+                "--session names a session of an Agents SDK database (a SQLite file, --from {agents} or auto); the input is none"
+            )));
+        }
+        return Ok(None);
+    };
+    let history =
+        tool_carrier::import::from_agents_db(path, args.session.as_deref(), store, options)
+            .map_err(|e| {
+                Failure::new(format!(
+                    "{}: {e} (read as {})",
+                    path.display(),
+                    Agent::OpenAiAgents.what()
+                ))
+            })?;
+    let mut report = report(&history, "an OpenAI Agents SDK session database", "line");
+    if args.from == "auto" {
+        report.push("  --from auto: a SQLite file, read as openai-agents".into());
+    }
+    Ok(Some((Output::History(history), report)))
+}
+
 /// What `import` writes: a history is written a record at a time.
 enum Output {
     Text(String),
@@ -157,9 +205,12 @@ enum Output {
 
 /// The input read whole: what to write, and the report's lines.
 fn read(args: &Args, store: &mut dyn MediaStore) -> Result<(Output, Vec<String>), Failure> {
+    let options = ImportOptions::new().with_keep_unknown(args.keep_unknown);
+    if let Some(read) = database(args, store, &options)? {
+        return Ok(read);
+    }
     let mut input = input::open(args.file.as_deref())?;
     let name = input.name.clone();
-    let options = ImportOptions::new().with_keep_unknown(args.keep_unknown);
     if args.from == "auto" {
         let mut reader = input.progress.track(input.reader);
         let read = read_auto(&mut reader, store, &options)
@@ -174,13 +225,9 @@ fn read(args: &Args, store: &mut dyn MediaStore) -> Result<(Output, Vec<String>)
     }
     if let Ok(agent) = args.from.parse::<Agent>() {
         let mut reader = input.progress.track(input.reader);
-        let history = from_agent(agent, &mut reader, store, &options).map_err(|e| {
-            Failure::new(format!(
-                "{name}: {e} (read as a {} transcript)",
-                agent.title()
-            ))
-        })?;
-        let report = report(&history, &format!("a {} transcript", agent.title()), "line");
+        let history = from_agent(agent, &mut reader, store, &options)
+            .map_err(|e| Failure::new(format!("{name}: {e} (read as {})", agent.title())))?;
+        let report = report(&history, agent.what(), "line");
         return Ok((Output::History(history), report));
     }
     let mut bytes = Vec::new();
@@ -268,7 +315,7 @@ fn from_provider_text(
     Ok((Output::History(history), report))
 }
 
-/// What `--from auto` read: `read as a Codex transcript (--from codex)`,
+/// What `--from auto` read: `read as a Codex rollout (--from codex)`,
 /// and the other formats that read the same.
 pub fn said(read: &tool_carrier::import::AutoRead) -> String {
     let mut text = format!(

@@ -7,9 +7,16 @@
 //! through its row of [`AGENTS`].
 
 pub(crate) mod claude_code;
+pub(crate) mod cline;
 pub(crate) mod codex;
 pub(crate) mod gemini_cli;
+pub(crate) mod langchain;
+pub(crate) mod openai_agents;
+pub(crate) mod pydantic_ai;
+pub(crate) mod vercel_ai;
 
+pub(crate) mod build;
+pub(crate) mod calls;
 pub(crate) mod left;
 pub(crate) mod lines;
 pub(crate) mod payloads;
@@ -40,11 +47,34 @@ pub enum Agent {
     /// (`~/.gemini/tmp/PROJECT/chats/session-*.jsonl`, or `.json`) and
     /// `/chat save` checkpoints.
     GeminiCli,
+    /// The Vercel AI SDK's messages as an app saves them: `ModelMessage[]`
+    /// or `UIMessage[]` as JSON.
+    VercelAi,
+    /// The OpenAI Agents SDK's session items (Responses input items), one
+    /// per line; with the `sqlite` feature, a `SQLiteSession`'s database.
+    OpenAiAgents,
+    /// pydantic-ai's messages as `ModelMessagesTypeAdapter` writes them.
+    PydanticAi,
+    /// Cline's and Roo Code's stored task history
+    /// (`api_conversation_history.json`), and Cline's session
+    /// `messages.json`.
+    Cline,
+    /// LangChain's saved messages (`messages_to_dict` or `dumpd`).
+    LangChain,
 }
 
 impl Agent {
     /// Every agent, in the order of the table.
-    pub const ALL: [Agent; 3] = [Agent::ClaudeCode, Agent::Codex, Agent::GeminiCli];
+    pub const ALL: [Agent; 8] = [
+        Agent::ClaudeCode,
+        Agent::Codex,
+        Agent::GeminiCli,
+        Agent::VercelAi,
+        Agent::OpenAiAgents,
+        Agent::PydanticAi,
+        Agent::Cline,
+        Agent::LangChain,
+    ];
 
     /// Its `--from` name (`claude-code`).
     pub fn name(self) -> &'static str {
@@ -54,6 +84,12 @@ impl Agent {
     /// The agent's own name (`Claude Code`).
     pub fn title(self) -> &'static str {
         row(self).title
+    }
+
+    /// What its file is called, with its article (`a Claude Code
+    /// transcript`, `an OpenAI Agents SDK session`).
+    pub fn what(self) -> &'static str {
+        row(self).what
     }
 
     /// Where the reader's knowledge of the format comes from: the
@@ -99,6 +135,8 @@ pub(crate) struct Row {
     pub name: &'static str,
     /// The agent's own name.
     pub title: &'static str,
+    /// Its file, with its article.
+    pub what: &'static str,
     /// Where the format was read from.
     pub source: &'static str,
     /// Whether a file whose first value (its first line, or the whole
@@ -123,6 +161,7 @@ pub(crate) static AGENTS: [Row; Agent::ALL.len()] = [
         agent: Agent::ClaudeCode,
         name: "claude-code",
         title: "Claude Code",
+        what: "a Claude Code transcript",
         source: claude_code::SOURCE,
         sniff: claude_code::sniff,
         read: claude_code::read::read,
@@ -131,6 +170,7 @@ pub(crate) static AGENTS: [Row; Agent::ALL.len()] = [
         agent: Agent::Codex,
         name: "codex",
         title: "Codex",
+        what: "a Codex rollout",
         source: codex::SOURCE,
         sniff: codex::sniff,
         read: codex::read::read,
@@ -139,9 +179,55 @@ pub(crate) static AGENTS: [Row; Agent::ALL.len()] = [
         agent: Agent::GeminiCli,
         name: "gemini-cli",
         title: "Gemini CLI",
+        what: "a Gemini CLI recording",
         source: gemini_cli::SOURCE,
         sniff: gemini_cli::sniff,
         read: gemini_cli::read::read,
+    },
+    Row {
+        agent: Agent::VercelAi,
+        name: "vercel-ai",
+        title: "Vercel AI SDK",
+        what: "a Vercel AI SDK message list",
+        source: vercel_ai::SOURCE,
+        sniff: vercel_ai::sniff,
+        read: vercel_ai::read,
+    },
+    Row {
+        agent: Agent::OpenAiAgents,
+        name: "openai-agents",
+        title: "OpenAI Agents SDK",
+        what: "an OpenAI Agents SDK session",
+        source: openai_agents::SOURCE,
+        sniff: openai_agents::sniff,
+        read: openai_agents::read::read,
+    },
+    Row {
+        agent: Agent::PydanticAi,
+        name: "pydantic-ai",
+        title: "pydantic-ai",
+        what: "a pydantic-ai message list",
+        source: pydantic_ai::SOURCE,
+        sniff: pydantic_ai::sniff,
+        read: pydantic_ai::read,
+    },
+    Row {
+        agent: Agent::Cline,
+        name: "cline",
+        title: "Cline",
+        what: "a Cline or Roo Code history",
+        source: cline::SOURCE,
+        sniff: cline::sniff,
+        read: cline::read,
+    },
+    Row {
+        agent: Agent::LangChain,
+        name: "langchain",
+        title: "LangChain",
+        what: "a LangChain message list",
+        source: langchain::SOURCE,
+        sniff: langchain::sniff,
+        read: langchain::read,
     },
 ];
 
@@ -158,7 +244,7 @@ mod tests {
         }
         assert_eq!(
             "claude".parse::<Agent>().unwrap_err().to_string(),
-            "no agent is called \"claude\": claude-code, codex, gemini-cli"
+            "no agent is called \"claude\": claude-code, codex, gemini-cli, vercel-ai, openai-agents, pydantic-ai, cline, langchain"
         );
     }
 }

@@ -38,6 +38,13 @@ pub(crate) fn find(line: &Line<'_>, root: &[Step<'_>], value: &Value, out: &mut 
     }
 }
 
+/// The paths (from `value`) of the payloads inside `value`.
+pub(crate) fn paths(value: &Value) -> Vec<Vec<Step<'_>>> {
+    let mut found = Vec::new();
+    walk(value, &mut Vec::new(), &mut found);
+    found
+}
+
 fn walk<'v>(value: &'v Value, path: &mut Vec<Step<'v>>, found: &mut Vec<Vec<Step<'v>>>) {
     match value {
         Value::Array(items) => {
@@ -80,7 +87,7 @@ fn data_url(s: &str) -> bool {
 }
 
 /// `$.a[0].b`, a key that is no plain name quoted (`$["a b"]`).
-fn path_text(steps: &[Step<'_>]) -> String {
+pub(crate) fn path_text(steps: &[Step<'_>]) -> String {
     let mut out = String::from("$");
     for step in steps {
         match step {

@@ -1,7 +1,8 @@
 //! `--from auto`: what an input is, told by its shape, and read.
 //!
 //! An agent's transcript is told by its first line (each agent's row says
-//! how), and read a line at a time. Anything else is read whole and tried
+//! how), and read a line at a time; a document one agent's shape claims
+//! (a Gemini CLI checkpoint, the AI SDK's messages) is that agent's too. Anything else is read whole and tried
 //! as every format whose shape it has: a request body of each provider,
 //! a response (body or stream) of each, an MCP `CallToolResult`. Where
 //! every reading that succeeds gives the same history, that history is
@@ -50,7 +51,7 @@ impl Detected {
 impl fmt::Display for Detected {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Detected::Agent(a) => write!(f, "a {} transcript", a.title()),
+            Detected::Agent(a) => f.write_str(a.what()),
             Detected::Request(p) => write!(f, "a request body for {p}"),
             Detected::Response(p, ResponseForm::Body) => write!(f, "a response of {p}"),
             Detected::Response(p, ResponseForm::Stream) => write!(f, "a stream of {p}"),
@@ -266,6 +267,18 @@ fn whole_text(
             agents.extend(AGENTS.iter().filter(|r| (r.sniff)(&doc)).map(|r| r.agent));
         }
     }
+    // A document one agent's shape claims is that agent's, as a
+    // transcript whose first line one agent claims is.
+    if let [agent] = agents[..] {
+        let format = Detected::Agent(agent);
+        let history = super::from_agent(agent, &mut text.as_bytes(), store, options)
+            .map_err(|e| AutoError::Import(format, e))?;
+        return Ok(AutoRead {
+            format,
+            agreeing: vec![format],
+            history,
+        });
+    }
     for &agent in &agents {
         let r = super::from_agent(agent, &mut text.as_bytes(), store, options);
         tried(Detected::Agent(agent), r.map_err(|e| e.to_string()));
@@ -463,7 +476,7 @@ mod tests {
         let text = "{\"timestamp\":\"t\",\"type\":\"session_meta\",\"payload\":{}}\n{\"nope\":1}\n";
         assert_eq!(
             auto(text).unwrap_err(),
-            "read as a Codex transcript (--from codex): line 2: $: no `type`: not a line of a Codex rollout"
+            "read as a Codex rollout (--from codex): line 2: $: no `type`: not a line of a Codex rollout"
         );
     }
 }

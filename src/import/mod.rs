@@ -102,6 +102,29 @@ pub fn from_agent(
     (crate::agents::row(agent).read)(input, store, options)
 }
 
+/// Read session `session` (the only one, when `None`) of an OpenAI Agents
+/// SDK `SQLiteSession` database file at `path`, opened read-only: its
+/// rows as [`Agent::OpenAiAgents`] reads them a line at a time.
+///
+/// # Errors
+/// [`ImportError::Read`] when the file is no database of the SDK, names
+/// no such session, or holds several and `session` is `None`; a row's
+/// item as the reader's.
+#[cfg(feature = "sqlite")]
+pub fn from_agents_db(
+    path: &std::path::Path,
+    session: Option<&str>,
+    store: &mut dyn crate::media::store::MediaStore,
+    options: &ImportOptions,
+) -> Result<ImportedHistory, ImportError> {
+    crate::agents::openai_agents::db::read(path, session, store, options)
+}
+
+/// Whether `head` (a file's first bytes) begins a SQLite database.
+pub fn is_sqlite(head: &[u8]) -> bool {
+    head.starts_with(b"SQLite format 3\0")
+}
+
 /// The providers whose bodies can be read back ([`from_provider`]).
 pub const PROVIDERS: [Provider; 8] = Provider::ALL;
 

@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use crate::history::Record;
-use crate::media::data_uri::{is_data_uri, BASE64};
+use crate::media::data_uri::is_data_uri;
 use crate::media::store::MediaStore;
 use crate::AttachmentKind;
 
@@ -209,7 +209,6 @@ pub(crate) fn target(
     at: &str,
     store: &mut dyn MediaStore,
 ) -> Result<String, ImportError> {
-    use base64::Engine;
     let b64 = match payload {
         Payload::Url(url) => return Ok(url.to_owned()),
         Payload::Held(file) => return Ok(file.target()),
@@ -221,8 +220,7 @@ pub(crate) fn target(
             .map(|(_, data)| data)
             .ok_or_else(|| ImportError::at(at, "a data: URL that is not base64"))?,
     };
-    let bytes = BASE64
-        .decode(b64)
+    let bytes = crate::media::data_uri::decode_read(b64)
         .map_err(|e| ImportError::at(at, format!("the payload is not base64: {e}")))?;
     Ok(store.put(&bytes).map_err(ImportError::Store)?.target)
 }
@@ -273,6 +271,12 @@ impl UserText {
         name: Option<&str>,
     ) {
         out.kept(what);
+        self.attach(kind, target, name);
+    }
+
+    /// One of the user's own media, stored at `target`, declared (counted
+    /// by the caller).
+    pub(crate) fn attach(&mut self, kind: AttachmentKind, target: String, name: Option<&str>) {
         let attachment = crate::Attachment::new(kind, target);
         self.attachments.push(match name.filter(|n| !n.is_empty()) {
             Some(name) => attachment.with_name(name.to_owned()),

@@ -15,13 +15,14 @@
 //! next begins: a rollout of any size is read in the memory of its
 //! largest turn.
 
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 use crate::apis::openai_responses::read::read as read_items;
 use crate::media::store::MediaStore;
 use crate::steps::audit::ImportOptions;
 use crate::steps::imported::{ImportError, ImportedHistory};
 
+use super::super::calls;
 use super::super::left::Left;
 use super::super::lines::{Line, Lines};
 use super::super::payloads::{self, Step};
@@ -170,69 +171,16 @@ impl Reader<'_> {
                 }
             }
             "custom_tool_call" | "local_shell_call" | "custom_tool_call_output" => {
-                item = self.as_function(line, path, &kind, item)?;
+                let at = line.at(path);
+                item = calls::as_function(&kind, &item, &at)?;
+                let what = format!("{kind} item");
+                self.left
+                    .changed(&mut self.turn_out, &what, line.number, calls::how(&kind));
             }
             _ => {}
         }
         self.turn.push(item, n, path);
         Ok(())
-    }
-
-    /// A custom or shell call (or a custom call's output) as the function
-    /// call (or output) every provider takes.
-    fn as_function(
-        &mut self,
-        line: &Line<'_>,
-        path: &str,
-        kind: &str,
-        item: Value,
-    ) -> Result<Value, ImportError> {
-        let n = line.number;
-        let str_of = |k: &str| item.get(k).and_then(Value::as_str);
-        let Some(call_id) = str_of("call_id") else {
-            return Err(ImportError::at(
-                &line.at(&format!("{path}.call_id")),
-                format!("a {kind} item without a call_id"),
-            ));
-        };
-        let why = match kind {
-            "custom_tool_call" => {
-                "written as a function call whose one argument `input` is its text"
-            }
-            "local_shell_call" => {
-                "written as a function call `local_shell` whose arguments are its action"
-            }
-            _ => "written as the function call's output",
-        };
-        self.left
-            .changed(&mut self.turn_out, &format!("{kind} item"), n, why);
-        let mut f = Map::new();
-        match kind {
-            "custom_tool_call_output" => {
-                f.insert("type".into(), json!("function_call_output"));
-                f.insert("call_id".into(), json!(call_id));
-                f.insert(
-                    "output".into(),
-                    item.get("output").cloned().unwrap_or(json!("")),
-                );
-            }
-            _ => {
-                let (name, arguments) = if kind == "custom_tool_call" {
-                    let name = str_of("name").unwrap_or("custom_tool");
-                    (name, json!({"input": str_of("input").unwrap_or_default()}))
-                } else {
-                    (
-                        "local_shell",
-                        item.get("action").cloned().unwrap_or(json!({})),
-                    )
-                };
-                f.insert("type".into(), json!("function_call"));
-                f.insert("call_id".into(), json!(call_id));
-                f.insert("name".into(), json!(name));
-                f.insert("arguments".into(), json!(arguments.to_string()));
-            }
-        }
-        Ok(Value::Object(f))
     }
 
     /// Read the turn so far.
