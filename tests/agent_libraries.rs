@@ -626,7 +626,10 @@ fn agents_sdk_database_reads_as_its_rows() {
     let db = dir.path().join("session.db");
     std::fs::copy(path("openai-agents/session.db"), &db).unwrap();
     let before = std::fs::read(&db).unwrap();
-    let from_db = tool_carrier::import::from_agents_db(
+    assert!(Agent::OpenAiAgents.keeps_database());
+    assert!(!Agent::ClaudeCode.keeps_database());
+    let from_db = tool_carrier::import::from_agent_db(
+        Agent::OpenAiAgents,
         &db,
         Some("conv_fixture_1"),
         &mut InlineStore,
@@ -639,4 +642,68 @@ fn agents_sdk_database_reads_as_its_rows() {
     assert_eq!(std::fs::read(&db).unwrap(), before);
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
     assert!(tool_carrier::import::is_sqlite(&before));
+}
+
+/// Opt-in, as it runs the libraries: with `TOOL_CARRIER_LIBRARIES` naming
+/// a folder where `.ci/libraries` had each library record its fixture
+/// again (`NAME/FILE`, by the scripts in `tests/data/agents/NAME/record/`
+/// at the pinned versions), each new recording reads as the committed one
+/// does: a library that writes differently fails here.
+#[test]
+fn what_the_installed_libraries_write_reads_alike() {
+    let Some(dir) = std::env::var_os("TOOL_CARRIER_LIBRARIES") else {
+        eprintln!("skipped: TOOL_CARRIER_LIBRARIES names no folder of new recordings");
+        return;
+    };
+    let dir = std::path::PathBuf::from(dir);
+    let pairs = [
+        (
+            Agent::VercelAi,
+            "vercel-ai/model-messages.json",
+            "vercel-ai/model-messages.json",
+        ),
+        (
+            Agent::VercelAi,
+            "vercel-ai/ui-messages.json",
+            "vercel-ai/ui-messages.json",
+        ),
+        (
+            Agent::OpenAiAgents,
+            "openai-agents/items.jsonl",
+            "openai-agents/items.jsonl",
+        ),
+        (
+            Agent::PydanticAi,
+            "pydantic-ai/messages.json",
+            "pydantic-ai/messages-2.68.0.json",
+        ),
+        (
+            Agent::LangChain,
+            "langchain/messages_to_dict.json",
+            "langchain/messages_to_dict-1.8.3.json",
+        ),
+        (
+            Agent::LangChain,
+            "langchain/dumpd.json",
+            "langchain/dumpd-1.8.3.json",
+        ),
+    ];
+    for (agent, fresh, committed) in pairs {
+        // A library whose registry could not be reached (.ci/libraries
+        // says SKIPPED for it) recorded nothing.
+        let Ok(file) = std::fs::File::open(dir.join(fresh)) else {
+            eprintln!("skipped: {fresh}: not recorded");
+            continue;
+        };
+        let h = from_agent(
+            agent,
+            &mut BufReader::new(file),
+            &mut InlineStore,
+            &ImportOptions::new(),
+        )
+        .unwrap_or_else(|e| panic!("{fresh}: {e}"));
+        assert_eq!(shape(&h), shape(&read(agent, committed)), "{fresh}");
+        assert!(h.tally.is_balanced(), "{fresh}");
+        assert_eq!(h.tally.refusals(), 0, "{fresh}");
+    }
 }

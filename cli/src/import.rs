@@ -154,17 +154,21 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
     }
 }
 
-/// An OpenAI Agents SDK session database, read as one (with `--from
-/// openai-agents` or `auto`), or `None` for any other input.
+/// An agent's database file (the OpenAI Agents SDK's SQLite session),
+/// read as one (with `--from` that agent, or `auto`), or `None` for any
+/// other input.
 fn database(
     args: &Args,
     store: &mut dyn MediaStore,
     options: &ImportOptions,
 ) -> Result<Option<(Output, Vec<String>)>, Failure> {
-    let agents = Agent::OpenAiAgents.name();
+    let keeper = match args.from.as_str() {
+        "auto" => Agent::ALL.into_iter().find(|a| a.keeps_database()),
+        name => name.parse::<Agent>().ok().filter(|a| a.keeps_database()),
+    };
     let file = args.file.as_deref().filter(|f| f.as_os_str() != "-");
-    let sqlite = match file {
-        Some(path) if args.from == "auto" || args.from == agents => {
+    let sqlite = match (file, keeper) {
+        (Some(path), Some(_)) => {
             let mut head = [0u8; 16];
             let n = std::fs::File::open(path)
                 .and_then(|mut f| f.read(&mut head))
@@ -173,26 +177,30 @@ fn database(
         }
         _ => false,
     };
-    let Some(path) = file.filter(|_| sqlite) else {
+    let (Some(path), Some(agent), true) = (file, keeper, sqlite) else {
         if args.session.is_some() {
-            return Err(Failure::new(format!(
-                "--session names a session of an Agents SDK database (a SQLite file, --from {agents} or auto); the input is none"
-            )));
+            return Err(Failure::new(
+                "--session names a session of an agent's database file (an OpenAI Agents SDK SQLite file); the input is none",
+            ));
         }
         return Ok(None);
     };
     let history =
-        tool_carrier::import::from_agents_db(path, args.session.as_deref(), store, options)
+        tool_carrier::import::from_agent_db(agent, path, args.session.as_deref(), store, options)
             .map_err(|e| {
-                Failure::new(format!(
-                    "{}: {e} (read as {})",
-                    path.display(),
-                    Agent::OpenAiAgents.what()
-                ))
-            })?;
-    let mut report = report(&history, "an OpenAI Agents SDK session database", "line");
+            Failure::new(format!(
+                "{}: {e} (read as {})",
+                path.display(),
+                agent.what()
+            ))
+        })?;
+    let what = format!("{} database", agent.what());
+    let mut report = report(&history, &what, "line");
     if args.from == "auto" {
-        report.push("  --from auto: a SQLite file, read as openai-agents".into());
+        report.push(format!(
+            "  --from auto: a SQLite file, read as {}",
+            agent.name()
+        ));
     }
     Ok(Some((Output::History(history), report)))
 }

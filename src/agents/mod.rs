@@ -92,6 +92,14 @@ impl Agent {
         row(self).what
     }
 
+    /// Whether the agent keeps its history in a database file, which
+    /// [`from_agent_db`](crate::import::from_agent_db) reads (feature
+    /// `sqlite`).
+    #[cfg(feature = "sqlite")]
+    pub fn keeps_database(self) -> bool {
+        DATABASES.iter().any(|(a, _)| *a == self)
+    }
+
     /// Where the reader's knowledge of the format comes from: the
     /// repository and commit, or the package and version, and the files.
     pub fn source(self) -> &'static str {
@@ -150,6 +158,21 @@ pub(crate) struct Row {
     ) -> Result<ImportedHistory, ImportError>,
 }
 
+/// A reader of an agent's database file: its path, the session to read
+/// (the only one, when `None`).
+#[cfg(feature = "sqlite")]
+pub(crate) type DbReader = fn(
+    &std::path::Path,
+    Option<&str>,
+    &mut dyn MediaStore,
+    &ImportOptions,
+) -> Result<ImportedHistory, ImportError>;
+
+/// The agents that keep a database file, and its reader.
+#[cfg(feature = "sqlite")]
+pub(crate) static DATABASES: [(Agent, DbReader); 1] =
+    [(Agent::OpenAiAgents, openai_agents::db::read)];
+
 /// The row of `agent`.
 pub(crate) fn row(agent: Agent) -> &'static Row {
     &AGENTS[agent as usize]
@@ -191,7 +214,7 @@ pub(crate) static AGENTS: [Row; Agent::ALL.len()] = [
         what: "a Vercel AI SDK message list",
         source: vercel_ai::SOURCE,
         sniff: vercel_ai::sniff,
-        read: vercel_ai::read,
+        read: vercel_ai::read::read,
     },
     Row {
         agent: Agent::OpenAiAgents,
@@ -209,7 +232,7 @@ pub(crate) static AGENTS: [Row; Agent::ALL.len()] = [
         what: "a pydantic-ai message list",
         source: pydantic_ai::SOURCE,
         sniff: pydantic_ai::sniff,
-        read: pydantic_ai::read,
+        read: pydantic_ai::read::read,
     },
     Row {
         agent: Agent::Cline,
@@ -218,7 +241,7 @@ pub(crate) static AGENTS: [Row; Agent::ALL.len()] = [
         what: "a Cline or Roo Code history",
         source: cline::SOURCE,
         sniff: cline::sniff,
-        read: cline::read,
+        read: cline::read::read,
     },
     Row {
         agent: Agent::LangChain,
@@ -227,7 +250,7 @@ pub(crate) static AGENTS: [Row; Agent::ALL.len()] = [
         what: "a LangChain message list",
         source: langchain::SOURCE,
         sniff: langchain::sniff,
-        read: langchain::read,
+        read: langchain::read::read,
     },
 ];
 

@@ -102,22 +102,30 @@ pub fn from_agent(
     (crate::agents::row(agent).read)(input, store, options)
 }
 
-/// Read session `session` (the only one, when `None`) of an OpenAI Agents
-/// SDK `SQLiteSession` database file at `path`, opened read-only: its
-/// rows as [`Agent::OpenAiAgents`] reads them a line at a time.
+/// Read session `session` (the only one, when `None`) of the database
+/// file at `path` that `agent` keeps ([`Agent::keeps_database`]: the
+/// OpenAI Agents SDK's `SQLiteSession`), opened read-only: its rows as
+/// the agent's reader reads them a line at a time.
 ///
 /// # Errors
-/// [`ImportError::Read`] when the file is no database of the SDK, names
-/// no such session, or holds several and `session` is `None`; a row's
-/// item as the reader's.
+/// [`ImportError::Read`] when the agent keeps no database, the file is no
+/// database of the agent's, names no such session, or holds several and
+/// `session` is `None`; a row's item as the reader's.
 #[cfg(feature = "sqlite")]
-pub fn from_agents_db(
+pub fn from_agent_db(
+    agent: Agent,
     path: &std::path::Path,
     session: Option<&str>,
     store: &mut dyn crate::media::store::MediaStore,
     options: &ImportOptions,
 ) -> Result<ImportedHistory, ImportError> {
-    crate::agents::openai_agents::db::read(path, session, store, options)
+    let Some((_, read)) = crate::agents::DATABASES.iter().find(|(a, _)| *a == agent) else {
+        return Err(ImportError::Read(std::io::Error::other(format!(
+            "{} keeps no database file",
+            agent.title()
+        ))));
+    };
+    read(path, session, store, options)
 }
 
 /// Whether `head` (a file's first bytes) begins a SQLite database.

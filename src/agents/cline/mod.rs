@@ -3,18 +3,10 @@
 //! messages with members of the extension's own; and Cline's session
 //! `messages.json` (`~/.cline/data/sessions/ID/`), its version 1.
 
+mod messages;
 pub(crate) mod read;
 
-use std::io::BufRead;
-
 use serde_json::Value;
-
-use crate::media::store::MediaStore;
-use crate::steps::audit::ImportOptions;
-use crate::steps::imported::{ImportError, ImportedHistory};
-
-use super::build::{At, Build, Document};
-use super::lines::Line;
 
 /// Where the format comes from.
 pub(crate) const SOURCE: &str = "cline/cline at e1bdeeff (v3.89.2, 2026-06-11): \
@@ -63,63 +55,4 @@ pub(crate) fn sniff(first: &Value) -> bool {
                     }))
         })
     })
-}
-
-/// Read a stored history.
-///
-/// # Errors
-/// [`ImportError`] naming the path of what is not the extensions' shape,
-/// or of a block the Anthropic reader refuses.
-pub(crate) fn read(
-    input: &mut dyn BufRead,
-    store: &mut dyn MediaStore,
-    options: &ImportOptions,
-) -> Result<ImportedHistory, ImportError> {
-    let doc = Document::read(input)?;
-    let line = Line {
-        number: 1,
-        start: 0,
-        text: &doc.text,
-    };
-    let mut b = Build::new("Cline or Roo Code", store, options);
-    match &doc.value {
-        Value::Array(messages) => read::messages(&mut b, messages, &At::root())?,
-        Value::Object(o) => {
-            let version = o.get("version").and_then(Value::as_u64);
-            if version != Some(1) {
-                return Err(ImportError::at(
-                    "$.version",
-                    format!(
-                        "a stored history of version {}: this reader knows Cline's version 1 and the plain list of messages",
-                        o.get("version").map_or("(none)".into(), Value::to_string)
-                    ),
-                ));
-            }
-            let root = At::root();
-            for key in o.keys() {
-                if !matches!(key.as_str(), "messages" | "system_prompt" | "version") {
-                    b.aside(
-                        &root.member(key),
-                        &format!("`{key}` member"),
-                        "the session's own record (its id, times, agent), not sent to a model",
-                    );
-                }
-            }
-            if let Some(system) = o.get("system_prompt").and_then(Value::as_str) {
-                b.kept("system prompt");
-                b.push("system", system.to_owned());
-            }
-            let messages = o.get("messages").and_then(Value::as_array).ok_or_else(|| {
-                ImportError::at("$.messages", "a session file's messages must be a list")
-            })?;
-            read::messages(&mut b, messages, &root.key("messages"))?;
-        }
-        _ => {
-            return Err(ImportError::at(
-                "$",
-                "neither a list of stored messages nor a session file of Cline's",
-            ))
-        }
-    }
-    Ok(b.finish(&line))
 }

@@ -2,18 +2,10 @@
 //! writes them (what its chat message histories store) or as `dumpd`
 //! writes them (its serializer, what LangGraph's checkpoints hold).
 
+mod message;
 pub(crate) mod read;
 
-use std::io::BufRead;
-
 use serde_json::Value;
-
-use crate::media::store::MediaStore;
-use crate::steps::audit::ImportOptions;
-use crate::steps::imported::{ImportError, ImportedHistory};
-
-use super::build::{At, Build, Document};
-use super::lines::Line;
 
 /// Where the format comes from.
 pub(crate) const SOURCE: &str = "PyPI langchain-core 1.8.3: langchain_core/messages/base.py \
@@ -40,33 +32,4 @@ pub(crate) fn sniff(first: &Value) -> bool {
                 dict || dumped
             })
     })
-}
-
-/// Read saved messages.
-///
-/// # Errors
-/// [`ImportError`] naming the path of what is not LangChain's.
-pub(crate) fn read(
-    input: &mut dyn BufRead,
-    store: &mut dyn MediaStore,
-    options: &ImportOptions,
-) -> Result<ImportedHistory, ImportError> {
-    let doc = Document::read(input)?;
-    let line = Line {
-        number: 1,
-        start: 0,
-        text: &doc.text,
-    };
-    let Some(messages) = doc.value.as_array() else {
-        return Err(ImportError::at(
-            "$",
-            "not a list of LangChain's saved messages (messages_to_dict or dumpd)",
-        ));
-    };
-    let mut b = Build::new("LangChain", store, options);
-    for (m, message) in messages.iter().enumerate() {
-        b.message(m);
-        read::message(&mut b, message, &At::root().index(m))?;
-    }
-    Ok(b.finish(&line))
 }

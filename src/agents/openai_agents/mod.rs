@@ -20,6 +20,7 @@ pub(crate) const SOURCE: &str = "PyPI openai-agents 0.24.0 (with openai 3.60.0):
 /// Never by shape: a session's items are Responses input items, which
 /// `--from openai-responses` reads as well; `--from openai-agents` is
 /// asked for by name (it also makes computer calls' screenshots images).
-pub(crate) fn sniff(_first: &Value) -> bool {
+pub(crate) fn sniff(first: &Value) -> bool {
+    let _ = first;
     false
 }

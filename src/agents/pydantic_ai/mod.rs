@@ -2,18 +2,10 @@
 //! them (`result.all_messages_json()`), the form its docs store a
 //! conversation in.
 
+mod parts;
 pub(crate) mod read;
 
-use std::io::BufRead;
-
 use serde_json::Value;
-
-use crate::media::store::MediaStore;
-use crate::steps::audit::ImportOptions;
-use crate::steps::imported::{ImportError, ImportedHistory};
-
-use super::build::{At, Build, Document};
-use super::lines::Line;
 
 /// Where the format comes from.
 pub(crate) const SOURCE: &str =
@@ -39,34 +31,4 @@ pub(crate) fn sniff(first: &Value) -> bool {
                     .is_some_and(|parts| parts.iter().all(|p| p.get("part_kind").is_some()))
             })
     })
-}
-
-/// Read a saved list of messages.
-///
-/// # Errors
-/// [`ImportError`] naming the path of what is not pydantic-ai's.
-pub(crate) fn read(
-    input: &mut dyn BufRead,
-    store: &mut dyn MediaStore,
-    options: &ImportOptions,
-) -> Result<ImportedHistory, ImportError> {
-    let doc = Document::read(input)?;
-    let line = Line {
-        number: 1,
-        start: 0,
-        text: &doc.text,
-    };
-    let Some(messages) = doc.value.as_array() else {
-        return Err(ImportError::at(
-            "$",
-            "not a list of pydantic-ai's messages (ModelMessagesTypeAdapter's JSON)",
-        ));
-    };
-    let mut b = Build::new("pydantic-ai", store, options);
-    let mut state = read::Request::new();
-    for (m, message) in messages.iter().enumerate() {
-        b.message(m);
-        read::message(&mut b, message, &At::root().index(m), &mut state)?;
-    }
-    Ok(b.finish(&line))
 }

@@ -4,19 +4,11 @@
 //! holds and the SDK's guide stores).
 
 mod data;
+mod model;
 pub(crate) mod read;
 mod ui;
 
-use std::io::BufRead;
-
 use serde_json::Value;
-
-use crate::media::store::MediaStore;
-use crate::steps::audit::ImportOptions;
-use crate::steps::imported::{ImportError, ImportedHistory};
-
-use super::build::{At, Build, Document};
-use super::lines::Line;
 
 /// Where the format comes from.
 pub(crate) const SOURCE: &str = "npm ai 7.0.173 with @ai-sdk/provider-utils 5.0.81 and \
@@ -27,7 +19,7 @@ pub(crate) const SOURCE: &str = "npm ai 7.0.173 with @ai-sdk/provider-utils 5.0.
     read alike";
 
 /// What errors call it.
-const LIBRARY: &str = "the Vercel AI SDK";
+pub(crate) const LIBRARY: &str = "the Vercel AI SDK";
 
 /// A list of `ModelMessage`s with a part no provider's body has (a
 /// `tool-call`, a `toolCallId`, a `mediaType`), or of `UIMessage`s
@@ -61,39 +53,4 @@ pub(crate) fn sniff(first: &Value) -> bool {
                     )
             }))
     })
-}
-
-/// Read a saved `ModelMessage[]` or `UIMessage[]`.
-///
-/// # Errors
-/// [`ImportError`] naming the path of what is not the SDK's.
-pub(crate) fn read(
-    input: &mut dyn BufRead,
-    store: &mut dyn MediaStore,
-    options: &ImportOptions,
-) -> Result<ImportedHistory, ImportError> {
-    let doc = Document::read(input)?;
-    let line = Line {
-        number: 1,
-        start: 0,
-        text: &doc.text,
-    };
-    let mut b = Build::new(LIBRARY, store, options);
-    let Some(messages) = doc.value.as_array() else {
-        return Err(ImportError::at(
-            "$",
-            "not a list of the Vercel AI SDK's messages (ModelMessage[] or UIMessage[])",
-        ));
-    };
-    let ui = messages.first().is_some_and(|m| m.get("parts").is_some());
-    for (m, message) in messages.iter().enumerate() {
-        b.message(m);
-        let at = At::root().index(m);
-        if ui {
-            ui::message(&mut b, message, &at)?;
-        } else {
-            read::message(&mut b, message, &at)?;
-        }
-    }
-    Ok(b.finish(&line))
 }

@@ -17,7 +17,7 @@ use crate::steps::imported::{ImportError, UserText};
 
 use super::super::build::{Answer, At, Build, Output};
 use super::data::target;
-use super::read::{kind, reasoning, whole, OPTIONS};
+use super::model::{kind, reasoning, whole, OPTIONS};
 
 const ROLES: [&str; 3] = ["system", "user", "assistant"];
 
