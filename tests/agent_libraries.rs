@@ -707,3 +707,104 @@ fn what_the_installed_libraries_write_reads_alike() {
         assert_eq!(h.tally.refusals(), 0, "{fresh}");
     }
 }
+
+#[test]
+fn bad_parts_of_each_library_are_errors_naming_the_path() {
+    for (agent, text, want) in [
+        (
+            Agent::PydanticAi,
+            r#"{"kind":"request"}"#,
+            "$: not a list of pydantic-ai's messages",
+        ),
+        // The two alphabets in one payload: damaged, not guessed at.
+        (
+            Agent::PydanticAi,
+            r#"[{"kind":"request","parts":[{"part_kind":"user-prompt","content":[{"kind":"binary","data":"+_8=","media_type":"image/png"}]}]}]"#,
+            "$[0].parts[0].content[0].data: the payload is not base64",
+        ),
+        (
+            Agent::PydanticAi,
+            r#"[{"kind":"response","parts":[{"part_kind":"tool-call","tool_name":"t"}]}]"#,
+            "$[0].parts[0].tool_call_id: missing",
+        ),
+        (
+            Agent::PydanticAi,
+            r#"[{"kind":"request","parts":[{"part_kind":"speech"}]}]"#,
+            "$[0].parts[0]: a request part of type \"speech\" is not one pydantic-ai writes",
+        ),
+        (
+            Agent::LangChain,
+            r#"[{"type":"human","data":{"content":[{"type":"image","source_type":"id","id":"file-1"}]}}]"#,
+            "$[0].data.content[0]: a provider's file id that says not whose file it is",
+        ),
+        (
+            Agent::LangChain,
+            r#"[{"type":"tool","data":{"content":"x"}}]"#,
+            "$[0].data.tool_call_id: missing",
+        ),
+        (
+            Agent::LangChain,
+            r#"[{"type":"chat","data":{"content":"x","role":"critic"}}]"#,
+            "$[0].type: a message of type \"chat\" is not one LangChain writes",
+        ),
+        (
+            Agent::LangChain,
+            r#"[{"type":"human","data":{"content":[{"type":"image"}]}}]"#,
+            "$[0].data.content[0]: an image block without its data or URL",
+        ),
+        (
+            Agent::Cline,
+            r#"{"version":2,"messages":[]}"#,
+            "$.version: a stored history of version 2",
+        ),
+        // The block after a Roo reasoning block (left out) is named by its
+        // own place in the file.
+        (
+            Agent::Cline,
+            r#"[{"role":"assistant","ts":1,"content":[{"type":"text","text":"a"},{"type":"reasoning","text":"r"},{"type":"mystery"}]}]"#,
+            "$[0].content[2]: a \"mystery\" block is not a kind",
+        ),
+        (
+            Agent::Cline,
+            r#"[{"role":"user","ts":1,"content":[{"type":"tool_result","tool_use_id":"x","content":[{"type":"image","source":{"type":"base64","media_type":"image/png","data":"!!"}}]}]}]"#,
+            "$[0].content[0].content[0].source: the payload is not base64",
+        ),
+    ] {
+        let e = read_text(agent, text).unwrap_err();
+        assert!(e.starts_with(want), "{text}\n{e}");
+    }
+}
+
+#[test]
+fn pydantic_ai_url_safe_base64_is_read_as_its_bytes() {
+    // 0xfb 0xff: `-_8=` in the URL-safe alphabet pydantic-ai writes.
+    let text = r#"[{"kind":"request","parts":[{"part_kind":"user-prompt","content":[{"kind":"binary","data":"-_8=","media_type":"image/png"}]}]}]"#;
+    let h = read_text(Agent::PydanticAi, text).unwrap();
+    let attachments = h.messages[0].attachments();
+    assert_eq!(
+        &*attachments[0].target,
+        "data:application/octet-stream;base64,+/8="
+    );
+}
+
+#[test]
+fn roo_leaves_out_what_a_condensation_hid() {
+    let h = read(Agent::Cline, "cline/roo.json");
+    let roles: Vec<&str> = h.messages.iter().map(|m| m.role()).collect();
+    assert_eq!(roles, ["user", "assistant"]);
+    assert!(
+        h.messages[0]
+            .content()
+            .starts_with("## Conversation Summary"),
+        "{}",
+        h.messages[0].content()
+    );
+    let notes: Vec<&str> = h.notes.iter().map(|n| n.text.as_str()).collect();
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.starts_with("6 hidden messages (the first at $[0]) are left out")),
+        "{notes:?}"
+    );
+    assert!(h.tally.is_balanced());
+}

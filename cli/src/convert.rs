@@ -170,6 +170,10 @@ pub struct Args {
     /// note, instead of refusing the input (exit 2).
     #[arg(long)]
     keep_unknown: bool,
+    /// With --from openai-agents (or auto) and a SQLite session file: the
+    /// session to read, where it holds several.
+    #[arg(long, value_name = "ID")]
+    session: Option<String>,
     /// A generation setting, KEY=VALUE (repeatable): max_tokens,
     /// temperature, top_p, top_k, stop, seed, reasoning_effort (low,
     /// medium, high), thinking_budget. VALUE is read as JSON, else as a
@@ -386,9 +390,24 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
         options = options.with_uploads(uploads);
     }
     let reading = ImportOptions::new().with_keep_unknown(args.keep_unknown);
+    let from_name = match args.from {
+        Some(crate::Source::Agent(agent)) => agent.name(),
+        Some(crate::Source::Auto) => "auto",
+        _ => "",
+    };
+    let database = crate::import::agent_database(
+        from_name,
+        args.file.as_deref(),
+        args.session.as_deref(),
+        &mut InlineStore,
+        &reading,
+    )?;
     let mut input = input::open(args.file.as_deref())?;
     let name = input.name.clone();
     let agent = match args.from {
+        _ if database.is_some() => {
+            database.map(|(agent, history)| (agent.name().to_owned(), history))
+        }
         Some(crate::Source::Agent(agent)) => {
             let taken = std::mem::replace(&mut input.reader, Box::new(std::io::empty()));
             let mut reader = input.progress.track(taken);

@@ -61,7 +61,9 @@ pub struct Args {
     /// ConverseStream events, ollama's chunks). Anything else is a request
     /// body, a bare list of its messages, or JSON Lines of them. An
     /// agent's name (claude-code, codex, gemini-cli) reads its transcript,
-    /// a line at a time. `auto` tells them apart by shape (an agent's
+    /// a line at a time; a library's (vercel-ai, openai-agents,
+    /// pydantic-ai, cline, langchain) the history it saves (an
+    /// openai-agents SQLite file too, see --session). `auto` tells them apart by shape (an agent's
     /// transcript by its first line; else every format with the input's
     /// shape is tried, and the history taken when all that read it agree)
     /// and says which it read.
@@ -162,11 +164,38 @@ fn database(
     store: &mut dyn MediaStore,
     options: &ImportOptions,
 ) -> Result<Option<(Output, Vec<String>)>, Failure> {
-    let keeper = match args.from.as_str() {
+    let from = args.from.as_str();
+    let file = args.file.as_deref();
+    let session = args.session.as_deref();
+    let Some((agent, history)) = agent_database(from, file, session, store, options)? else {
+        return Ok(None);
+    };
+    let what = format!("{} database", agent.what());
+    let mut report = report(&history, &what, "line");
+    if from == "auto" {
+        report.push(format!(
+            "  --from auto: read as {what} (--from {})",
+            agent.name()
+        ));
+    }
+    Ok(Some((Output::History(history), report)))
+}
+
+/// The history in `file` when it is the database of the agent `from`
+/// names (or, for `auto`, of the agent that keeps one), else `None`;
+/// `--session` given for any other input is an error.
+pub(crate) fn agent_database(
+    from: &str,
+    file: Option<&std::path::Path>,
+    session: Option<&str>,
+    store: &mut dyn MediaStore,
+    options: &ImportOptions,
+) -> Result<Option<(Agent, ImportedHistory)>, Failure> {
+    let keeper = match from {
         "auto" => Agent::ALL.into_iter().find(|a| a.keeps_database()),
         name => name.parse::<Agent>().ok().filter(|a| a.keeps_database()),
     };
-    let file = args.file.as_deref().filter(|f| f.as_os_str() != "-");
+    let file = file.filter(|f| f.as_os_str() != "-");
     let sqlite = match (file, keeper) {
         (Some(path), Some(_)) => {
             let mut head = [0u8; 16];
@@ -178,31 +207,22 @@ fn database(
         _ => false,
     };
     let (Some(path), Some(agent), true) = (file, keeper, sqlite) else {
-        if args.session.is_some() {
+        if session.is_some() {
             return Err(Failure::new(
                 "--session names a session of an agent's database file (an OpenAI Agents SDK SQLite file); the input is none",
             ));
         }
         return Ok(None);
     };
-    let history =
-        tool_carrier::import::from_agent_db(agent, path, args.session.as_deref(), store, options)
-            .map_err(|e| {
+    let history = tool_carrier::import::from_agent_db(agent, path, session, store, options)
+        .map_err(|e| {
             Failure::new(format!(
                 "{}: {e} (read as {})",
                 path.display(),
                 agent.what()
             ))
         })?;
-    let what = format!("{} database", agent.what());
-    let mut report = report(&history, &what, "line");
-    if args.from == "auto" {
-        report.push(format!(
-            "  --from auto: a SQLite file, read as {}",
-            agent.name()
-        ));
-    }
-    Ok(Some((Output::History(history), report)))
+    Ok(Some((agent, history)))
 }
 
 /// What `import` writes: a history is written a record at a time.

@@ -6,7 +6,7 @@ mod common;
 
 use serde_json::Value;
 
-const FIXTURES: [(&str, &str); 4] = [
+const FIXTURES: [(&str, &str); 10] = [
     ("claude-code", "tests/data/agents/claude-code/session.jsonl"),
     ("codex", "tests/data/agents/codex/rollout-compacted.jsonl"),
     (
@@ -16,6 +16,22 @@ const FIXTURES: [(&str, &str); 4] = [
     (
         "gemini-cli",
         "tests/data/agents/gemini-cli/checkpoint-logo.json",
+    ),
+    (
+        "vercel-ai",
+        "tests/data/agents/vercel-ai/model-messages.json",
+    ),
+    ("vercel-ai", "tests/data/agents/vercel-ai/ui-messages.json"),
+    (
+        "pydantic-ai",
+        "tests/data/agents/pydantic-ai/messages-2.68.0.json",
+    ),
+    ("cline", "tests/data/agents/cline/session-v1.messages.json"),
+    ("langchain", "tests/data/agents/langchain/dumpd-1.8.3.json"),
+    // A database is told by its first bytes.
+    (
+        "openai-agents",
+        "tests/data/agents/openai-agents/session.db",
     ),
 ];
 
@@ -91,4 +107,72 @@ fn an_empty_input_has_no_shape_for_auto_to_tell() {
         assert!(said.contains("the input is empty"), "{command}: {said}");
         assert!(out.stdout.is_empty(), "{command}");
     }
+}
+
+/// An Agents SDK database is read read-only, its session named where it
+/// must be, and `--session` given for anything else is an error.
+#[test]
+fn an_agents_sdk_database_is_read_and_left_as_it_was() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("session.db");
+    std::fs::copy(
+        common::repo().join("tests/data/agents/openai-agents/session.db"),
+        &db,
+    )
+    .unwrap();
+    let before = std::fs::read(&db).unwrap();
+    let path = db.to_str().unwrap();
+    let named = [
+        "import",
+        "--from",
+        "openai-agents",
+        "--session",
+        "conv_fixture_1",
+        path,
+    ];
+    let out = common::run(&named, b"");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows = common::run(
+        &[
+            "import",
+            "--from",
+            "openai-agents",
+            "tests/data/agents/openai-agents/items.jsonl",
+        ],
+        b"",
+    );
+    assert_eq!(records(&out.stdout), records(&rows.stdout));
+    let out = common::run(
+        &[
+            "import",
+            "--from",
+            "openai-agents",
+            "--session",
+            "nope",
+            path,
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("no session \"nope\" (the database holds \"conv_fixture_1\")"),
+        "{said}"
+    );
+    let items = "tests/data/agents/openai-agents/items.jsonl";
+    let out = common::run(
+        &["import", "--from", "openai-agents", "--session", "x", items],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--session names a session"));
+    // Read as another agent's, a database is bytes that are no text.
+    let out = common::run(&["import", "--from", "cline", path], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(std::fs::read(&db).unwrap(), before);
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
 }

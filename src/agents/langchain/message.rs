@@ -287,9 +287,10 @@ fn media(
         let why = "a provider's file id that says not whose file it is";
         return b.cannot(at, &format!("{kind} block"), why).map(|()| None);
     } else {
+        let a = crate::steps::known::article(kind);
         return Err(ImportError::at(
             &at.text(),
-            format!("a {kind} block without its data or URL"),
+            format!("{a} {kind} block without its data or URL"),
         ));
     };
     let target = b.store(payload, &pat, Some(pat.clone()))?;
