@@ -808,3 +808,38 @@ fn roo_leaves_out_what_a_condensation_hid() {
     );
     assert!(h.tally.is_balanced());
 }
+
+#[test]
+fn langchain_block_forms_of_every_version() {
+    let gif = "R0lGODlhAQABAIAAAP///wAAACwAAAAAAQABAAACAkQBADs=";
+    let text = format!(
+        r#"[
+        {{"type":"ai","data":{{"content":[
+            {{"type":"reasoning","reasoning":"Look first.","extras":{{"signature":"c2ln"}}}},
+            {{"type":"tool_call","id":"c1","name":"shot","args":{{}}}}]}}}},
+        {{"type":"tool","data":{{"tool_call_id":"c1","content":[
+            {{"type":"text-plain","text":"notes","mime_type":"text/plain"}},
+            {{"type":"file","source_type":"text","text":"old notes"}},
+            {{"type":"image","source":{{"type":"file","file_id":"file_01"}}}},
+            {{"__lc_escaped__":{{"type":"image","base64":"{gif}","mime_type":"image/gif","lc":1}}}}]}}}}
+    ]"#
+    );
+    let h = read_text(Agent::LangChain, &text).unwrap();
+    let env: Value = serde_json::from_str(h.messages[0].content()).unwrap();
+    assert_eq!(env["tool_calls"][0]["id"], "c1");
+    assert_eq!(env["anthropic_thinking"][0]["signature"], "c2ln");
+    let result: Value = serde_json::from_str(h.messages[1].content()).unwrap();
+    let targets: Vec<&str> = result["attachments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["target"].as_str().unwrap())
+        .collect();
+    assert_eq!(targets.len(), 4, "{targets:?}");
+    assert_eq!(targets[2], "anthropic-file:file_01");
+    assert!(
+        targets[3].starts_with("data:image/gif;base64,"),
+        "{targets:?}"
+    );
+    assert!(h.tally.is_balanced());
+}

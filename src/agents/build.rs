@@ -113,6 +113,51 @@ impl Document {
     }
 }
 
+/// Read `input` whole as `library`'s file, its value given to `read`: the
+/// history, each stored payload's place found in the text.
+///
+/// # Errors
+/// [`Document::read`]'s, and `read`'s.
+pub(crate) fn read_document(
+    library: &'static str,
+    input: &mut dyn BufRead,
+    store: &mut dyn MediaStore,
+    options: &ImportOptions,
+    read: impl FnOnce(&mut Build<'_>, &Value) -> Result<(), ImportError>,
+) -> Result<ImportedHistory, ImportError> {
+    let doc = Document::read(input)?;
+    let mut b = Build::new(library, store, options);
+    read(&mut b, &doc.value)?;
+    let line = Line {
+        number: 1,
+        start: 0,
+        text: &doc.text,
+    };
+    Ok(b.finish(&line))
+}
+
+/// Each message of `messages` (at `at`), a list (else an error saying it
+/// is not `what`), given to `read` with its path.
+///
+/// # Errors
+/// `read`'s.
+pub(crate) fn each_message(
+    b: &mut Build<'_>,
+    messages: &Value,
+    at: &At,
+    what: &str,
+    mut read: impl FnMut(&mut Build<'_>, &Value, &At) -> Result<(), ImportError>,
+) -> Result<(), ImportError> {
+    let Some(list) = messages.as_array() else {
+        return Err(ImportError::at(&at.text(), format!("not {what}")));
+    };
+    for (m, message) in list.iter().enumerate() {
+        b.message(m);
+        read(b, message, &at.index(m))?;
+    }
+    Ok(())
+}
+
 /// A history being built from a library's parts.
 pub(crate) struct Build<'s> {
     store: &'s mut dyn MediaStore,

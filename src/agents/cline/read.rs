@@ -10,8 +10,7 @@ use crate::media::store::MediaStore;
 use crate::steps::audit::ImportOptions;
 use crate::steps::imported::{ImportError, ImportedHistory};
 
-use super::super::build::{At, Build, Document};
-use super::super::lines::Line;
+use super::super::build::{read_document, At};
 
 use super::messages;
 
@@ -25,51 +24,47 @@ pub(crate) fn read(
     store: &mut dyn MediaStore,
     options: &ImportOptions,
 ) -> Result<ImportedHistory, ImportError> {
-    let doc = Document::read(input)?;
-    let line = Line {
-        number: 1,
-        start: 0,
-        text: &doc.text,
-    };
-    let mut b = Build::new("Cline or Roo Code", store, options);
-    match &doc.value {
-        Value::Array(messages) => messages::messages(&mut b, messages, &At::root())?,
-        Value::Object(o) => {
-            let version = o.get("version").and_then(Value::as_u64);
-            if version != Some(1) {
-                return Err(ImportError::at(
+    read_document(
+        "Cline or Roo Code",
+        input,
+        store,
+        options,
+        |b, value| match value {
+            Value::Array(messages) => messages::messages(b, messages, &At::root()),
+            Value::Object(o) => {
+                let version = o.get("version").and_then(Value::as_u64);
+                if version != Some(1) {
+                    return Err(ImportError::at(
                     "$.version",
                     format!(
                         "a stored history of version {}: this reader knows Cline's version 1 and the plain list of messages",
                         o.get("version").map_or("(none)".into(), Value::to_string)
                     ),
                 ));
-            }
-            let root = At::root();
-            for key in o.keys() {
-                if !matches!(key.as_str(), "messages" | "system_prompt" | "version") {
-                    b.aside(
-                        &root.member(key),
-                        &format!("`{key}` member"),
-                        "the session's own record (its id, times, agent), not sent to a model",
-                    );
                 }
+                let root = At::root();
+                for key in o.keys() {
+                    if !matches!(key.as_str(), "messages" | "system_prompt" | "version") {
+                        b.aside(
+                            &root.member(key),
+                            &format!("`{key}` member"),
+                            "the session's own record (its id, times, agent), not sent to a model",
+                        );
+                    }
+                }
+                if let Some(system) = o.get("system_prompt").and_then(Value::as_str) {
+                    b.kept("system prompt");
+                    b.push("system", system.to_owned());
+                }
+                let messages = o.get("messages").and_then(Value::as_array).ok_or_else(|| {
+                    ImportError::at("$.messages", "a session file's messages must be a list")
+                })?;
+                messages::messages(b, messages, &root.key("messages"))
             }
-            if let Some(system) = o.get("system_prompt").and_then(Value::as_str) {
-                b.kept("system prompt");
-                b.push("system", system.to_owned());
-            }
-            let messages = o.get("messages").and_then(Value::as_array).ok_or_else(|| {
-                ImportError::at("$.messages", "a session file's messages must be a list")
-            })?;
-            messages::messages(&mut b, messages, &root.key("messages"))?;
-        }
-        _ => {
-            return Err(ImportError::at(
+            _ => Err(ImportError::at(
                 "$",
                 "neither a list of stored messages nor a session file of Cline's",
-            ))
-        }
-    }
-    Ok(b.finish(&line))
+            )),
+        },
+    )
 }

@@ -15,19 +15,21 @@
 
 use serde_json::Value;
 
+use crate::media::{Holder, ProviderFile};
 use crate::steps::imported::{kind_of_inline, url_payload, ImportError, Payload, UserText};
 use crate::AttachmentKind;
 
 use super::super::build::{Answer, At, Build, Output};
 
 const TYPES: [&str; 4] = ["system", "human", "ai", "tool"];
-const MEDIA: [&str; 7] = [
+const MEDIA: [&str; 8] = [
     "image_url",
     "image",
     "file",
     "audio",
     "video",
     "document",
+    "text-plain",
     "text",
 ];
 
@@ -178,6 +180,8 @@ fn blocks(
         Value::Array(items) => {
             for (i, item) in items.iter().enumerate() {
                 let iat = at.index(i);
+                // `dumpd` wraps a dict holding an `lc` key so.
+                let item = item.get("__lc_escaped__").unwrap_or(item);
                 let (block, kind) = match item {
                     Value::String(text) => (
                         serde_json::json!({"type": "text", "text": text}),
@@ -215,7 +219,7 @@ fn media(
         "image_url" | "image" => AttachmentKind::Image,
         "audio" => AttachmentKind::Audio,
         "video" => AttachmentKind::Video,
-        "file" | "document" => AttachmentKind::Document,
+        "file" | "document" | "text-plain" => AttachmentKind::Document,
         _ => return Ok(None),
     };
     let mime = block
@@ -262,12 +266,22 @@ fn media(
                 ),
                 sat.key("url"),
             ),
+            // Anthropic's Files API: its own block names its holder.
+            Some("file") => match source.get("file_id").and_then(Value::as_str) {
+                Some(id) => (Payload::Held(ProviderFile::new(Holder::Anthropic, id)), sat),
+                None => {
+                    return Err(ImportError::at(
+                        &sat.text(),
+                        "a file source without its file_id",
+                    ))
+                }
+            },
             _ => {
                 return b
                     .cannot(
                         at,
                         &format!("{kind} block"),
-                        "a media source other than base64 or a URL",
+                        "a media source other than base64, a URL or Anthropic's file",
                     )
                     .map(|()| None)
             }
@@ -281,6 +295,11 @@ fn media(
         (Payload::Base64(data), dat)
     } else if let Some((url, uat)) = str_at("url") {
         (url_payload(url), uat)
+    } else if let Some(text) = block.get("text").and_then(Value::as_str) {
+        // A text file: 0.3's `source_type` `text`, 1's `text-plain`.
+        let target = b.store_bytes(text.as_bytes())?;
+        let mime = mime.unwrap_or("text/plain");
+        return Ok(Some((kind_of_inline(mime), target)));
     } else if block.get("file_id").is_some()
         || block.get("source_type").and_then(Value::as_str) == Some("id")
     {
@@ -325,10 +344,17 @@ fn ai(b: &mut Build<'_>, fields: &Value, at: &At) -> Result<(), ImportError> {
                     }
                 },
                 "redacted_thinking" => answer.redacted(str_of("data").unwrap_or_default()),
-                "reasoning" => {
-                    b.left(bat, "reasoning block", "reasoning no provider signed, which no API takes back, and is never sent as text");
-                    return Ok(true);
-                }
+                // LangChain 1's standard block: Anthropic's thinking keeps
+                // its signature among the `extras`.
+                "reasoning" => match block.pointer("/extras/signature").and_then(Value::as_str) {
+                    Some(signature) if !signature.is_empty() => {
+                        answer.thinking(str_of("reasoning").unwrap_or_default(), signature);
+                    }
+                    _ => {
+                        b.left(bat, "reasoning block", "reasoning no provider signed, which no API takes back, and is never sent as text");
+                        return Ok(true);
+                    }
+                },
                 // The calls are `tool_calls`; the blocks say the same.
                 "tool_use" | "tool_call" => block_calls.push((block.clone(), bat.clone())),
                 "server_tool_use"

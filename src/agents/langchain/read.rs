@@ -7,8 +7,7 @@ use crate::media::store::MediaStore;
 use crate::steps::audit::ImportOptions;
 use crate::steps::imported::{ImportError, ImportedHistory};
 
-use super::super::build::{At, Build, Document};
-use super::super::lines::Line;
+use super::super::build::{each_message, read_document, At};
 
 use super::message;
 
@@ -21,22 +20,8 @@ pub(crate) fn read(
     store: &mut dyn MediaStore,
     options: &ImportOptions,
 ) -> Result<ImportedHistory, ImportError> {
-    let doc = Document::read(input)?;
-    let line = Line {
-        number: 1,
-        start: 0,
-        text: &doc.text,
-    };
-    let Some(messages) = doc.value.as_array() else {
-        return Err(ImportError::at(
-            "$",
-            "not a list of LangChain's saved messages (messages_to_dict or dumpd)",
-        ));
-    };
-    let mut b = Build::new("LangChain", store, options);
-    for (m, message) in messages.iter().enumerate() {
-        b.message(m);
-        message::message(&mut b, message, &At::root().index(m))?;
-    }
-    Ok(b.finish(&line))
+    read_document("LangChain", input, store, options, |b, value| {
+        let what = "a list of LangChain's saved messages (messages_to_dict or dumpd)";
+        each_message(b, value, &At::root(), what, message::message)
+    })
 }

@@ -7,8 +7,7 @@ use crate::media::store::MediaStore;
 use crate::steps::audit::ImportOptions;
 use crate::steps::imported::{ImportError, ImportedHistory};
 
-use super::super::build::{At, Build, Document};
-use super::super::lines::Line;
+use super::super::build::{each_message, read_document, At};
 
 use super::parts;
 
@@ -21,23 +20,11 @@ pub(crate) fn read(
     store: &mut dyn MediaStore,
     options: &ImportOptions,
 ) -> Result<ImportedHistory, ImportError> {
-    let doc = Document::read(input)?;
-    let line = Line {
-        number: 1,
-        start: 0,
-        text: &doc.text,
-    };
-    let Some(messages) = doc.value.as_array() else {
-        return Err(ImportError::at(
-            "$",
-            "not a list of pydantic-ai's messages (ModelMessagesTypeAdapter's JSON)",
-        ));
-    };
-    let mut b = Build::new("pydantic-ai", store, options);
-    let mut state = parts::Request::new();
-    for (m, message) in messages.iter().enumerate() {
-        b.message(m);
-        parts::message(&mut b, message, &At::root().index(m), &mut state)?;
-    }
-    Ok(b.finish(&line))
+    read_document("pydantic-ai", input, store, options, |b, value| {
+        let what = "a list of pydantic-ai's messages (ModelMessagesTypeAdapter's JSON)";
+        let mut state = parts::Request::new();
+        each_message(b, value, &At::root(), what, |b, message, at| {
+            parts::message(b, message, at, &mut state)
+        })
+    })
 }

@@ -8,8 +8,7 @@ use crate::media::store::MediaStore;
 use crate::steps::audit::ImportOptions;
 use crate::steps::imported::{ImportError, ImportedHistory};
 
-use super::super::build::{At, Build, Document};
-use super::super::lines::Line;
+use super::super::build::{each_message, read_document, At};
 use super::{model, ui, LIBRARY};
 
 /// Read a saved `ModelMessage[]` or `UIMessage[]`.
@@ -21,28 +20,12 @@ pub(crate) fn read(
     store: &mut dyn MediaStore,
     options: &ImportOptions,
 ) -> Result<ImportedHistory, ImportError> {
-    let doc = Document::read(input)?;
-    let line = Line {
-        number: 1,
-        start: 0,
-        text: &doc.text,
-    };
-    let mut b = Build::new(LIBRARY, store, options);
-    let Some(messages) = doc.value.as_array() else {
-        return Err(ImportError::at(
-            "$",
-            "not a list of the Vercel AI SDK's messages (ModelMessage[] or UIMessage[])",
-        ));
-    };
-    let ui = messages.first().is_some_and(|m| m.get("parts").is_some());
-    for (m, message) in messages.iter().enumerate() {
-        b.message(m);
-        let at = At::root().index(m);
-        if ui {
-            ui::message(&mut b, message, &at)?;
-        } else {
-            model::message(&mut b, message, &at)?;
-        }
-    }
-    Ok(b.finish(&line))
+    read_document(LIBRARY, input, store, options, |b, value| {
+        let ui = value.pointer("/0/parts").is_some();
+        let what = "a list of the Vercel AI SDK's messages (ModelMessage[] or UIMessage[])";
+        each_message(b, value, &At::root(), what, |b, message, at| match ui {
+            true => ui::message(b, message, at),
+            false => model::message(b, message, at),
+        })
+    })
 }
