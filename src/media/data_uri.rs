@@ -22,7 +22,17 @@ const URL_SAFE: base64::engine::GeneralPurpose = base64::engine::GeneralPurpose:
 /// standard base64, or the URL-safe alphabet (told by a `-` or `_`; the
 /// two alphabets mixed are refused, since one of them was meant and the
 /// text is damaged). The bytes are written back in the standard form.
+///
+/// Line breaks are taken out first: base64 wrapped at 76 characters
+/// (RFC 2045, Python's `base64.encodebytes`) is the same bytes.
 pub(crate) fn decode_read(b64: &str) -> Result<Vec<u8>, base64::DecodeError> {
+    let unwrapped;
+    let b64 = if b64.bytes().any(|b| b == b'\n' || b == b'\r') {
+        unwrapped = b64.replace(['\r', '\n'], "");
+        unwrapped.as_str()
+    } else {
+        b64
+    };
     if b64.bytes().any(|b| b == b'-' || b == b'_') {
         URL_SAFE.decode(b64)
     } else {
@@ -118,6 +128,12 @@ mod tests {
         // The standard form stays canonical.
         assert!(decode_read("+/8").is_err());
         assert_eq!(decode_read(PNG_1X1).unwrap(), b"\x89PNG\r\n\x1a\n");
+        // Wrapped as RFC 2045 (and Python's `encodebytes`) writes it.
+        assert_eq!(
+            decode_read("iVBO\r\nRw0K\nGgo=\n").unwrap(),
+            b"\x89PNG\r\n\x1a\n"
+        );
+        assert!(decode_read("iVBO Rw0KGgo=").is_err());
     }
 
     #[test]
