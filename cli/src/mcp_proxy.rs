@@ -42,22 +42,25 @@ pub struct Args {
     )]
     provider: Provider,
     /// The model (by default the provider's default model): images are
-    /// fitted to the size it processes them at.
+    /// fitted to the size it processes them at, within 2000 px a side and
+    /// the API's largest side (the smaller one an API asks of a request
+    /// with many images: Anthropic's 2000 px).
     #[arg(long, value_name = "M")]
     model: Option<String>,
-    /// Fit images to N × N instead of to the model's processing size
-    /// (within the API's largest side).
+    /// Fit images within N × N instead of to the model's processing size
+    /// and the 2000 px ceiling; never past the API's largest side.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(16..=16384))]
     max_dim: Option<u32>,
     #[command(flatten)]
     facts: crate::facts::Arg,
-    /// The MCP server to start, and its arguments (after `--`).
+    /// The MCP server to start, and its arguments (after `--`). Options
+    /// before it are the proxy's: one it does not have is an error (a
+    /// misspelled `--modle` is not taken for the server's command).
     #[arg(
         value_name = "COMMAND",
         required = true,
         num_args = 1..,
-        trailing_var_arg = true,
-        allow_hyphen_values = true
+        trailing_var_arg = true
     )]
     command: Vec<OsString>,
 }

@@ -334,4 +334,25 @@ fn a_server_that_cannot_start_is_a_clear_error() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2), "a command is required");
+    // A misspelled option before `--` is the proxy's error, not the
+    // server's command; the server's own options after it are its own.
+    let out = Command::new(env!("CARGO_BIN_EXE_tool-carrier"))
+        .args(["mcp-proxy", "--modle", "x", "--", "/nonexistent/mcp-server"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("unexpected argument '--modle'"), "{stderr}");
+    assert!(stderr.contains("--model"), "{stderr}");
+    let out = Command::new(env!("CARGO_BIN_EXE_tool-carrier"))
+        .args(["mcp-proxy", "/nonexistent/mcp-server", "--stdio", "-v"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("cannot start the server \"/nonexistent/mcp-server\""),
+        "{stderr}"
+    );
 }
