@@ -224,6 +224,38 @@ fn escaped_and_unpadded_base64_is_read_as_it_says() {
 }
 
 #[test]
+fn base64_wrapped_at_76_characters_is_read_and_sent_unwrapped() {
+    // What Python's `base64.encodebytes` writes (RFC 2045).
+    let wrap = |text: &str| {
+        let lines: Vec<&str> = text
+            .as_bytes()
+            .chunks(76)
+            .map(|c| std::str::from_utf8(c).unwrap())
+            .collect();
+        lines.join("\n") + "\n"
+    };
+    // An image that fits: the same bytes, unwrapped, nothing else changed.
+    let png = png_rgb(&screenshot(120, 80, 2));
+    let block = json!({"type": "image", "data": wrap(&B64.encode(&png)), "mimeType": "image/png"});
+    let message = response(json!(1), json!({"content": [block]}));
+    let fitted = fit_message(&message, Method::ToolsCall, &small());
+    assert!(
+        matches!(fitted.images()[0].outcome, Outcome::Kept(_)),
+        "{:?}",
+        fitted.images()
+    );
+    let sent = &parsed(&fitted)["result"]["content"][0];
+    assert_eq!(sent["data"], B64.encode(&png));
+    // One that does not: fitted, as an unwrapped one is.
+    let png = png_rgb(&screenshot(300, 300, 3));
+    let block = json!({"type": "image", "data": wrap(&B64.encode(&png)), "mimeType": "image/png"});
+    let message = response(json!(1), json!({"content": [block]}));
+    let fitted = fit_message(&message, Method::ToolsCall, &small());
+    let block = &parsed(&fitted)["result"]["content"][0];
+    assert_eq!(decoded(block, "data").dimensions(), (200, 200));
+}
+
+#[test]
 fn embedded_image_resources_are_prepared_and_other_resources_kept() {
     let png = png_rgb(&screenshot(400, 300, 4));
     let message = response(

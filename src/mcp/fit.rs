@@ -127,6 +127,15 @@ pub(crate) fn fit_found(
             report,
         ));
     };
+    // Wrapped at 76 characters (RFC 2045): the same bytes, sent unwrapped.
+    let wrapped = text.bytes().any(|b| b == b'\n' || b == b'\r');
+    let unwrapped;
+    let text = if wrapped {
+        unwrapped = text.replace(['\r', '\n'], "");
+        unwrapped.as_str()
+    } else {
+        text
+    };
     let bytes = match LENIENT.decode(text) {
         Ok(b) => b,
         Err(e) => {
@@ -162,14 +171,15 @@ pub(crate) fn fit_found(
     let mut literal = String::new();
     push_json_str(&mut literal, prepared.media_type.as_str());
     let mut edits = Vec::new();
-    if prepared.reencoded {
+    if prepared.reencoded || wrapped {
         let mut payload = String::with_capacity(prepared.base64_len() + 2);
         payload.push('"');
         prepared.write_base64(&mut payload);
         payload.push('"');
         edits.push((abs(&data.value), payload));
-    } else if named {
-        return Some((Vec::new(), report(Outcome::Kept(prepared.facts()))));
+    }
+    if !prepared.reencoded && named {
+        return Some((edits, report(Outcome::Kept(prepared.facts()))));
     }
     if !named {
         match mime {
