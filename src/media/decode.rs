@@ -69,7 +69,11 @@ pub(crate) fn decode(
     };
     let mut limits = Limits::default();
     limits.max_alloc = Some(max_alloc);
-    let mut reader = ImageReader::with_format(Cursor::new(bytes), format);
+    let bytes = match media_type {
+        MediaType::Png => super::profile_bomb::without_profile_bomb(bytes),
+        _ => std::borrow::Cow::Borrowed(bytes),
+    };
+    let mut reader = ImageReader::with_format(Cursor::new(&*bytes), format);
     reader.limits(limits);
     let mut decoder = reader.into_decoder().map_err(fail)?;
     // The decoder's own reading of the header is what it will allocate for.

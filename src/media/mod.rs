@@ -96,6 +96,7 @@ pub(crate) mod header;
 mod pdf;
 mod policy;
 mod prepare;
+mod profile_bomb;
 mod provider_file;
 mod read;
 mod resize;

@@ -92,7 +92,8 @@ pub struct Prepared {
     /// budget).
     pub resized: bool,
     /// Whether the bytes were re-encoded (otherwise they are the input's,
-    /// untouched).
+    /// untouched but for a PNG's colour profile no decoder should inflate,
+    /// taken out).
     pub reencoded: bool,
     /// Whether an animation was reduced to its first frame.
     pub first_frame_only: bool,
@@ -301,7 +302,15 @@ pub fn prepare_for(
     let max_dim = policy.long_edge_for(header.width, header.height);
     let within = header.width <= max_dim && header.height <= max_dim;
     if within && accepts.contains(&media_type) && budget.fits_image(bytes.len()) {
-        // Never decoded: what a provider would refuse is refused here.
+        // Never decoded: what a provider would refuse is refused here, and
+        // a colour profile no decoder should inflate is not sent.
+        let bytes = match media_type {
+            MediaType::Png => match super::profile_bomb::without_profile_bomb(&bytes) {
+                Cow::Owned(clean) => clean,
+                Cow::Borrowed(_) => bytes,
+            },
+            _ => bytes,
+        };
         ensure_whole(&bytes, media_type)?;
         return Ok(untouched(media_type, bytes, size));
     }
