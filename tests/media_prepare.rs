@@ -303,13 +303,31 @@ fn a_decompression_bomb_header_is_refused_before_decoding() {
 
 #[test]
 fn a_real_bomb_is_refused_by_the_pixel_limit() {
-    // 3000×3000 of one colour compresses to a few kB.
-    let flat = DynamicImage::ImageLuma8(GrayImage::new(3000, 3000));
+    // 4200×4200 of one colour compresses to a few kB: more than sixteen
+    // times the limit, which no reduction while decoding is tried for.
+    let flat = DynamicImage::ImageLuma8(GrayImage::new(4200, 4200));
     let bytes = png(&flat);
     assert!(bytes.len() < 100_000);
     let policy = Policy::default().with_max_pixels(1_000_000);
     let err = prepare(bytes, &policy, Budget::ANTHROPIC).unwrap_err();
     assert!(matches!(err, MediaError::TooManyPixels { .. }), "{err}");
+}
+
+#[test]
+fn a_tall_png_over_the_pixel_limit_is_read_reduced_and_fitted() {
+    // A full-page screenshot's shape, twice the limit: averaged down
+    // while its rows are read, then fitted as any other.
+    let tall = png_rgb(&screenshot(500, 4000, 3));
+    let policy = small_box().with_max_pixels(1_000_000);
+    let p = prepare(tall, &policy, Budget::ANTHROPIC).unwrap();
+    assert!(p.reencoded && p.resized);
+    assert_eq!(
+        (p.original.width, p.original.height),
+        (Some(500), Some(4000))
+    );
+    let (w, h) = (p.width.unwrap(), p.height.unwrap());
+    assert_eq!(h, policy.max_dim(), "{w}×{h}");
+    assert_eq!(w, (policy.max_dim() + 4) / 8, "{w}×{h}");
 }
 
 #[test]

@@ -1,5 +1,7 @@
 //! Bounded decoding: pixel and allocation limits are checked before any
-//! pixel buffer exists, so a decompression bomb costs a header read.
+//! pixel buffer exists, so a decompression bomb costs a header read (a PNG
+//! over the pixel limit, within [`REDUCIBLE`](super::reduce::REDUCIBLE)
+//! times it, is read reduced instead: [`reduce`](super::reduce)).
 
 use std::io::Cursor;
 
@@ -38,9 +40,16 @@ pub(crate) fn decode(
     header: &Header,
     policy: &Policy,
 ) -> Result<Decoded, MediaError> {
-    check_pixels(header.width, header.height, policy)?;
     // Some decoders fill in what is missing (a JPEG cut off decodes with
     // grey rows): the structure is checked first.
+    let pixels = u64::from(header.width) * u64::from(header.height);
+    let reducible = policy.max_pixels().saturating_mul(super::reduce::REDUCIBLE);
+    if media_type == MediaType::Png && pixels > policy.max_pixels() && pixels <= reducible {
+        ensure_whole(bytes, media_type)?;
+        let bytes = super::profile_bomb::without_profile_bomb(bytes);
+        return super::reduce::decode_png_reduced(&bytes, header.width, header.height, policy);
+    }
+    check_pixels(header.width, header.height, policy)?;
     ensure_whole(bytes, media_type)?;
     let format = match media_type {
         MediaType::Png => ImageFormat::Png,

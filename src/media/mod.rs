@@ -99,6 +99,7 @@ mod prepare;
 mod profile_bomb;
 mod provider_file;
 mod read;
+mod reduce;
 mod resize;
 mod resolve;
 mod sniff;

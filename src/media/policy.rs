@@ -143,7 +143,9 @@ impl Policy {
     }
 
     /// Images with more pixels than this (from the header) are refused
-    /// before decoding.
+    /// before decoding; a PNG of up to sixteen times as many (not
+    /// interlaced) is read reduced to within it instead, its rows averaged
+    /// as they are decoded.
     pub fn with_max_pixels(self, max_pixels: u64) -> Policy {
         Policy { max_pixels, ..self }
     }
@@ -168,7 +170,8 @@ impl Policy {
         self.max_data_uri_len
     }
 
-    /// The most pixels an image may have to be decoded.
+    /// The most pixels an image may have to be decoded whole (a decoded
+    /// raster never has more).
     pub fn max_pixels(&self) -> u64 {
         self.max_pixels
     }

@@ -1,0 +1,165 @@
+//! A PNG with more pixels than the limit allows, read at a reduced size:
+//! its rows streamed from the decoder and averaged `k` × `k` into a raster
+//! within the limit, so that a tall full-page screenshot (2880×24780) is
+//! fitted rather than refused. Memory is one row of the source and the
+//! reduced raster; what no reduction brings within reach (more than
+//! [`REDUCIBLE`] times the limit) stays refused, as does an interlaced PNG
+//! (its passes are not rows in order).
+
+use std::io::Cursor;
+
+use image::metadata::Orientation;
+use image::{DynamicImage, GrayAlphaImage, GrayImage, RgbImage, RgbaImage};
+
+use super::decode::Decoded;
+use super::error::MediaError;
+use super::policy::Policy;
+use super::sniff::MediaType;
+use super::whole::Damage;
+
+/// How many times the pixel limit a PNG may have and still be read
+/// reduced: past it, the time to inflate it is the attack.
+pub(crate) const REDUCIBLE: u64 = 16;
+
+/// The factor a `width` × `height` image is reduced by to fit `max_pixels`.
+pub(crate) fn factor(width: u32, height: u32, max_pixels: u64) -> u32 {
+    let mut k = 1u32;
+    while u64::from(width.div_ceil(k)) * u64::from(height.div_ceil(k)) > max_pixels {
+        k += 1;
+    }
+    k
+}
+
+/// Decode `bytes`, a PNG of `width` × `height` over the policy's pixel
+/// limit, averaged down by [`factor`].
+///
+/// # Errors
+/// [`MediaError::TooManyPixels`] for an interlaced one; [`MediaError::Corrupt`]
+/// where the decoder stops; [`MediaError::MemoryLimit`] past `max_alloc`.
+pub(crate) fn decode_png_reduced(
+    bytes: &[u8],
+    width: u32,
+    height: u32,
+    policy: &Policy,
+) -> Result<Decoded, MediaError> {
+    let corrupt = |e: png::DecodingError| MediaError::Corrupt {
+        media_type: MediaType::Png,
+        damage: Damage::Undecodable(e.to_string()),
+    };
+    let too_many = || MediaError::TooManyPixels {
+        width,
+        height,
+        max_pixels: policy.max_pixels(),
+    };
+    let max_alloc = policy.max_alloc();
+    let limits = png::Limits {
+        bytes: usize::try_from(max_alloc).unwrap_or(usize::MAX),
+    };
+    let mut decoder = png::Decoder::new_with_limits(Cursor::new(bytes), limits);
+    decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
+    let mut reader = decoder.read_info().map_err(corrupt)?;
+    if reader.info().interlaced {
+        return Err(too_many());
+    }
+    let (color, depth) = reader.output_color_type();
+    if depth != png::BitDepth::Eight {
+        return Err(too_many());
+    }
+    let channels = color.samples();
+    let icc = reader.info().icc_profile.as_ref().map(|p| p.to_vec());
+    let k = factor(width, height, policy.max_pixels());
+    let (out_w, out_h) = (width.div_ceil(k), height.div_ceil(k));
+    let out_len = out_w as usize * out_h as usize * channels;
+    if out_len as u64 > max_alloc {
+        return Err(MediaError::MemoryLimit { max_alloc });
+    }
+    let mut out = vec![0u8; out_len];
+    // The sums of the band of `k` rows being read, and of how many pixels.
+    let row_len = out_w as usize * channels;
+    let mut sums = vec![0u32; row_len];
+    let mut counts = vec![0u32; out_w as usize];
+    let mut y = 0u32;
+    while let Some(row) = reader.next_row().map_err(corrupt)? {
+        let data = row.data();
+        for (x, pixel) in data.chunks_exact(channels).enumerate() {
+            let ox = x / k as usize;
+            counts[ox] += 1;
+            for (c, v) in pixel.iter().enumerate() {
+                sums[ox * channels + c] += u32::from(*v);
+            }
+        }
+        y += 1;
+        if y.is_multiple_of(k) || y == height {
+            let oy = ((y - 1) / k) as usize;
+            let target = &mut out[oy * row_len..(oy + 1) * row_len];
+            for (i, t) in target.iter_mut().enumerate() {
+                let n = counts[i / channels].max(1);
+                *t = ((sums[i] + n / 2) / n) as u8;
+            }
+            sums.fill(0);
+            counts.fill(0);
+        }
+    }
+    if y != height {
+        return Err(MediaError::Corrupt {
+            media_type: MediaType::Png,
+            damage: Damage::Undecodable(format!("{y} of {height} rows")),
+        });
+    }
+    let image = match color {
+        png::ColorType::Grayscale => {
+            GrayImage::from_raw(out_w, out_h, out).map(DynamicImage::ImageLuma8)
+        }
+        png::ColorType::GrayscaleAlpha => {
+            GrayAlphaImage::from_raw(out_w, out_h, out).map(DynamicImage::ImageLumaA8)
+        }
+        png::ColorType::Rgb => RgbImage::from_raw(out_w, out_h, out).map(DynamicImage::ImageRgb8),
+        _ => RgbaImage::from_raw(out_w, out_h, out).map(DynamicImage::ImageRgba8),
+    }
+    .ok_or_else(too_many)?;
+    Ok(Decoded {
+        image,
+        orientation: Orientation::NoTransforms,
+        icc,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_factor_is_the_least_that_fits() {
+        assert_eq!(factor(2880, 24780, 50_000_000), 2);
+        assert_eq!(factor(100, 100, 10_000), 1);
+        assert_eq!(factor(101, 100, 10_000), 2);
+        assert_eq!(factor(7, 3, 1), 7);
+    }
+
+    #[test]
+    fn a_tall_png_is_read_averaged_down() {
+        // 30 × 90, left half black, right half white, in bands of 3 rows.
+        let (w, h) = (30u32, 90u32);
+        let mut raw = Vec::new();
+        for _ in 0..h {
+            for x in 0..w {
+                raw.extend_from_slice(if x < 15 { &[0, 0, 0] } else { &[255, 255, 255] });
+            }
+        }
+        let mut png = Vec::new();
+        image::RgbImage::from_raw(w, h, raw)
+            .unwrap()
+            .write_to(&mut Cursor::new(&mut png), image::ImageFormat::Png)
+            .unwrap();
+        let policy = Policy::default().with_max_pixels(400);
+        let decoded = decode_png_reduced(&png, w, h, &policy).unwrap();
+        // k = 3: 10 × 30 = 300 pixels.
+        let image = decoded.image.to_rgb8();
+        assert_eq!(image.dimensions(), (10, 30));
+        assert_eq!(image.get_pixel(0, 0).0, [0, 0, 0]);
+        assert_eq!(image.get_pixel(9, 29).0, [255, 255, 255]);
+        // Cut short: the rows it lacks are said.
+        let e = decode_png_reduced(&png[..png.len() / 2], w, h, &policy).err();
+        assert!(matches!(e, Some(MediaError::Corrupt { .. })), "{e:?}");
+    }
+}
