@@ -162,4 +162,30 @@ mod tests {
         let e = decode_png_reduced(&png[..png.len() / 2], w, h, &policy).err();
         assert!(matches!(e, Some(MediaError::Corrupt { .. })), "{e:?}");
     }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+        /// Whatever the size and the limit, the raster is within the limit,
+        /// `ceil(w / k)` by `ceil(h / k)`, and one colour stays that colour
+        /// (edge blocks of fewer pixels included).
+        #[test]
+        fn a_reduced_raster_is_within_the_limit_and_keeps_a_flat_colour(
+            w in 1u32..70,
+            h in 1u32..70,
+            limit in 1u64..600,
+            colour in proptest::prelude::any::<[u8; 4]>(),
+        ) {
+            let image = image::RgbaImage::from_pixel(w, h, image::Rgba(colour));
+            let mut png = Vec::new();
+            image.write_to(&mut Cursor::new(&mut png), image::ImageFormat::Png).unwrap();
+            let policy = Policy::default().with_max_pixels(limit);
+            let decoded = decode_png_reduced(&png, w, h, &policy).unwrap();
+            let k = factor(w, h, limit);
+            let out = decoded.image.to_rgba8();
+            proptest::prop_assert_eq!(out.dimensions(), (w.div_ceil(k), h.div_ceil(k)));
+            proptest::prop_assert!(u64::from(out.width()) * u64::from(out.height()) <= limit);
+            proptest::prop_assert!(out.pixels().all(|p| p.0 == colour));
+        }
+    }
 }
