@@ -331,6 +331,47 @@ fn a_tall_png_over_the_pixel_limit_is_read_reduced_and_fitted() {
 }
 
 #[test]
+fn a_jpeg_over_the_pixel_limit_is_decoded_at_a_smaller_scale_and_fitted() {
+    // A large scan's shape, twice the limit: decoded at half size by the
+    // codec, then fitted as any other, upright from its EXIF.
+    let policy = small_box().with_max_pixels(1_000_000);
+    let p = run(jpeg(&photo(500, 4000, 4), 90), &policy);
+    assert!(p.reencoded && p.resized);
+    assert_eq!(p.media_type, MediaType::Jpeg);
+    assert_eq!((p.width, p.height), (Some(25), Some(200)));
+    assert_eq!(
+        (p.original.width, p.original.height),
+        (Some(500), Some(4000))
+    );
+    let turned = run(jpeg_oriented(&photo(500, 4000, 4), 6), &policy);
+    assert_eq!((turned.width, turned.height), (Some(200), Some(25)));
+    let gray = run(
+        jpeg_gray(&DynamicImage::ImageRgb8(photo(500, 4000, 4)).to_luma8(), 90),
+        &policy,
+    );
+    assert_eq!((gray.width, gray.height), (Some(25), Some(200)));
+    // An eighth a side is as far as the codec goes: 1000×1000 is 64 times
+    // 15 625, and 125×125 is still over 15 000.
+    let err = prepare(
+        jpeg(&photo(1000, 1000, 5), 90),
+        &small_box().with_max_pixels(15_000),
+        Budget::ANTHROPIC,
+    )
+    .unwrap_err();
+    assert!(matches!(err, MediaError::TooManyPixels { .. }), "{err}");
+    let p = run(
+        jpeg(&photo(1000, 1000, 5), 90),
+        &small_box().with_max_pixels(15_625),
+    );
+    assert_eq!((p.width, p.height), (Some(125), Some(125)));
+    // Cut short: still refused as damaged, before any decoder runs.
+    let mut cut = jpeg(&photo(500, 4000, 4), 90);
+    cut.truncate(cut.len() / 2);
+    let err = prepare(cut, &policy, Budget::ANTHROPIC).unwrap_err();
+    assert!(matches!(err, MediaError::Corrupt { .. }), "{err}");
+}
+
+#[test]
 fn the_allocation_limit_is_enforced() {
     let bytes = png_rgb(&photo(300, 300, 11));
     let policy = small_box().with_max_alloc(100_000);

@@ -26,17 +26,23 @@ const URL_SAFE: base64::engine::GeneralPurpose = base64::engine::GeneralPurpose:
 /// Line breaks are taken out first: base64 wrapped at 76 characters
 /// (RFC 2045, Python's `base64.encodebytes`) is the same bytes.
 pub(crate) fn decode_read(b64: &str) -> Result<Vec<u8>, base64::DecodeError> {
-    let unwrapped;
-    let b64 = if b64.bytes().any(|b| b == b'\n' || b == b'\r') {
-        unwrapped = b64.replace(['\r', '\n'], "");
-        unwrapped.as_str()
-    } else {
-        b64
-    };
+    let b64 = unwrapped(b64);
+    let b64 = &*b64;
     if b64.bytes().any(|b| b == b'-' || b == b'_') {
         URL_SAFE.decode(b64)
     } else {
         BASE64.decode(b64)
+    }
+}
+
+/// `b64` without its line breaks (CR and LF, wherever they are): base64
+/// wrapped at 76 characters (RFC 2045, Python's `base64.encodebytes`) is
+/// the same bytes.
+fn unwrapped(b64: &str) -> std::borrow::Cow<'_, str> {
+    if b64.bytes().any(|b| b == b'\n' || b == b'\r') {
+        std::borrow::Cow::Owned(b64.replace(['\r', '\n'], ""))
+    } else {
+        std::borrow::Cow::Borrowed(b64)
     }
 }
 
@@ -55,7 +61,8 @@ pub(crate) fn is_data_uri(target: &str) -> bool {
 ///
 /// The media type must be one of [`MediaType`]'s (ASCII case-insensitive,
 /// no parameters); `;base64` is required; the payload must be canonical
-/// standard base64 and is measured against `max_len` before it is decoded.
+/// standard base64, line breaks aside (RFC 2045 wrapping), and is measured
+/// against `max_len` before it is decoded.
 pub(crate) fn decode_data_uri(
     uri: &str,
     max_len: usize,
@@ -93,7 +100,7 @@ pub(crate) fn decode_data_uri(
         return Err(MediaError::BadDataUri("empty payload"));
     }
     let bytes = BASE64
-        .decode(payload)
+        .decode(&*unwrapped(payload))
         .map_err(|e| MediaError::BadBase64(e.to_string()))?;
     Ok((media_type, bytes))
 }
@@ -179,12 +186,29 @@ mod tests {
     }
 
     #[test]
+    fn a_payload_wrapped_in_lines_is_the_same_bytes() {
+        let flat = format!("data:image/png;base64,{PNG_1X1}");
+        let wrapped: String = PNG_1X1
+            .as_bytes()
+            .chunks(4)
+            .map(|c| std::str::from_utf8(c).unwrap())
+            .collect::<Vec<_>>()
+            .join("\r\n");
+        let wrapped = format!("data:image/png;base64,{wrapped}\n");
+        assert_ne!(flat, wrapped);
+        assert_eq!(
+            decode_data_uri(&wrapped, 1 << 20).unwrap(),
+            decode_data_uri(&flat, 1 << 20).unwrap()
+        );
+    }
+
+    #[test]
     fn non_canonical_base64_is_refused() {
         for payload in [
             "iVBORw0KGgo",   // padding missing
             "iVBORw0KGgp=",  // stray bits in the last character
             "iVBORw0K Ggo=", // whitespace
-            "iVBORw0K\nGgo=",
+            "iVBORw0K\tGgo=",
             "iVBORw0K-_o=",   // URL-safe alphabet
             "iVBORw0KGgo%3D", // percent-encoding
             "iVBORw0KGgo==",

@@ -1,7 +1,10 @@
 //! Bounded decoding: pixel and allocation limits are checked before any
-//! pixel buffer exists, so a decompression bomb costs a header read (a PNG
-//! over the pixel limit, within [`REDUCIBLE`](super::reduce::REDUCIBLE)
-//! times it, is read reduced instead: [`reduce`](super::reduce)).
+//! pixel buffer exists, so a decompression bomb costs a header read. An
+//! image over the pixel limit is read reduced where its codec allows: a
+//! PNG within [`REDUCIBLE`](super::reduce::REDUCIBLE) times the limit
+//! ([`reduce`](super::reduce)), a JPEG within 64 times
+//! ([`reduce_jpeg`](super::reduce_jpeg)). Every raster decoded holds its
+//! room in the process's budget ([`memory`](super::memory)).
 
 use std::io::Cursor;
 
@@ -10,19 +13,11 @@ use image::{ColorType, DynamicImage, ImageDecoder, ImageError, ImageFormat, Imag
 
 use super::error::MediaError;
 use super::header::Header;
+use super::decoded::Decoded;
+use super::memory::{decoded_bytes, reserve};
 use super::policy::Policy;
 use super::sniff::MediaType;
 use super::whole::{ensure_whole, Damage};
-
-/// A decoded raster, 8 bits per channel, in its stored orientation.
-pub(crate) struct Decoded {
-    /// The pixels (`L8`, `La8`, `Rgb8` or `Rgba8`).
-    pub image: DynamicImage,
-    /// The EXIF orientation still to apply.
-    pub orientation: Orientation,
-    /// The embedded ICC profile, if any.
-    pub icc: Option<Vec<u8>>,
-}
 
 /// Decode `bytes` (already sniffed as `media_type`, header already read)
 /// within `policy`'s limits. An animated image gives its first frame.
@@ -48,6 +43,10 @@ pub(crate) fn decode(
         ensure_whole(bytes, media_type)?;
         let bytes = super::profile_bomb::without_profile_bomb(bytes);
         return super::reduce::decode_png_reduced(&bytes, header.width, header.height, policy);
+    }
+    if media_type == MediaType::Jpeg && pixels > policy.max_pixels() {
+        ensure_whole(bytes, media_type)?;
+        return super::reduce_jpeg::decode_jpeg_reduced(bytes, header.width, header.height, policy);
     }
     check_pixels(header.width, header.height, policy)?;
     ensure_whole(bytes, media_type)?;
@@ -93,12 +92,18 @@ pub(crate) fn decode(
     }
     let orientation = decoder.orientation().unwrap_or(Orientation::NoTransforms);
     let icc = decoder.icc_profile().ok().flatten();
+    let room = reserve(decoded_bytes(width, height).max(to_usize(decoder.total_bytes())));
     let image = DynamicImage::from_decoder(decoder).map_err(fail)?;
     Ok(Decoded {
         image: to_8_bits(image),
         orientation,
         icc,
+        _room: room,
     })
+}
+
+fn to_usize(n: u64) -> usize {
+    usize::try_from(n).unwrap_or(usize::MAX)
 }
 
 fn check_pixels(width: u32, height: u32, policy: &Policy) -> Result<(), MediaError> {

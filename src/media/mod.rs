@@ -19,7 +19,9 @@
 //!      structure to the end (a PNG cut off or with a bad chunk CRC, a JPEG
 //!      without `EOI`, a GIF without its trailer, a WEBP whose RIFF form
 //!      overruns the file is refused as [`MediaError::Corrupt`]);
-//!    * anything else is decoded under pixel and allocation limits, resized
+//!    * anything else is decoded under pixel and allocation limits (and
+//!      within the process's [`DECODED_BUDGET`] of decoded images held at
+//!      once, whatever the number of threads), resized
 //!      (aspect kept, Lanczos3), turned upright from its EXIF orientation
 //!      and re-encoded: PNG → PNG, JPEG → JPEG, GIF → GIF (first frame),
 //!      BMP → PNG, WEBP → JPEG when opaque or PNG when it has transparency;
@@ -87,12 +89,14 @@ mod budget;
 mod cache;
 pub(crate) mod data_uri;
 mod decode;
+mod decoded;
 mod encode;
 pub(crate) mod encoded;
 mod error;
 mod estimate;
 mod file_uri;
 pub(crate) mod header;
+pub(crate) mod memory;
 mod pdf;
 mod policy;
 mod prepare;
@@ -100,6 +104,7 @@ mod profile_bomb;
 mod provider_file;
 mod read;
 mod reduce;
+mod reduce_jpeg;
 mod resize;
 mod resolve;
 mod sniff;
@@ -116,6 +121,7 @@ pub use estimate::{
 };
 pub(crate) use estimate::{crop_tiles, patches_within, tile_tokens};
 pub use file_uri::FileUriError;
+pub use memory::{Gate, Permit, DECODED_BUDGET};
 pub use pdf::{pdf_info, PdfInfo};
 pub use policy::{Policy, View};
 pub use prepare::{prepare, prepare_for, FitStep, MediaFacts, Prepared};

@@ -143,9 +143,11 @@ impl Policy {
     }
 
     /// Images with more pixels than this (from the header) are refused
-    /// before decoding; a PNG of up to sixteen times as many (not
-    /// interlaced) is read reduced to within it instead, its rows averaged
-    /// as they are decoded.
+    /// before decoding, unless their codec can read them reduced to within
+    /// it: a PNG of up to sixteen times as many (not interlaced), its rows
+    /// averaged as they are decoded, and a JPEG that a half, a quarter or
+    /// an eighth a side brings within it (not CMYK), by its scaled inverse
+    /// DCT.
     pub fn with_max_pixels(self, max_pixels: u64) -> Policy {
         Policy { max_pixels, ..self }
     }

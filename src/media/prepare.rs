@@ -10,7 +10,8 @@ use serde::Serialize;
 
 use super::budget::{base64_len, Budget};
 use super::data_uri::BASE64;
-use super::decode::{decode, drop_alpha, uses_alpha, Decoded};
+use super::decode::{decode, drop_alpha, uses_alpha};
+use super::decoded::Decoded;
 use super::encode::encode;
 use super::encoded::Encoded;
 use super::error::MediaError;
@@ -302,17 +303,18 @@ pub fn prepare_for(
     let max_dim = policy.long_edge_for(header.width, header.height);
     let within = header.width <= max_dim && header.height <= max_dim;
     if within && accepts.contains(&media_type) && budget.fits_image(bytes.len()) {
-        // Never decoded: what a provider would refuse is refused here, and
-        // a colour profile no decoder should inflate is not sent.
-        let bytes = match media_type {
-            MediaType::Png => match super::profile_bomb::without_profile_bomb(&bytes) {
-                Cow::Owned(clean) => clean,
-                Cow::Borrowed(_) => bytes,
-            },
-            _ => bytes,
-        };
+        // Never decoded: what a provider would refuse is refused here. A
+        // PNG whose colour profile no decoder should inflate is not sent
+        // as it came: it is re-encoded below, without it.
         ensure_whole(&bytes, media_type)?;
-        return Ok(untouched(media_type, bytes, size));
+        let bomb = media_type == MediaType::Png
+            && matches!(
+                super::profile_bomb::without_profile_bomb(&bytes),
+                Cow::Owned(_)
+            );
+        if !bomb {
+            return Ok(untouched(media_type, bytes, size));
+        }
     }
     let original = MediaFacts {
         media_type,

@@ -5,38 +5,51 @@
 //! image's pixels are all that is prepared, and a real profile (a few
 //! kilobytes to a few hundred) is kept. A profile that cannot be inflated
 //! within the limit, bomb or damaged, goes: the decoder passes over it too.
+//! (A chunk whose checksum fails is not looked at here: the file is
+//! refused as damaged before.)
 
 use std::borrow::Cow;
-use std::io::Cursor;
+use std::io::{self, Read};
 
 /// The largest profile kept: past any real one.
 pub(crate) const MAX_PROFILE: usize = 16 << 20;
 
-/// `bytes`, a PNG, with an `iCCP` chunk that inflates past
+/// `bytes`, a PNG, with each `iCCP` chunk that inflates past
 /// [`MAX_PROFILE`] taken out (borrowed as it came otherwise).
+///
+/// Each profile is inflated into a small buffer over and over, counting,
+/// never held: the check costs the time to inflate 16 MiB and a few tens
+/// of kilobytes, on however many threads at once.
 pub(crate) fn without_profile_bomb(bytes: &[u8]) -> Cow<'_, [u8]> {
-    if !chunks(bytes).any(|(kind, _)| kind == *b"iCCP") {
-        return Cow::Borrowed(bytes);
-    }
-    // The decoder inflates the profile as it reads the header, within the
-    // limit, and leaves a profile it could not inflate unset.
-    let limits = png::Limits { bytes: MAX_PROFILE };
-    let decoder = png::Decoder::new_with_limits(Cursor::new(bytes), limits);
-    let unread = match decoder.read_info() {
-        Ok(reader) => reader.info().icc_profile.is_none(),
-        Err(_) => false,
-    };
-    if !unread {
+    if !chunks(bytes).any(|(kind, chunk)| kind == *b"iCCP" && is_bomb(chunk)) {
         return Cow::Borrowed(bytes);
     }
     let mut out = Vec::with_capacity(bytes.len());
     out.extend_from_slice(&bytes[..8]);
     for (kind, chunk) in chunks(bytes) {
-        if kind != *b"iCCP" {
+        if kind != *b"iCCP" || !is_bomb(chunk) {
             out.extend_from_slice(chunk);
         }
     }
     Cow::Owned(out)
+}
+
+/// Whether `chunk`, a whole `iCCP` chunk (a name, a NUL, the compression
+/// method, a zlib stream), inflates past [`MAX_PROFILE`] or not at all.
+fn is_bomb(chunk: &[u8]) -> bool {
+    let data = &chunk[8..chunk.len() - 4];
+    let Some(name_end) = data.iter().position(|&b| b == 0) else {
+        return true;
+    };
+    let Some(stream) = data.get(name_end + 2..) else {
+        return true;
+    };
+    let limit = MAX_PROFILE as u64 + 1;
+    let inflated = io::copy(
+        &mut flate2::read::ZlibDecoder::new(stream).take(limit),
+        &mut io::sink(),
+    );
+    !matches!(inflated, Ok(n) if n < limit)
 }
 
 /// The chunks after the signature, each with its type and its whole bytes
@@ -93,18 +106,73 @@ mod tests {
     }
 
     #[test]
-    fn a_png_that_fits_is_sent_without_its_bomb() {
-        use crate::media::{prepare, Budget, Policy};
+    fn a_png_that_fits_is_sent_re_encoded_without_its_bomb() {
+        use crate::media::{prepare, Budget, MediaError, Policy};
         let bomb = png_with_profile(vec![0; 64 << 20]);
-        let p = prepare(bomb.clone(), &Policy::default(), Budget::ANTHROPIC).unwrap();
-        assert!(!p.reencoded);
+        let p = prepare(bomb, &Policy::default(), Budget::ANTHROPIC).unwrap();
+        assert!(p.reencoded && !p.resized);
         assert!(!chunks(&p.bytes).any(|(kind, _)| kind == *b"iCCP"));
-        assert_eq!(
-            p.bytes.len() + chunks(&bomb).find(|(k, _)| k == b"iCCP").unwrap().1.len(),
-            bomb.len()
-        );
+        assert_eq!((p.width, p.height), (Some(4), Some(4)));
         let real = png_with_profile(vec![7; 3144]);
         let p = prepare(real.clone(), &Policy::default(), Budget::ANTHROPIC).unwrap();
         assert_eq!(p.bytes, real);
+        // A profile whose checksum fails is damage, not a bomb: refused
+        // as before, not repaired.
+        let mut damaged = real;
+        let at = chunks(&damaged)
+            .scan(8, |at, (kind, chunk)| {
+                let start = *at;
+                *at += chunk.len();
+                Some((kind, start + chunk.len() - 1))
+            })
+            .find(|(kind, _)| kind == b"iCCP")
+            .unwrap()
+            .1;
+        damaged[at] ^= 0xff;
+        let err = prepare(damaged, &Policy::default(), Budget::ANTHROPIC).unwrap_err();
+        assert!(matches!(err, MediaError::Corrupt { .. }), "{err}");
+    }
+
+    #[test]
+    fn no_compressed_chunk_is_inflated_beyond_the_memory_limit() {
+        use crate::media::{prepare, Budget, Policy};
+        // Each chunk inflates to 64 MiB (the profile's zlib stream serves
+        // as the texts' too); the image is decoded (over the 32 px box)
+        // within a 4 MiB allocation limit all the same.
+        let mut out = Vec::new();
+        let mut info = png::Info::with_size(64, 64);
+        info.color_type = png::ColorType::Rgb;
+        info.bit_depth = png::BitDepth::Eight;
+        info.icc_profile = Some(Cow::Owned(vec![0; 64 << 20]));
+        let encoder = png::Encoder::with_info(&mut out, info).unwrap();
+        let mut writer = encoder.write_header().unwrap();
+        writer.write_image_data(&[90; 64 * 64 * 3]).unwrap();
+        writer.finish().unwrap();
+        let (_, iccp) = chunks(&out).find(|(k, _)| k == b"iCCP").unwrap();
+        let data = &iccp[8..iccp.len() - 4];
+        let name_end = data.iter().position(|&b| b == 0).unwrap();
+        let stream = data[name_end + 2..].to_vec();
+        let chunk = |kind: &[u8; 4], body: Vec<u8>| {
+            let mut c = (body.len() as u32).to_be_bytes().to_vec();
+            c.extend_from_slice(kind);
+            c.extend_from_slice(&body);
+            let mut crc = crc32fast::Hasher::new();
+            crc.update(kind);
+            crc.update(&body);
+            c.extend_from_slice(&crc.finalize().to_be_bytes());
+            c
+        };
+        let ztxt = chunk(b"zTXt", [b"Comment\0\0".as_slice(), &stream].concat());
+        let itxt = chunk(
+            b"iTXt",
+            [b"Description\0\x01\0\0\0".as_slice(), &stream].concat(),
+        );
+        let after_header = 8 + 25;
+        let out = [&out[..after_header], &ztxt, &itxt, &out[after_header..]].concat();
+        assert!(out.len() < 1 << 20, "{}", out.len());
+        let policy = Policy::default().with_max_dim(32).with_max_alloc(4 << 20);
+        let p = prepare(out, &policy, Budget::ANTHROPIC).unwrap();
+        assert!(p.reencoded && p.resized);
+        assert_eq!((p.width, p.height), (Some(32), Some(32)));
     }
 }

@@ -11,7 +11,7 @@ use std::io::Cursor;
 use image::metadata::Orientation;
 use image::{DynamicImage, GrayAlphaImage, GrayImage, RgbImage, RgbaImage};
 
-use super::decode::Decoded;
+use super::decoded::Decoded;
 use super::error::MediaError;
 use super::policy::Policy;
 use super::sniff::MediaType;
@@ -73,6 +73,7 @@ pub(crate) fn decode_png_reduced(
     if out_len as u64 > max_alloc {
         return Err(MediaError::MemoryLimit { max_alloc });
     }
+    let room = super::memory::reserve(super::memory::decoded_bytes(out_w, out_h));
     let mut out = vec![0u8; out_len];
     // The sums of the band of `k` rows being read, and of how many pixels.
     let row_len = out_w as usize * channels;
@@ -121,6 +122,7 @@ pub(crate) fn decode_png_reduced(
         image,
         orientation: Orientation::NoTransforms,
         icc,
+        _room: room,
     })
 }
 
