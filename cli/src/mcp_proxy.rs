@@ -9,6 +9,10 @@
 //! ([`tool_carrier::mcp`]). The lines themselves are the relay's
 //! ([`crate::relay`]).
 //!
+//! * At most [`relay::PREPARING`] (64 MiB) of results with images are
+//!   held, queued or being prepared: past it the server's output is read
+//!   no further until one is written, so a backlog waits in the server's
+//!   pipe, not in the proxy's memory.
 //! * The server's standard error is the proxy's.
 //! * When the server exits, the proxy writes what is left of its output
 //!   and exits with the server's status (128 + N after signal N).

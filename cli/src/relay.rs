@@ -13,7 +13,10 @@
 //!   prepares them and writes the message piece by piece
 //!   ([`Rewrite::write_to`]): the line is never copied whole, and the lines
 //!   behind it are not held up (a response may overtake a result being
-//!   prepared, which JSON-RPC allows).
+//!   prepared, which JSON-RPC allows). Results are prepared in the order
+//!   read, within a budget of bytes ([`PREPARING`]): past it, the next
+//!   result waits and the server's output is read no further until one is
+//!   written, so a backlog stays in the server's pipe, not in memory.
 //! * Every line goes to the host whole, under one lock ([`Host`]), so
 //!   lines from the forwarding path and the workers never interleave.
 //!
@@ -29,6 +32,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 
 use tool_carrier::mcp::{Calls, FitOptions, Plan};
+use tool_carrier::media::{Gate, Permit};
 
 /// Where the host reads: one line at a time, whole.
 pub struct Host {
@@ -151,10 +155,24 @@ pub fn to_server(mut input: impl BufRead, server: &ServerIn, calls: &Mutex<Calls
     server.lock().unwrap_or_else(PoisonError::into_inner).take();
 }
 
+/// The bytes of the server's lines with images held at once, queued or
+/// being prepared: a line past it waits, unread, until one is written
+/// (one more is read and held meanwhile, so a response behind it is not
+/// held up). The images decoded from them are held within the library's
+/// own budget ([`tool_carrier::media::DECODED_BUDGET`]).
+pub const PREPARING: usize = 64 << 20;
+
 /// A line of the server's holding images, and where they are.
 struct Job {
     line: String,
     plan: Plan,
+}
+
+/// A [`Job`] with its room in the [`PREPARING`] budget, given back once
+/// its line is written.
+struct Held<'g> {
+    job: Job,
+    _room: Permit<'g>,
 }
 
 /// Forward the server's lines from `output` to `host` until the server's
@@ -162,19 +180,51 @@ struct Job {
 /// for `options`; returns once every line read has been written (or
 /// dropped because the host went away).
 pub fn to_host(
-    mut output: impl BufRead,
+    output: impl BufRead,
     host: &Host,
     server_in: &ServerIn,
     calls: &Mutex<Calls>,
     options: &FitOptions,
     workers: usize,
 ) {
-    let (jobs, queue) = mpsc::channel::<Job>();
+    to_host_within(output, host, server_in, calls, options, workers, PREPARING);
+}
+
+/// [`to_host`] holding at most `budget` bytes of lines with images.
+pub fn to_host_within(
+    mut output: impl BufRead,
+    host: &Host,
+    server_in: &ServerIn,
+    calls: &Mutex<Calls>,
+    options: &FitOptions,
+    workers: usize,
+    budget: usize,
+) {
+    let room = Gate::new(budget);
+    let (jobs, queue) = mpsc::channel::<Held<'_>>();
     let queue = Mutex::new(queue);
+    // The reader hands each job to the admitting thread, which waits for
+    // room before queueing it: while it waits, the reader goes on
+    // forwarding the lines that need no preparing, until it reads the
+    // next job (then it waits to hand that one over).
+    let (hand, waiting) = mpsc::sync_channel::<Job>(0);
     thread::scope(|scope| {
         for _ in 0..workers.max(1) {
             scope.spawn(|| work(&queue, host, options));
         }
+        let room = &room;
+        scope.spawn(move || {
+            for job in waiting {
+                let held = Held {
+                    _room: room.reserve(job.line.len()),
+                    job,
+                };
+                if let Err(mpsc::SendError(held)) = jobs.send(held) {
+                    // No worker is left: prepared here.
+                    prepare(held.job, host, options);
+                }
+            }
+        });
         let mut line = Vec::with_capacity(1 << 12);
         loop {
             line.clear();
@@ -215,23 +265,21 @@ pub fn to_host(
             }
             let text =
                 String::from_utf8(std::mem::take(&mut line)).expect("checked as UTF-8 above");
-            let job = Job { line: text, plan };
-            if let Err(mpsc::SendError(job)) = jobs.send(job) {
-                // No worker is left (one panicked): prepared here.
+            if let Err(mpsc::SendError(job)) = hand.send(Job { line: text, plan }) {
                 prepare(job, host, options);
             }
             line.reserve(1 << 12);
         }
-        drop(jobs);
+        drop(hand);
     });
 }
 
 /// Take jobs until the queue closes.
-fn work(queue: &Mutex<mpsc::Receiver<Job>>, host: &Host, options: &FitOptions) {
+fn work(queue: &Mutex<mpsc::Receiver<Held<'_>>>, host: &Host, options: &FitOptions) {
     loop {
-        let job = queue.lock().unwrap_or_else(PoisonError::into_inner).recv();
-        match job {
-            Ok(job) => prepare(job, host, options),
+        let held = queue.lock().unwrap_or_else(PoisonError::into_inner).recv();
+        match held {
+            Ok(held) => prepare(held.job, host, options),
             Err(mpsc::RecvError) => return,
         }
     }
@@ -261,4 +309,121 @@ fn prepare(job: Job, host: &Host, options: &FitOptions) {
 /// The server's input as the relay holds it.
 pub fn server_in(pipe: impl Write + Send + 'static) -> Arc<ServerIn> {
     Arc::new(Mutex::new(Some(Box::new(pipe))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{BufReader, Read};
+    use std::sync::atomic::AtomicUsize;
+    use std::time::Duration;
+
+    use tool_carrier::facts::Facts;
+    use tool_carrier::provider::Provider;
+
+    /// The server's output, counting what the relay has read of it.
+    struct Counted<'a> {
+        data: &'a [u8],
+        read: &'a AtomicUsize,
+    }
+
+    impl Read for Counted<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = buf.len().min(self.data.len());
+            buf[..n].copy_from_slice(&self.data[..n]);
+            self.data = &self.data[n..];
+            self.read.fetch_add(n, Ordering::SeqCst);
+            Ok(n)
+        }
+    }
+
+    /// A host that takes nothing until it is opened, then keeps all.
+    struct Stalled {
+        open: Option<mpsc::Receiver<()>>,
+        out: Arc<Mutex<Vec<u8>>>,
+    }
+
+    impl Write for Stalled {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            if let Some(open) = self.open.take() {
+                let _ = open.recv();
+            }
+            self.out.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    const PNG_1X1: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAAC0lEQVR42mNgAAIAAAUAAen63NgAAAAASUVORK5CYII=";
+
+    #[test]
+    fn a_backlog_of_results_waits_in_the_server_pipe_and_none_is_lost() {
+        let mut calls = Calls::new();
+        let mut server = String::new();
+        let padding = "x".repeat(10_000);
+        for id in 1..=20 {
+            assert!(calls.from_host(&format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"shot"}}}}"#
+            )));
+            server.push_str(&format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"result":{{"content":[{{"type":"text","text":"{padding}"}},{{"type":"image","data":"{PNG_1X1}","mimeType":"image/png"}}]}}}}"#
+            ));
+            server.push('\n');
+        }
+        let line = server.len() / 20;
+        let read = AtomicUsize::new(0);
+        let (open, opened) = mpsc::channel();
+        let out = Arc::new(Mutex::new(Vec::new()));
+        let host = Host::new(Box::new(Stalled {
+            open: Some(opened),
+            out: out.clone(),
+        }));
+        let calls = Mutex::new(calls);
+        let options = FitOptions::new(Facts::builtin(), Provider::Anthropic, None);
+        let server_in = server_in(io::sink());
+        thread::scope(|scope| {
+            scope.spawn(|| {
+                let output = BufReader::with_capacity(
+                    1024,
+                    Counted {
+                        data: server.as_bytes(),
+                        read: &read,
+                    },
+                );
+                to_host_within(
+                    output,
+                    &host,
+                    &server_in,
+                    &calls,
+                    &options,
+                    1,
+                    2 * line + 10,
+                );
+            });
+            // The one worker is stuck writing the first: two lines fit in
+            // the budget, one more waits for room and one more to be
+            // handed over; the rest stay unread.
+            std::thread::sleep(Duration::from_millis(300));
+            let so_far = read.load(Ordering::SeqCst);
+            assert!(
+                so_far <= 4 * line + 1024,
+                "{so_far} bytes read, lines of {line}"
+            );
+            open.send(()).unwrap();
+        });
+        assert_eq!(read.load(Ordering::SeqCst), server.len());
+        let out = out.lock().unwrap();
+        let ids: Vec<u64> = out
+            .split(|&b| b == b'\n')
+            .filter(|l| !l.is_empty())
+            .map(|l| {
+                serde_json::from_slice::<serde_json::Value>(l).unwrap()["id"]
+                    .as_u64()
+                    .unwrap()
+            })
+            .collect();
+        assert_eq!(ids, (1..=20).collect::<Vec<_>>());
+    }
 }

@@ -210,6 +210,58 @@ fn images_come_back_at_the_named_models_processing_size() {
     );
 }
 
+/// A 2880×24780 full-page screenshot (71 million pixels, over the 50
+/// million limit), written a row at a time: stripes of text-like grey on
+/// white.
+fn full_page_png() -> Vec<u8> {
+    let (width, height) = (2880u32, 24780u32);
+    let mut out = Vec::new();
+    {
+        let mut encoder = png::Encoder::new(&mut out, width, height);
+        encoder.set_color(png::ColorType::Rgb);
+        let mut header = encoder.write_header().unwrap();
+        let mut writer = header.stream_writer().unwrap();
+        let mut row = vec![255u8; width as usize * 3];
+        for y in 0..height {
+            let ink = y % 40 < 14;
+            for (x, px) in row.chunks_exact_mut(3).enumerate() {
+                let v = if ink && !(x as u32 / 9 + y / 40).is_multiple_of(5) {
+                    40
+                } else {
+                    250
+                };
+                px.copy_from_slice(&[v, v, v.saturating_add(5)]);
+            }
+            writer.write_all(&row).unwrap();
+        }
+        writer.finish().unwrap();
+    }
+    out
+}
+
+#[test]
+fn a_full_page_screenshot_over_the_pixel_limit_comes_back_fitted() {
+    let page = B64.encode(full_page_png());
+    let result = json!({"content": [{"type": "image", "data": page, "mimeType": "image/png"}]});
+    let mut proxy = Proxy::start(&[], 0, &[("page.json", result.to_string().as_bytes())]);
+    proxy.send(&call(1, "page"));
+    let response = proxy.message();
+    assert_eq!(response["id"], 1);
+    let block = &response["result"]["content"][0];
+    assert_eq!(block["type"], "image", "{block}");
+    let options = FitOptions::new(Facts::builtin(), Provider::Anthropic, None);
+    assert_eq!(
+        image_of(block).dimensions(),
+        options.processing_size(2880, 24780)
+    );
+    let (status, stderr, _) = proxy.finish();
+    assert!(status.success(), "{stderr}");
+    assert!(
+        stderr.contains("id 1 content[0]: 2880×24780 PNG"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn a_ping_sent_after_a_large_result_is_answered_first() {
     let mut proxy = Proxy::start(&[], 0, &[]);
