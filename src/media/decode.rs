@@ -11,9 +11,9 @@ use std::io::Cursor;
 use image::metadata::Orientation;
 use image::{ColorType, DynamicImage, ImageDecoder, ImageError, ImageFormat, ImageReader, Limits};
 
+use super::decoded::Decoded;
 use super::error::MediaError;
 use super::header::Header;
-use super::decoded::Decoded;
 use super::memory::{decoded_bytes, reserve};
 use super::policy::Policy;
 use super::sniff::MediaType;

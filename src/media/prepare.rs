@@ -343,7 +343,8 @@ pub fn prepare_for(
         transparent,
     };
     let fitted = fit(&pixels, output, quality, max_dim, budget)?;
-    let full = (decoded.image.width(), decoded.image.height());
+    // Against the stored size: a raster read reduced was resized too.
+    let full = (header.width, header.height);
     Ok(Prepared {
         media_type: output,
         width: Some(fitted.image_size.0),

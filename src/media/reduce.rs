@@ -21,13 +21,17 @@ use super::whole::Damage;
 /// reduced: past it, the time to inflate it is the attack.
 pub(crate) const REDUCIBLE: u64 = 16;
 
-/// The factor a `width` × `height` image is reduced by to fit `max_pixels`.
-pub(crate) fn factor(width: u32, height: u32, max_pixels: u64) -> u32 {
+/// The factor a `width` × `height` image is reduced by: enough to be
+/// within the policy's pixel limit, and as much more as still leaves its
+/// long side at least the size it is fitted to (the resizer does the rest
+/// from there, so the result is the same size either way).
+pub(crate) fn factor(width: u32, height: u32, policy: &Policy) -> u32 {
     let mut k = 1u32;
-    while u64::from(width.div_ceil(k)) * u64::from(height.div_ceil(k)) > max_pixels {
+    while u64::from(width.div_ceil(k)) * u64::from(height.div_ceil(k)) > policy.max_pixels() {
         k += 1;
     }
-    k
+    let long = width.max(height);
+    k.max(long / policy.long_edge_for(width, height).max(1))
 }
 
 /// Decode `bytes`, a PNG of `width` × `height` over the policy's pixel
@@ -67,7 +71,7 @@ pub(crate) fn decode_png_reduced(
     }
     let channels = color.samples();
     let icc = reader.info().icc_profile.as_ref().map(|p| p.to_vec());
-    let k = factor(width, height, policy.max_pixels());
+    let k = factor(width, height, policy);
     let (out_w, out_h) = (width.div_ceil(k), height.div_ceil(k));
     let out_len = out_w as usize * out_h as usize * channels;
     if out_len as u64 > max_alloc {
@@ -75,30 +79,36 @@ pub(crate) fn decode_png_reduced(
     }
     let room = super::memory::reserve(super::memory::decoded_bytes(out_w, out_h));
     let mut out = vec![0u8; out_len];
-    // The sums of the band of `k` rows being read, and of how many pixels.
+    // The sums of the band of `k` rows being read (u64: a block of k × k
+    // pixels may hold more than u32 counts under a policy of huge limits).
     let row_len = out_w as usize * channels;
-    let mut sums = vec![0u32; row_len];
-    let mut counts = vec![0u32; out_w as usize];
+    let mut sums = vec![0u64; row_len];
+    let mut band_rows = 0u64;
     let mut y = 0u32;
     while let Some(row) = reader.next_row().map_err(corrupt)? {
-        let data = row.data();
-        for (x, pixel) in data.chunks_exact(channels).enumerate() {
-            let ox = x / k as usize;
-            counts[ox] += 1;
-            for (c, v) in pixel.iter().enumerate() {
-                sums[ox * channels + c] += u32::from(*v);
-            }
+        match channels {
+            1 => add_row::<1>(row.data(), k, &mut sums),
+            2 => add_row::<2>(row.data(), k, &mut sums),
+            3 => add_row::<3>(row.data(), k, &mut sums),
+            _ => add_row::<4>(row.data(), k, &mut sums),
         }
         y += 1;
+        band_rows += 1;
         if y.is_multiple_of(k) || y == height {
             let oy = ((y - 1) / k) as usize;
             let target = &mut out[oy * row_len..(oy + 1) * row_len];
-            for (i, t) in target.iter_mut().enumerate() {
-                let n = counts[i / channels].max(1);
-                *t = ((sums[i] + n / 2) / n) as u8;
+            let blocks = target
+                .chunks_exact_mut(channels)
+                .zip(sums.chunks_exact(channels));
+            for (ox, (pixel, sum)) in blocks.enumerate() {
+                let cols = u64::from((width - ox as u32 * k).min(k));
+                let n = cols * band_rows;
+                for (t, s) in pixel.iter_mut().zip(sum) {
+                    *t = ((s + n / 2) / n) as u8;
+                }
             }
             sums.fill(0);
-            counts.fill(0);
+            band_rows = 0;
         }
     }
     if y != height {
@@ -126,16 +136,43 @@ pub(crate) fn decode_png_reduced(
     })
 }
 
+/// Add `row`, pixels of `C` samples, to `sums`, block by block of `k`
+/// pixels (each block summed in registers, then added once).
+fn add_row<const C: usize>(row: &[u8], k: u32, sums: &mut [u64]) {
+    let blocks = row.chunks(k as usize * C).zip(sums.chunks_exact_mut(C));
+    for (block, sum) in blocks {
+        let mut acc = [0u64; C];
+        for pixel in block.chunks_exact(C) {
+            for c in 0..C {
+                acc[c] += u64::from(pixel[c]);
+            }
+        }
+        for (s, a) in sum.iter_mut().zip(acc) {
+            *s += a;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn the_factor_is_the_least_that_fits() {
-        assert_eq!(factor(2880, 24780, 50_000_000), 2);
-        assert_eq!(factor(100, 100, 10_000), 1);
-        assert_eq!(factor(101, 100, 10_000), 2);
-        assert_eq!(factor(7, 3, 1), 7);
+        let limit = |n| Policy::default().with_max_pixels(n);
+        // Twice the limit, and twelve times the 2000 px it is fitted to.
+        assert_eq!(factor(2880, 24780, &limit(50_000_000)), 12);
+        assert_eq!(
+            factor(2880, 24780, &limit(50_000_000).with_max_dim(8000)),
+            3
+        );
+        assert_eq!(
+            factor(2880, 24780, &limit(50_000_000).with_max_dim(20000)),
+            2
+        );
+        assert_eq!(factor(100, 100, &limit(10_000)), 1);
+        assert_eq!(factor(101, 100, &limit(10_000)), 2);
+        assert_eq!(factor(7, 3, &limit(1)), 7);
     }
 
     #[test]
@@ -183,7 +220,7 @@ mod tests {
             image.write_to(&mut Cursor::new(&mut png), image::ImageFormat::Png).unwrap();
             let policy = Policy::default().with_max_pixels(limit);
             let decoded = decode_png_reduced(&png, w, h, &policy).unwrap();
-            let k = factor(w, h, limit);
+            let k = factor(w, h, &policy);
             let out = decoded.image.to_rgba8();
             proptest::prop_assert_eq!(out.dimensions(), (w.div_ceil(k), h.div_ceil(k)));
             proptest::prop_assert!(u64::from(out.width()) * u64::from(out.height()) <= limit);

@@ -19,12 +19,19 @@ use super::policy::Policy;
 use super::sniff::MediaType;
 use super::whole::Damage;
 
-/// The scale (2, 4 or 8) a `width` × `height` JPEG is decoded at to be
-/// within `max_pixels`, if one is enough.
-pub(crate) fn scale_for(width: u32, height: u32, max_pixels: u64) -> Option<u32> {
-    [2, 4, 8]
-        .into_iter()
-        .find(|&k: &u32| u64::from(width.div_ceil(k)) * u64::from(height.div_ceil(k)) <= max_pixels)
+/// The scale (2, 4 or 8) a `width` × `height` JPEG is decoded at: the
+/// first within the policy's pixel limit, if one is, or a smaller one that
+/// still leaves its long side at least the size it is fitted to.
+pub(crate) fn scale_for(width: u32, height: u32, policy: &Policy) -> Option<u32> {
+    let within = |k: u32| {
+        u64::from(width.div_ceil(k)) * u64::from(height.div_ceil(k)) <= policy.max_pixels()
+    };
+    let mut k = [2, 4, 8].into_iter().find(|&k| within(k))?;
+    let (long, target) = (width.max(height), policy.long_edge_for(width, height));
+    while k < 8 && long.div_ceil(k * 2) >= target {
+        k *= 2;
+    }
+    Some(k)
 }
 
 /// Decode `bytes`, a JPEG of `width` × `height` over the policy's pixel
@@ -49,7 +56,7 @@ pub(crate) fn decode_jpeg_reduced(
         media_type: MediaType::Jpeg,
         damage: Damage::Undecodable(e.to_string()),
     };
-    let k = scale_for(width, height, policy.max_pixels()).ok_or_else(too_many)?;
+    let k = scale_for(width, height, policy).ok_or_else(too_many)?;
     let max_alloc = policy.max_alloc();
     let mut decoder = jpeg_decoder::Decoder::new(Cursor::new(bytes));
     decoder.set_max_decoding_buffer_size(usize::try_from(max_alloc).unwrap_or(usize::MAX));
@@ -114,11 +121,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_smallest_scale_within_the_limit_is_chosen() {
-        assert_eq!(scale_for(10_000, 10_000, 50_000_000), Some(2));
-        assert_eq!(scale_for(20_000, 10_000, 50_000_000), Some(2));
-        assert_eq!(scale_for(20_001, 10_000, 50_000_000), Some(4));
-        assert_eq!(scale_for(65_535, 65_535, 50_000_000), None);
-        assert_eq!(scale_for(56_000, 56_000, 50_000_000), Some(8));
+    fn the_scale_is_within_the_limit_and_no_smaller_than_the_fit() {
+        let policy = |max_dim| Policy::default().with_max_dim(max_dim);
+        let big = policy(20_000);
+        assert_eq!(scale_for(10_000, 10_000, &big), Some(2));
+        assert_eq!(scale_for(20_000, 10_000, &big), Some(2));
+        assert_eq!(scale_for(20_001, 10_000, &big), Some(4));
+        assert_eq!(scale_for(65_535, 65_535, &big), None);
+        assert_eq!(scale_for(56_000, 56_000, &big), Some(8));
+        // Fitted to 2000 px: 12000 / 4 = 3000 is the last at least 2000.
+        assert_eq!(scale_for(12_000, 9_000, &policy(2000)), Some(4));
+        assert_eq!(scale_for(16_000, 9_000, &policy(2000)), Some(8));
+        assert_eq!(scale_for(12_000, 9_000, &policy(4000)), Some(2));
     }
 }
