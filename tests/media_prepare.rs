@@ -364,6 +364,27 @@ fn a_jpeg_over_the_pixel_limit_is_decoded_at_a_smaller_scale_and_fitted() {
         &small_box().with_max_pixels(15_625),
     );
     assert_eq!((p.width, p.height), (Some(125), Some(125)));
+    // Progressive: its coefficients are held at full size (500 × 4000 × 3
+    // samples of two bytes, 12 MB), within the allocation limit or not.
+    let mut progressive = Vec::new();
+    let mut enc = jpeg_encoder::Encoder::new(&mut progressive, 90);
+    enc.set_progressive(true);
+    enc.encode(
+        photo(500, 4000, 4).as_raw(),
+        500,
+        4000,
+        jpeg_encoder::ColorType::Rgb,
+    )
+    .unwrap();
+    let p = run(progressive.clone(), &policy);
+    assert_eq!((p.width, p.height), (Some(25), Some(200)));
+    let err = prepare(
+        progressive,
+        &policy.clone().with_max_alloc(8 << 20),
+        Budget::ANTHROPIC,
+    )
+    .unwrap_err();
+    assert!(matches!(err, MediaError::MemoryLimit { .. }), "{err}");
     // Cut short: still refused as damaged, before any decoder runs.
     let mut cut = jpeg(&photo(500, 4000, 4), 90);
     cut.truncate(cut.len() / 2);

@@ -4,13 +4,15 @@
 //! exists), so a large photo or scan is fitted rather than refused. One
 //! that an eighth a side does not bring within the limit (64 times it)
 //! stays refused, as does a CMYK one (its inks are no colours the rest of
-//! the pipeline reads).
+//! the pipeline reads) and a lossless one (no DCT to scale). A progressive
+//! one holds its coefficients at full size while it decodes: they are
+//! counted against the allocation limit and the decoding budget.
 
 use std::io::Cursor;
 
 use image::metadata::Orientation;
 use image::{DynamicImage, GrayImage, RgbImage};
-use jpeg_decoder::PixelFormat;
+use jpeg_decoder::{CodingProcess, PixelFormat};
 
 use super::decoded::Decoded;
 use super::error::MediaError;
@@ -71,7 +73,7 @@ pub(crate) fn decode_jpeg_reduced(
             )),
         });
     }
-    let channels = match info.pixel_format {
+    let channels: u64 = match info.pixel_format {
         PixelFormat::L8 => 1,
         PixelFormat::L16 => 2,
         PixelFormat::RGB24 => 3,
@@ -82,6 +84,17 @@ pub(crate) fn decode_jpeg_reduced(
             })
         }
     };
+    // A progressive JPEG's coefficients are held at full size whatever the
+    // output (two bytes a sample, counted as if no channel were
+    // subsampled); a lossless one has no DCT to scale.
+    let coefficients = match info.coding_process {
+        CodingProcess::DctSequential => 0,
+        CodingProcess::DctProgressive => u64::from(width) * u64::from(height) * channels.min(3) * 2,
+        CodingProcess::Lossless => return Err(too_many()),
+    };
+    if coefficients > max_alloc {
+        return Err(MediaError::MemoryLimit { max_alloc });
+    }
     let want = |side: u32| u16::try_from(side.div_ceil(k)).unwrap_or(u16::MAX);
     let (w, h) = decoder.scale(want(width), want(height)).map_err(corrupt)?;
     let (w, h) = (u32::from(w), u32::from(h));
@@ -91,7 +104,8 @@ pub(crate) fn decode_jpeg_reduced(
     if u64::from(w) * u64::from(h) * channels > max_alloc {
         return Err(MediaError::MemoryLimit { max_alloc });
     }
-    let room = reserve(decoded_bytes(w, h));
+    let coefficients = usize::try_from(coefficients).unwrap_or(usize::MAX);
+    let room = reserve(decoded_bytes(w, h).saturating_add(coefficients));
     let pixels = decoder.decode().map_err(corrupt)?;
     let image = match info.pixel_format {
         PixelFormat::L8 => GrayImage::from_raw(w, h, pixels).map(DynamicImage::ImageLuma8),
