@@ -156,9 +156,9 @@ pub fn to_server(mut input: impl BufRead, server: &ServerIn, calls: &Mutex<Calls
 }
 
 /// The bytes of the server's lines with images held at once, queued or
-/// being prepared: a line past it waits, unread, until one is written
-/// (one more is read and held meanwhile, so a response behind it is not
-/// held up). The images decoded from them are held within the library's
+/// being prepared. Past it, two more are held: one waiting for room and
+/// one read behind it (so the responses before it are not held up); the
+/// rest wait unread until one is written. The images decoded from them are held within the library's
 /// own budget ([`tool_carrier::media::DECODED_BUDGET`]).
 pub const PREPARING: usize = 64 << 20;
 
@@ -202,7 +202,9 @@ pub fn to_host_within(
 ) {
     let room = Gate::new(budget);
     let (jobs, queue) = mpsc::channel::<Held<'_>>();
-    let queue = Mutex::new(queue);
+    // Only the workers hold the queue: should the last of them end, it
+    // closes, and the admitting thread prepares what comes itself.
+    let queue = Arc::new(Mutex::new(queue));
     // The reader hands each job to the admitting thread, which waits for
     // room before queueing it: while it waits, the reader goes on
     // forwarding the lines that need no preparing, until it reads the
@@ -210,8 +212,10 @@ pub fn to_host_within(
     let (hand, waiting) = mpsc::sync_channel::<Job>(0);
     thread::scope(|scope| {
         for _ in 0..workers.max(1) {
-            scope.spawn(|| work(&queue, host, options));
+            let queue = queue.clone();
+            scope.spawn(move || work(&queue, host, options));
         }
+        drop(queue);
         let room = &room;
         scope.spawn(move || {
             for job in waiting {

@@ -96,11 +96,12 @@ pub(crate) fn decode_data_uri(
             cap: max_len,
         });
     }
+    let payload = unwrapped(payload);
     if payload.is_empty() {
         return Err(MediaError::BadDataUri("empty payload"));
     }
     let bytes = BASE64
-        .decode(&*unwrapped(payload))
+        .decode(&*payload)
         .map_err(|e| MediaError::BadBase64(e.to_string()))?;
     Ok((media_type, bytes))
 }
@@ -200,6 +201,10 @@ mod tests {
             decode_data_uri(&wrapped, 1 << 20).unwrap(),
             decode_data_uri(&flat, 1 << 20).unwrap()
         );
+        assert!(matches!(
+            err("data:image/png;base64,\r\n"),
+            MediaError::BadDataUri("empty payload")
+        ));
     }
 
     #[test]

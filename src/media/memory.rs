@@ -12,7 +12,7 @@
 use std::sync::{Condvar, Mutex, PoisonError};
 
 /// The decoded pixels held at once across the process: 64 MiB, three
-/// 2880×1800 screenshots or seven at 1920×1080, counted at four bytes a
+/// 2880×1800 screenshots or eight at 1920×1080, counted at four bytes a
 /// pixel.
 pub const DECODED_BUDGET: usize = 64 << 20;
 

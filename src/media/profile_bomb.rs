@@ -1,7 +1,8 @@
 //! A PNG's colour profile (`iCCP`) is compressed: one that inflates past
 //! anything a profile is (a "profile bomb") would cost the decoder up to
 //! the whole memory limit before a pixel is read. Such a chunk is taken out
-//! before decoding (and before a PNG that fits is sent as it came); the
+//! before decoding (a PNG that fits is re-encoded without it, not sent as
+//! it came); the
 //! image's pixels are all that is prepared, and a real profile (a few
 //! kilobytes to a few hundred) is kept. A profile that cannot be inflated
 //! within the limit, bomb or damaged, goes: the decoder passes over it too.
@@ -18,8 +19,9 @@ pub(crate) const MAX_PROFILE: usize = 16 << 20;
 /// [`MAX_PROFILE`] taken out (borrowed as it came otherwise).
 ///
 /// Each profile is inflated into a small buffer over and over, counting,
-/// never held: the check costs the time to inflate 16 MiB and a few tens
-/// of kilobytes, on however many threads at once.
+/// never held: a look costs the time to inflate up to 16 MiB (a bomb is
+/// looked at up to three times on its way through) and a few tens of
+/// kilobytes, on however many threads at once.
 pub(crate) fn without_profile_bomb(bytes: &[u8]) -> Cow<'_, [u8]> {
     if !chunks(bytes).any(|(kind, chunk)| kind == *b"iCCP" && is_bomb(chunk)) {
         return Cow::Borrowed(bytes);

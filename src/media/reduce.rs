@@ -24,7 +24,8 @@ pub(crate) const REDUCIBLE: u64 = 16;
 /// The factor a `width` × `height` image is reduced by: enough to be
 /// within the policy's pixel limit, and as much more as still leaves its
 /// long side at least the size it is fitted to (the resizer does the rest
-/// from there, so the result is the same size either way).
+/// from there: the result is the same size, give or take a pixel of
+/// rounding).
 pub(crate) fn factor(width: u32, height: u32, policy: &Policy) -> u32 {
     let mut k = 1u32;
     while u64::from(width.div_ceil(k)) * u64::from(height.div_ceil(k)) > policy.max_pixels() {

@@ -54,9 +54,15 @@ pub(crate) fn decode_jpeg_reduced(
         height,
         max_pixels: policy.max_pixels(),
     };
-    let corrupt = |e: jpeg_decoder::Error| MediaError::Corrupt {
-        media_type: MediaType::Jpeg,
-        damage: Damage::Undecodable(e.to_string()),
+    let corrupt = |e: jpeg_decoder::Error| match e {
+        jpeg_decoder::Error::Unsupported(_) => MediaError::Decode {
+            media_type: MediaType::Jpeg,
+            message: e.to_string(),
+        },
+        _ => MediaError::Corrupt {
+            media_type: MediaType::Jpeg,
+            damage: Damage::Undecodable(e.to_string()),
+        },
     };
     let k = scale_for(width, height, policy).ok_or_else(too_many)?;
     let max_alloc = policy.max_alloc();
@@ -96,7 +102,15 @@ pub(crate) fn decode_jpeg_reduced(
         return Err(MediaError::MemoryLimit { max_alloc });
     }
     let want = |side: u32| u16::try_from(side.div_ceil(k)).unwrap_or(u16::MAX);
-    let (w, h) = decoder.scale(want(width), want(height)).map_err(corrupt)?;
+    // The decoder takes the first scale that reaches the request on either
+    // side: the short side is asked for no size it could reach, so the
+    // long one decides.
+    let request = if width >= height {
+        (want(width), u16::MAX)
+    } else {
+        (u16::MAX, want(height))
+    };
+    let (w, h) = decoder.scale(request.0, request.1).map_err(corrupt)?;
     let (w, h) = (u32::from(w), u32::from(h));
     if u64::from(w) * u64::from(h) > policy.max_pixels() {
         return Err(too_many());
