@@ -150,6 +150,14 @@ fn options(b: &mut Build<'_>, part: &Value, at: &At) {
     }
 }
 
+/// A `text` part, in a user or an assistant message: its text.
+fn text_part<'v>(b: &mut Build<'_>, part: &'v Value, at: &At) -> Result<&'v str, ImportError> {
+    b.others(part, at, &["type", "text", "providerOptions"]);
+    options(b, part, at);
+    b.kept("text part");
+    b.str(part, at, "text")
+}
+
 fn user_part(
     b: &mut Build<'_>,
     part: &Value,
@@ -158,12 +166,7 @@ fn user_part(
 ) -> Result<(), ImportError> {
     let kind = kind(b, part, at)?;
     match kind {
-        "text" => {
-            b.others(part, at, &["type", "text", "providerOptions"]);
-            options(b, part, at);
-            b.kept("text part");
-            user.text(b.str(part, at, "text")?);
-        }
+        "text" => user.text(text_part(b, part, at)?),
         "image" | "file" => {
             let member = if kind == "image" { "image" } else { "data" };
             b.others(
@@ -202,12 +205,7 @@ fn assistant_part(
 ) -> Result<(), ImportError> {
     let kind = kind(b, part, at)?;
     match kind {
-        "text" => {
-            b.others(part, at, &["type", "text", "providerOptions"]);
-            options(b, part, at);
-            b.kept("text part");
-            answer.text(b.str(part, at, "text")?);
-        }
+        "text" => answer.text(text_part(b, part, at)?),
         "reasoning" => {
             b.others(part, at, &["type", "text", "providerOptions"]);
             reasoning(b, part, at, "providerOptions", answer)?;
