@@ -10,7 +10,7 @@ mod support;
 use std::io;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use tool_carrier::import::from_provider;
+use tool_carrier::import::{from_provider, ImportOptions};
 use tool_carrier::media::store::{MediaStore, Stored};
 use tool_carrier::media::Policy;
 use tool_carrier::provider::{build_request, Options, Provider};
@@ -64,7 +64,9 @@ fn bench(c: &mut Criterion) {
             .to_value();
         g.throughput(Throughput::Bytes(body.to_string().len() as u64));
         g.bench_with_input(BenchmarkId::from_parameter(provider), &body, |b, body| {
-            b.iter(|| from_provider(provider, body, &mut Counting(0)).unwrap())
+            b.iter(|| {
+                from_provider(provider, body, &mut Counting(0), &ImportOptions::default()).unwrap()
+            })
         });
     }
     g.finish();
@@ -93,7 +95,15 @@ fn bench(c: &mut Criterion) {
     g.sample_size(10);
     g.throughput(Throughput::Bytes(body.to_string().len() as u64));
     g.bench_function("anthropic", |b| {
-        b.iter(|| from_provider(Provider::Anthropic, &body, &mut Counting(0)).unwrap())
+        b.iter(|| {
+            from_provider(
+                Provider::Anthropic,
+                &body,
+                &mut Counting(0),
+                &ImportOptions::default(),
+            )
+            .unwrap()
+        })
     });
     g.finish();
 }

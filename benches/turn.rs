@@ -25,12 +25,12 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use tool_carrier::conversation::Conversation;
 use tool_carrier::history::{AssistantTurn, ToolResult};
 use tool_carrier::media::{Budget, Loaded, MemoryCache, Origin, Policy};
 use tool_carrier::provider::{build_request, Options, Provider};
 use tool_carrier::roots::Roots;
 use tool_carrier::Attachment;
+use tool_carrier::Conversation;
 
 const TURNS: usize = 200;
 

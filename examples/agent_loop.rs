@@ -22,12 +22,12 @@ use std::path::{Path, PathBuf};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use tool_carrier::conversation::Conversation;
 use tool_carrier::history::{Record, ToolCall, ToolResult};
 use tool_carrier::media::{store::DirStore, Policy};
 use tool_carrier::provider::{Options, Provider, Request};
 use tool_carrier::roots::Roots;
 use tool_carrier::rules::{check_json, Target};
+use tool_carrier::Conversation;
 
 type Failure = Box<dyn Error + Send + Sync>;
 

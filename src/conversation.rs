@@ -1,46 +1,5 @@
-//! An agent's conversation held across turns: its records, and what was
-//! prepared for them, so each turn's request costs what changed.
-//!
-//! [`build_request`] is a pure function of a history: called every turn,
-//! it resolves every attachment again. With a
-//! [`PreparedCache`](crate::media::PreparedCache) it does not decode or
-//! resize them again, but it still reads and hashes every file (a long
-//! session's screenshots are hundreds of MB) and encodes every payload to
-//! base64 again. A [`Conversation`] keeps, for each attachment, what it
-//! was prepared into and that payload's JSON text, found again by the
-//! resolver's [`Stamp`](crate::media::Stamp) of its target (for a local
-//! file: path, inode, length and times — one `stat`). A turn then costs
-//! walking the records, a `stat` per attachment, writing the body (the
-//! kept texts copied) and the self-check on it. A file that changes gets
-//! a new stamp and is resolved, checked and prepared again, so the body is
-//! what [`build_request`] gives for the same records.
-//!
-//! ```
-//! use tool_carrier::conversation::Conversation;
-//! use tool_carrier::history::{AssistantTurn, ToolResult};
-//! use tool_carrier::media::{store::DirStore, Policy};
-//! use tool_carrier::provider::{Options, Provider};
-//! use tool_carrier::roots::Roots;
-//! # let media = std::env::temp_dir().join(format!("tool-carrier-conv-{}", std::process::id()));
-//! # std::fs::create_dir_all(&media)?;
-//! # let png: &[u8] = &[137, 80, 78, 71, 13, 10, 26, 10, 0, 0, 0, 13, 73, 72, 68, 82, 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0, 31, 21, 196, 137, 0, 0, 0, 13, 73, 68, 65, 84, 120, 156, 99, 248, 207, 192, 240, 31, 0, 5, 0, 1, 255, 137, 153, 61, 29, 0, 0, 0, 0, 73, 69, 78, 68, 174, 66, 96, 130];
-//!
-//! let policy = Policy::default().with_roots(Roots::new([&media])?);
-//! let mut conversation = Conversation::new(Provider::Anthropic, Options::new().with_policy(policy));
-//! conversation.push_user("What is on screen?");
-//! // The model's answer, as Anthropic sent it:
-//! let response = r#"{"type":"message","content":[{"type":"tool_use","id":"toolu_1","name":"screenshot","input":{}}],"stop_reason":"tool_use"}"#;
-//! let turn = conversation.push_response(response)?;
-//! let mut store = DirStore::new(&media)?;
-//! for call in turn.calls() {
-//!     let result = ToolResult::new(&call.id, "Captured.").attach_bytes(png, &mut store)?;
-//!     conversation.push_result(&result)?;
-//! }
-//! let request = conversation.request()?; // checked against the API's rules
-//! assert_eq!(request.report.images, 1);
-//! # std::fs::remove_dir_all(&media)?;
-//! # Ok::<(), Box<dyn std::error::Error>>(())
-//! ```
+//! The agent loop's state: a conversation's records and what was prepared
+//! for them ([`Conversation`]).
 
 use std::sync::Arc;
 
@@ -50,7 +9,49 @@ use crate::import::{read_response, response_form, ResponseError};
 use crate::provider::{build_request, BuildError, Options, Provider, Request};
 use crate::steps::memo::Memo;
 
-/// A conversation's records and what was prepared for them.
+/// An agent's conversation held across turns: its records, and what was
+/// prepared for them, so each turn's request costs what changed.
+///
+/// [`build_request`](crate::provider::build_request) is a pure function of a history: called every turn,
+/// it resolves every attachment again. With a
+/// [`PreparedCache`](crate::media::PreparedCache) it does not decode or
+/// resize them again, but it still reads and hashes every file (a long
+/// session's screenshots are hundreds of MB) and encodes every payload to
+/// base64 again. A [`Conversation`] keeps, for each attachment, what it
+/// was prepared into and that payload's JSON text, found again by the
+/// resolver's [`Stamp`](crate::media::Stamp) of its target (for a local
+/// file: path, inode, length and times — one `stat`). A turn then costs
+/// walking the records, a `stat` per attachment, writing the body (the
+/// kept texts copied) and the self-check on it. A file that changes gets
+/// a new stamp and is resolved, checked and prepared again, so the body is
+/// what [`build_request`](crate::provider::build_request) gives for the same records.
+///
+/// ```
+/// use tool_carrier::Conversation;
+/// use tool_carrier::history::{AssistantTurn, ToolResult};
+/// use tool_carrier::media::{store::DirStore, Policy};
+/// use tool_carrier::provider::{Options, Provider};
+/// use tool_carrier::roots::Roots;
+/// # let media = std::env::temp_dir().join(format!("tool-carrier-conv-{}", std::process::id()));
+/// # std::fs::create_dir_all(&media)?;
+/// # let png: &[u8] = &[137, 80, 78, 71, 13, 10, 26, 10, 0, 0, 0, 13, 73, 72, 68, 82, 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0, 31, 21, 196, 137, 0, 0, 0, 13, 73, 68, 65, 84, 120, 156, 99, 248, 207, 192, 240, 31, 0, 5, 0, 1, 255, 137, 153, 61, 29, 0, 0, 0, 0, 73, 69, 78, 68, 174, 66, 96, 130];
+///
+/// let policy = Policy::default().with_roots(Roots::new([&media])?);
+/// let mut conversation = Conversation::new(Provider::Anthropic, Options::new().with_policy(policy));
+/// conversation.push_user("What is on screen?");
+/// // The model's answer, as Anthropic sent it:
+/// let response = r#"{"type":"message","content":[{"type":"tool_use","id":"toolu_1","name":"screenshot","input":{}}],"stop_reason":"tool_use"}"#;
+/// let turn = conversation.push_response(response)?;
+/// let mut store = DirStore::new(&media)?;
+/// for call in turn.calls() {
+///     let result = ToolResult::new(&call.id, "Captured.").attach_bytes(png, &mut store)?;
+///     conversation.push_result(&result)?;
+/// }
+/// let request = conversation.request()?; // checked against the API's rules
+/// assert_eq!(request.report.images, 1);
+/// # std::fs::remove_dir_all(&media)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug)]
 pub struct Conversation {
     provider: Provider,
@@ -174,7 +175,7 @@ impl Conversation {
     /// once is not read again to look it up.
     ///
     /// ```
-    /// use tool_carrier::conversation::Conversation;
+    /// use tool_carrier::Conversation;
     /// use tool_carrier::media::{ProviderFile, Uploads};
     /// use tool_carrier::provider::{Options, Provider};
     ///

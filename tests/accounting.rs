@@ -16,7 +16,7 @@ use proptest::prelude::*;
 use serde_json::{json, Value};
 
 use tool_carrier::history::{AsRecord, Record};
-use tool_carrier::import::from_provider;
+use tool_carrier::import::{from_provider, ImportOptions};
 use tool_carrier::media::store::{InlineStore, MediaStore};
 use tool_carrier::provider::{build_request, Options, Provider, Request, Tally};
 
@@ -435,7 +435,7 @@ fn calls_in(messages: &[Record]) -> usize {
 fn every_provider_from(from: Provider, rounds: &[Round]) {
     let (history, markers) = history(rounds);
     let body = accounted(from, &history, markers);
-    let imported = from_provider(from, &body, &mut InlineStore)
+    let imported = from_provider(from, &body, &mut InlineStore, &ImportOptions::default())
         .unwrap_or_else(|e| panic!("{from} reads its own body: {e}"));
     assert!(imported.tally.is_balanced(), "{from}: {:?}", imported.tally);
     let (calls, _, _) = counts(from, &body);

@@ -453,9 +453,14 @@ fn vercel_model_messages_keep_their_calls_where_a_provider_reader_refuses() {
     // lost: the reader names the part it does not know instead.
     let text = std::fs::read_to_string(path("vercel-ai/model-messages.json")).unwrap();
     let body: Value = serde_json::from_str(&text).unwrap();
-    let e = tool_carrier::import::from_provider(Provider::OpenAiChat, &body, &mut InlineStore)
-        .unwrap_err()
-        .to_string();
+    let e = tool_carrier::import::from_provider(
+        Provider::OpenAiChat,
+        &body,
+        &mut InlineStore,
+        &ImportOptions::default(),
+    )
+    .unwrap_err()
+    .to_string();
     assert!(
         e.starts_with("$[1].content[1]: a \"image\" part is not a kind the openai"),
         "{e}"

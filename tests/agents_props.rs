@@ -10,11 +10,11 @@
 #![cfg(feature = "media")]
 
 use proptest::prelude::*;
-use tool_carrier::carrier::Carrier;
 use tool_carrier::import::{
     from_agent, read_auto, Agent, Detected, ImportError, ImportOptions, ImportedHistory,
 };
 use tool_carrier::media::store::InlineStore;
+use tool_carrier::Carrier;
 use tool_carrier::Role;
 
 /// The fixtures each reader is tried on, and whether they are JSON Lines

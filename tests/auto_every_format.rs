@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 
 use support::manifest_dir;
 use tool_carrier::import::{
-    from_agent, from_mcp_with, from_provider_with, read_auto, read_response, response_form, Agent,
-    AutoError, AutoRead, Detected, ImportOptions,
+    from_agent, from_mcp, from_provider, read_auto, read_response, response_form, Agent, AutoError,
+    AutoRead, Detected, ImportOptions,
 };
 use tool_carrier::media::store::InlineStore;
 use tool_carrier::provider::Provider;
@@ -59,7 +59,7 @@ fn every_golden_request_body_reads_as_its_providers_reader_reads_it() {
         };
         let text = std::fs::read_to_string(&path).unwrap();
         let value: serde_json::Value = serde_json::from_str(&text).unwrap();
-        let own = from_provider_with(provider, &value, &mut InlineStore, &ImportOptions::new())
+        let own = from_provider(provider, &value, &mut InlineStore, &ImportOptions::new())
             .unwrap_or_else(|e| panic!("{name}: its own reader: {e}"));
         match auto(&text) {
             Ok(read) => {
@@ -201,7 +201,7 @@ fn an_mcp_result_reads_as_one() {
     let read = auto(&text).unwrap();
     assert_eq!(read.format, Detected::Mcp);
     let value: serde_json::Value = serde_json::from_str(&text).unwrap();
-    let own = from_mcp_with(None, &value, &mut InlineStore, &ImportOptions::new()).unwrap();
+    let own = from_mcp(None, &value, &mut InlineStore, &ImportOptions::new()).unwrap();
     assert_eq!(read.history.messages.len(), 1);
     assert_eq!(read.history.messages[0].content(), own.content);
 }
@@ -216,8 +216,8 @@ fn a_chat_tool_message_that_names_no_call_is_refused() {
         {"role": "tool", "content": "{\"tool_call_id\":\"c1\",\"content\":\"done\"}"}
     ]});
     for provider in [Provider::OpenAiChat, Provider::OpenAiCompatible] {
-        let err = from_provider_with(provider, &body, &mut InlineStore, &ImportOptions::new())
-            .unwrap_err();
+        let err =
+            from_provider(provider, &body, &mut InlineStore, &ImportOptions::new()).unwrap_err();
         assert_eq!(
             err.to_string(),
             "$.messages[1]: a tool message without a tool_call_id member: the Chat API requires one (--keep-unknown reads it as a result that names no call)",

@@ -9,12 +9,12 @@ mod support;
 
 use std::path::Path;
 
-use tool_carrier::conversation::Conversation;
 use tool_carrier::history::{AssistantTurn, ToolResult};
 use tool_carrier::media::Policy;
 use tool_carrier::provider::{build_request, NoteReason, Options, Provider};
 use tool_carrier::roots::Roots;
 use tool_carrier::Attachment;
+use tool_carrier::Conversation;
 
 fn options(dir: &Path) -> Options {
     Options::new().with_policy(Policy::default().with_roots(Roots::new([dir]).unwrap()))

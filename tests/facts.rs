@@ -4,9 +4,10 @@
 //! and the warnings for stale or unknown models.
 #![cfg(feature = "media")]
 
-use tool_carrier::facts::{Date, Facts, Format, ModelWarning, Sizing};
+use tool_carrier::facts::Profile;
+use tool_carrier::facts::{Date, Facts, ModelWarning, Sizing, Syntax};
 use tool_carrier::media::View;
-use tool_carrier::provider::{Options, Profile, Provider};
+use tool_carrier::provider::{Options, Provider};
 
 fn date(s: &str) -> Date {
     s.parse().unwrap()
@@ -42,7 +43,7 @@ fn a_value_without_a_source_is_found() {
     let facts = Facts::builtin()
         .layered(
             "[models.a]\nsource = \"https://example.com\"\nread = 2026-12-01\ncontext = 1\n[models.b]\ncontext = 2\n",
-            Format::Toml,
+            Syntax::Toml,
             "mine.toml",
         )
         .unwrap();
@@ -325,7 +326,7 @@ sizing = { scheme = "claude-patches", long_edge = 1000, max_patches = 1000, patc
 #[test]
 fn a_users_file_adds_a_model_and_changes_its_facts() {
     let facts = Facts::builtin()
-        .layered(MINE, Format::Toml, "mine.toml")
+        .layered(MINE, Syntax::Toml, "mine.toml")
         .unwrap();
     assert_eq!(facts.max_images(Provider::Anthropic, "claude-test-9"), 2);
     assert_eq!(
@@ -343,14 +344,14 @@ fn a_users_file_adds_a_model_and_changes_its_facts() {
     // The same in JSON.
     let json = r#"{"models": {"claude-test-9": {"family": "claude", "apis": ["anthropic"], "max_images": 2}}}"#;
     let facts = Facts::builtin()
-        .layered(json, Format::Json, "mine.json")
+        .layered(json, Syntax::Json, "mine.json")
         .unwrap();
     assert_eq!(facts.max_images(Provider::Anthropic, "claude-test-9"), 2);
     // A changed limit and default.
     let facts = Facts::builtin()
         .layered(
             "[apis.bedrock]\ndefault_model = \"amazon.nova-pro-v1:0\"\n[apis.bedrock.limits]\nmax_images = 10\n",
-            Format::Toml,
+            Syntax::Toml,
             "mine.toml",
         )
         .unwrap();
@@ -364,7 +365,7 @@ fn a_users_file_adds_a_model_and_changes_its_facts() {
     let facts = Facts::builtin()
         .layered(
             "[profiles.mine]\nbase_url = \"http://gpu:9000/v1\"\nmax_images = 3\n",
-            Format::Toml,
+            Syntax::Toml,
             "mine.toml",
         )
         .unwrap();
@@ -376,7 +377,7 @@ fn a_users_file_adds_a_model_and_changes_its_facts() {
 fn a_bad_file_is_an_error_naming_its_key() {
     let err = |text: &str| {
         Facts::builtin()
-            .layered(text, Format::Toml, "mine.toml")
+            .layered(text, Syntax::Toml, "mine.toml")
             .unwrap_err()
     };
     for (text, key) in [

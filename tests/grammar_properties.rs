@@ -282,7 +282,7 @@ proptest! {
 
     #[test]
     fn a_carrier_says_where_its_parts_are(role in role(), content in content()) {
-        let Some(c) = carrier::Carrier::read(Role::parse(&role), &content) else {
+        let Some(c) = Carrier::read(Role::parse(&role), &content) else {
             prop_assert!(classify(&role, &content).is_none());
             return Ok(());
         };
@@ -301,7 +301,7 @@ proptest! {
             // Content that is no envelope is its own body.
             CarrierKind::Native if !matches!(
                 c.legacy(),
-                None | Some(carrier::Legacy::NoDeclaration | carrier::Legacy::AttachmentsNotArray)
+                None | Some(Legacy::NoDeclaration | Legacy::AttachmentsNotArray)
             ) => {
                 prop_assert_eq!(c.body_span.clone(), 0..content.len());
                 prop_assert_eq!(written, c.body.as_ref());
@@ -312,13 +312,13 @@ proptest! {
             }
         }
         match (&c.declaration, &c.declaration_span) {
-            (carrier::Declaration::Declared(_), Some(span)) => {
+            (Declaration::Declared(_), Some(span)) => {
                 prop_assert!(span.end <= content.len() && span.start <= span.end);
                 prop_assert!(span.end <= c.body_span.start || span.start >= c.body_span.end);
             }
-            (carrier::Declaration::Declared(_), None) => prop_assert!(false, "declared without a span"),
-            (carrier::Declaration::Legacy(reason), span) => {
-                prop_assert_eq!(reason.upgradable() || *reason == carrier::Legacy::AttachmentsNotArray, span.is_some());
+            (Declaration::Declared(_), None) => prop_assert!(false, "declared without a span"),
+            (Declaration::Legacy(reason), span) => {
+                prop_assert_eq!(reason.upgradable() || *reason == Legacy::AttachmentsNotArray, span.is_some());
                 // An upgradable carrier gets an empty span where the upgrade writes.
                 if reason.upgradable() {
                     let span = span.clone().unwrap();

@@ -12,8 +12,8 @@ use std::fs;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use support::{manifest_dir, png};
-use tool_carrier::history::{read_history, MessageError, ReadError, Record, RecordError};
-use tool_carrier::import::{from_openai_chat, read_records, read_records_with};
+use tool_carrier::history::{self, MessageError, ReadError, Record, RecordError};
+use tool_carrier::import::{from_provider, read_records, ImportOptions};
 use tool_carrier::media::store::{InlineStore, MediaStore};
 use tool_carrier::provider::{build_request, convert, ConvertError, Options, Provider, Request};
 use tool_carrier::rules::{check_json, Target};
@@ -22,6 +22,11 @@ const FIXTURE: &str = "tests/data/adversarial/openai-chat-records.jsonl";
 
 /// What a result no call claims is labelled with.
 const UNCLAIMED: &str = "which no tool call is waiting for";
+
+/// The records of a history, inline media kept as `data:` targets.
+fn records(input: &[u8]) -> Result<Vec<Record>, ReadError> {
+    read_records(input, &mut InlineStore, &ImportOptions::default()).map(|h| h.messages)
+}
 
 fn fixture() -> Vec<u8> {
     fs::read(manifest_dir().join(FIXTURE)).unwrap()
@@ -48,7 +53,7 @@ fn strs<'v>(values: impl IntoIterator<Item = &'v Value>, key: &str) -> Vec<&'v s
 
 #[test]
 fn chat_records_become_envelopes_with_every_call_and_its_arguments_verbatim() {
-    let messages = read_records(&fixture()[..]).unwrap();
+    let messages = records(&fixture()[..]).unwrap();
     let roles: Vec<&str> = messages.iter().map(|m| m.role()).collect();
     assert_eq!(
         roles,
@@ -80,7 +85,7 @@ fn chat_records_become_envelopes_with_every_call_and_its_arguments_verbatim() {
         .unwrap()
         .starts_with("data:image/png;base64,iVBORw0KGgo"));
     // The crate's own records came through as read_history reads them.
-    let own = read_history(
+    let own = history::read(
         &b"{\"role\":\"system\",\"content\":\"You are a careful desktop agent.\"}\n"[..],
     )
     .unwrap();
@@ -89,7 +94,7 @@ fn chat_records_become_envelopes_with_every_call_and_its_arguments_verbatim() {
 
 #[test]
 fn anthropic_pairs_each_tool_result_with_its_tool_use_by_id() {
-    let messages = read_records(&fixture()[..]).unwrap();
+    let messages = records(&fixture()[..]).unwrap();
     let body = body(Provider::Anthropic, &messages);
     let turns = body["messages"].as_array().unwrap();
     let uses = turns.iter().position(|t| t["role"] == "assistant").unwrap();
@@ -129,7 +134,7 @@ fn anthropic_pairs_each_tool_result_with_its_tool_use_by_id() {
 
 #[test]
 fn openai_chat_pairs_each_tool_message_with_its_call_by_id() {
-    let messages = read_records(&fixture()[..]).unwrap();
+    let messages = records(&fixture()[..]).unwrap();
     let body = body(Provider::OpenAiChat, &messages);
     let list = body["messages"].as_array().unwrap();
     let at = list.iter().position(|m| m["role"] == "assistant").unwrap();
@@ -175,8 +180,8 @@ fn a_json_array_of_chat_records_reads_the_same_as_lines() {
     let lines = String::from_utf8(fixture()).unwrap();
     let array = format!("[\n{}\n]\n", lines.trim_end().replace('\n', ",\n"));
     assert_eq!(
-        read_records(array.as_bytes()).unwrap(),
-        read_records(lines.as_bytes()).unwrap()
+        records(array.as_bytes()).unwrap(),
+        records(lines.as_bytes()).unwrap()
     );
 }
 
@@ -209,7 +214,7 @@ fn a_call_that_cannot_be_read_stops_the_conversion_naming_record_and_line() {
 #[test]
 fn a_users_own_image_is_their_records_attachment() {
     let history = r#"{"role":"user","content":[{"type":"text","text":"Like this?"},{"type":"image_url","image_url":{"url":"https://example.com/a.png"}}]}"#;
-    let read = read_records_with(
+    let read = read_records(
         history.as_bytes(),
         &mut InlineStore,
         &tool_carrier::import::ImportOptions::default(),
@@ -405,7 +410,7 @@ proptest! {
         array in any::<bool>(),
     ) {
         let chat_records: Vec<Value> = recs.iter().map(chat).collect();
-        let imported = from_openai_chat(&Value::Array(chat_records.clone()), &mut InlineStore)
+        let imported = from_provider(Provider::OpenAiChat, &Value::Array(chat_records.clone()), &mut InlineStore, &ImportOptions::default())
             .unwrap()
             .messages;
         prop_assert_eq!(imported.len(), recs.len());
@@ -419,13 +424,13 @@ proptest! {
             .sum();
         prop_assert_eq!(calls_in(&imported), generated, "no call is lost");
 
-        let read = read_records(history(&chat_records, array).as_bytes()).unwrap();
+        let read = records(history(&chat_records, array).as_bytes()).unwrap();
         prop_assert_eq!(&read, &imported);
 
         let own_records: Vec<Value> = imported.iter().map(own).collect();
         let own_text = history(&own_records, array);
-        prop_assert_eq!(&read_records(own_text.as_bytes()).unwrap(), &imported);
-        prop_assert_eq!(&read_history(own_text.as_bytes()).unwrap(), &imported);
+        prop_assert_eq!(&records(own_text.as_bytes()).unwrap(), &imported);
+        prop_assert_eq!(&history::read(own_text.as_bytes()).unwrap(), &imported);
 
         let mixed: Vec<Value> = chat_records
             .into_iter()
@@ -433,7 +438,7 @@ proptest! {
             .zip(&spell)
             .map(|((c, o), &chat)| if chat { c } else { o })
             .collect();
-        prop_assert_eq!(&read_records(history(&mixed, array).as_bytes()).unwrap(), &imported);
+        prop_assert_eq!(&records(history(&mixed, array).as_bytes()).unwrap(), &imported);
     }
 
     /// A call's arguments string is kept as the record had it.
@@ -441,7 +446,7 @@ proptest! {
     fn arguments_strings_are_kept_verbatim(args in arguments(), id in "call_[a-z]{1,4}") {
         let record = json!({"role": "assistant", "content": null, "tool_calls": [
             {"id": id, "type": "function", "function": {"name": "f", "arguments": args}}]});
-        let read = read_records(record.to_string().as_bytes()).unwrap();
+        let read = records(record.to_string().as_bytes()).unwrap();
         let envelope: Value = serde_json::from_str(read[0].content()).unwrap();
         prop_assert_eq!(&envelope["tool_calls"][0]["arguments"], &Value::String(args));
     }

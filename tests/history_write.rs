@@ -4,13 +4,13 @@
 #![cfg(feature = "media")]
 
 use serde_json::Value;
-use tool_carrier::carrier::{Carrier, Declaration};
 use tool_carrier::history::{AssistantTurn, ToolResult};
 use tool_carrier::media::store::{AttachError, DirStore};
 use tool_carrier::media::Policy;
 use tool_carrier::provider::{build_request, Options, Provider};
 use tool_carrier::roots::Roots;
 use tool_carrier::{Attachment, AttachmentKind, Role};
+use tool_carrier::{Carrier, Declaration};
 
 const PNG_1X1: &[u8] = &[
     0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52,

@@ -7,9 +7,7 @@
 
 use serde_json::Value;
 use tool_carrier::history::AssistantTurn;
-use tool_carrier::import::{
-    from_anthropic_response, from_response, response_stream, AnthropicStream, ResponseError,
-};
+use tool_carrier::import::{from_response, response_stream, ResponseError};
 use tool_carrier::provider::{build_request, Options, Provider};
 
 const NAMES: [&str; 3] = ["tool_call", "parallel_calls", "thinking"];
@@ -23,7 +21,7 @@ fn fixture(name: &str) -> String {
 }
 
 fn streamed(bytes: &[u8]) -> Result<AssistantTurn, ResponseError> {
-    let mut stream = AnthropicStream::new();
+    let mut stream = response_stream(Provider::Anthropic).unwrap();
     stream.push(bytes)?;
     stream.finish()
 }
@@ -31,7 +29,7 @@ fn streamed(bytes: &[u8]) -> Result<AssistantTurn, ResponseError> {
 #[test]
 fn the_stream_and_the_body_give_the_same_record() {
     for name in NAMES {
-        let body = from_anthropic_response(&fixture(&format!("{name}.json"))).unwrap();
+        let body = from_response(Provider::Anthropic, &fixture(&format!("{name}.json"))).unwrap();
         let stream = streamed(fixture(&format!("{name}.sse")).as_bytes()).unwrap();
         assert_eq!(stream.to_record(), body.to_record(), "{name}");
         let via_table = from_response(Provider::Anthropic, &fixture(&format!("{name}.json")));
@@ -41,7 +39,7 @@ fn the_stream_and_the_body_give_the_same_record() {
 
 #[test]
 fn what_the_records_hold() {
-    let turn = from_anthropic_response(&fixture("tool_call.json")).unwrap();
+    let turn = from_response(Provider::Anthropic, &fixture("tool_call.json")).unwrap();
     assert_eq!(
         turn.to_json(),
         concat!(
@@ -50,7 +48,7 @@ fn what_the_records_hold() {
             r#""stop_reason":"tool_use","usage":{"input_tokens":472,"output_tokens":89}}"#
         )
     );
-    let turn = from_anthropic_response(&fixture("parallel_calls.json")).unwrap();
+    let turn = from_response(Provider::Anthropic, &fixture("parallel_calls.json")).unwrap();
     let ids: Vec<&str> = turn.calls().iter().map(|c| c.id.as_str()).collect();
     assert_eq!(ids, ["toolu_01WeatherSF", "toolu_01WeatherNY"]);
 
@@ -109,7 +107,7 @@ fn every_split_of_the_stream_gives_the_same_record() {
         let bytes = text.as_bytes();
         let expected = streamed(bytes).unwrap();
         for cut in 0..=bytes.len() {
-            let mut stream = AnthropicStream::new();
+            let mut stream = response_stream(Provider::Anthropic).unwrap();
             stream.push(&bytes[..cut]).unwrap();
             stream.push(&bytes[cut..]).unwrap();
             assert_eq!(stream.finish().unwrap(), expected, "{name} cut at {cut}");
@@ -158,7 +156,7 @@ fn a_truncated_stream_says_what_it_lacks() {
 
 #[test]
 fn errors_from_the_provider() {
-    let err = from_anthropic_response(&fixture("error.json")).unwrap_err();
+    let err = from_response(Provider::Anthropic, &fixture("error.json")).unwrap_err();
     assert_eq!(
         err,
         ResponseError::Provider {
@@ -166,7 +164,7 @@ fn errors_from_the_provider() {
             message: "Overloaded".into()
         }
     );
-    let mut stream = AnthropicStream::new();
+    let mut stream = response_stream(Provider::Anthropic).unwrap();
     let err = stream.push(fixture("error.sse").as_bytes()).unwrap_err();
     assert_eq!(
         err.to_string(),
@@ -191,7 +189,7 @@ fn errors_from_the_provider() {
 #[test]
 fn a_turn_without_calls_keeps_its_members_and_goes_back_as_text() {
     let body = r#"{"type":"message","content":[{"type":"text","text":"I can't help with that."}],"stop_reason":"refusal","usage":{"input_tokens":5,"output_tokens":7}}"#;
-    let turn = from_anthropic_response(body).unwrap();
+    let turn = from_response(Provider::Anthropic, body).unwrap();
     assert_eq!(
         turn.to_json(),
         r#"{"content":"I can't help with that.","tool_calls":[],"stop_reason":"refusal","usage":{"input_tokens":5,"output_tokens":7}}"#
@@ -463,9 +461,9 @@ proptest::proptest! {
     #[test]
     fn generated_turns_read_back_as_written(turn in generated(), k in 1usize..7, n in 1usize..64) {
         let expected = turn.record();
-        proptest::prop_assert_eq!(from_anthropic_response(&turn.body()).unwrap(), expected.clone());
+        proptest::prop_assert_eq!(from_response(Provider::Anthropic, &turn.body()).unwrap(), expected.clone());
         let stream = turn.stream(k);
-        let mut reader = AnthropicStream::new();
+        let mut reader = response_stream(Provider::Anthropic).unwrap();
         for piece in stream.as_bytes().chunks(n) {
             reader.push(piece).unwrap();
         }

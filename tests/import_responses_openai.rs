@@ -12,8 +12,8 @@
 use serde_json::Value;
 use tool_carrier::history::AssistantTurn;
 use tool_carrier::import::{
-    from_openai_chat_response, from_openai_responses_response, from_provider, from_response,
-    read_response, response_form, response_stream, ResponseError, ResponseForm, OPENAI_ITEMS,
+    from_provider, from_response, read_response, response_form, response_stream, ImportOptions,
+    ResponseError, ResponseForm,
 };
 use tool_carrier::media::store::InlineStore;
 use tool_carrier::provider::{build_request, Options, Provider};
@@ -72,7 +72,11 @@ fn the_stream_and_the_body_give_the_same_record() {
 
 #[test]
 fn what_the_chat_records_hold() {
-    let turn = from_openai_chat_response(&fixture("openai-chat", "tool_call.json")).unwrap();
+    let turn = from_response(
+        Provider::OpenAiChat,
+        &fixture("openai-chat", "tool_call.json"),
+    )
+    .unwrap();
     assert_eq!(
         turn.to_json(),
         concat!(
@@ -82,7 +86,11 @@ fn what_the_chat_records_hold() {
             r#""completion_tokens_details":{"reasoning_tokens":0,"audio_tokens":0,"accepted_prediction_tokens":0,"rejected_prediction_tokens":0}}}"#
         )
     );
-    let turn = from_openai_chat_response(&fixture("openai-chat", "parallel_calls.json")).unwrap();
+    let turn = from_response(
+        Provider::OpenAiChat,
+        &fixture("openai-chat", "parallel_calls.json"),
+    )
+    .unwrap();
     assert_eq!(turn.text(), "Recording the entry and reading the ledger.");
     let ids: Vec<&str> = turn.calls().iter().map(|c| c.id.as_str()).collect();
     assert_eq!(ids, ["call_Ledger01", "call_Ledger02"]);
@@ -91,7 +99,11 @@ fn what_the_chat_records_hold() {
         turn.calls()[0].arguments,
         r#"{"zeta":"last key first","amount":123456789012345678901234567890,"nested":{"b":2,"a":[3,1,2]},"alpha":-0.0}"#
     );
-    let turn = from_openai_chat_response(&fixture("openai-chat", "refusal.json")).unwrap();
+    let turn = from_response(
+        Provider::OpenAiChat,
+        &fixture("openai-chat", "refusal.json"),
+    )
+    .unwrap();
     assert_eq!(
         turn.to_json(),
         concat!(
@@ -137,8 +149,11 @@ fn reasoning_item() -> String {
 
 #[test]
 fn what_the_responses_records_hold() {
-    let turn = from_openai_responses_response(&fixture("openai-responses", "reasoning_call.json"))
-        .unwrap();
+    let turn = from_response(
+        Provider::OpenAiResponses,
+        &fixture("openai-responses", "reasoning_call.json"),
+    )
+    .unwrap();
     assert_eq!(turn.text(), "Recording the entry now.");
     assert_eq!(turn.calls()[0].id, "call_Ledger01");
     assert_eq!(
@@ -146,7 +161,7 @@ fn what_the_responses_records_hold() {
         r#"{"zeta":"last key first","amount":123456789012345678901234567890,"nested":{"b":2,"a":[3,1,2]},"alpha":-0.0}"#
     );
     let members: Vec<&str> = turn.members().iter().map(|(n, _)| n.as_str()).collect();
-    assert_eq!(members, [OPENAI_ITEMS, "stop_reason", "usage"]);
+    assert_eq!(members, ["openai_items", "stop_reason", "usage"]);
     assert_eq!(turn.members()[0].1, format!("[{}]", reasoning_item()));
     assert_eq!(turn.members()[1].1, r#""completed""#);
     // The stream's added item held a cut encrypted_content: the done item's
@@ -158,15 +173,21 @@ fn what_the_responses_records_hold() {
     .unwrap();
     assert!(stream.members()[0].1.contains("-_ZxCvBnM=="));
 
-    let turn =
-        from_openai_responses_response(&fixture("openai-responses", "web_search.json")).unwrap();
+    let turn = from_response(
+        Provider::OpenAiResponses,
+        &fixture("openai-responses", "web_search.json"),
+    )
+    .unwrap();
     assert_eq!(turn.text(), "It is 14 °C in Paris now.");
     assert_eq!(
         turn.members()[0].1,
         r#"[{"id":"ws_0a1b2c3d4e5f60718293a4b5c6d7e8fc","type":"web_search_call","status":"completed","action":{"type":"search","query":"Paris weather today"}}]"#
     );
-    let turn =
-        from_openai_responses_response(&fixture("openai-responses", "incomplete.json")).unwrap();
+    let turn = from_response(
+        Provider::OpenAiResponses,
+        &fixture("openai-responses", "incomplete.json"),
+    )
+    .unwrap();
     assert_eq!(
         turn.members()[0],
         (
@@ -300,8 +321,11 @@ fn a_body_with_more_choices_reads_choice_zero() {
     other["index"] = 1.into();
     other["message"] = serde_json::json!({"role": "assistant", "content": "Another answer."});
     two["choices"] = Value::Array(vec![other, body["choices"][0].clone()]);
-    let two = from_openai_chat_response(&two.to_string()).unwrap();
-    assert_eq!(two, from_openai_chat_response(&body.to_string()).unwrap());
+    let two = from_response(Provider::OpenAiChat, &two.to_string()).unwrap();
+    assert_eq!(
+        two,
+        from_response(Provider::OpenAiChat, &body.to_string()).unwrap()
+    );
     assert!(!two.to_json().contains("Another answer."));
 }
 
@@ -375,7 +399,13 @@ fn a_request_body_with_a_reasoning_item_converts_back_with_it_byte_identical() {
             {{"type":"message","role":"assistant","content":"Done."}}]}}"#
     );
     let body: Value = serde_json::from_str(&text).unwrap();
-    let history = from_provider(Provider::OpenAiResponses, &body, &mut InlineStore).unwrap();
+    let history = from_provider(
+        Provider::OpenAiResponses,
+        &body,
+        &mut InlineStore,
+        &ImportOptions::default(),
+    )
+    .unwrap();
     assert!(history.messages[1].content().contains(reasoning));
     let request = build_request(
         Provider::OpenAiResponses,
@@ -389,7 +419,13 @@ fn a_request_body_with_a_reasoning_item_converts_back_with_it_byte_identical() {
     assert_eq!(out["input"][1], body["input"][1]);
     assert_eq!(out["input"][2]["type"], "function_call");
     // And read back again, the same history.
-    let again = from_provider(Provider::OpenAiResponses, &out, &mut InlineStore).unwrap();
+    let again = from_provider(
+        Provider::OpenAiResponses,
+        &out,
+        &mut InlineStore,
+        &ImportOptions::default(),
+    )
+    .unwrap();
     assert_eq!(again.messages, history.messages);
 }
 

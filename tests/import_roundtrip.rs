@@ -12,14 +12,15 @@ use std::path::Path;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use support::{build, manifest_dir, pdf, png};
-use tool_carrier::carrier::{Carrier, Declaration};
+use tool_carrier::facts::Profile;
 use tool_carrier::history::AsRecord;
-use tool_carrier::import::{from_mcp, from_provider, ImportedHistory};
+use tool_carrier::import::{from_mcp, from_provider, ImportOptions, ImportedHistory};
 use tool_carrier::media::store::{file_name, DirStore};
 use tool_carrier::media::Policy;
-use tool_carrier::provider::{build_request, Options, Profile, Provider, Tools};
+use tool_carrier::provider::{build_request, Options, Provider, Tools};
 use tool_carrier::roots::Roots;
 use tool_carrier::Role;
+use tool_carrier::{Carrier, Declaration};
 
 fn fixture(name: &str) -> Value {
     let text = fs::read_to_string(manifest_dir().join("tests/data/import").join(name)).unwrap();
@@ -72,7 +73,8 @@ fn documented_shapes_are_read_and_sent_everywhere() {
         let dir = tempfile::tempdir().unwrap();
         let mut store = DirStore::new(dir.path()).unwrap();
         let body = fixture(name);
-        let history = from_provider(provider, &body, &mut store).unwrap();
+        let history =
+            from_provider(provider, &body, &mut store, &ImportOptions::default()).unwrap();
         let carriers: Vec<Carrier<'_>> = history
             .messages
             .iter()
@@ -105,6 +107,7 @@ fn an_mcp_result_is_sent_everywhere() {
         Some("call_9"),
         &fixture("mcp-call-tool-result.json"),
         &mut store,
+        &ImportOptions::default(),
     )
     .unwrap();
     let envelope: Value = serde_json::from_str(&imported.content).unwrap();
@@ -246,7 +249,13 @@ fn round_trip(
     let request = build_request(provider, &original, &opts).unwrap();
     let media_dir = dir.path().join("imported");
     let mut store = DirStore::new(&media_dir).unwrap();
-    let back = from_provider(provider, &request.body.to_value(), &mut store).unwrap();
+    let back = from_provider(
+        provider,
+        &request.body.to_value(),
+        &mut store,
+        &ImportOptions::default(),
+    )
+    .unwrap();
     let by_name = |target: &str| {
         files
             .iter()
@@ -348,7 +357,13 @@ fn a_tools_error_flag_goes_back_out_as_each_providers_own() {
     let dir = tempfile::tempdir().unwrap();
     let mut store = DirStore::new(dir.path()).unwrap();
     let body = fixture("anthropic-tool-result-images.json");
-    let history = from_provider(Provider::Anthropic, &body, &mut store).unwrap();
+    let history = from_provider(
+        Provider::Anthropic,
+        &body,
+        &mut store,
+        &ImportOptions::default(),
+    )
+    .unwrap();
     let anthropic = build(Provider::Anthropic, &history.messages, &options(dir.path()))
         .body
         .to_value();
@@ -389,7 +404,7 @@ fn a_tools_error_flag_goes_back_out_as_each_providers_own() {
             .map(|r| r["response"].as_object().unwrap().keys().collect())
             .collect();
         assert_eq!(keys, [vec!["output"], vec!["error"]], "{gemini}");
-        let back = from_provider(gemini, &body, &mut store).unwrap();
+        let back = from_provider(gemini, &body, &mut store, &ImportOptions::default()).unwrap();
         let flags: Vec<bool> = back
             .messages
             .iter()
@@ -400,7 +415,13 @@ fn a_tools_error_flag_goes_back_out_as_each_providers_own() {
         assert_eq!(flags, [false, true], "{gemini}");
     }
     // Read back from Anthropic's body, the flag is still there.
-    let back = from_provider(Provider::Anthropic, &anthropic, &mut store).unwrap();
+    let back = from_provider(
+        Provider::Anthropic,
+        &anthropic,
+        &mut store,
+        &ImportOptions::default(),
+    )
+    .unwrap();
     let flags: Vec<bool> = back
         .messages
         .iter()
@@ -428,7 +449,13 @@ fn thinking_blocks_go_back_to_anthropic_only() {
     ]});
     let dir = tempfile::tempdir().unwrap();
     let mut store = DirStore::new(dir.path()).unwrap();
-    let history = from_provider(Provider::Anthropic, &body, &mut store).unwrap();
+    let history = from_provider(
+        Provider::Anthropic,
+        &body,
+        &mut store,
+        &ImportOptions::default(),
+    )
+    .unwrap();
     let request = build(Provider::Anthropic, &history.messages, &options(dir.path()));
     let out = request.body.to_value();
     let blocks = &out["messages"][1]["content"];
@@ -487,7 +514,13 @@ fn gemini_thought_signatures_go_back_to_gemini_only() {
     ]});
     let dir = tempfile::tempdir().unwrap();
     let mut store = DirStore::new(dir.path()).unwrap();
-    let history = from_provider(Provider::Gemini, &body, &mut store).unwrap();
+    let history = from_provider(
+        Provider::Gemini,
+        &body,
+        &mut store,
+        &ImportOptions::default(),
+    )
+    .unwrap();
     let request = build(Provider::Gemini, &history.messages, &options(dir.path()));
     let parts = &request.body.to_value()["contents"][1]["parts"];
     assert_eq!(parts[0]["thoughtSignature"], "CiQBmodelsown");
@@ -507,7 +540,13 @@ fn gemini_thought_signatures_go_back_to_gemini_only() {
     assert!(!other.body.to_value().to_string().contains("CiQBmodelsown"));
     // A history from elsewhere still gets the placeholder on its first call.
     let chat = fixture("openai-chat-images-after-tools.json");
-    let h = from_provider(Provider::OpenAiChat, &chat, &mut store).unwrap();
+    let h = from_provider(
+        Provider::OpenAiChat,
+        &chat,
+        &mut store,
+        &ImportOptions::default(),
+    )
+    .unwrap();
     let g = build(Provider::Gemini, &h.messages, &options(dir.path()))
         .body
         .to_value();

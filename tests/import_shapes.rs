@@ -3,7 +3,7 @@
 #![cfg(feature = "media")]
 
 use serde_json::{json, Value};
-use tool_carrier::import::{from_provider, ImportedHistory};
+use tool_carrier::import::{from_provider, ImportOptions, ImportedHistory};
 use tool_carrier::media::store::InlineStore;
 use tool_carrier::provider::Provider;
 use tool_carrier::AttachmentKind;
@@ -11,7 +11,7 @@ use tool_carrier::AttachmentKind;
 const GIF: &str = "R0lGODlhAQABAIAAAP///wAAACwAAAAAAQABAAACAkQBADs=";
 
 fn read(provider: Provider, body: Value) -> ImportedHistory {
-    from_provider(provider, &body, &mut InlineStore).unwrap()
+    from_provider(provider, &body, &mut InlineStore, &ImportOptions::default()).unwrap()
 }
 
 fn envelopes(h: &ImportedHistory) -> Vec<Value> {

@@ -411,6 +411,35 @@ fn no_provider_variant_is_named_outside_the_api_folders() {
     assert!(named.is_empty(), "{named:#?}");
 }
 
+/// `Provider` is one place: its public methods are all in the enum's own
+/// file. Elsewhere an `impl Provider` (the API table's lookups) is
+/// crate-private, so a user reading `Provider` reads one file.
+#[test]
+fn providers_public_methods_are_in_the_enums_file() {
+    let mut elsewhere = Vec::new();
+    for file in modules().values() {
+        let at = rel(file);
+        if at == "facts/provider.rs" {
+            continue;
+        }
+        let code = code(file);
+        let mut in_impl = false;
+        for (n, line) in code.lines().enumerate() {
+            if line.starts_with("impl Provider {") {
+                in_impl = true;
+            } else if in_impl && line.starts_with('}') {
+                in_impl = false;
+            } else if in_impl && line.trim_start().starts_with("pub fn") {
+                elsewhere.push(format!("{at}:{}: {}", n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        elsewhere.is_empty(),
+        "public methods of Provider outside facts/provider.rs: {elsewhere:#?}"
+    );
+}
+
 #[test]
 fn the_variant_check_sees_a_match_arm() {
     let dir = tempfile::tempdir().unwrap();

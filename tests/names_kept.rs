@@ -8,7 +8,7 @@ mod support;
 
 use serde_json::Value;
 use support::{build, history, pdf, Fixture};
-use tool_carrier::import::from_provider;
+use tool_carrier::import::{from_provider, ImportOptions};
 use tool_carrier::media::store::InlineStore;
 use tool_carrier::provider::Provider;
 use tool_carrier::{parse_native_tool_carrier, Attachment, AttachmentKind};
@@ -36,7 +36,13 @@ fn body(provider: Provider) -> (String, Value) {
 /// of `provider`'s body.
 fn imported_names(provider: Provider) -> Vec<(AttachmentKind, Option<String>)> {
     let (_, value) = body(provider);
-    let history = from_provider(provider, &value, &mut InlineStore).unwrap();
+    let history = from_provider(
+        provider,
+        &value,
+        &mut InlineStore,
+        &ImportOptions::default(),
+    )
+    .unwrap();
     let tool = history
         .messages
         .iter()

@@ -8,8 +8,9 @@ mod support;
 
 use serde_json::Value;
 use support::{build_lines, calls, line, png, result, Fixture};
+use tool_carrier::history;
 use tool_carrier::provider::{
-    build_request, read_history, BuildError, CacheTtl, Options, Params, Provider, Retention,
+    build_request, BuildError, CacheTtl, Options, Params, Provider, Retention,
 };
 
 /// Text of about `tokens` tokens at four characters a token.
@@ -130,7 +131,7 @@ fn images_count_toward_the_cached_prefix() {
 
 #[test]
 fn a_ttl_where_the_api_has_none_is_refused_and_says_why() {
-    let messages = read_history(history(10).as_bytes()).unwrap();
+    let messages = history::read(history(10).as_bytes()).unwrap();
     let options = Options::new().with_cache_ttl(CacheTtl::OneHour);
     for provider in [
         Provider::OpenAiChat,
@@ -164,7 +165,7 @@ fn a_ttl_where_the_api_has_none_is_refused_and_says_why() {
 #[test]
 fn bedrock_keeps_the_one_hour_ttl_for_claude_4_5_and_later() {
     // Past every model's minimum prefix (Haiku 4.5's is 4,096 tokens).
-    let messages = read_history(history(5000).as_bytes()).unwrap();
+    let messages = history::read(history(5000).as_bytes()).unwrap();
     let hour = || Options::new().with_cache_ttl(CacheTtl::OneHour);
     for older in [
         "anthropic.claude-sonnet-4-20250514-v1:0",
@@ -233,7 +234,7 @@ fn bedrock_keeps_the_one_hour_ttl_for_claude_4_5_and_later() {
 
 #[test]
 fn a_ttl_without_breakpoints_is_noted() {
-    let messages = read_history(history(2000).as_bytes()).unwrap();
+    let messages = history::read(history(2000).as_bytes()).unwrap();
     let options = Options::new()
         .with_model("claude-sonnet-4-6")
         .with_cache_ttl(CacheTtl::OneHour)
@@ -248,7 +249,7 @@ fn a_ttl_without_breakpoints_is_noted() {
 
 #[test]
 fn openai_cache_parameters_go_to_chat_and_responses_only() {
-    let messages = read_history(history(10).as_bytes()).unwrap();
+    let messages = history::read(history(10).as_bytes()).unwrap();
     let params = Params::new()
         .with_prompt_cache_key("agent-7")
         .with_prompt_cache_retention(Retention::Hours24);

@@ -10,8 +10,13 @@ mod support;
 
 use serde_json::{json, Value};
 use support::{build_lines, calls, line, pdf, png, png_sizes, result, Fixture, GIF};
+use tool_carrier::facts::Profile;
 use tool_carrier::media::Measure;
-use tool_carrier::provider::{NoteReason, Options, Profile, Provider, BRIDGE};
+use tool_carrier::provider::{NoteReason, Options, Provider};
+
+/// The assistant text a profile that needs one puts between a tool result
+/// and a user message.
+const BRIDGE: &str = "(tool results received)";
 use tool_carrier::rules::{check, Target};
 
 fn profile(name: &str) -> Profile {

@@ -8,7 +8,8 @@ mod support;
 
 use serde_json::Value;
 use support::{build_lines, calls, line, png, png_sizes, result, Fixture};
-use tool_carrier::provider::{build_request, BuildError, Detail, Options, Provider, Request};
+use tool_carrier::facts::Detail;
+use tool_carrier::provider::{build_request, BuildError, Options, Provider, Request};
 
 /// One screenshot round with a 2880×1800 image.
 fn round(fixture: &Fixture) -> String {

@@ -112,7 +112,7 @@ fn an_image_token_budget_keeps_the_newest_that_fit() {
     assert_eq!(request.report.image_tokens, Some(5));
     let history_lines = support::history_lines(&history);
     assert_eq!(
-        tool_carrier::provider::image_tokens(Provider::Anthropic, &history_lines, &options)
+        tool_carrier::provider::history_image_tokens(Provider::Anthropic, &history_lines, &options)
             .unwrap(),
         Some(5)
     );

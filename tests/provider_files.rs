@@ -7,11 +7,11 @@ mod support;
 
 use serde_json::{json, Value};
 use support::{build, build_lines, lit, png, Fixture};
-use tool_carrier::import::from_provider;
+use tool_carrier::import::{from_provider, ImportOptions};
 use tool_carrier::media::store::InlineStore;
 use tool_carrier::media::{ProviderFile, Uploads};
 use tool_carrier::parse_native_tool_carrier;
-use tool_carrier::provider::{Options, Provider, ANTHROPIC_FILES_BETA};
+use tool_carrier::provider::{Options, Provider};
 
 /// A call, and its result declaring `attachments` (JSON records).
 fn round(attachments: &str) -> String {
@@ -52,7 +52,7 @@ fn anthropic_refers_to_its_files_and_asks_for_the_beta() {
     assert_eq!(request.report.files, 2);
     assert_eq!(
         request.headers,
-        [("anthropic-beta", ANTHROPIC_FILES_BETA.to_owned())]
+        [("anthropic-beta", "files-api-2025-04-14".to_owned())]
     );
     // Without a file, no header.
     let plain = build_lines(Provider::Anthropic, &round("[]"), &fixture.options());
@@ -268,7 +268,8 @@ fn the_uploads_map_sends_uploaded_media_by_reference_to_its_holder_only() {
 
 /// The first tool result's attachment targets after an import of `body`.
 fn imported(provider: Provider, body: &Value) -> Vec<String> {
-    let history = from_provider(provider, body, &mut InlineStore).unwrap();
+    let history =
+        from_provider(provider, body, &mut InlineStore, &ImportOptions::default()).unwrap();
     let tool = history
         .messages
         .iter()
@@ -352,7 +353,8 @@ fn a_reference_goes_back_to_its_provider_as_it_came() {
     ] {
         let first = build_lines(provider, &lines, &fixture.options());
         let body: Value = serde_json::from_str(&first.to_json()).unwrap();
-        let history = from_provider(provider, &body, &mut InlineStore).unwrap();
+        let history =
+            from_provider(provider, &body, &mut InlineStore, &ImportOptions::default()).unwrap();
         let again = build(provider, &history.messages, &fixture.options());
         let files = |r: &tool_carrier::provider::Request| r.report.files;
         assert_eq!(files(&again), files(&first), "{provider}");

@@ -16,8 +16,9 @@ use std::fs;
 use serde_json::Value;
 
 use support::{history, manifest_dir, Fixture};
+use tool_carrier::facts::{Detail, Profile};
 use tool_carrier::media::{ProviderFile, Uploads};
-use tool_carrier::provider::{CacheTtl, Detail, Profile, Provider, Tools};
+use tool_carrier::provider::{CacheTtl, Provider, Tools};
 
 /// (case name, history file, vision on, tool definitions)
 const CASES: &[(&str, &str, bool, Option<&str>)] = &[

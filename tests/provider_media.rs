@@ -10,8 +10,9 @@ use std::sync::{Arc, Mutex};
 use base64::Engine;
 use serde_json::Value;
 use support::{build_lines, calls, line, png, result, strings, Fixture, GIF};
+use tool_carrier::history;
 use tool_carrier::media::{Loaded, MediaError, Origin, Source};
-use tool_carrier::provider::{read_history, Options, Provider, Request};
+use tool_carrier::provider::{Options, Provider, Request};
 
 const B64: base64::engine::GeneralPurpose = base64::engine::general_purpose::STANDARD;
 
@@ -690,7 +691,7 @@ fn conformance_bodies_for_every_format() {
         result("c2", "remote", &["https://example.com/x.png"]),
     ]
     .concat();
-    let messages = read_history(history.as_bytes()).unwrap();
+    let messages = history::read(history.as_bytes()).unwrap();
     let out = std::env::var_os("TOOL_CARRIER_CONFORMANCE_OUT").map(std::path::PathBuf::from);
     for provider in Provider::ALL {
         let request = support::build(provider, &messages, &fixture.options());

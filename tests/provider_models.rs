@@ -8,8 +8,9 @@ mod support;
 
 use serde_json::Value;
 use support::{build_lines, calls, history, line, pdf, png, png_sizes, result, Fixture};
+use tool_carrier::facts::Family;
 use tool_carrier::media::Policy;
-use tool_carrier::provider::{Family, Options, Provider};
+use tool_carrier::provider::{Options, Provider};
 use tool_carrier::roots::Roots;
 
 const LLAMA: &str = "us.meta.llama3-2-90b-instruct-v1:0";

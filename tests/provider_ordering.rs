@@ -8,8 +8,9 @@ mod support;
 
 use serde_json::Value;
 use support::{calls, history, line, result, Fixture};
+use tool_carrier::history;
 use tool_carrier::history::Record;
-use tool_carrier::provider::{read_history, Provider};
+use tool_carrier::provider::Provider;
 
 /// Results out of order, a user message and a system message among them,
 /// a result for a call nobody made, and a second batch.
@@ -32,7 +33,7 @@ fn shuffled() -> Vec<Record> {
         line("user", "Thanks."),
     ]
     .concat();
-    read_history(lines.as_bytes()).unwrap()
+    history::read(lines.as_bytes()).unwrap()
 }
 
 fn histories() -> Vec<(&'static str, Vec<Record>)> {

@@ -10,10 +10,10 @@ mod support;
 
 use proptest::prelude::*;
 use support::{calls, history_lines, line, noise_png, pdf, png, result, Fixture};
-use tool_carrier::conversation::Conversation;
 use tool_carrier::history::{AssistantTurn, ToolResult};
 use tool_carrier::provider::{build_request, BuildError, Options, Provider};
 use tool_carrier::Attachment;
+use tool_carrier::Conversation;
 
 /// What one declared image is.
 #[derive(Clone, Copy, Debug)]

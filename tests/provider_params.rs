@@ -398,7 +398,7 @@ fn a_setting_the_api_does_not_take_is_an_error_naming_it() {
         match error(*provider, model, params.clone()) {
             BuildError::Unsupported { setting, api, .. } => {
                 assert_eq!(setting, *key, "{provider}");
-                assert_eq!(api, provider.spec().display_name);
+                assert_eq!(api, provider.display_name());
             }
             other => panic!("{provider} {key}: {other}"),
         }

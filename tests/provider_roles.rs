@@ -7,7 +7,7 @@
 #![cfg(feature = "media")]
 
 use serde_json::Value;
-use tool_carrier::facts::{Facts, Format};
+use tool_carrier::facts::{Facts, Syntax};
 use tool_carrier::provider::{build_request, Options, Provider};
 
 fn history() -> Vec<(String, String)> {
@@ -98,7 +98,7 @@ reasoning_developer_role = true
 [models."gpt-5.5"]
 reasoning = false
 "#;
-    let facts = facts.layered(mine, Format::Toml, "mine.toml").unwrap();
+    let facts = facts.layered(mine, Syntax::Toml, "mine.toml").unwrap();
     let with = |model: &str| Options::new().with_model(model).with_facts(facts.clone());
     assert_eq!(
         roles(Provider::OpenAiResponses, with("o3")),

@@ -129,9 +129,12 @@ fn text_alone_over_the_limit_is_an_error_saying_by_how_much() {
     assert!(text.contains(&format!("{} over", size - limit)), "{text}");
     assert!(text.contains("compact the history"), "{text}");
     // A compactor still gets the images' count, to weigh what to drop.
-    let tokens =
-        tool_carrier::provider::image_tokens(Provider::Anthropic, &messages, &fixture.options())
-            .unwrap();
+    let tokens = tool_carrier::provider::history_image_tokens(
+        Provider::Anthropic,
+        &messages,
+        &fixture.options(),
+    )
+    .unwrap();
     assert!(tokens.is_some_and(|t| t > 0), "{tokens:?}");
     // The same history fits OpenAI's larger limit.
     let request = support::build(Provider::OpenAiChat, &messages, &fixture.options());

@@ -49,8 +49,9 @@ fn an_odd_attachment_item_is_skipped_not_fatal() {
 /// reason instead of calling it declared.
 #[test]
 fn an_odd_non_array_attachments_value_is_not_an_array() {
-    use tool_carrier::migrate::{migrate_message, LeftReason, MessageMigration, MigrateOptions};
+    use tool_carrier::migrate::{migrate_message, MessageMigration, MigrateOptions};
     use tool_carrier::parse_native_tool_carrier;
+    use tool_carrier::Legacy;
     for c in [
         r#"{"content":"b","attachments":"\ud800"}"#,
         r#"{"content":"b","attachments":1e400}"#,
@@ -60,7 +61,7 @@ fn an_odd_non_array_attachments_value_is_not_an_array() {
         assert_eq!(p.body, "b");
         assert_eq!(
             migrate_message("tool", c, &MigrateOptions::default()),
-            MessageMigration::Left(LeftReason::AttachmentsNotArray)
+            MessageMigration::Left(Legacy::AttachmentsNotArray)
         );
     }
 }
@@ -145,7 +146,7 @@ fn a_typed_tool_under_another_name_is_refused() {
 /// a word. They are left out with a note, and counted.
 #[test]
 fn calls_on_a_message_that_is_not_an_assistants_are_noted() {
-    use tool_carrier::import::from_provider;
+    use tool_carrier::import::{from_provider, ImportOptions};
     use tool_carrier::media::store::InlineStore;
     use tool_carrier::provider::Provider;
     let calls = serde_json::json!([{"id": "c1", "type": "function", "function": {"name": "shot", "arguments": "{}"}}]);
@@ -159,7 +160,8 @@ fn calls_on_a_message_that_is_not_an_assistants_are_noted() {
             serde_json::json!({"messages": [{"role": "user", "content": "Go.", "tool_calls": calls}]}),
         ),
     ] {
-        let h = from_provider(provider, &body, &mut InlineStore).unwrap();
+        let h =
+            from_provider(provider, &body, &mut InlineStore, &ImportOptions::default()).unwrap();
         assert!(h.tally.is_balanced(), "{provider}: {:?}", h.tally);
         // Ollama's SDK lets any message hold calls: left out by the
         // reader; Chat's lists them for an assistant's alone: an unlisted
@@ -183,14 +185,20 @@ fn calls_on_a_message_that_is_not_an_assistants_are_noted() {
 /// under its kind.
 #[test]
 fn a_chat_call_of_an_unlisted_kind_kept_as_asked_is_counted_under_its_kind() {
-    use tool_carrier::import::{from_provider, from_provider_with, ImportOptions};
+    use tool_carrier::import::{from_provider, ImportOptions};
     use tool_carrier::media::store::InlineStore;
     use tool_carrier::provider::Provider;
     let body = serde_json::json!({"messages": [{"role": "assistant", "content": null, "tool_calls": [
         {"id": "c1", "type": "function,x", "function": {"name": "shot", "arguments": "{}"}}]}]});
-    assert!(from_provider(Provider::OpenAiChat, &body, &mut InlineStore).is_err());
+    assert!(from_provider(
+        Provider::OpenAiChat,
+        &body,
+        &mut InlineStore,
+        &ImportOptions::default()
+    )
+    .is_err());
     let keep = ImportOptions::new().with_keep_unknown(true);
-    let h = from_provider_with(Provider::OpenAiChat, &body, &mut InlineStore, &keep).unwrap();
+    let h = from_provider(Provider::OpenAiChat, &body, &mut InlineStore, &keep).unwrap();
     assert!(h.tally.is_balanced(), "{:?}", h.tally);
     assert_eq!(
         h.tally.get("function,x tool call").map(|c| c.noted),
@@ -204,7 +212,7 @@ fn a_chat_call_of_an_unlisted_kind_kept_as_asked_is_counted_under_its_kind() {
 /// apart from it. What a turn keeps whole is counted once.
 #[test]
 fn a_result_in_an_assistants_turn_is_counted_once() {
-    use tool_carrier::import::from_provider;
+    use tool_carrier::import::{from_provider, ImportOptions};
     use tool_carrier::media::store::InlineStore;
     use tool_carrier::provider::Provider;
     for (provider, body) in [
@@ -219,7 +227,8 @@ fn a_result_in_an_assistants_turn_is_counted_once() {
                 {"functionResponse": {"name": "f", "response": {}, "parts": [{"inlineData": {"mimeType": "image/gif", "data": "R0lGODlhAQABAIAAAP///wAAACwAAAAAAQABAAACAkQBADs="}}]}}]}]}),
         ),
     ] {
-        let h = from_provider(provider, &body, &mut InlineStore).unwrap();
+        let h =
+            from_provider(provider, &body, &mut InlineStore, &ImportOptions::default()).unwrap();
         assert!(h.tally.is_balanced(), "{provider}: {:?}", h.tally);
     }
 }
@@ -261,13 +270,19 @@ fn a_gemini_turn_signed_on_a_later_call_only_still_signs_its_first() {
 /// the most of its members.
 #[test]
 fn an_untyped_responses_item_is_the_kind_it_most_resembles() {
-    use tool_carrier::import::from_provider;
+    use tool_carrier::import::{from_provider, ImportOptions};
     use tool_carrier::media::store::InlineStore;
     use tool_carrier::provider::Provider;
     let body = serde_json::json!({"input": [
         {"role": "user", "content": [{"type": "input_text", "text": "x"}], "foo": 1},
         {"id": "msg_1"}]});
-    let h = from_provider(Provider::OpenAiResponses, &body, &mut InlineStore).unwrap();
+    let h = from_provider(
+        Provider::OpenAiResponses,
+        &body,
+        &mut InlineStore,
+        &ImportOptions::default(),
+    )
+    .unwrap();
     assert!(h.tally.is_balanced(), "{:?}", h.tally);
     assert_eq!(h.tally.get("message item").map(|c| c.read), Some(1));
     assert_eq!(h.tally.get("item_reference item").map(|c| c.read), Some(1));
@@ -277,12 +292,12 @@ fn an_untyped_responses_item_is_the_kind_it_most_resembles() {
 /// Responses reader keeps whole had the parts inside it counted apart.
 #[test]
 fn what_an_item_kept_whole_holds_is_counted_with_it() {
-    use tool_carrier::import::{from_provider_with, ImportOptions};
+    use tool_carrier::import::{from_provider, ImportOptions};
     use tool_carrier::media::store::InlineStore;
     use tool_carrier::provider::Provider;
     let body = serde_json::json!({"input": [{"name": "user", "content": [{"type": "made_up"}]}]});
     let keep = ImportOptions::new().with_keep_unknown(true);
-    let h = from_provider_with(Provider::OpenAiResponses, &body, &mut InlineStore, &keep).unwrap();
+    let h = from_provider(Provider::OpenAiResponses, &body, &mut InlineStore, &keep).unwrap();
     assert!(h.tally.is_balanced(), "{:?}", h.tally);
 }
 
@@ -290,12 +305,12 @@ fn what_an_item_kept_whole_holds_is_counted_with_it() {
 /// `type` is empty was counted under two names.
 #[test]
 fn a_chat_call_of_an_empty_type_is_counted_under_one_name() {
-    use tool_carrier::import::{from_provider_with, ImportOptions};
+    use tool_carrier::import::{from_provider, ImportOptions};
     use tool_carrier::media::store::InlineStore;
     use tool_carrier::provider::Provider;
     let body = serde_json::json!([{"role": "assistant", "content": null, "tool_calls": [
         {"id": "c1", "type": "", "function": {"name": "f", "arguments": "{}"}}]}]);
     let keep = ImportOptions::new().with_keep_unknown(true);
-    let h = from_provider_with(Provider::OpenAiChat, &body, &mut InlineStore, &keep).unwrap();
+    let h = from_provider(Provider::OpenAiChat, &body, &mut InlineStore, &keep).unwrap();
     assert!(h.tally.is_balanced(), "{:?}", h.tally);
 }

@@ -18,7 +18,7 @@ use support::{
 };
 use tool_carrier::history::AssistantTurn;
 use tool_carrier::import::{
-    from_bedrock, from_bedrock_response, BedrockStream, ResponseError, ResponseForm, BEDROCK_BLOCKS,
+    from_provider, from_response, response_stream, ImportOptions, ResponseError, ResponseForm,
 };
 use tool_carrier::media::store::InlineStore;
 use tool_carrier::provider::{build_request, Options, Provider};
@@ -100,7 +100,7 @@ fn what_the_records_hold() {
     assert_eq!(
         turn.members()[0],
         (
-            BEDROCK_BLOCKS.to_owned(),
+            "bedrock_blocks".to_owned(),
             format!("[{}]", reasoning_block())
         )
     );
@@ -115,10 +115,16 @@ fn the_record_holds_what_the_request_reader_keeps_for_the_same_message() {
     for name in NAMES {
         let response: Value = serde_json::from_str(&bedrock(&format!("{name}.json"))).unwrap();
         let messages = Value::Array(vec![response["output"]["message"].clone()]);
-        let history = from_bedrock(&messages, &mut InlineStore).unwrap();
+        let history = from_provider(
+            Provider::Bedrock,
+            &messages,
+            &mut InlineStore,
+            &ImportOptions::default(),
+        )
+        .unwrap();
         let read: Value = serde_json::from_str(history.messages[0].content()).unwrap();
         let record: Value = serde_json::from_str(&body(name).to_json()).unwrap();
-        for member in ["content", "tool_calls", BEDROCK_BLOCKS] {
+        for member in ["content", "tool_calls", "bedrock_blocks"] {
             assert_eq!(record[member], read[member], "{name}: {member}");
         }
     }
@@ -163,19 +169,19 @@ fn a_truncated_stream_says_what_it_lacks() {
     let metadata = text.find("{\"metadata\"").unwrap();
     let turn = stream_of(Provider::Bedrock, &[&text.as_bytes()[..metadata]]).unwrap();
     let names: Vec<&str> = turn.members().iter().map(|(n, _)| n.as_str()).collect();
-    assert_eq!(names, [BEDROCK_BLOCKS, "stop_reason"]);
+    assert_eq!(names, ["bedrock_blocks", "stop_reason"]);
 }
 
 #[test]
 fn errors_from_the_provider() {
     assert_eq!(
-        from_bedrock_response(&bedrock("error.json")),
+        from_response(Provider::Bedrock, &bedrock("error.json")),
         Err(ResponseError::Provider {
             kind: "ThrottlingException".into(),
             message: "Too many tokens, please wait before trying again.".into()
         })
     );
-    let mut stream = BedrockStream::new();
+    let mut stream = response_stream(Provider::Bedrock).unwrap();
     let err = stream.push(bedrock("error.jsonl").as_bytes()).unwrap_err();
     assert_eq!(
         err.to_string(),
@@ -215,7 +221,7 @@ fn a_redacted_block_goes_back_too_and_the_body_passes_the_rules() {
         .call("tooluse_1", "record_entry", r#"{"n":1}"#)
         .unwrap()
         .with_member(
-            BEDROCK_BLOCKS,
+            "bedrock_blocks",
             r#"[{"reasoningContent":{"redactedContent":"AAECAwQ="}},{"citationsContent":{"content":[{"text":"x"}],"citations":[]}}]"#,
         )
         .unwrap();
@@ -372,7 +378,7 @@ impl Generated {
         }
         if let Some(block) = self.reasoning_block() {
             turn = turn
-                .with_member(BEDROCK_BLOCKS, &format!("[{block}]"))
+                .with_member("bedrock_blocks", &format!("[{block}]"))
                 .unwrap();
         }
         turn.with_member("stop_reason", &quoted(self.stop))
@@ -388,7 +394,7 @@ proptest! {
     #[test]
     fn a_generated_turn_reads_the_same_from_its_body_and_its_stream(g in generated()) {
         let expected = g.record();
-        let body = from_bedrock_response(&g.body()).unwrap();
+        let body = from_response(Provider::Bedrock, &g.body()).unwrap();
         prop_assert_eq!(&body, &expected);
         let stream = stream_of(Provider::Bedrock, &[g.stream().as_bytes()]).unwrap();
         prop_assert_eq!(&stream, &expected);

@@ -18,8 +18,7 @@ use support::{
 };
 use tool_carrier::history::AssistantTurn;
 use tool_carrier::import::{
-    from_gemini, from_gemini_response, from_response, GeminiStream, ResponseError, ResponseForm,
-    GEMINI_PARTS, GEMINI_SIGNATURES,
+    from_provider, from_response, response_stream, ImportOptions, ResponseError, ResponseForm,
 };
 use tool_carrier::media::store::InlineStore;
 use tool_carrier::provider::Provider;
@@ -105,7 +104,7 @@ fn what_the_records_hold() {
     assert_eq!(
         turn.members()[0],
         (
-            GEMINI_SIGNATURES.to_owned(),
+            "gemini_thought_signatures".to_owned(),
             r#"{"call_0_0":"CiIBcsjafGxHVl1YaKfzMjlJpNiBlYx8HcyDxB6Af3kPRcU1eQpnAXLI2nw"}"#
                 .to_owned()
         )
@@ -120,7 +119,12 @@ fn what_the_records_hold() {
     let members: Vec<&str> = turn.members().iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(
         members,
-        [GEMINI_SIGNATURES, GEMINI_PARTS, "stop_reason", "usage"]
+        [
+            "gemini_thought_signatures",
+            "gemini_parts",
+            "stop_reason",
+            "usage"
+        ]
     );
     let parts: Value = serde_json::from_str(&turn.members()[1].1).unwrap();
     assert_eq!(parts[0]["thought"], true);
@@ -145,7 +149,13 @@ fn what_the_records_hold() {
 fn as_the_request_reader_reads(name: &str) -> Value {
     let response: Value = serde_json::from_str(&gemini(&format!("{name}.json"))).unwrap();
     let contents = Value::Array(vec![response["candidates"][0]["content"].clone()]);
-    let history = from_gemini(&contents, &mut InlineStore).unwrap();
+    let history = from_provider(
+        Provider::Gemini,
+        &contents,
+        &mut InlineStore,
+        &ImportOptions::default(),
+    )
+    .unwrap();
     let record = &history.messages[0];
     assert_eq!(record.role(), "assistant");
     serde_json::from_str(record.content()).unwrap()
@@ -156,7 +166,12 @@ fn the_record_holds_what_the_request_reader_keeps_for_the_same_content() {
     for name in NAMES {
         let read = as_the_request_reader_reads(name);
         let record: Value = serde_json::from_str(&body(name).to_json()).unwrap();
-        for member in ["content", "tool_calls", GEMINI_SIGNATURES, GEMINI_PARTS] {
+        for member in [
+            "content",
+            "tool_calls",
+            "gemini_thought_signatures",
+            "gemini_parts",
+        ] {
             assert_eq!(record[member], read[member], "{name}: {member}");
         }
     }
@@ -219,8 +234,11 @@ fn errors_from_the_provider() {
         kind: "RESOURCE_EXHAUSTED".into(),
         message: "Resource has been exhausted (e.g. check quota).".into(),
     };
-    assert_eq!(from_gemini_response(&gemini("error.json")), Err(expected));
-    let mut stream = GeminiStream::new();
+    assert_eq!(
+        from_response(Provider::Gemini, &gemini("error.json")),
+        Err(expected)
+    );
+    let mut stream = response_stream(Provider::Gemini).unwrap();
     let err = stream.push(gemini("error.sse").as_bytes()).unwrap_err();
     assert_eq!(
         err.to_string(),
@@ -229,7 +247,7 @@ fn errors_from_the_provider() {
     assert_eq!(stream.finish().unwrap_err(), err);
     // A blocked prompt: no candidate, nothing the model said.
     let blocked = r#"{"promptFeedback": {"blockReason": "PROHIBITED_CONTENT"}, "usageMetadata": {"promptTokenCount": 11, "totalTokenCount": 11}, "modelVersion": "gemini-3-pro-preview"}"#;
-    let err = from_gemini_response(blocked).unwrap_err();
+    let err = from_response(Provider::Gemini, blocked).unwrap_err();
     assert_eq!(
         err.to_string(),
         "the provider answered with an error: PROHIBITED_CONTENT: the prompt was blocked (promptFeedback.blockReason): no candidate was returned"
@@ -402,7 +420,7 @@ impl Generated {
         if let (Some(s), Some(id)) = (&self.call_signature, ids.first()) {
             turn = turn
                 .with_member(
-                    GEMINI_SIGNATURES,
+                    "gemini_thought_signatures",
                     &format!("{{{}:{}}}", quoted(id), quoted(s)),
                 )
                 .unwrap();
@@ -419,7 +437,7 @@ impl Generated {
         }
         if !kept.is_empty() {
             turn = turn
-                .with_member(GEMINI_PARTS, &format!("[{}]", kept.join(",")))
+                .with_member("gemini_parts", &format!("[{}]", kept.join(",")))
                 .unwrap();
         }
         turn.with_member("stop_reason", &quoted(self.finish))
@@ -441,7 +459,7 @@ proptest! {
     #[test]
     fn a_generated_turn_reads_the_same_from_its_body_and_its_stream(g in generated()) {
         let expected = g.record();
-        let body = from_gemini_response(&g.body()).unwrap();
+        let body = from_response(Provider::Gemini, &g.body()).unwrap();
         prop_assert_eq!(&body, &expected);
         let stream = stream_of(Provider::Gemini, &[g.stream().as_bytes()]).unwrap();
         prop_assert_eq!(&stream, &expected);

@@ -17,7 +17,7 @@ use support::{
 };
 use tool_carrier::history::AssistantTurn;
 use tool_carrier::import::{
-    from_ollama, from_ollama_response, OllamaStream, ResponseError, ResponseForm, OLLAMA_THINKING,
+    from_provider, from_response, response_stream, ImportOptions, ResponseError, ResponseForm,
 };
 use tool_carrier::media::store::InlineStore;
 use tool_carrier::provider::Provider;
@@ -85,7 +85,7 @@ fn what_the_records_hold() {
     );
     assert_eq!(
         turn.members()[0],
-        (OLLAMA_THINKING.to_owned(), quoted(THINKING))
+        ("ollama_thinking".to_owned(), quoted(THINKING))
     );
 }
 
@@ -94,10 +94,16 @@ fn the_record_holds_what_the_request_reader_keeps_for_the_same_message() {
     for name in NAMES {
         let response: Value = serde_json::from_str(&ollama(&format!("{name}.json"))).unwrap();
         let messages = Value::Array(vec![response["message"].clone()]);
-        let history = from_ollama(&messages, &mut InlineStore).unwrap();
+        let history = from_provider(
+            Provider::Ollama,
+            &messages,
+            &mut InlineStore,
+            &ImportOptions::default(),
+        )
+        .unwrap();
         let read: Value = serde_json::from_str(history.messages[0].content()).unwrap();
         let record: Value = serde_json::from_str(&body(name).to_json()).unwrap();
-        for member in ["content", "tool_calls", OLLAMA_THINKING] {
+        for member in ["content", "tool_calls", "ollama_thinking"] {
             assert_eq!(record[member], read[member], "{name}: {member}");
         }
     }
@@ -139,13 +145,13 @@ fn a_truncated_stream_says_what_it_lacks() {
 #[test]
 fn errors_from_the_provider() {
     assert_eq!(
-        from_ollama_response(&ollama("error.json")),
+        from_response(Provider::Ollama, &ollama("error.json")),
         Err(ResponseError::Provider {
             kind: "error".into(),
             message: "model \"qwen3\" not found, try pulling it first".into()
         })
     );
-    let mut stream = OllamaStream::new();
+    let mut stream = response_stream(Provider::Ollama).unwrap();
     let err = stream.push(ollama("error.ndjson").as_bytes()).unwrap_err();
     assert_eq!(
         err.to_string(),
@@ -303,7 +309,7 @@ impl Generated {
             turn = turn.call(self.id(k), name, args).unwrap();
         }
         if let Some(t) = &self.thinking {
-            turn = turn.with_member(OLLAMA_THINKING, &quoted(t)).unwrap();
+            turn = turn.with_member("ollama_thinking", &quoted(t)).unwrap();
         }
         turn.with_member("stop_reason", &quoted(self.done_reason))
             .unwrap()
@@ -318,7 +324,7 @@ proptest! {
     #[test]
     fn a_generated_turn_reads_the_same_from_its_body_and_its_stream(g in generated()) {
         let expected = g.record();
-        let body = from_ollama_response(&g.body()).unwrap();
+        let body = from_response(Provider::Ollama, &g.body()).unwrap();
         prop_assert_eq!(&body, &expected);
         let stream = stream_of(Provider::Ollama, &[g.stream().as_bytes()]).unwrap();
         prop_assert_eq!(&stream, &expected);

@@ -10,8 +10,9 @@ use std::collections::HashSet;
 use base64::Engine;
 use serde_json::{json, Value};
 use support::png;
+use tool_carrier::facts::{Family, IdRule, Profile};
 use tool_carrier::media::MediaType;
-use tool_carrier::provider::{Family, IdRule, Profile, Provider};
+use tool_carrier::provider::Provider;
 use tool_carrier::rules::{check, check_json, rules, Basis, Target};
 
 const B64: base64::engine::GeneralPurpose = base64::engine::general_purpose::STANDARD;

@@ -11,11 +11,11 @@ use std::fs;
 
 use serde_json::Value;
 use support::{build, calls, line, pdf, png, result, Fixture};
-use tool_carrier::conversation::Conversation;
-use tool_carrier::history::{read_history, MessageError, Record, UserMessage};
-use tool_carrier::import::from_provider;
+use tool_carrier::history::{self, MessageError, Record, UserMessage};
+use tool_carrier::import::{from_provider, ImportOptions};
 use tool_carrier::media::store::{AttachError, DirStore, MediaStore};
 use tool_carrier::provider::{build_request, BuildError, Provider};
+use tool_carrier::Conversation;
 use tool_carrier::{Attachment, AttachmentKind};
 
 /// A user's record declaring `attachments`, as JSON Lines text.
@@ -44,7 +44,7 @@ fn history() -> Vec<Record> {
         ),
     ]
     .concat();
-    read_history(lines.as_bytes()).unwrap()
+    history::read(lines.as_bytes()).unwrap()
 }
 
 /// The body's user turns, each as the JSON text of the turn.
@@ -111,15 +111,20 @@ fn what_convert_sends_of_a_users_media_is_read_back_as_theirs() {
         line("assistant", "The legend is cut."),
     ]
     .concat();
-    let history = read_history(lines.as_bytes()).unwrap();
+    let history = history::read(lines.as_bytes()).unwrap();
     let originals = [png(16, 10, 3), pdf("Notes")];
     for provider in Provider::ALL {
         let request = build(provider, &history, &fixture.options());
         let sent = request.report.images + request.report.documents;
         let dir = tempfile::tempdir().unwrap();
         let mut store = DirStore::new(dir.path()).unwrap();
-        let back = from_provider(provider, &request.body.to_value(), &mut store)
-            .unwrap_or_else(|e| panic!("{provider}: {e}"));
+        let back = from_provider(
+            provider,
+            &request.body.to_value(),
+            &mut store,
+            &ImportOptions::default(),
+        )
+        .unwrap_or_else(|e| panic!("{provider}: {e}"));
         assert!(back.tally.is_balanced(), "{provider}: {:?}", back.tally);
         let user = back
             .messages
@@ -157,7 +162,7 @@ fn text_shaped_like_an_attachments_member_is_text() {
         ),
     ]
     .concat();
-    let history = read_history(lines.as_bytes()).unwrap();
+    let history = history::read(lines.as_bytes()).unwrap();
     assert!(history.iter().all(|r| r.attachments().is_empty()));
     for provider in Provider::ALL {
         let request = build(provider, &history, &fixture.options());
@@ -172,7 +177,7 @@ fn a_tool_results_prompt_carrier_stays_one_and_the_users_own_follow() {
     let fixture = Fixture::new();
     let content = "[Tool results]\n[Tool attachments: 1]\n[IMAGE:shots/dashboard.png]\nSaved.";
     let lines = user_line(content, &[Attachment::image("shots/panel7.png")]);
-    let history = read_history(lines.as_bytes()).unwrap();
+    let history = history::read(lines.as_bytes()).unwrap();
     for provider in Provider::ALL {
         let request = build(provider, &history, &fixture.options());
         assert_eq!(request.report.images, 2, "{provider}");
@@ -197,7 +202,7 @@ fn a_users_failed_attachment_is_a_note_and_strict_refuses_it() {
             + "\n",
     ]
     .concat();
-    let history = read_history(lines.as_bytes()).unwrap();
+    let history = history::read(lines.as_bytes()).unwrap();
     for provider in Provider::ALL {
         let request = build(provider, &history, &fixture.options());
         let tally = &request.report.tally;
@@ -224,7 +229,7 @@ fn a_users_images_count_toward_the_image_limit() {
         line("assistant", "Seen."),
     ]
     .concat();
-    let history = read_history(lines.as_bytes()).unwrap();
+    let history = history::read(lines.as_bytes()).unwrap();
     let options = fixture.options().with_model("amazon.nova-pro-v1:0");
     let request = build(Provider::Bedrock, &history, &options);
     let images = request.report.tally.get("image").unwrap();
@@ -247,7 +252,7 @@ fn an_attachments_member_outside_a_users_record_is_refused() {
         MessageError::Duplicate("attachments")
     );
     let err =
-        read_history("{\"role\":\"assistant\",\"content\":\"x\",\"attachments\":[]}\n".as_bytes())
+        history::read("{\"role\":\"assistant\",\"content\":\"x\",\"attachments\":[]}\n".as_bytes())
             .unwrap_err();
     assert!(
         err.to_string().contains("belongs to a user's record"),
@@ -431,7 +436,7 @@ fn keep_images_counts_a_users_images_with_a_tools_oldest_first() {
         user_line("And mine again.", &[Attachment::image("shots/panel7.png")]),
     ]
     .concat();
-    let history = read_history(lines.as_bytes()).unwrap();
+    let history = history::read(lines.as_bytes()).unwrap();
     for provider in Provider::ALL {
         let request = build(provider, &history, &fixture.options().with_keep_images(2));
         let images = request.report.tally.get("image").unwrap();

@@ -6,14 +6,14 @@ use std::process::ExitCode;
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 
-use tool_carrier::facts::{Detail, Facts};
-use tool_carrier::history::Record;
-use tool_carrier::import::{read_records_with, ImportOptions};
+use tool_carrier::facts::{Detail, Facts, Family, Profile};
+use tool_carrier::history::{ReadError, Record};
+use tool_carrier::import::{read_records, ImportOptions};
 use tool_carrier::media::store::InlineStore;
 use tool_carrier::media::Policy;
 use tool_carrier::provider::{
-    build_request, BuildError, Family, Note, NoteReason, Options, OptionsError, Params, Profile,
-    Provider, ReadError, ReplayNote, Report, Request, Tools,
+    build_request, BuildError, Note, NoteReason, Options, OptionsError, Params, Provider,
+    ReplayNote, Report, Request, Tools,
 };
 use tool_carrier::roots::Roots;
 use tool_carrier::rules::Target;
@@ -454,7 +454,7 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
             .context(|| format!("reading {name}"))?;
         let body = crate::import::json_or_lines(&text)
             .map_err(|e| Failure::new(format!("{name}: {e}")))?;
-        let history = tool_carrier::import::from_provider_with(
+        let history = tool_carrier::import::from_provider(
             from,
             &body,
             &mut tool_carrier::media::store::InlineStore,
@@ -489,7 +489,7 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
     // record's inline media stay inline, as with --from.
     let reader = input.progress.track(input.reader);
     let history = input::history(reader, &args.limits).context(|| format!("reading {name}"))?;
-    let messages = match read_records_with(history, &mut InlineStore, &reading) {
+    let messages = match read_records(history, &mut InlineStore, &reading) {
         Ok(history) => {
             for note in &history.notes {
                 eprintln!("  record {}: {}", note.message, note.text);

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use tool_carrier::facts::{Date, Facts, Format};
+use tool_carrier::facts::{Date, Facts, Syntax};
 use tool_carrier::provider::Provider;
 
 use super::Failure;
@@ -40,7 +40,7 @@ impl Arg {
 
 fn load(path: &Path) -> Result<Facts, String> {
     let format =
-        Format::of_path(path).ok_or("a facts file is .toml or .json (the extension says which)")?;
+        Syntax::of_path(path).ok_or("a facts file is .toml or .json (the extension says which)")?;
     let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
     Facts::builtin()
         .layered(&text, format, &path.display().to_string())

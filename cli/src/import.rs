@@ -6,8 +6,8 @@ use std::process::ExitCode;
 
 use serde_json::Value;
 use tool_carrier::import::{
-    from_agent, from_mcp_with, from_provider_with, read_auto, read_response, response_form, Agent,
-    ImportOptions, ImportedHistory, PROVIDERS,
+    from_agent, from_mcp, from_provider, read_auto, read_response, response_form, Agent,
+    ImportOptions, ImportedHistory, ResponseForm,
 };
 use tool_carrier::media::store::{DirStore, InlineStore, MediaStore};
 use tool_carrier::provider::Provider;
@@ -20,7 +20,7 @@ use super::{input, interrupt, Context, Failure};
 fn formats() -> Vec<&'static str> {
     ["auto", "mcp"]
         .into_iter()
-        .chain(PROVIDERS.iter().map(|p| p.name()))
+        .chain(Provider::ALL.iter().map(|p| p.name()))
         .chain(Agent::ALL.iter().map(|a| a.name()))
         .collect()
 }
@@ -275,7 +275,7 @@ fn read(args: &Args, store: &mut dyn MediaStore) -> Result<(Output, Vec<String>)
     let mut tally = Tally::default();
     let mut notes = 0;
     for (n, (call_id, result)) in results.iter().enumerate() {
-        let imported = from_mcp_with(call_id.as_deref(), result, store, &options)
+        let imported = from_mcp(call_id.as_deref(), result, store, &options)
             .map_err(|e| Failure::new(format!("{name}: result {}: {e}", n + 1)))?;
         let record = serde_json::json!({"role": "tool", "content": imported.content});
         history.push_str(&record.to_string());
@@ -333,7 +333,7 @@ fn from_provider_text(
         return Ok((Output::Text(format!("{}\n", turn.to_record())), report));
     }
     let value = json_or_lines(text).map_err(|e| Failure::new(format!("{name}: {e}")))?;
-    let history = from_provider_with(provider, &value, store, options).map_err(|e| {
+    let history = from_provider(provider, &value, store, options).map_err(|e| {
         Failure::new(format!(
             "{name}: {e} (read as a request body for {provider}; it has no shape \
              of a response of {provider} either: see --help)"
@@ -385,8 +385,7 @@ fn report(history: &ImportedHistory, what: &str, unit: &str) -> Vec<String> {
 /// The API another than `provider` whose stream reader reads `text`
 /// whole, if one does (the first in the list).
 fn stream_of_another(provider: Provider, text: &str) -> Option<Provider> {
-    use tool_carrier::import::ResponseForm;
-    PROVIDERS.iter().copied().find(|p| {
+    Provider::ALL.iter().copied().find(|p| {
         *p != provider
             && response_form(*p, text) == Some(ResponseForm::Stream)
             && read_response(*p, ResponseForm::Stream, text).is_ok()

@@ -4,7 +4,7 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use tool_carrier::facts::{Detail, Facts};
+use tool_carrier::facts::{Detail, Facts, Profile};
 use tool_carrier::media::Policy;
 use tool_carrier::provider::{detail_effect, DetailEffect, Provider};
 
@@ -89,7 +89,7 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
     }
     let budget = match args.budget.or(args.provider) {
         // A server's budget is its profile's: the generic one here.
-        Some(Provider::OpenAiCompatible) => Provider::OpenAiCompatible.budget(),
+        Some(Provider::OpenAiCompatible) => Profile::generic().budget(),
         Some(p) => facts.api(p).limits.budget(),
         None => facts.api(Provider::Anthropic).limits.budget(),
     };

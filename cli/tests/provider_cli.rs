@@ -482,7 +482,7 @@ fn profiles_by_name_and_from_files_with_overrides() {
     let body: Value = serde_json::from_slice(&out.stdout).unwrap();
     let options = fixture
         .options()
-        .with_profile(tool_carrier::provider::Profile::builtin("mistral").unwrap());
+        .with_profile(tool_carrier::facts::Profile::builtin("mistral").unwrap());
     let want = support::build(
         Provider::OpenAiCompatible,
         &history("examples/screenshot-round.jsonl"),

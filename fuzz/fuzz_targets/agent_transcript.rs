@@ -6,8 +6,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tool_carrier::carrier::Carrier;
-use tool_carrier::import::{from_agent, read_auto, Agent, ImportOptions, ImportedHistory};
+use tool_carrier::Carrier;
+use tool_carrier::import::{Agent, from_agent, ImportedHistory, ImportOptions, read_auto};
 use tool_carrier::media::store::InlineStore;
 use tool_carrier::provider::{build_request, Options, Provider};
 use tool_carrier::Role;

@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tool_carrier::carrier::parse_native_tool_carrier_reference;
+use tool_carrier::parse_native_tool_carrier_reference;
 use tool_carrier::parse_native_tool_carrier;
 
 fuzz_target!(|content: &str| {

@@ -5,14 +5,14 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tool_carrier::facts::{Date, Facts, Format};
+use tool_carrier::facts::{Date, Facts, Syntax};
 use tool_carrier::provider::Provider;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    for format in [Format::Toml, Format::Json] {
+    for format in [Syntax::Toml, Syntax::Json] {
         match Facts::builtin().layered(text, format, "fuzz") {
             Ok(facts) => {
                 let today = Date::new(2026, 12, 1).expect("a date");

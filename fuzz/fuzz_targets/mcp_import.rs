@@ -5,8 +5,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
-use tool_carrier::carrier::{Carrier, Declaration};
-use tool_carrier::import::from_mcp;
+use tool_carrier::{Carrier, Declaration};
+use tool_carrier::import::{from_mcp, ImportOptions};
 use tool_carrier::media::store::InlineStore;
 use tool_carrier::Role;
 
@@ -14,7 +14,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(value) = serde_json::from_slice::<Value>(data) else {
         return;
     };
-    let Ok(imported) = from_mcp(Some("c"), &value, &mut InlineStore) else {
+    let Ok(imported) = from_mcp(Some("c"), &value, &mut InlineStore, &ImportOptions::default()) else {
         return;
     };
     let carrier = Carrier::read(Role::Tool, &imported.content).expect("a tool message is a carrier");

@@ -9,20 +9,20 @@
 
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
-use tool_carrier::carrier::Carrier;
-use tool_carrier::import::{from_provider, from_provider_with, ImportOptions, PROVIDERS};
+use tool_carrier::Carrier;
+use tool_carrier::import::{from_provider, ImportOptions};
 use tool_carrier::media::store::InlineStore;
-use tool_carrier::provider::{build_request, Options};
+use tool_carrier::provider::{build_request, Options, Provider};
 use tool_carrier::Role;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(value) = serde_json::from_slice::<Value>(data) else {
         return;
     };
-    for provider in PROVIDERS {
+    for provider in Provider::ALL {
         let keep = ImportOptions::new().with_keep_unknown(true);
-        let kept = from_provider_with(provider, &value, &mut InlineStore, &keep);
-        let Ok(history) = from_provider(provider, &value, &mut InlineStore) else {
+        let kept = from_provider(provider, &value, &mut InlineStore, &keep);
+        let Ok(history) = from_provider(provider, &value, &mut InlineStore, &ImportOptions::default()) else {
             if let Ok(kept) = kept {
                 assert!(kept.tally.is_balanced(), "{:?}", kept.tally);
             }

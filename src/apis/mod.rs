@@ -36,6 +36,7 @@ use crate::steps::replay::Replay;
 use crate::steps::response::ResponseReader;
 use crate::steps::rule::{Out, Rule, Target};
 use crate::steps::spec::Spec;
+use crate::steps::sse::Sse;
 use crate::steps::walk::Turn;
 
 /// What an API plugs in: one row of [`APIS`].
@@ -85,7 +86,7 @@ pub(crate) static APIS: [Api; Provider::COUNT] = [
         request_size: |_| Some(&anthropic::rules::REQUEST_SIZE),
         response: Some(ResponseReader {
             body: anthropic::response::from_anthropic_response,
-            stream: || Box::new(anthropic::stream::AnthropicStream::new()),
+            stream: || Box::<Sse<anthropic::stream::AnthropicStream>>::default(),
             sniff: anthropic::response::sniff,
         }),
     },
@@ -100,7 +101,7 @@ pub(crate) static APIS: [Api; Provider::COUNT] = [
         request_size: |_| Some(&openai_chat::rules::REQUEST_SIZE),
         response: Some(ResponseReader {
             body: openai_chat::response::from_openai_chat_response,
-            stream: || Box::new(openai_chat::stream::OpenAiChatStream::new()),
+            stream: || Box::<Sse<openai_chat::stream::OpenAiChatStream>>::default(),
             sniff: openai_chat::response::sniff,
         }),
     },
@@ -115,7 +116,7 @@ pub(crate) static APIS: [Api; Provider::COUNT] = [
         request_size: |_| Some(&openai_responses::rules::REQUEST_SIZE),
         response: Some(ResponseReader {
             body: openai_responses::response::from_openai_responses_response,
-            stream: || Box::new(openai_responses::stream::OpenAiResponsesStream::new()),
+            stream: || Box::<Sse<openai_responses::stream::OpenAiResponsesStream>>::default(),
             sniff: openai_responses::response::sniff,
         }),
     },
@@ -176,7 +177,7 @@ pub(crate) static APIS: [Api; Provider::COUNT] = [
         // A compatible server answers as Chat Completions does.
         response: Some(ResponseReader {
             body: openai_chat::response::from_openai_chat_response,
-            stream: || Box::new(openai_chat::stream::OpenAiChatStream::new()),
+            stream: || Box::<Sse<openai_chat::stream::OpenAiChatStream>>::default(),
             sniff: openai_chat::response::sniff,
         }),
     },

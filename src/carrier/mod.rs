@@ -1,24 +1,5 @@
-//! The carrier grammar: where a tool round's attachments live in a history.
-//!
-//! A tool result becomes history in one of two carrier shapes:
-//!
-//! * **native** — a `role = "tool"` message whose content is a JSON object
-//!   with the verbatim tool output under `content` (the *body*) and an
-//!   `attachments` array beside it (the *declaration*, `[]` for none);
-//! * **prompt** — a `role = "user"` message whose line 1 is
-//!   [`TOOL_RESULTS_PREFIX`], line 2 `[Tool attachments: N]`, then exactly N
-//!   marker lines, then the body.
-//!
-//! The position is fixed, so the parser never searches body text and never
-//! has to trust it: a marker-looking line inside a body is body. A carrier
-//! without the array / the count line is *legacy*: zero attachments, body
-//! untouched.
-//!
-//! Reading borrows from the input ([`CarrierParts`] holds `Cow`s that are
-//! borrowed wherever no JSON escape forces a copy); writing
-//! ([`render_prompt_tool_carrier`], [`render_native_tool_carrier`],
-//! [`rebuild_carrier`]) owns and is total: what cannot be written so that it
-//! reads back the same is refused with a [`RenderError`].
+//! The carrier grammar: where a tool round's attachments live in a history
+//! (described on the crate's front page, where its names are exported).
 
 use std::borrow::Cow;
 

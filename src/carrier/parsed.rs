@@ -19,7 +19,7 @@ use crate::Role;
 ///
 /// # Example
 /// ```
-/// use tool_carrier::carrier::{Carrier, Declaration, Legacy};
+/// use tool_carrier::{Carrier, Declaration, Legacy};
 /// use tool_carrier::Role;
 ///
 /// let content = r#"{"tool_call_id":"c1","content":"saved"}"#;
@@ -181,7 +181,7 @@ impl<'a> Carrier<'a> {
     /// alone; the grammar skips the others, and a converter says so.
     ///
     /// ```
-    /// use tool_carrier::carrier::{Carrier, Rejected};
+    /// use tool_carrier::{Carrier, Rejected};
     ///
     /// let content = r#"{"content":"x","attachments":[{"kind":"IMAGE","target":"a.png"},{"kind":"image","target":"b.png"}]}"#;
     /// let c = Carrier::native(content);

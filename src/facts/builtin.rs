@@ -4,7 +4,7 @@
 //! (`apis/NAME/facts.toml`, listed by the build script), each read as a layer of the same tree (two
 //! files may not set the same value: a test checks).
 
-use super::layer::{Format, Layer, Provenance};
+use super::layer::{Layer, Provenance, Syntax};
 use super::FactsError;
 
 /// The vendor files, by name: `(name, text)`.
@@ -26,7 +26,7 @@ pub(crate) fn files() -> impl Iterator<Item = &'static (&'static str, &'static s
 pub(crate) fn layer() -> Result<Layer, FactsError> {
     let mut all = Layer::default();
     for (name, text) in files() {
-        let layer = Layer::parse(text, Format::Toml, Provenance::default()).map_err(|e| {
+        let layer = Layer::parse(text, Syntax::Toml, Provenance::default()).map_err(|e| {
             FactsError::at_key(
                 e.key()
                     .map_or_else(|| (*name).to_owned(), |k| format!("{name}: {k}")),
@@ -47,7 +47,7 @@ mod tests {
         // A key two files both set would make the files' order a fact.
         let mut seen = std::collections::BTreeMap::new();
         for (name, text) in files() {
-            let layer = Layer::parse(text, Format::Toml, Provenance::default()).unwrap();
+            let layer = Layer::parse(text, Syntax::Toml, Provenance::default()).unwrap();
             for key in layer.provenance.keys() {
                 if let Some(other) = seen.insert(key.clone(), *name) {
                     panic!("{key} is set by {other} and {name}");

@@ -7,9 +7,9 @@ use super::layer::dotted;
 /// A facts file that could not be read: the key, and what is wrong.
 ///
 /// ```
-/// use tool_carrier::facts::{Facts, Format};
+/// use tool_carrier::facts::{Facts, Syntax};
 /// let err = Facts::builtin()
-///     .layered("[models.my-model]\ncontxt = 8000\n", Format::Toml, "mine.toml")
+///     .layered("[models.my-model]\ncontxt = 8000\n", Syntax::Toml, "mine.toml")
 ///     .unwrap_err();
 /// assert_eq!(err.key(), Some("models.my-model.contxt"));
 /// assert!(err.to_string().starts_with("facts key `models.my-model.contxt`: unknown field `contxt`"));

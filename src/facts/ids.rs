@@ -11,21 +11,6 @@
 //! cross-region inference profile prefix (`us.`, `eu.`, `apac.`, `global.`,
 //! …) and, in an ARN, after the last `/`:
 //!
-//! ```
-//! use tool_carrier::provider::model::bedrock_family;
-//! use tool_carrier::provider::Family;
-//!
-//! assert_eq!(bedrock_family("us.anthropic.claude-sonnet-4-5-20250929-v1:0"), Some(Family::Claude));
-//! assert_eq!(bedrock_family("amazon.nova-pro-v1:0"), Some(Family::Nova));
-//! assert_eq!(bedrock_family("meta.llama3-2-90b-instruct-v1:0"), Some(Family::Other));
-//! assert_eq!(
-//!     bedrock_family("arn:aws:bedrock:us-east-1::foundation-model/anthropic.claude-3-haiku-20240307-v1:0"),
-//!     Some(Family::Claude)
-//! );
-//! // An application inference profile says nothing of its model.
-//! assert_eq!(bedrock_family("arn:aws:bedrock:us-east-1:111122223333:application-inference-profile/abc123"), None);
-//! ```
-//!
 //! An id the table does not recognise gets the placement every model
 //! accepts (media after the results), unless
 //! [`Options::with_family`](crate::provider::Options::with_family)
@@ -125,12 +110,6 @@ fn bedrock_parts(model: &str) -> Option<(&str, &str)> {
 
 /// A Bedrock model id past its ARN, inference-profile prefix and vendor:
 /// `us.anthropic.claude-sonnet-4-5-20250929-v1:0` → `claude-sonnet-4-5-20250929-v1:0`.
-///
-/// ```
-/// use tool_carrier::provider::model::bedrock_base_id;
-/// assert_eq!(bedrock_base_id("global.amazon.nova-pro-v1:0"), Some("nova-pro-v1:0"));
-/// assert_eq!(bedrock_base_id("claude"), None);
-/// ```
 pub fn bedrock_base_id(model: &str) -> Option<&str> {
     bedrock_parts(model).map(|(_, name)| name)
 }
@@ -154,13 +133,6 @@ pub fn bedrock_family(model: &str) -> Option<Family> {
 
 /// The major version of a Gemini model id (`gemini-3.8-flash` → 3,
 /// `models/gemini-2.5-pro` → 2); `None` for anything else.
-///
-/// ```
-/// use tool_carrier::provider::model::gemini_generation;
-/// assert_eq!(gemini_generation("gemini-3.1-pro-preview"), Some(3));
-/// assert_eq!(gemini_generation("models/gemini-2.5-flash-lite"), Some(2));
-/// assert_eq!(gemini_generation("gemma-3-27b"), None);
-/// ```
 pub fn gemini_generation(model: &str) -> Option<u32> {
     model
         .trim_start_matches("models/")
@@ -175,13 +147,6 @@ pub fn gemini_generation(model: &str) -> Option<u32> {
 /// media in function responses and want thought signatures on their calls.
 /// An id that names no generation (`gemini-flash-latest`, a tuned model)
 /// counts as current: only ids that say 1.x or 2.x are older.
-///
-/// ```
-/// use tool_carrier::provider::model::gemini_3_or_later;
-/// assert!(gemini_3_or_later("gemini-3.8-flash"));
-/// assert!(gemini_3_or_later("gemini-flash-latest"));
-/// assert!(!gemini_3_or_later("gemini-2.5-flash-lite"));
-/// ```
 pub fn gemini_3_or_later(model: &str) -> bool {
     gemini_generation(model).is_none_or(|g| g >= 3)
 }
@@ -206,13 +171,6 @@ pub enum ModelIds {
 
 impl ModelIds {
     /// `id` past what the API writes around the model's own id.
-    ///
-    /// ```
-    /// use tool_carrier::facts::ids::ModelIds;
-    /// assert_eq!(ModelIds::Bedrock.base("us.anthropic.claude-sonnet-4-5-v1:0"), "claude-sonnet-4-5-v1:0");
-    /// assert_eq!(ModelIds::Gemini.base("models/gemini-3.8-flash"), "gemini-3.8-flash");
-    /// assert_eq!(ModelIds::Plain.base("models/x"), "models/x");
-    /// ```
     pub fn base(self, id: &str) -> &str {
         match self {
             ModelIds::Plain => id,
@@ -222,14 +180,6 @@ impl ModelIds {
     }
 
     /// The family (its name in the facts) that `id` names, if it names one.
-    ///
-    /// ```
-    /// use tool_carrier::facts::ids::ModelIds;
-    /// assert_eq!(ModelIds::Bedrock.family("amazon.nova-pro-v1:0"), Some("nova"));
-    /// assert_eq!(ModelIds::Bedrock.family("meta.llama3-2-90b-instruct-v1:0"), None);
-    /// assert_eq!(ModelIds::Gemini.family("gemini-2.5-flash"), Some("gemini-2"));
-    /// assert_eq!(ModelIds::Plain.family("claude-sonnet-4-6"), None);
-    /// ```
     pub fn family(self, id: &str) -> Option<&'static str> {
         match self {
             ModelIds::Plain => None,
@@ -293,5 +243,63 @@ mod tests {
             assert_eq!(name.parse::<Family>().unwrap().name(), name);
         }
         assert!("Claude".parse::<Family>().is_err());
+    }
+
+    #[test]
+    fn the_documented_examples() {
+        use crate::facts::Family;
+        assert_eq!(
+            bedrock_family("us.anthropic.claude-sonnet-4-5-20250929-v1:0"),
+            Some(Family::Claude)
+        );
+        assert_eq!(bedrock_family("amazon.nova-pro-v1:0"), Some(Family::Nova));
+        assert_eq!(
+            bedrock_family("meta.llama3-2-90b-instruct-v1:0"),
+            Some(Family::Other)
+        );
+        assert_eq!(
+            bedrock_family("arn:aws:bedrock:us-east-1::foundation-model/anthropic.claude-3-haiku-20240307-v1:0"),
+            Some(Family::Claude)
+        );
+        // An application inference profile says nothing of its model.
+        assert_eq!(
+            bedrock_family(
+                "arn:aws:bedrock:us-east-1:111122223333:application-inference-profile/abc123"
+            ),
+            None
+        );
+        assert_eq!(
+            bedrock_base_id("global.amazon.nova-pro-v1:0"),
+            Some("nova-pro-v1:0")
+        );
+        assert_eq!(bedrock_base_id("claude"), None);
+        assert_eq!(gemini_generation("gemini-3.1-pro-preview"), Some(3));
+        assert_eq!(gemini_generation("models/gemini-2.5-flash-lite"), Some(2));
+        assert_eq!(gemini_generation("gemma-3-27b"), None);
+        assert!(gemini_3_or_later("gemini-3.8-flash"));
+        assert!(gemini_3_or_later("gemini-flash-latest"));
+        assert!(!gemini_3_or_later("gemini-2.5-flash-lite"));
+        assert_eq!(
+            ModelIds::Bedrock.base("us.anthropic.claude-sonnet-4-5-v1:0"),
+            "claude-sonnet-4-5-v1:0"
+        );
+        assert_eq!(
+            ModelIds::Gemini.base("models/gemini-3.8-flash"),
+            "gemini-3.8-flash"
+        );
+        assert_eq!(ModelIds::Plain.base("models/x"), "models/x");
+        assert_eq!(
+            ModelIds::Bedrock.family("amazon.nova-pro-v1:0"),
+            Some("nova")
+        );
+        assert_eq!(
+            ModelIds::Bedrock.family("meta.llama3-2-90b-instruct-v1:0"),
+            None
+        );
+        assert_eq!(
+            ModelIds::Gemini.family("gemini-2.5-flash"),
+            Some("gemini-2")
+        );
+        assert_eq!(ModelIds::Plain.family("claude-sonnet-4-6"), None);
     }
 }

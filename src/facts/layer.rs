@@ -17,21 +17,21 @@ pub struct Provenance {
     pub read: Option<Date>,
 }
 
-/// How a facts file is written.
+/// How a facts file is written: its syntax.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
+pub enum Syntax {
     /// TOML.
     Toml,
     /// JSON.
     Json,
 }
 
-impl Format {
+impl Syntax {
     /// The format a file name's extension says (`.toml`, `.json`).
-    pub fn of_path(path: &std::path::Path) -> Option<Format> {
+    pub fn of_path(path: &std::path::Path) -> Option<Syntax> {
         match path.extension()?.to_str()? {
-            e if e.eq_ignore_ascii_case("toml") => Some(Format::Toml),
-            e if e.eq_ignore_ascii_case("json") => Some(Format::Json),
+            e if e.eq_ignore_ascii_case("toml") => Some(Syntax::Toml),
+            e if e.eq_ignore_ascii_case("json") => Some(Syntax::Json),
             _ => None,
         }
     }
@@ -46,14 +46,14 @@ pub(crate) struct Layer {
 
 impl Layer {
     /// Reads `text`; values that name no source get `origin`'s.
-    pub fn parse(text: &str, format: Format, origin: Provenance) -> Result<Layer, FactsError> {
+    pub fn parse(text: &str, format: Syntax, origin: Provenance) -> Result<Layer, FactsError> {
         let value = match format {
-            Format::Toml => {
+            Syntax::Toml => {
                 let table: toml::Table =
                     toml::from_str(text).map_err(|e| FactsError::syntax(e.to_string()))?;
                 from_toml(toml::Value::Table(table))
             }
-            Format::Json => {
+            Syntax::Json => {
                 serde_json::from_str(text).map_err(|e| FactsError::syntax(e.to_string()))?
             }
         };
@@ -270,7 +270,7 @@ mod tests {
             max_output = { value = 128000, source = "https://b", read = "2026-11-30" }
             many = { value = { over = 20, max_dim = 2000 }, source = "https://c" }
         "#;
-        let layer = Layer::parse(text, Format::Toml, Provenance::default()).unwrap();
+        let layer = Layer::parse(text, Syntax::Toml, Provenance::default()).unwrap();
         let model = &layer.tree["models"]["gpt-5.5"];
         assert_eq!(model["max_output"], 128000);
         assert_eq!(model["many"]["over"], 20);
@@ -291,33 +291,33 @@ mod tests {
     fn a_bad_source_or_date_names_its_key() {
         let err = Layer::parse(
             "[models.x]\nread = \"1 Dec\"\n",
-            Format::Toml,
+            Syntax::Toml,
             Provenance::default(),
         )
         .unwrap_err();
         assert_eq!(err.key(), Some("models.x.read"));
         let err = Layer::parse(
             r#"{"apis": {"a": {"source": 3}}}"#,
-            Format::Json,
+            Syntax::Json,
             Provenance::default(),
         )
         .unwrap_err();
         assert_eq!(err.key(), Some("apis.a.source"));
-        assert!(Layer::parse("[1, 2]", Format::Json, Provenance::default()).is_err());
-        assert!(Layer::parse("x = ", Format::Toml, Provenance::default()).is_err());
+        assert!(Layer::parse("[1, 2]", Syntax::Json, Provenance::default()).is_err());
+        assert!(Layer::parse("x = ", Syntax::Toml, Provenance::default()).is_err());
     }
 
     #[test]
     fn an_overlay_replaces_leaves_and_their_sources_only() {
         let base = Layer::parse(
             "[apis.a]\nsource = \"https://a\"\nx = 1\ny = 2\n[apis.a.limits]\nz = 3\n",
-            Format::Toml,
+            Syntax::Toml,
             Provenance::default(),
         )
         .unwrap();
         let over = Layer::parse(
             "[apis.a]\ny = 20\nlimits = 4\n",
-            Format::Toml,
+            Syntax::Toml,
             prov("user.toml"),
         )
         .unwrap();

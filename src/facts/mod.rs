@@ -10,7 +10,7 @@
 //! its documented retirement date or not in the data at all.
 //!
 //! ```
-//! use tool_carrier::facts::{Date, Facts, Format};
+//! use tool_carrier::facts::{Date, Facts, Syntax};
 //! use tool_carrier::provider::Provider;
 //!
 //! let facts = Facts::builtin();
@@ -24,7 +24,7 @@
 //!     max_images = 3
 //!     sizing = { scheme = "claude-patches", long_edge = 1000, max_patches = 1000, patch = 28 }
 //!     "#,
-//!     Format::Toml,
+//!     Syntax::Toml,
 //!     "mine.toml",
 //! )?;
 //! assert_eq!(mine.max_images(Provider::Anthropic, "claude-test-9"), 3);
@@ -39,11 +39,11 @@ mod builtin;
 mod date;
 mod detail;
 mod error;
-pub mod ids;
+pub(crate) mod ids;
 mod layer;
 mod profile;
 mod profiles;
-mod provider;
+pub(crate) mod provider;
 mod resolve;
 mod schema;
 mod sizing;
@@ -61,12 +61,13 @@ pub(crate) use detail::takes as takes_detail;
 pub use detail::{Detail, UnknownDetail};
 pub use error::FactsError;
 pub use ids::Family;
-pub use layer::{Format, Provenance};
-pub use profile::{IdRule, Profile, ProfileError, BRIDGE};
+pub use layer::{Provenance, Syntax};
+pub(crate) use profile::BRIDGE;
+pub use profile::{IdRule, Profile, ProfileError};
 pub use profiles::UnknownProfile;
-pub use provider::{Provider, UnknownProvider};
+pub(crate) use provider::Provider;
 pub use sizing::Sizing;
-pub use stale::{ModelWarning, RETIRING_WITHIN_DAYS};
+pub use stale::ModelWarning;
 
 use layer::Layer;
 
@@ -296,7 +297,7 @@ impl Facts {
     /// The text is not TOML or JSON, a key is unknown, a value is of the
     /// wrong kind, or a name (a family, a sizing, an API) is not defined:
     /// the error names the key.
-    pub fn layered(&self, text: &str, format: Format, origin: &str) -> Result<Facts, FactsError> {
+    pub fn layered(&self, text: &str, format: Syntax, origin: &str) -> Result<Facts, FactsError> {
         let user = Layer::parse(
             text,
             format,
@@ -475,7 +476,8 @@ impl Facts {
     /// rule ([`Sizing::at_low`]), else the model's sizing (`auto`'s).
     ///
     /// ```
-    /// use tool_carrier::facts::{Detail, Facts, Provider};
+    /// use tool_carrier::facts::{Detail, Facts};
+    /// use tool_carrier::provider::Provider;
     /// let facts = Facts::builtin();
     /// let at = |d| facts.sizing_at(Provider::OpenAiResponses, "gpt-5.4", d).unwrap().tokens(2880, 1800);
     /// // auto is high on GPT-5.4: 2,500 patches at most, times 1.2.

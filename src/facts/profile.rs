@@ -16,7 +16,7 @@
 //! [`Profile::generic`], the choice every documented server accepts.
 //!
 //! ```
-//! use tool_carrier::provider::Profile;
+//! use tool_carrier::facts::Profile;
 //!
 //! let p = Profile::from_json(r#"{"name": "my-server", "vision": false, "max_images": 4}"#)?;
 //! assert!(!p.vision);
@@ -27,14 +27,14 @@
 //! let err = Profile::from_json(r#"{"visoin": false}"#).unwrap_err();
 //! assert_eq!(err.key(), Some("visoin"));
 //! assert!(err.to_string().starts_with("profile key `visoin`: unknown key"));
-//! # Ok::<(), tool_carrier::provider::ProfileError>(())
+//! # Ok::<(), tool_carrier::facts::ProfileError>(())
 //! ```
 
 use std::fmt;
 
 use serde_json::{Map, Value};
 
-use crate::media::{Measure, MediaType};
+use crate::media::{Budget, Measure, MediaType};
 
 /// What one OpenAI-compatible server takes. The fields are the keys of a
 /// profile file.
@@ -58,7 +58,8 @@ pub struct Profile {
     /// go in one `user` message after the batch.
     pub images_in_tool_messages: bool,
     /// Whether a `user` message may follow a `tool` message directly; else
-    /// a short assistant message ([`BRIDGE`]) goes between them.
+    /// a short assistant message, `(tool results received)`, goes between
+    /// them.
     pub user_after_tool: bool,
     /// The image types sent as they are; any other image is sent as PNG
     /// (or JPEG, when PNG is not listed). A profile file must list PNG or
@@ -205,6 +206,21 @@ impl Profile {
         // Accepted and ignored: where a fact in the file comes from.
         "sources",
     ];
+
+    /// The byte budget each attachment is prepared for: the server's
+    /// largest image, measured as it counts.
+    ///
+    /// ```
+    /// use tool_carrier::facts::Profile;
+    /// use tool_carrier::media::{Budget, Measure};
+    /// assert_eq!(Profile::generic().budget(), Budget::new(20_000_000, Measure::Raw));
+    /// ```
+    pub fn budget(&self) -> Budget {
+        let at_most = self
+            .max_image_bytes
+            .map_or(usize::MAX, |n| usize::try_from(n).unwrap_or(usize::MAX));
+        Budget::new(at_most, self.measure)
+    }
 
     /// The choice every documented server accepts, for a server that
     /// documents nothing: tools; images (PNG and JPEG, inline) in a `user`

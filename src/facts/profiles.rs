@@ -45,10 +45,10 @@ impl Profile {
     /// The built-in profile called `name`.
     ///
     /// ```
-    /// use tool_carrier::provider::Profile;
+    /// use tool_carrier::facts::Profile;
     /// assert!(!Profile::builtin("mistral")?.user_after_tool);
     /// assert!(Profile::builtin("nope").is_err());
-    /// # Ok::<(), tool_carrier::provider::UnknownProfile>(())
+    /// # Ok::<(), tool_carrier::facts::UnknownProfile>(())
     /// ```
     ///
     /// # Errors

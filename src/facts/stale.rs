@@ -9,7 +9,7 @@ use super::Provider;
 use super::{Date, Facts, Traits};
 
 /// Days before a documented retirement date from which it is warned of.
-pub const RETIRING_WITHIN_DAYS: u32 = 90;
+pub(crate) const RETIRING_WITHIN_DAYS: u32 = 90;
 
 /// Why the facts used for a model may not hold.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -28,7 +28,7 @@ pub enum ModelWarning {
         successor: Option<String>,
     },
     /// The provider documents that the model shuts down on `on`, within
-    /// [`RETIRING_WITHIN_DAYS`] days.
+    /// 90 days.
     Retiring {
         /// The model id as given.
         model: String,

@@ -32,8 +32,8 @@
 //! * **Binary data.** Before handing out anything, [`HistoryReader::new`]
 //!   looks at the first record of a JSON Lines input: its first line that
 //!   is not blank, up to the line feed and at most its first
-//!   [`SNIFF`] bytes. When those bytes hold a NUL byte, or a sequence
-//!   that is not UTF-8 (a character cut by the [`SNIFF`] mark is not
+//!   8 KiB. When those bytes hold a NUL byte, or a sequence
+//!   that is not UTF-8 (a character cut by the 8 KiB mark is not
 //!   counted), the input is no history: [`InputError::Binary`] names the
 //!   input offset of the first such byte. JSON text never holds a raw NUL,
 //!   and a first record that is not text means a file of another kind (an
@@ -292,7 +292,7 @@ pub enum Chunk<'a> {
 /// How many bytes of a JSON Lines input's first record
 /// [`HistoryReader::new`] looks at to tell a history from binary data (see
 /// the [module documentation](self)).
-pub const SNIFF: usize = 8 << 10;
+pub(crate) const SNIFF: usize = 8 << 10;
 
 /// The longest record a [`HistoryReader`] holds unless told otherwise
 /// ([`HistoryReader::with_max_record`]): 512 MiB.
@@ -426,17 +426,17 @@ fn records_message(errors: &[RecordError]) -> String {
 ///
 /// # Example
 /// ```
-/// use tool_carrier::history::read_history;
+/// use tool_carrier::history;
 ///
 /// let input = "{\"role\":\"user\",\"content\":\"hi\"}\n\n{\"role\":\"assistant\",\"content\":\"hello\"}\n";
-/// let messages = read_history(input.as_bytes()).unwrap();
+/// let messages = history::read(input.as_bytes()).unwrap();
 /// assert_eq!(messages, [("user", "hi"), ("assistant", "hello")]);
-/// let err = read_history("{\"role\":1}".as_bytes()).unwrap_err();
+/// let err = history::read("{\"role\":1}".as_bytes()).unwrap_err();
 /// assert_eq!(err.to_string(), "1 record is not a message: line 1: \"role\" is not a string");
-/// let err = read_history(&b"\0\0\0 IHDR"[..]).unwrap_err();
+/// let err = history::read(&b"\0\0\0 IHDR"[..]).unwrap_err();
 /// assert_eq!(err.to_string(), "not a JSON Lines history: binary data at byte 0");
 /// ```
-pub fn read_history(input: impl IntoHistoryReader) -> Result<Vec<Record>, ReadError> {
+pub fn read(input: impl IntoHistoryReader) -> Result<Vec<Record>, ReadError> {
     let mut reader = input.into_history_reader()?;
     let mut messages = Vec::new();
     let mut errors = Vec::new();

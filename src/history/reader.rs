@@ -312,12 +312,12 @@ impl<R: BufRead> HistoryReader<R> {
 /// another limit: [`HistoryReader::with_max_record`]).
 ///
 /// ```
-/// use tool_carrier::history::{read_history, HistoryReader, ReadError};
+/// use tool_carrier::history::{self, HistoryReader, ReadError};
 ///
 /// let input = "{\"role\":\"user\",\"content\":\"hello\"}\n";
-/// assert!(read_history(input.as_bytes()).is_ok());
+/// assert!(history::read(input.as_bytes()).is_ok());
 /// let strict = HistoryReader::new(input.as_bytes()).unwrap().with_max_record(16);
-/// assert!(matches!(read_history(strict), Err(ReadError::Input(_))));
+/// assert!(matches!(history::read(strict), Err(ReadError::Input(_))));
 /// ```
 pub trait IntoHistoryReader {
     /// The reader under the [`HistoryReader`].

@@ -16,7 +16,7 @@ use crate::json::push_json_str;
 /// output, and text shaped like an `attachments` member inside it is text.
 /// Only a writer puts it there ([`UserMessage`](super::UserMessage), the
 /// importers) or a history read from a file that has it
-/// ([`read_history`](super::read_history)).
+/// ([`read`](super::read)).
 ///
 /// Every other member is kept as it was written (its JSON text), in
 /// order, and written back after `role`, `content` and `attachments`

@@ -113,7 +113,7 @@ fn a_first_record_that_is_not_text_is_binary_at_its_first_bad_byte() {
         );
     }
     assert!(matches!(
-        read_history(&b"\0"[..]),
+        read(&b"\0"[..]),
         Err(ReadError::Input(InputError::Binary { at: 0 }))
     ));
 }
@@ -307,7 +307,7 @@ fn a_json_array_is_held_to_the_limit_as_a_whole() {
     );
     let strict = HistoryReader::new(&input[..]).unwrap().with_max_record(8);
     assert_eq!(
-        read_history(strict).unwrap_err().to_string(),
+        read(strict).unwrap_err().to_string(),
         "the JSON array is longer than the 8 bytes limit (an array is read whole)"
     );
 }

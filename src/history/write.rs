@@ -133,7 +133,7 @@ impl AssistantTurn {
     /// The turn with one more envelope member beyond its text and calls,
     /// written after `tool_calls` as the JSON text given (kept byte for
     /// byte): what a provider said of the turn that the history keeps, as
-    /// [`ANTHROPIC_THINKING`](crate::import::ANTHROPIC_THINKING), or
+    /// `anthropic_thinking` from an imported request, or
     /// `stop_reason` and `usage` from a response.
     ///
     /// ```
@@ -345,7 +345,7 @@ impl ToolResult {
 ///     record.to_json(),
 ///     r#"{"role":"user","content":"Why does the build fail?","attachments":[{"kind":"image","target":"pasted/1.png"}]}"#
 /// );
-/// # Ok::<(), tool_carrier::carrier::RenderError>(())
+/// # Ok::<(), tool_carrier::RenderError>(())
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct UserMessage {

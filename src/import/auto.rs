@@ -19,7 +19,7 @@ use crate::facts::Provider;
 use crate::media::store::MediaStore;
 
 use super::{
-    from_mcp_with, from_provider_with, read_response, response_form, ImportError, ImportOptions,
+    from_mcp, from_provider, read_response, response_form, ImportError, ImportOptions,
     ImportedHistory, ResponseForm,
 };
 
@@ -301,7 +301,7 @@ fn whole_text(
     let value = if responses { None } else { json_or_lines(text) };
     if let Some(value) = &value {
         if is_mcp_result(value) {
-            let r = from_mcp_with(None, value, store, options).map(|imported| {
+            let r = from_mcp(None, value, store, options).map(|imported| {
                 let mut h = ImportedHistory::default();
                 h.push("tool", imported.content);
                 h.notes = imported
@@ -315,7 +315,7 @@ fn whole_text(
             tried(Detected::Mcp, r.map_err(|e| e.to_string()));
         } else {
             for provider in Provider::ALL {
-                let r = from_provider_with(provider, value, store, options);
+                let r = from_provider(provider, value, store, options);
                 tried(Detected::Request(provider), r.map_err(|e| e.to_string()));
             }
         }
@@ -427,7 +427,7 @@ mod tests {
             "{\"role\":\"tool\",\"content\":\"{\\\"tool_call_id\\\":\\\"c1\\\",",
             "\\\"content\\\":\\\"done\\\",\\\"attachments\\\":[]}\"}\n"
         );
-        assert!(crate::history::read_history(history.as_bytes()).is_ok());
+        assert!(crate::history::read(history.as_bytes()).is_ok());
         assert_eq!(
             auto(history).unwrap_err(),
             "it is a carrier history already (line 2 holds an envelope in its content): \

@@ -1,30 +1,26 @@
-//! Reading what agents already store into carrier histories.
+//! Reading what agents already store into carrier histories. One entry
+//! per kind of input, each taking the format it reads:
 //!
-//! * [`from_mcp`]: an MCP `CallToolResult` as a native carrier.
-//! * [`from_provider`] ([`from_anthropic`], [`from_openai_chat`],
-//!   [`from_openai_responses`], [`from_gemini`], [`from_bedrock`],
-//!   [`from_ollama`]): a request body (or its
+//! * [`from_provider`]: a request body written for a [`Provider`] (or its
 //!   messages) as a carrier history ([`ImportedHistory`]).
-//! * [`from_response`] ([`from_anthropic_response`],
-//!   [`from_gemini_response`], [`from_bedrock_response`],
-//!   [`from_ollama_response`], [`from_openai_chat_response`],
-//!   [`from_openai_responses_response`]) and [`response_stream`]
-//!   ([`AnthropicStream`], [`GeminiStream`], [`BedrockStream`],
-//!   [`OllamaStream`], [`OpenAiChatStream`], [`OpenAiResponsesStream`]): a
+//! * [`from_response`], [`response_stream`] and [`read_response`]: a
 //!   provider's response, the body or its stream, as one assistant turn
 //!   ([`AssistantTurn`](crate::history::AssistantTurn)) keeping the stop
 //!   reason and usage as envelope members.
-//! * [`read_records`] ([`read_record`], [`read_records_with`]): a history
-//!   whose records are `{role, content}` or spelled the OpenAI Chat way
-//!   (`tool_calls`, `tool_call_id`, content parts), each Chat record read
-//!   as [`from_openai_chat`] reads a message.
+//! * [`from_agent`]: an agent's or agent library's saved session, by the
+//!   agents table ([`Agent`]).
+//! * [`from_mcp`]: an MCP `CallToolResult` as a native carrier.
+//! * [`read_records`]: a history whose records are `{role, content}` or
+//!   spelled the OpenAI Chat way (`tool_calls`, `tool_call_id`, content
+//!   parts), each Chat record read as a Chat request's message is.
+//! * [`read_auto`]: any of these, told apart by their first bytes.
 //!
 //! Inline payloads (base64 images, blobs) go to a
 //! [`MediaStore`](crate::media::store::MediaStore): files named by the
 //! SHA-256 of their bytes under a folder
 //! ([`DirStore`](crate::media::store::DirStore)), or `data:` targets
 //! ([`InlineStore`](crate::media::store::InlineStore)). A tool's error flag
-//! becomes the envelope member [`IS_ERROR`].
+//! becomes the envelope member [`IS_ERROR`](crate::IS_ERROR).
 
 use crate::apis::api;
 use crate::facts::Provider;
@@ -36,41 +32,15 @@ mod auto;
 mod record;
 
 pub use crate::agents::{Agent, UnknownAgent};
-pub use crate::apis::anthropic::read::{
-    from_anthropic, BLOCKS as ANTHROPIC_BLOCKS, THINKING as ANTHROPIC_THINKING,
-};
-pub use crate::apis::anthropic::response::{
-    from_anthropic_response, STOP_REASON, STOP_SEQUENCE, USAGE,
-};
-pub use crate::apis::anthropic::stream::AnthropicStream;
-pub use crate::apis::bedrock::read::{from_bedrock, BLOCKS as BEDROCK_BLOCKS};
-pub use crate::apis::bedrock::response::from_bedrock_response;
-pub use crate::apis::bedrock::stream::BedrockStream;
-pub use crate::apis::gemini::read::{
-    from_gemini, PARTS as GEMINI_PARTS, SIGNATURES as GEMINI_SIGNATURES,
-};
-pub use crate::apis::gemini::response::from_gemini_response;
-pub use crate::apis::gemini::stream::GeminiStream;
-pub use crate::apis::ollama::read::{from_ollama, THINKING as OLLAMA_THINKING};
-pub use crate::apis::ollama::response::from_ollama_response;
-pub use crate::apis::ollama::stream::OllamaStream;
-pub use crate::apis::openai_chat::read::from_openai_chat;
-pub use crate::apis::openai_chat::response::{from_openai_chat_response, REFUSAL};
-pub use crate::apis::openai_chat::stream::OpenAiChatStream;
-pub use crate::apis::openai_responses::read::{from_openai_responses, ITEMS as OPENAI_ITEMS};
-pub use crate::apis::openai_responses::response::from_openai_responses_response;
-pub use crate::apis::openai_responses::stream::OpenAiResponsesStream;
 pub use crate::steps::audit::ImportOptions;
-pub use crate::steps::envelope::IS_ERROR;
 pub(crate) use crate::steps::imported::kind_of_mime;
 pub use crate::steps::imported::{ImportError, ImportNote, Imported, ImportedHistory, PayloadSpan};
 pub use crate::steps::response::{ResponseError, ResponseForm, ResponseStream};
 pub use auto::{read_auto, AutoError, AutoRead, Detected};
-pub use mcp::{from_mcp, from_mcp_with};
+pub use mcp::from_mcp;
+pub use record::read_records;
 pub(crate) use record::{read_chat, spelling};
-pub use record::{
-    read_record, read_records, read_records_with, ReadRecordError, RecordMessage, Spelling,
-};
+pub(crate) use record::{ReadRecordError, Spelling};
 
 /// Read an agent's transcript, a line (or a turn) at a time, as a
 /// carrier history, saying where each media payload it keeps stood in the
@@ -133,52 +103,37 @@ pub fn is_sqlite(head: &[u8]) -> bool {
     head.starts_with(b"SQLite format 3\0")
 }
 
-/// The providers whose bodies can be read back ([`from_provider`]).
-pub const PROVIDERS: [Provider; 8] = Provider::ALL;
-
 /// Read a request body written for `provider` (or its bare list of
-/// messages, items or contents) as a carrier history: [`from_anthropic`],
-/// [`from_openai_chat`] (also for OpenAI-compatible servers),
-/// [`from_openai_responses`], [`from_gemini`] (both names),
-/// [`from_bedrock`] or [`from_ollama`].
-///
-/// # Errors
-/// As the reader.
-pub fn from_provider(
-    provider: Provider,
-    input: &serde_json::Value,
-    store: &mut dyn crate::media::store::MediaStore,
-) -> Result<ImportedHistory, ImportError> {
-    from_provider_with(provider, input, store, &ImportOptions::default())
-}
-
-/// [`from_provider`], as `options` say: with
+/// messages, items or contents) as a carrier history, inline payloads put
+/// in `store`. Every provider's bodies are read ([`Provider::ALL`]); an
+/// OpenAI-compatible server's as Chat Completions. With
 /// [`ImportOptions::keep_unknown`], a block, part or item of a kind the
-/// provider's pinned SDK does not list is kept as written, with a note,
+/// provider's pinned SDK does not list is kept out of the text with a note,
 /// instead of refusing the input.
 ///
 /// ```
 /// use serde_json::json;
-/// use tool_carrier::import::{from_provider, from_provider_with, ImportOptions};
+/// use tool_carrier::import::{from_provider, ImportOptions};
 /// use tool_carrier::media::store::InlineStore;
 /// use tool_carrier::provider::Provider;
 ///
 /// // A Vercel AI SDK message is no Chat message: its part is refused…
 /// let body = json!([{"role": "assistant", "content": [
 ///     {"type": "tool-call", "toolCallId": "c1", "toolName": "shot", "input": {}}]}]);
-/// let err = from_provider(Provider::OpenAiChat, &body, &mut InlineStore).unwrap_err();
+/// let strict = ImportOptions::new();
+/// let err = from_provider(Provider::OpenAiChat, &body, &mut InlineStore, &strict).unwrap_err();
 /// assert!(err.to_string().starts_with("$[0].content[0]: a \"tool-call\" part is not a kind the openai"));
 /// // …or, asked, kept out of the text with a note, and counted.
 /// let options = ImportOptions::new().with_keep_unknown(true);
-/// let h = from_provider_with(Provider::OpenAiChat, &body, &mut InlineStore, &options)?;
+/// let h = from_provider(Provider::OpenAiChat, &body, &mut InlineStore, &options)?;
 /// assert_eq!(h.messages[0].content(), "");
 /// assert_eq!(h.tally.get("tool-call part").map(|c| (c.read, c.noted)), Some((1, 1)));
 /// # Ok::<(), tool_carrier::import::ImportError>(())
 /// ```
 ///
 /// # Errors
-/// As the reader.
-pub fn from_provider_with(
+/// As the provider's reader: [`ImportError`] names the JSON path.
+pub fn from_provider(
     provider: Provider,
     input: &serde_json::Value,
     store: &mut dyn crate::media::store::MediaStore,
@@ -188,10 +143,7 @@ pub fn from_provider_with(
 }
 
 /// Read a response body (not streamed) of `provider` as one assistant
-/// turn: [`from_anthropic_response`], [`from_openai_chat_response`] (also
-/// for OpenAI-compatible servers), [`from_openai_responses_response`],
-/// [`from_gemini_response`] (both names), [`from_bedrock_response`] or
-/// [`from_ollama_response`].
+/// turn (an OpenAI-compatible server's as Chat Completions).
 ///
 /// # Errors
 /// [`ResponseError::Unsupported`] for a provider whose responses are not
@@ -208,10 +160,8 @@ pub fn from_response(
     }
 }
 
-/// A reader for a stream of `provider` ([`AnthropicStream`],
-/// [`OpenAiChatStream`] (also for OpenAI-compatible servers),
-/// [`OpenAiResponsesStream`], [`GeminiStream`], [`BedrockStream`],
-/// [`OllamaStream`]).
+/// A reader for a stream of `provider`, fed as the bytes arrive (an
+/// OpenAI-compatible server's as Chat Completions).
 ///
 /// ```
 /// use tool_carrier::import::response_stream;

@@ -11,7 +11,7 @@ use crate::history::{
     Chunk, IntoHistoryReader, Message, MessageError, ReadError, Record, RecordError,
 };
 use crate::json::scan::{self, Pick};
-use crate::media::store::{InlineStore, MediaStore};
+use crate::media::store::MediaStore;
 
 use super::{ImportError, ImportNote, ImportOptions};
 use crate::apis::openai_chat::read::{read_message, ChatMessage};
@@ -20,7 +20,7 @@ use crate::steps::tally::Tally;
 
 /// How a record is spelled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Spelling {
+pub(crate) enum Spelling {
     /// The crate's own `{role, content}`, content a string: passed on
     /// unchanged.
     Carrier,
@@ -31,7 +31,7 @@ pub enum Spelling {
 
 /// One record read as a message of a carrier history.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RecordMessage {
+pub(crate) struct RecordMessage {
     /// The record: the crate's own as it was (its members kept), or what
     /// a Chat record becomes (its role as on import: `developer` is
     /// `system`; calls an envelope; a user's media their attachments).
@@ -49,7 +49,7 @@ pub struct RecordMessage {
 /// Why a record could not be read.
 #[derive(Debug, Error)]
 #[non_exhaustive]
-pub enum ReadRecordError {
+pub(crate) enum ReadRecordError {
     /// The record is not a message in either spelling.
     #[error(transparent)]
     Message(#[from] MessageError),
@@ -58,46 +58,13 @@ pub enum ReadRecordError {
     Store(io::Error),
 }
 
-/// Read the record `raw` (number `index` of its history, from 0) in
-/// either spelling (told apart as [`read_records`] says), its inline media
-/// put in `store`.
-///
-/// # Errors
-/// [`ReadRecordError::Message`] saying why `raw` is not a message (for a
-/// Chat record, [`MessageError::OpenAiChat`] with the JSON path);
-/// [`ReadRecordError::Store`] from the store.
-///
-/// # Example
-/// ```
-/// use tool_carrier::import::{read_record, Spelling};
-/// use tool_carrier::media::store::InlineStore;
-///
-/// let own = r#"{"role":"tool","content":"{\"tool_call_id\":\"c\",\"content\":\"ok\",\"attachments\":[]}"}"#;
-/// let m = read_record(0, own, &mut InlineStore)?;
-/// assert_eq!((m.spelling, m.record.content()), (Spelling::Carrier, r#"{"tool_call_id":"c","content":"ok","attachments":[]}"#));
-///
-/// let chat = r#"{"role":"assistant","content":null,"tool_calls":[{"id":"c","type":"function","function":{"arguments":"{}"}}]}"#;
-/// let err = read_record(3, chat, &mut InlineStore).unwrap_err();
-/// assert_eq!(err.to_string(), "read as an OpenAI Chat message (record 3), $.tool_calls[0]: a tool call needs function.name");
-/// # Ok::<(), tool_carrier::import::ReadRecordError>(())
-/// ```
-pub fn read_record(
-    index: usize,
-    raw: &str,
-    store: &mut dyn MediaStore,
-) -> Result<RecordMessage, ReadRecordError> {
-    read(
-        index,
-        raw,
-        Message::parse(raw),
-        store,
-        &ImportOptions::default(),
-    )
-}
-
 /// Read a history (JSON Lines or one JSON array of records) whose records
-/// are in either spelling into [`Record`]s, inline media kept as `data:`
-/// targets ([`InlineStore`]).
+/// are in either spelling into [`Record`]s, inline media put in `store`
+/// ([`InlineStore`](crate::media::store::InlineStore) keeps them as `data:` targets), with the notes of what
+/// was kept in another form (each naming its record's index) and the tally
+/// of what the Chat records held. A Chat record's part of a kind the
+/// `openai` SDK does not list is refused unless
+/// [`ImportOptions::keep_unknown`].
 ///
 /// A record is read the OpenAI Chat way when it has a `tool_calls`,
 /// `tool_call_id` or `function_call` member, when its role is `function`
@@ -111,17 +78,18 @@ pub fn read_record(
 /// declared as the `attachments` of their record, and media in `data:`
 /// URLs go to the store. Any
 /// other record is the crate's own form and comes out exactly as
-/// [`read_history`](crate::history::read_history) gives it.
+/// [`history::read`](crate::history::read) gives it.
 ///
 /// ```
-/// use tool_carrier::import::read_records;
+/// use tool_carrier::import::{read_records, ImportOptions};
+/// use tool_carrier::media::store::InlineStore;
 ///
 /// let history = concat!(
 ///     r#"{"role":"assistant","content":"Looking.","tool_calls":[{"id":"call_1","type":"function","function":{"name":"screenshot","arguments":"{}"}}]}"#, "\n",
 ///     r#"{"role":"tool","tool_call_id":"call_1","content":"Saved."}"#, "\n",
 ///     r#"{"role":"user","content":"Thanks."}"#, "\n",
 /// );
-/// let messages = read_records(history.as_bytes())?;
+/// let messages = read_records(history.as_bytes(), &mut InlineStore, &ImportOptions::new())?.messages;
 /// assert_eq!(messages[0].content(), r#"{"content":"Looking.","tool_calls":[{"id":"call_1","name":"screenshot","arguments":"{}"}]}"#);
 /// assert_eq!(messages[1].content(), r#"{"tool_call_id":"call_1","content":"Saved.","attachments":[]}"#);
 /// assert_eq!(messages[2], ("user", "Thanks."));
@@ -129,7 +97,7 @@ pub fn read_record(
 /// ```
 ///
 /// Each record is read on its own: the media message `convert` writes
-/// after a batch, which [`from_openai_chat`](super::from_openai_chat)
+/// after a batch, which [`from_provider`](super::from_provider) for Chat
 /// folds back into the batch's results, stays a user message here, and the
 /// bridge message of some OpenAI-compatible profiles an assistant's.
 ///
@@ -142,27 +110,15 @@ pub fn read_record(
 /// Chat `developer` message).
 ///
 /// The input is a reader or a [`HistoryReader`](crate::history::HistoryReader)
-/// (with its limits), as for [`read_history`](crate::history::read_history).
+/// (with its limits), as for [`history::read`](crate::history::read).
 ///
 /// # Errors
-/// As [`read_history`](crate::history::read_history): [`ReadError::Io`]
+/// As [`history::read`](crate::history::read): [`ReadError::Io`]
 /// from the reader, [`ReadError::Input`] for input that is no history;
 /// [`ReadError::Records`] listing every record that is not a message in
 /// either spelling, by line (and, for a Chat record, by index and JSON
-/// path).
-pub fn read_records(input: impl IntoHistoryReader) -> Result<Vec<Record>, ReadError> {
-    Ok(read_records_with(input, &mut InlineStore, &ImportOptions::default())?.messages)
-}
-
-/// [`read_records`], inline media put in `store`, as `options` say (a
-/// Chat record's part of a kind the `openai` SDK does not list is refused
-/// unless [`ImportOptions::keep_unknown`]), with the notes of what was
-/// kept in another form (each naming its record's index) and the tally of
-/// what the Chat records held.
-///
-/// # Errors
-/// As [`read_records`]; a failure of the store is [`ReadError::Io`].
-pub fn read_records_with(
+/// path); a failure of the store is [`ReadError::Io`].
+pub fn read_records(
     input: impl IntoHistoryReader,
     store: &mut dyn MediaStore,
     options: &ImportOptions,
@@ -337,6 +293,21 @@ pub(crate) fn read_chat(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::media::store::InlineStore;
+
+    fn read_record(
+        index: usize,
+        raw: &str,
+        store: &mut dyn MediaStore,
+    ) -> Result<RecordMessage, ReadRecordError> {
+        read(
+            index,
+            raw,
+            Message::parse(raw),
+            store,
+            &ImportOptions::default(),
+        )
+    }
 
     fn one(raw: &str) -> Result<(String, String, Spelling), String> {
         read_record(0, raw, &mut InlineStore)
@@ -478,7 +449,11 @@ mod tests {
             "{\"role\":\"assistant\",\"tool_calls\":[{\"id\":\"c\",\"function\":{}}]}\n",
             "{\"role\":\"tool\",\"tool_call_id\":\"c\",\"content\":null}\n",
         );
-        let Err(ReadError::Records(errors)) = read_records(history.as_bytes()) else {
+        let Err(ReadError::Records(errors)) = read_records(
+            history.as_bytes(),
+            &mut InlineStore,
+            &ImportOptions::default(),
+        ) else {
             panic!("a call without a name is read")
         };
         assert_eq!(
@@ -496,7 +471,7 @@ mod tests {
             "{\"id\":\"c\",\"function\":{}}",
             "{\"id\":\"c\",\"function\":{\"name\":\"f\"}}",
         );
-        let h = read_records_with(
+        let h = read_records(
             fixed.as_bytes(),
             &mut InlineStore,
             &ImportOptions::default(),

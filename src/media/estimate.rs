@@ -3,19 +3,23 @@
 
 use serde::Serialize;
 
-/// The fixed size, in characters, that history compaction counts for one
-/// attachment, whatever its base64 length (so a large image does not push
-/// the rest of the conversation out of the retention window).
-pub const CHARS_PER_ATTACHMENT: usize = 4800;
+/// [`Estimates::chars`].
+const CHARS_PER_ATTACHMENT: usize = 4800;
 
 /// Estimated cost of one attachment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Estimates {
-    /// Always [`CHARS_PER_ATTACHMENT`].
+    /// Always 4,800: the fixed size, in characters, that history compaction
+    /// counts for one attachment, whatever its base64 length (so a large
+    /// image does not push the rest of the conversation out of the
+    /// retention window).
     pub chars: usize,
-    /// Anthropic's estimate, [`anthropic_tokens`]; `None` for a PDF.
+    /// Anthropic's estimate for most Claude models (28-px patches, the image
+    /// fitted within 1568 px and 1568 tokens first); `None` for a PDF.
     pub anthropic_tokens: Option<u64>,
-    /// OpenAI's high-detail estimate, [`openai_tokens`]; `None` for a PDF.
+    /// OpenAI's high-detail tile estimate (85 + 170 per 512-px tile, the
+    /// image fitted within 2048 px and 768 px on its short side first);
+    /// `None` for a PDF.
     pub openai_tokens: Option<u64>,
 }
 
@@ -44,16 +48,6 @@ impl Estimates {
 /// 2026-12-01; the page's table gives each value below). The models with
 /// high-resolution support count at their own limits:
 /// [`Provider::image_tokens`](crate::provider::Provider::image_tokens).
-///
-/// ```
-/// use tool_carrier::media::anthropic_tokens;
-/// assert_eq!(anthropic_tokens(200, 200), 64);
-/// assert_eq!(anthropic_tokens(1000, 1000), 1296);
-/// assert_eq!(anthropic_tokens(1092, 1092), 1521);
-/// assert_eq!(anthropic_tokens(1920, 1080), 1560); // processed at 1456×819
-/// assert_eq!(anthropic_tokens(2000, 1500), 1564);
-/// assert_eq!(anthropic_tokens(3840, 2160), 1560);
-/// ```
 pub fn anthropic_tokens(width: u32, height: u32) -> u64 {
     let view = crate::media::View::new(1568)
         .with_max_patches(1568)
@@ -65,13 +59,6 @@ pub fn anthropic_tokens(width: u32, height: u32) -> u64 {
 /// OpenAI's high-detail image token estimate: the image is scaled down to
 /// fit 2048 × 2048, then down so its short side is at most 768 px; each
 /// 512-px tile costs 170 tokens, plus 85.
-///
-/// ```
-/// use tool_carrier::media::openai_tokens;
-/// assert_eq!(openai_tokens(1024, 1024), 765); // 768×768: 4 tiles
-/// assert_eq!(openai_tokens(2048, 4096), 1105); // 768×1536: 6 tiles
-/// assert_eq!(openai_tokens(100, 100), 255); // 1 tile; never scaled up
-/// ```
 pub fn openai_tokens(width: u32, height: u32) -> u64 {
     openai_tile_tokens(width, height, 85, 170)
 }
@@ -81,11 +68,6 @@ pub fn openai_tokens(width: u32, height: u32) -> u64 {
 /// (GPT-5: 70 and 140; GPT-4o, GPT-4.1: 85 and 170; o1, o3: 75 and 150;
 /// <https://developers.openai.com/api/docs/guides/images-vision#tile-based-image-tokenization>,
 /// read 2026-12-01).
-///
-/// ```
-/// use tool_carrier::media::openai_tile_tokens;
-/// assert_eq!(openai_tile_tokens(1024, 1024, 70, 140), 70 + 140 * 4);
-/// ```
 pub fn openai_tile_tokens(width: u32, height: u32, base: u64, tile: u64) -> u64 {
     base + tile * tile_tokens(width, height, 2048, 768, 512)
 }
@@ -113,24 +95,14 @@ pub(crate) fn tile_tokens(
     w.div_ceil(tile) * h.div_ceil(tile)
 }
 
-/// The 32 × 32-px patches OpenAI's patch-based models count for an image
-/// under a patch budget: an image that covers more is first shrunk, its
-/// aspect kept, the way the API documents (shrink factor √(32² × budget
-/// / area), lowered until whole patches fit), and the count is capped at
-/// the budget. Multiply by the model's multiplier for billed tokens
+/// The `patch` × `patch`-px patches OpenAI's patch-based models count for
+/// an image under a patch budget (32 px for the guide's models): an image
+/// that covers more is first shrunk, its aspect kept, the way the API
+/// documents (shrink factor √(patch² × budget / area), lowered until whole
+/// patches fit), and the count is capped at the budget. Multiply by the
+/// model's multiplier for billed tokens
 /// (<https://developers.openai.com/api/docs/guides/images-vision#patch-based-image-tokenization>,
 /// read 2026-12-01).
-///
-/// ```
-/// use tool_carrier::media::openai_patches;
-/// assert_eq!(openai_patches(1024, 1024, 1536), 1024);
-/// assert_eq!(openai_patches(1800, 2400, 1536), 1452); // shrunk to 1056×1408
-/// ```
-pub fn openai_patches(width: u32, height: u32, budget: u64) -> u64 {
-    patches_within(width, height, 32, budget)
-}
-
-/// [`openai_patches`] with patches of `patch` px a side.
 pub(crate) fn patches_within(width: u32, height: u32, patch: u32, budget: u64) -> u64 {
     let (w, h) = (u64::from(width.max(1)), u64::from(height.max(1)));
     let p = u64::from(patch.max(1));
@@ -152,26 +124,13 @@ pub(crate) fn patches_within(width: u32, height: u32, patch: u32, budget: u64) -
     (side(wf).div_ceil(p) * side(hf).div_ceil(p)).min(budget)
 }
 
-/// Gemini 2.x's image token count: 258 for an image whose sides are both
-/// at most 384 px; else the image is cut into square tiles of a "crop
-/// unit" of ⌊min(width, height) / 1.5⌋ px, 258 tokens each
+/// The tiles Gemini 2 cuts an image into, 258 tokens each: one when both
+/// sides are at most `small` (384 px), else squares of a "crop unit" of
+/// ⌊min(width, height) / `divisor`⌋ px (1.5)
 /// (<https://ai.google.dev/gemini-api/docs/image-understanding>, read
 /// 2026-12-01: "an image of dimensions 960x540 would have a crop unit size
 /// of 360. Divide each dimension by 360 and the number of tile is 3 * 2 =
 /// 6"). Google calls the crop unit "roughly" this; `countTokens` is exact.
-///
-/// ```
-/// use tool_carrier::media::gemini_2_tokens;
-/// assert_eq!(gemini_2_tokens(384, 200), 258);
-/// assert_eq!(gemini_2_tokens(960, 540), 258 * 6); // Google's example
-/// assert_eq!(gemini_2_tokens(1000, 700), 258 * 3 * 2); // crop unit 466
-/// ```
-pub fn gemini_2_tokens(width: u32, height: u32) -> u64 {
-    258 * crop_tiles(width, height, 384, 1.5)
-}
-
-/// The tiles Gemini 2 cuts an image into: one when both sides are at
-/// most `small`, else squares of ⌊min(width, height) / `divisor`⌋ px.
 pub(crate) fn crop_tiles(width: u32, height: u32, small: u32, divisor: f64) -> u64 {
     if width <= small && height <= small {
         return 1;
@@ -181,12 +140,6 @@ pub(crate) fn crop_tiles(width: u32, height: u32, small: u32, divisor: f64) -> u
     let crop = (crop as u64).max(1);
     u64::from(width).div_ceil(crop) * u64::from(height).div_ceil(crop)
 }
-
-/// Gemini 3's image token count at its default media resolution for
-/// images (high), whatever the pixel size: the most an image is given.
-/// (<https://ai.google.dev/gemini-api/docs/media-resolution>, read
-/// 2026-12-01.)
-pub const GEMINI_3_IMAGE_TOKENS: u64 = 1120;
 
 /// `x × num / den`, rounded to nearest, at least 1.
 fn scale(x: u64, num: u64, den: u64) -> u64 {
@@ -214,12 +167,25 @@ mod tests {
         assert_eq!(openai_tokens(u32::MAX, 1), 85 + 170 * 4); // 2048×1
     }
 
+    fn openai_patches(width: u32, height: u32, budget: u64) -> u64 {
+        patches_within(width, height, 32, budget)
+    }
+
+    #[test]
+    fn gemini_2_tiles_follow_the_documented_example() {
+        let tokens = |w, h| 258 * crop_tiles(w, h, 384, 1.5);
+        assert_eq!(tokens(384, 200), 258);
+        assert_eq!(tokens(960, 540), 258 * 6); // Google's example
+        assert_eq!(tokens(1000, 700), 258 * 3 * 2); // crop unit 466
+    }
+
     #[test]
     fn openai_patches_follow_the_documented_example() {
         // The 1,536-patch example of the guide.
         assert_eq!(openai_patches(1800, 2400, 1536), 33 * 44);
         assert_eq!(openai_patches(1024, 1024, 1536), 1024);
-        // A patch may reach past the edge.
+        assert_eq!(openai_patches(1800, 2400, 1536), 1452); // shrunk to 1056×1408
+                                                            // A patch may reach past the edge.
         assert_eq!(openai_patches(33, 1, 1536), 2);
         for (w, h, budget) in [
             (2880, 1800, 2500),
@@ -230,5 +196,19 @@ mod tests {
             let p = openai_patches(w, h, budget);
             assert!(p <= budget && p > 0, "{w}×{h} under {budget}: {p}");
         }
+    }
+
+    #[test]
+    fn the_documented_examples() {
+        assert_eq!(anthropic_tokens(200, 200), 64);
+        assert_eq!(anthropic_tokens(1000, 1000), 1296);
+        assert_eq!(anthropic_tokens(1092, 1092), 1521);
+        assert_eq!(anthropic_tokens(1920, 1080), 1560); // processed at 1456×819
+        assert_eq!(anthropic_tokens(2000, 1500), 1564);
+        assert_eq!(anthropic_tokens(3840, 2160), 1560);
+        assert_eq!(openai_tokens(1024, 1024), 765); // 768×768: 4 tiles
+        assert_eq!(openai_tokens(2048, 4096), 1105); // 768×1536: 6 tiles
+        assert_eq!(openai_tokens(100, 100), 255); // 1 tile; never scaled up
+        assert_eq!(openai_tile_tokens(1024, 1024, 70, 140), 70 + 140 * 4);
     }
 }

@@ -115,11 +115,8 @@ mod whole;
 pub use budget::{Budget, Measure};
 pub use cache::{decode_entry, encode_entry, CacheKey, EntryError, MemoryCache, PreparedCache};
 pub use error::{ErrorReason, MediaError};
-pub use estimate::{
-    anthropic_tokens, gemini_2_tokens, openai_patches, openai_tile_tokens, openai_tokens,
-    Estimates, CHARS_PER_ATTACHMENT, GEMINI_3_IMAGE_TOKENS,
-};
-pub(crate) use estimate::{crop_tiles, patches_within, tile_tokens};
+pub use estimate::Estimates;
+pub(crate) use estimate::{anthropic_tokens, crop_tiles, patches_within, tile_tokens};
 pub use file_uri::FileUriError;
 pub use memory::{Gate, Permit, DECODED_BUDGET};
 pub use pdf::{pdf_info, PdfInfo};

@@ -181,10 +181,8 @@ impl Prepared {
         self.write_base64(out);
     }
 
-    /// What this attachment costs: [`CHARS_PER_ATTACHMENT`] characters for
+    /// What this attachment costs: a fixed 4,800 characters for
     /// compaction, and token estimates from the size sent.
-    ///
-    /// [`CHARS_PER_ATTACHMENT`]: super::CHARS_PER_ATTACHMENT
     pub fn estimates(&self) -> Estimates {
         Estimates::for_size(self.width.zip(self.height))
     }

@@ -36,7 +36,7 @@ use crate::media::store::MediaStore;
 use crate::{Attachment, Role};
 
 use super::records::{self, Rewrite};
-use super::{Note, Notes};
+use super::{Notes, RecordNote};
 
 /// What [`externalize_history`] did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -60,8 +60,7 @@ pub struct ExternalizeReport {
     /// `data:` targets left inline, with the reason.
     pub left: Notes,
     /// Records that are not messages, copied through verbatim (`Display`
-    /// names the first [`SHOWN_NOT_MESSAGES`](super::SHOWN_NOT_MESSAGES)
-    /// and counts the rest).
+    /// names the first 10 and counts the rest).
     pub bad_records: Notes,
 }
 
@@ -167,7 +166,7 @@ fn externalized(
     content: &str,
     store: &mut dyn MediaStore,
     report: &mut ExternalizeReport,
-    note: &dyn Fn(String) -> Note,
+    note: &dyn Fn(String) -> RecordNote,
 ) -> io::Result<Option<String>> {
     let Some(carrier) = Carrier::read(Role::parse(role), content) else {
         return Ok(None);
@@ -218,7 +217,7 @@ fn stored(
     a: &Attachment<'_>,
     store: &mut dyn MediaStore,
     report: &mut ExternalizeReport,
-    note: &dyn Fn(String) -> Note,
+    note: &dyn Fn(String) -> RecordNote,
 ) -> io::Result<Option<String>> {
     if !is_data_uri(&a.target) {
         return Ok(None);
@@ -250,7 +249,7 @@ fn own_externalized(
     array: &str,
     store: &mut dyn MediaStore,
     report: &mut ExternalizeReport,
-    note: &dyn Fn(String) -> Note,
+    note: &dyn Fn(String) -> RecordNote,
 ) -> io::Result<Option<String>> {
     let spans = crate::json::scan::array(array).unwrap_or_default();
     let mut out = String::with_capacity(array.len());

@@ -68,10 +68,6 @@ pub enum Liftable {
     Image,
 }
 
-/// Why a carrier was left as it is: the carrier grammar's own reason
-/// (never [`Legacy::upgradable`] here).
-pub type LeftReason = Legacy;
-
 /// The outcome for one message.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MessageMigration<'a> {
@@ -79,8 +75,9 @@ pub enum MessageMigration<'a> {
     NotACarrier,
     /// Already declared: nothing to do.
     AlreadyDeclared,
-    /// Legacy, and left as it is.
-    Left(LeftReason),
+    /// Legacy, and left as it is, with the carrier grammar's reason (never
+    /// [`Legacy::upgradable`] here).
+    Left(Legacy),
     /// Upgraded: insert `text` at byte `at` of the decoded content.
     Upgraded {
         /// The shape upgraded.
@@ -213,7 +210,7 @@ fn liftable(lift: &LiftMarkers, target: &str) -> bool {
 
 /// A record migration left alone or could not read.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Note {
+pub struct RecordNote {
     /// Position among the records, from 0.
     pub index: usize,
     /// 1-based line where the record starts.
@@ -226,7 +223,7 @@ pub struct Note {
 /// a report's memory does not grow with the history.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Notes {
-    kept: Vec<Note>,
+    kept: Vec<RecordNote>,
     total: usize,
 }
 
@@ -234,7 +231,7 @@ impl Notes {
     /// How many notes of a kind are kept; the rest are only counted.
     pub const KEPT: usize = 1000;
 
-    pub(crate) fn push(&mut self, note: Note) {
+    pub(crate) fn push(&mut self, note: RecordNote) {
         self.total += 1;
         if self.kept.len() < Notes::KEPT {
             self.kept.push(note);
@@ -252,7 +249,7 @@ impl Notes {
     }
 
     /// The kept notes, in record order.
-    pub fn iter(&self) -> impl Iterator<Item = &Note> {
+    pub fn iter(&self) -> impl Iterator<Item = &RecordNote> {
         self.kept.iter()
     }
 
@@ -278,7 +275,7 @@ pub struct MigrationReport {
     /// Legacy carriers left as they are, with the reason.
     pub left: Notes,
     /// Records that are not messages, copied through verbatim (`Display`
-    /// names the first [`SHOWN_NOT_MESSAGES`] and counts the rest).
+    /// names the first 10 and counts the rest).
     pub bad_records: Notes,
     /// Attachments lifted from body markers, one note a target.
     pub lifted: Notes,
@@ -330,7 +327,7 @@ impl MigrationReport {
 
 /// How many records that are not messages a report's `Display` names; the
 /// rest are counted in one line (all of them, not only the kept notes).
-pub const SHOWN_NOT_MESSAGES: usize = 10;
+pub(crate) const SHOWN_NOT_MESSAGES: usize = 10;
 
 /// The first [`SHOWN_NOT_MESSAGES`] records that are not messages, one line
 /// each, then one line counting the others.
@@ -517,7 +514,7 @@ mod tests {
             .unwrap_or_else(|| panic!("{content:?} should upgrade"))
     }
 
-    fn left(role: &str, content: &str) -> LeftReason {
+    fn left(role: &str, content: &str) -> Legacy {
         match migrate_message(role, content, &MigrateOptions::default()) {
             MessageMigration::Left(r) => r,
             other => panic!("{content:?}: {other:?}"),
@@ -558,45 +555,39 @@ mod tests {
 
     #[test]
     fn what_cannot_be_upgraded_is_left_with_a_reason() {
-        assert_eq!(left("tool", "raw text"), LeftReason::RawText);
-        assert_eq!(left("tool", ""), LeftReason::RawText);
-        assert_eq!(left("tool", "[1, 2]"), LeftReason::NotAnObject);
+        assert_eq!(left("tool", "raw text"), Legacy::RawText);
+        assert_eq!(left("tool", ""), Legacy::RawText);
+        assert_eq!(left("tool", "[1, 2]"), Legacy::NotAnObject);
         assert_eq!(
             left("tool", r#"{"\ud800":1,"content":"x"}"#),
-            LeftReason::UndecodableKey
+            Legacy::UndecodableKey
         );
-        assert_eq!(
-            left("tool", r#"{"content":42}"#),
-            LeftReason::NoStringContent
-        );
-        assert_eq!(left("tool", r#"{"id":1}"#), LeftReason::NoStringContent);
+        assert_eq!(left("tool", r#"{"content":42}"#), Legacy::NoStringContent);
+        assert_eq!(left("tool", r#"{"id":1}"#), Legacy::NoStringContent);
         assert_eq!(
             left("tool", r#"{"content":"a","content":"b"}"#),
-            LeftReason::DuplicateMember("content")
+            Legacy::DuplicateMember("content")
         );
         assert_eq!(
             left(
                 "tool",
                 r#"{"content":"a","attachments":[],"attachments":[]}"#
             ),
-            LeftReason::DuplicateMember("attachments")
+            Legacy::DuplicateMember("attachments")
         );
         assert_eq!(
             left("tool", r#"{"content":"a","attachments":"nope"}"#),
-            LeftReason::AttachmentsNotArray
+            Legacy::AttachmentsNotArray
         );
         assert_eq!(
             left("tool", r#"{"content":"a","attachments":null}"#),
-            LeftReason::AttachmentsNotArray
+            Legacy::AttachmentsNotArray
         );
-        assert_eq!(
-            left("user", "  [Tool results]\nx"),
-            LeftReason::IndentedPrefix
-        );
-        assert_eq!(left("user", "[Tool results]\r\nx"), LeftReason::CrlfPrefix);
+        assert_eq!(left("user", "  [Tool results]\nx"), Legacy::IndentedPrefix);
+        assert_eq!(left("user", "[Tool results]\r\nx"), Legacy::CrlfPrefix);
         assert_eq!(
             left("user", "[Tool results]xyz\nx"),
-            LeftReason::TextAfterPrefix
+            Legacy::TextAfterPrefix
         );
     }
 

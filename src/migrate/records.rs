@@ -6,7 +6,7 @@ use std::io::{self, Write};
 
 use crate::history::{Chunk, IntoHistoryReader, Message, RawRecord};
 
-use super::{Note, Notes};
+use super::{Notes, RecordNote};
 
 /// What a rewrite did with one message.
 pub(crate) enum Rewrite {
@@ -34,7 +34,7 @@ pub(crate) fn rewrite<W: Write>(
     mut each: impl FnMut(
         &RawRecord<'_>,
         &Message<'_>,
-        &dyn Fn(String) -> Note,
+        &dyn Fn(String) -> RecordNote,
         &mut W,
     ) -> io::Result<Rewrite>,
 ) -> io::Result<Tally> {
@@ -46,7 +46,7 @@ pub(crate) fn rewrite<W: Write>(
             Chunk::Verbatim(bytes) => output.write_all(bytes)?,
             Chunk::Record(record) => {
                 tally.records += 1;
-                let note = |what: String| Note {
+                let note = |what: String| RecordNote {
                     index: record.index,
                     line: record.line,
                     what,

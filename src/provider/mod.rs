@@ -99,29 +99,28 @@ use crate::steps::names::{self, Rename};
 use crate::steps::replay;
 use crate::steps::walk::{self, Turn};
 
-pub mod model;
 mod request;
 mod settings;
 
-pub use crate::facts::{
-    Detail, Family, IdRule, Profile, ProfileError, Provider, UnknownProfile, UnknownProvider,
-    BRIDGE,
-};
-pub use crate::history::{read_history, AsRecord, ReadError, Record};
-pub use crate::import::read_records;
+pub use crate::facts::provider::{Provider, UnknownProvider};
 pub use crate::steps::detail::{detail_effect, DetailEffect};
 pub use crate::steps::error::BuildError;
 pub use crate::steps::options::{Options, OptionsError};
 pub use crate::steps::params::{CacheTtl, Effort, Params, ParamsError, Retention};
 pub use crate::steps::report::{Note, NoteReason, ReplayNote, Report};
-pub use crate::steps::spec::{Endpoint, Spec};
+pub use crate::steps::spec::Endpoint;
 pub use crate::steps::tally::{Count, Summary, Tally};
-pub use crate::steps::tools;
 pub use crate::steps::tools::schema::{Pointer, SchemaError};
 pub use crate::steps::tools::{Shape, Tool, Tools, ToolsError, ToolsErrorKind};
 pub use request::{Body, Request};
 
-/// Build `provider`'s request body from a history: [`Record`]s, or
+use crate::facts::Profile;
+use crate::history::{AsRecord, ReadError};
+use crate::import::{read_records, ImportOptions};
+use crate::media::store::InlineStore;
+
+/// Build `provider`'s request body from a history:
+/// [`Record`](crate::history::Record)s, or
 /// `(role, content)` pairs.
 ///
 /// An attachment that cannot be sent becomes a note (see the
@@ -293,10 +292,6 @@ fn fitter<'o>(
     }
 }
 
-/// The `anthropic-beta` value a request that refers to Files API files
-/// needs.
-pub const ANTHROPIC_FILES_BETA: &str = crate::apis::anthropic::FILES_BETA;
-
 /// The request for `turns`, their media decided: tool declarations, ids
 /// and names rewritten to what the API allows, and the body written.
 fn assemble(
@@ -410,15 +405,15 @@ fn assemble(
 /// Options that contradict each other ([`BuildError::Options`]).
 ///
 /// ```
-/// use tool_carrier::provider::{image_tokens, Options, Provider};
+/// use tool_carrier::provider::{history_image_tokens, Options, Provider};
 /// let history = [("user", "no images here")];
-/// assert_eq!(image_tokens(Provider::Anthropic, &history, &Options::new())?, Some(0));
-/// assert_eq!(image_tokens(Provider::Ollama, &history, &Options::new())?, Some(0));
+/// assert_eq!(history_image_tokens(Provider::Anthropic, &history, &Options::new())?, Some(0));
+/// assert_eq!(history_image_tokens(Provider::Ollama, &history, &Options::new())?, Some(0));
 /// let none: [(&str, &str); 0] = [];
-/// assert_eq!(image_tokens(Provider::Anthropic, &none, &Options::new())?, Some(0));
+/// assert_eq!(history_image_tokens(Provider::Anthropic, &none, &Options::new())?, Some(0));
 /// # Ok::<(), tool_carrier::provider::BuildError>(())
 /// ```
-pub fn image_tokens<M: AsRecord>(
+pub fn history_image_tokens<M: AsRecord>(
     provider: Provider,
     messages: &[M],
     options: &Options,
@@ -517,7 +512,7 @@ pub fn convert<R: BufRead>(
     reader: R,
     options: &Options,
 ) -> Result<Request, ConvertError> {
-    let messages = read_records(reader)?;
+    let messages = read_records(reader, &mut InlineStore, &ImportOptions::default())?.messages;
     Ok(build_request(provider, &messages, options)?)
 }
 

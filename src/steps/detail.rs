@@ -44,7 +44,8 @@ pub enum DetailEffect {
 /// [`BuildError::Detail`] for a level the model's facts do not list.
 ///
 /// ```
-/// use tool_carrier::facts::{Detail, Facts, Provider};
+/// use tool_carrier::facts::{Detail, Facts};
+/// use tool_carrier::provider::Provider;
 /// use tool_carrier::provider::{detail_effect, DetailEffect};
 /// let facts = Facts::builtin();
 /// let low = detail_effect(facts, Provider::OpenAiResponses, "gpt-5.4", Detail::Low);

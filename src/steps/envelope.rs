@@ -12,8 +12,6 @@
 #[cfg(test)]
 use crate::Attachment;
 
-pub use crate::carrier::IS_ERROR;
-
 /// The member of the assistant envelope that keeps Anthropic's thinking
 /// blocks, replayed to Anthropic alone.
 pub const ANTHROPIC_THINKING: &str = "anthropic_thinking";

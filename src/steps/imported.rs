@@ -74,12 +74,12 @@ impl ImportedHistory {
     /// at a time: a long history is not copied into one string first.
     ///
     /// ```
-    /// use tool_carrier::import::from_provider;
+    /// use tool_carrier::import::{from_provider, ImportOptions};
     /// use tool_carrier::media::store::InlineStore;
     /// use tool_carrier::provider::Provider;
     ///
     /// let body = serde_json::json!([{"role": "user", "content": "hi"}]);
-    /// let history = from_provider(Provider::OpenAiChat, &body, &mut InlineStore)?;
+    /// let history = from_provider(Provider::OpenAiChat, &body, &mut InlineStore, &ImportOptions::new())?;
     /// let mut out = Vec::new();
     /// history.write_json_lines(&mut out)?;
     /// assert_eq!(String::from_utf8(out)?, history.to_json_lines());

@@ -132,7 +132,7 @@ impl crate::facts::Profile {
             Measure::Raw => (n / 3).saturating_mul(4),
         });
         Limits {
-            budget: Budget::new(at_most(self.max_image_bytes), self.measure),
+            budget: self.budget(),
             image_types: Cow::Owned(self.image_types.clone()),
             documents: self.pdf,
             image_urls: self.image_urls,

@@ -160,11 +160,11 @@ impl Options {
     /// [`Facts::layered`]) instead of the built-in data alone.
     ///
     /// ```
-    /// use tool_carrier::facts::{Facts, Format};
+    /// use tool_carrier::facts::{Facts, Syntax};
     /// use tool_carrier::provider::{Options, Provider};
     /// let facts = Facts::builtin().layered(
     ///     "[apis.anthropic]\ndefault_model = \"claude-opus-5\"\n",
-    ///     Format::Toml,
+    ///     Syntax::Toml,
     ///     "mine.toml",
     /// )?;
     /// let options = Options::new().with_facts(facts);
@@ -204,7 +204,8 @@ impl Options {
     /// so. Without it, Responses is sent `auto`, the others nothing.
     ///
     /// ```
-    /// use tool_carrier::provider::{build_request, Detail, Options, Provider};
+    /// use tool_carrier::provider::{build_request, Options, Provider};
+    /// use tool_carrier::facts::Detail;
     /// let history = [("user", "Look. [IMAGE:shot.png]")];
     /// let options = Options::new().with_model("gpt-5.4").with_detail(Detail::Low);
     /// let request = build_request(Provider::OpenAiResponses, &history, &options)?;
@@ -393,7 +394,7 @@ impl Options {
     }
 
     /// Declare these tools in the request, each the way the provider
-    /// documents (see [`tools`](crate::provider::tools)). Without them, every tool the history
+    /// documents (see [`Tools`](crate::provider::Tools)). Without them, every tool the history
     /// calls gets a minimal declaration, and the model is told not to
     /// call any where the API can say so ([`Report::stubbed`](crate::provider::Report::stubbed)).
     pub fn with_tools(self, tools: Tools) -> Options {
@@ -405,7 +406,7 @@ impl Options {
 
     /// Say which family the model belongs to, for a model id the
     /// built-in table does not recognise (an application inference
-    /// profile ARN, a custom model); see [`model`](crate::provider::model).
+    /// profile ARN, a custom model).
     pub fn with_family(self, family: Family) -> Options {
         Options {
             family: Some(family),
@@ -548,12 +549,13 @@ impl Options {
     /// default [`Profile::generic`].
     ///
     /// ```
-    /// use tool_carrier::provider::{Options, Profile, Provider};
+    /// use tool_carrier::provider::{Options, Provider};
+    /// use tool_carrier::facts::Profile;
     /// let options = Options::new().with_profile(Profile::builtin("deepseek")?);
     /// assert_eq!(options.profile().name, "deepseek");
     /// assert!(options.profile().vision);
     /// assert_eq!(options.model_for(Provider::OpenAiCompatible), "deepseek-flash");
-    /// # Ok::<(), tool_carrier::provider::UnknownProfile>(())
+    /// # Ok::<(), tool_carrier::facts::UnknownProfile>(())
     /// ```
     pub fn with_profile(self, profile: Profile) -> Options {
         Options {

@@ -129,7 +129,7 @@ pub struct Report {
     /// `None` where the provider documents no count and an image was
     /// sent. What a compactor can
     /// set against its context budget, in place of a fixed figure per
-    /// image ([`CHARS_PER_ATTACHMENT`](crate::media::CHARS_PER_ATTACHMENT)).
+    /// image ([`Estimates::chars`](crate::media::Estimates::chars)).
     pub image_tokens: Option<u64>,
     /// How many tools the request declares.
     pub declared: usize,

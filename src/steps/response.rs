@@ -66,6 +66,22 @@ impl fmt::Display for ResponseError {
 
 impl std::error::Error for ResponseError {}
 
+/// [`ResponseError::Truncated`] naming everything a stream still lacks,
+/// and the line it stopped inside if it did; `Ok` when it lacks nothing.
+pub(crate) fn lacking(
+    missing: Vec<String>,
+    half_line: Option<String>,
+) -> Result<(), ResponseError> {
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let mut missing = missing.join(" and ");
+    if let Some(line) = half_line {
+        missing.push_str(&format!(" (it stops inside the line {line:?})"));
+    }
+    Err(ResponseError::Truncated { missing })
+}
+
 /// A provider's event stream read as its bytes arrive, into one assistant
 /// turn ([`import::response_stream`](crate::import::response_stream)).
 pub trait ResponseStream {

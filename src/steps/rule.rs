@@ -64,7 +64,7 @@ impl fmt::Display for Violation {
 
 /// What a body is checked for: a provider, the model (Bedrock and Gemini
 /// name it in the URL, not the body), and the model family when the id
-/// does not say (see [`crate::provider::model`]).
+/// does not say ([`Options::with_family`](crate::provider::Options::with_family)).
 #[derive(Clone, Copy, Debug)]
 pub struct Target<'a> {
     /// The provider.

@@ -18,16 +18,12 @@ use crate::media::{Holder, ProviderFile};
 pub struct Spec {
     /// The provider.
     pub provider: Provider,
-    /// The command-line name: `anthropic`, `openai-chat`, …
-    pub name: &'static str,
     /// The name used in notes: `Anthropic`, `OpenAI`, …
     pub display_name: &'static str,
     /// The HTTP method requests are sent with.
     pub method: &'static str,
     /// The URL, with `{model}` (and Bedrock's `{region}`) left to fill.
     pub url: &'static str,
-    /// Whether the model is named in the body (else in the URL).
-    pub model_in_body: bool,
     /// Whether a request replaying tool calls must declare the tools it
     /// calls (Ollama replays calls without declarations and cannot be told
     /// not to call, so minimal declarations would only invite calls).
@@ -124,11 +120,9 @@ impl Spec {
     pub(crate) const fn of(provider: Provider) -> Spec {
         Spec {
             provider,
-            name: provider.name(),
             display_name: provider.display_name(),
             method: "POST",
             url: "",
-            model_in_body: true,
             needs_declared_calls: true,
             choice_none: true,
             names: Pattern::TOOL_NAME,

@@ -13,6 +13,9 @@
 
 use std::fmt;
 
+use crate::history::AssistantTurn;
+use crate::steps::response::{ResponseError, ResponseStream};
+
 /// One event: its name (`message` when the stream named none, as the
 /// standard says) and its data lines joined by `\n`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -170,28 +173,39 @@ impl SseSplitter {
     }
 }
 
-/// An SSE response reader's intake: the splitter and the first failure,
-/// which every later call returns again. The reader hands each event to
-/// its own `event` step.
-#[derive(Debug, Default)]
-pub(crate) struct Feed {
-    sse: SseSplitter,
-    failed: Option<crate::steps::response::ResponseError>,
+/// What an API's SSE response reader does: read each event, and say what
+/// the stream built once it ends. [`Sse`] feeds it.
+pub(crate) trait Events: Default {
+    /// Whether the data of a last event the stream cut off before its
+    /// blank line is whole (then it is read).
+    fn whole(data: &str) -> bool {
+        whole_json(data)
+    }
+
+    /// Read one event.
+    fn event(&mut self, event: &SseEvent) -> Result<(), ResponseError>;
+
+    /// The assistant turn, once the stream ended; `half_line` is the line
+    /// it stopped inside, if it did (for the error naming what it lacks).
+    fn end(self, half_line: Option<String>) -> Result<AssistantTurn, ResponseError>;
 }
 
-impl Feed {
-    /// Split `bytes` into events and give each to `on`; a failure sticks.
-    pub fn push(
-        &mut self,
-        bytes: &[u8],
-        mut on: impl FnMut(&SseEvent) -> Result<(), crate::steps::response::ResponseError>,
-    ) -> Result<(), crate::steps::response::ResponseError> {
-        use crate::steps::response::ResponseError;
+/// An SSE response reader: the splitter and the first failure, which
+/// every later call returns again, around an API's reading of its events.
+#[derive(Debug, Default)]
+pub(crate) struct Sse<T> {
+    sse: SseSplitter,
+    failed: Option<ResponseError>,
+    events: T,
+}
+
+impl<T: Events> ResponseStream for Sse<T> {
+    fn push(&mut self, bytes: &[u8]) -> Result<(), ResponseError> {
         if let Some(e) = &self.failed {
             return Err(e.clone());
         }
         let result = match self.sse.push(bytes) {
-            Ok(events) => events.iter().try_for_each(&mut on),
+            Ok(events) => events.iter().try_for_each(|e| self.events.event(e)),
             Err(e) => Err(ResponseError::Stream(e.to_string())),
         };
         if let Err(e) = &result {
@@ -200,30 +214,30 @@ impl Feed {
         result
     }
 
-    /// End the stream: the failure a push met, else the last event if it
-    /// was whole (`whole` says so of its data: whole lines with no blank
-    /// line after them, as a file whose last blank line was dropped ends)
-    /// given to `on`; the line the stream stopped inside, if it did.
-    pub fn finish(
-        self,
-        whole: impl Fn(&str) -> bool,
-        mut on: impl FnMut(&SseEvent) -> Result<(), crate::steps::response::ResponseError>,
-    ) -> Result<Option<String>, crate::steps::response::ResponseError> {
-        use crate::steps::response::ResponseError;
-        if let Some(e) = self.failed {
+    /// The failure a push met, else the last event if it was whole (whole
+    /// lines with no blank line after them, as a file whose last blank
+    /// line was dropped ends), then the API's end of the stream.
+    fn finish(self: Box<Self>) -> Result<AssistantTurn, ResponseError> {
+        let Sse {
+            sse,
+            failed,
+            mut events,
+        } = *self;
+        if let Some(e) = failed {
             return Err(e);
         }
-        match self.sse.finish() {
-            Err(e) => Err(ResponseError::Stream(e.to_string())),
+        let half_line = match sse.finish() {
+            Err(e) => return Err(ResponseError::Stream(e.to_string())),
             Ok(SseTail::Partial(event)) => {
-                if whole(&event.data) {
-                    on(&event)?;
+                if T::whole(&event.data) {
+                    events.event(&event)?;
                 }
-                Ok(None)
+                None
             }
-            Ok(SseTail::Line(line)) => Ok(Some(line)),
-            Ok(SseTail::Clean) => Ok(None),
-        }
+            Ok(SseTail::Line(line)) => Some(line),
+            Ok(SseTail::Clean) => None,
+        };
+        events.end(half_line)
     }
 }
 

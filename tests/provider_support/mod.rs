@@ -7,9 +7,10 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use tool_carrier::history;
 use tool_carrier::history::{AsRecord, Record};
 use tool_carrier::media::Policy;
-use tool_carrier::provider::{build_request, read_history, Options, Provider, Request};
+use tool_carrier::provider::{build_request, Options, Provider, Request};
 use tool_carrier::roots::Roots;
 use tool_carrier::rules::{check_json, Target};
 
@@ -214,7 +215,7 @@ pub fn manifest_dir() -> &'static Path {
 /// A history file of the crate, as records.
 pub fn history(rel: &str) -> Vec<Record> {
     let bytes = fs::read(manifest_dir().join(rel)).unwrap();
-    read_history(&bytes[..]).unwrap()
+    history::read(&bytes[..]).unwrap()
 }
 
 /// Build a request, and check the body as serialized against every rule
@@ -248,12 +249,12 @@ pub fn assert_follows_rules(request: &Request) {
 
 /// JSON Lines text as records.
 pub fn history_lines(lines: &str) -> Vec<Record> {
-    read_history(lines.as_bytes()).unwrap()
+    history::read(lines.as_bytes()).unwrap()
 }
 
 /// Build from JSON Lines text (checked as [`build`] checks).
 pub fn build_lines(provider: Provider, lines: &str, options: &Options) -> Request {
-    let messages = read_history(lines.as_bytes()).unwrap();
+    let messages = history::read(lines.as_bytes()).unwrap();
     build(provider, &messages, options)
 }
 

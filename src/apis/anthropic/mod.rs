@@ -22,7 +22,6 @@ use crate::steps::tools::schema::Dialect;
 pub(crate) const SPEC: Spec = Spec {
     method: "POST",
     url: "https://api.anthropic.com/v1/messages",
-    model_in_body: true,
     needs_declared_calls: true,
     choice_none: true,
     names: Pattern::TOOL_NAME,

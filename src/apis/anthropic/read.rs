@@ -85,19 +85,12 @@ static TOOL_RESULT: Walk = Walk {
     also: &[],
 };
 
-/// Read an Anthropic Messages request body (or a bare `messages` array).
+/// Read an Anthropic Messages request body (or a bare `messages` array),
+/// as `options` say.
 ///
 /// # Errors
 /// [`ImportError`] naming the JSON path of what is not Anthropic's shape,
 /// or of a block of a kind the SDK does not list.
-pub fn from_anthropic(
-    input: &Value,
-    store: &mut dyn MediaStore,
-) -> Result<ImportedHistory, ImportError> {
-    read(input, store, &ImportOptions::default())
-}
-
-/// [`from_anthropic`], as `options` say.
 pub(crate) fn read(
     input: &Value,
     store: &mut dyn MediaStore,
@@ -403,7 +396,7 @@ mod tests {
                     {"type": "image", "source": {"type": "url", "url": "https://x/u.png"}}]}
             ]
         });
-        let h = from_anthropic(&body, &mut InlineStore).unwrap();
+        let h = read(&body, &mut InlineStore, &ImportOptions::default()).unwrap();
         let roles: Vec<&str> = h.messages.iter().map(|m| m.role()).collect();
         assert_eq!(roles, ["system", "user", "assistant", "tool", "user"]);
         assert_eq!(h.messages[0].content(), "Be brief.");
@@ -438,7 +431,7 @@ mod tests {
     #[test]
     fn bad_shapes_name_their_path() {
         let err = |v: Value| {
-            from_anthropic(&v, &mut InlineStore)
+            read(&v, &mut InlineStore, &ImportOptions::default())
                 .unwrap_err()
                 .to_string()
         };

@@ -25,19 +25,20 @@ use serde_json::value::RawValue;
 
 use crate::history::AssistantTurn;
 use crate::json::{minify, push_json_str};
-use crate::steps::response::{ResponseError, ResponseStream};
-use crate::steps::sse::{whole_json, Feed, SseEvent};
+use crate::steps::response::{lacking, ResponseError};
+use crate::steps::sse::{Events, SseEvent};
 
 use super::response::{present, turn, BlockHead, ErrorBody, Members, Message, Part};
 
 /// Reads an Anthropic event stream as its bytes arrive:
-/// [`push`](AnthropicStream::push) them in pieces cut anywhere, then
-/// [`finish`](AnthropicStream::finish).
+/// pushed in pieces cut anywhere, then finished (through
+/// [`Sse`](crate::steps::sse::Sse)).
 ///
 /// ```
-/// use tool_carrier::import::AnthropicStream;
+/// use tool_carrier::import::response_stream;
+/// use tool_carrier::provider::Provider;
 ///
-/// let mut stream = AnthropicStream::new();
+/// let mut stream = response_stream(Provider::Anthropic)?;
 /// stream.push(b"event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"type\":\"message\",\"content\":[]}}\n\n")?;
 /// stream.push(b"data: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n")?;
 /// stream.push(b"data: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"Hi\"}}\n\n")?;
@@ -47,7 +48,6 @@ use super::response::{present, turn, BlockHead, ErrorBody, Members, Message, Par
 /// ```
 #[derive(Debug, Default)]
 pub struct AnthropicStream {
-    feed: Feed,
     events: usize,
     started: bool,
     stopped: bool,
@@ -106,57 +106,7 @@ struct Delta<'a> {
     stop_sequence: Option<&'a RawValue>,
 }
 
-impl AnthropicStream {
-    /// A reader at the start of a stream.
-    pub fn new() -> AnthropicStream {
-        AnthropicStream::default()
-    }
-
-    /// Take the next bytes of the stream.
-    ///
-    /// # Errors
-    /// [`ResponseError`]: an `error` event, an event of a broken shape, or
-    /// bytes that are not UTF-8. Once failed, every call fails the same.
-    pub fn push(&mut self, bytes: &[u8]) -> Result<(), ResponseError> {
-        let mut feed = std::mem::take(&mut self.feed);
-        let result = feed.push(bytes, |e| self.event(e));
-        self.feed = feed;
-        result
-    }
-
-    /// End the stream: the assistant turn.
-    ///
-    /// # Errors
-    /// [`ResponseError::Truncated`] naming what the stream lacks
-    /// (`message_stop`, a block's `content_block_stop`), or the error a
-    /// push returned.
-    pub fn finish(mut self) -> Result<AssistantTurn, ResponseError> {
-        let feed = std::mem::take(&mut self.feed);
-        let half_line = feed.finish(whole_json, |e| self.event(e))?;
-        let mut missing = Vec::new();
-        if !self.started {
-            missing.push("message_start".to_owned());
-        }
-        for (b, block) in self.blocks.iter().enumerate() {
-            if block.open {
-                missing.push(format!("content_block_stop for block {b}"));
-            }
-        }
-        if !self.stopped {
-            missing.push("message_stop".to_owned());
-        }
-        if !missing.is_empty() {
-            let mut missing = missing.join(" and ");
-            if let Some(line) = half_line {
-                missing.push_str(&format!(" (it stops inside the line {line:?})"));
-            }
-            return Err(ResponseError::Truncated { missing });
-        }
-        let usage = (!self.usage.is_empty()).then(|| object(&self.usage));
-        let parts = self.blocks.into_iter().map(Block::part).collect();
-        turn(parts, self.stop_reason, self.stop_sequence, usage)
-    }
-
+impl Events for AnthropicStream {
     fn event(&mut self, sse: &SseEvent) -> Result<(), ResponseError> {
         self.events += 1;
         let n = self.events;
@@ -242,6 +192,33 @@ impl AnthropicStream {
         Ok(())
     }
 
+    /// The assistant turn, once the stream ended.
+    ///
+    /// # Errors
+    /// [`ResponseError::Truncated`] naming what the stream lacks
+    /// (`message_stop`, a block's `content_block_stop`), or the error a
+    /// push returned.
+    fn end(self, half_line: Option<String>) -> Result<AssistantTurn, ResponseError> {
+        let mut missing = Vec::new();
+        if !self.started {
+            missing.push("message_start".to_owned());
+        }
+        for (b, block) in self.blocks.iter().enumerate() {
+            if block.open {
+                missing.push(format!("content_block_stop for block {b}"));
+            }
+        }
+        if !self.stopped {
+            missing.push("message_stop".to_owned());
+        }
+        lacking(missing, half_line)?;
+        let usage = (!self.usage.is_empty()).then(|| object(&self.usage));
+        let parts = self.blocks.into_iter().map(Block::part).collect();
+        turn(parts, self.stop_reason, self.stop_sequence, usage)
+    }
+}
+
+impl AnthropicStream {
     fn merge_usage(&mut self, raw: Option<&RawValue>) -> Result<(), serde_json::Error> {
         let Some(raw) = raw.filter(|r| r.get() != "null") else {
             return Ok(());
@@ -251,16 +228,6 @@ impl AnthropicStream {
             set(&mut self.usage, &name, minify(value.get()));
         }
         Ok(())
-    }
-}
-
-impl ResponseStream for AnthropicStream {
-    fn push(&mut self, bytes: &[u8]) -> Result<(), ResponseError> {
-        AnthropicStream::push(self, bytes)
-    }
-
-    fn finish(self: Box<Self>) -> Result<AssistantTurn, ResponseError> {
-        AnthropicStream::finish(*self)
     }
 }
 

@@ -26,7 +26,6 @@ use crate::steps::tools::schema::Dialect;
 pub(crate) const SPEC: Spec = Spec {
     method: "POST",
     url: "https://bedrock-runtime.{region}.amazonaws.com/model/{model}/converse",
-    model_in_body: false,
     needs_declared_calls: true,
     // Converse's toolChoice is auto, any or tool.
     choice_none: false,

@@ -106,18 +106,10 @@ fn cache_point(out: &mut ImportedHistory, m: usize, at: &str) {
     );
 }
 
-/// Read a Converse request body (or a bare `messages` array).
+/// Read a Converse request body (or a bare `messages` array), as `options` say.
 ///
 /// # Errors
 /// [`ImportError`] naming the JSON path of what is not Converse's shape.
-pub fn from_bedrock(
-    input: &Value,
-    store: &mut dyn MediaStore,
-) -> Result<ImportedHistory, ImportError> {
-    read(input, store, &ImportOptions::default())
-}
-
-/// [`from_bedrock`], as `options` say.
 pub(crate) fn read(
     input: &Value,
     store: &mut dyn MediaStore,
@@ -434,7 +426,9 @@ mod tests {
     use serde_json::json;
 
     fn err(v: Value) -> String {
-        from_bedrock(&v, &mut InlineStore).unwrap_err().to_string()
+        read(&v, &mut InlineStore, &ImportOptions::default())
+            .unwrap_err()
+            .to_string()
     }
 
     #[test]
@@ -467,7 +461,7 @@ mod tests {
                 {"reasoningContent": {"reasoningText": {"text": "hm", "signature": "sig"}}},
                 {"text": "Done."},
                 {"cachePoint": {"type": "default"}}]}]});
-        let h = from_bedrock(&body, &mut InlineStore).unwrap();
+        let h = read(&body, &mut InlineStore, &ImportOptions::default()).unwrap();
         let a: Value = serde_json::from_str(h.messages[0].content()).unwrap();
         assert_eq!(a["content"], "Done.");
         assert_eq!(

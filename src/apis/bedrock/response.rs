@@ -225,13 +225,14 @@ pub(crate) fn sniff(text: &str) -> Option<ResponseForm> {
 /// Read a Converse response body (not streamed) as one assistant turn.
 ///
 /// ```
-/// use tool_carrier::import::from_bedrock_response;
+/// use tool_carrier::import::from_response;
+/// use tool_carrier::provider::Provider;
 ///
 /// let body = r#"{"output": {"message": {"role": "assistant", "content": [
 ///     {"toolUse": {"toolUseId": "tooluse_1", "name": "shot", "input": {"page": 2}}}]}},
 ///     "stopReason": "tool_use", "usage": {"inputTokens": 9, "outputTokens": 4, "totalTokens": 13},
 ///     "metrics": {"latencyMs": 120}}"#;
-/// let turn = from_bedrock_response(body)?;
+/// let turn = from_response(Provider::Bedrock, body)?;
 /// assert_eq!(
 ///     turn.to_json(),
 ///     r#"{"content":null,"tool_calls":[{"id":"tooluse_1","name":"shot","arguments":{"page":2}}],"stop_reason":"tool_use","usage":{"inputTokens":9,"outputTokens":4,"totalTokens":13}}"#

@@ -41,7 +41,7 @@ use serde_json::value::RawValue;
 use crate::history::AssistantTurn;
 use crate::json::{minify, push_json_str};
 use crate::steps::lines::{Line, LineSplitter};
-use crate::steps::response::{Members, ResponseError, ResponseStream};
+use crate::steps::response::{lacking, Members, ResponseError, ResponseStream};
 
 use super::response::{present, turn, ErrorBody, Part, EVENTS};
 
@@ -50,9 +50,10 @@ use super::response::{present, turn, ErrorBody, Part, EVENTS};
 /// [`finish`](BedrockStream::finish).
 ///
 /// ```
-/// use tool_carrier::import::BedrockStream;
+/// use tool_carrier::import::response_stream;
+/// use tool_carrier::provider::Provider;
 ///
-/// let mut stream = BedrockStream::new();
+/// let mut stream = response_stream(Provider::Bedrock)?;
 /// stream.push(b"{\"messageStart\": {\"role\": \"assistant\"}}\n")?;
 /// stream.push(b"{\"contentBlockDelta\": {\"delta\": {\"text\": \"Hi\"}, \"contentBlockIndex\": 0}}\n")?;
 /// stream.push(b"{\"contentBlockStop\": {\"contentBlockIndex\": 0}}\n{\"messageStop\": {\"stopReason\": \"end_turn\"}}\n")?;
@@ -261,11 +262,7 @@ impl BedrockStream {
             missing.push("messageStop".to_owned());
         }
         missing.extend(cut);
-        if !missing.is_empty() {
-            return Err(ResponseError::Truncated {
-                missing: missing.join(" and "),
-            });
-        }
+        lacking(missing, None)?;
         let parts = self
             .blocks
             .into_iter()

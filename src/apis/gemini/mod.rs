@@ -24,7 +24,6 @@ use crate::steps::tools::schema::Dialect;
 pub(crate) const SPEC: Spec = Spec {
     method: "POST",
     url: "https://generativelanguage.googleapis.com/v1beta/models/{model}:generateContent",
-    model_in_body: false,
     needs_declared_calls: true,
     choice_none: true,
     names: Pattern::GEMINI_NAME,
@@ -65,7 +64,6 @@ pub(crate) const SPEC: Spec = Spec {
 /// defaults and placement.
 pub(crate) const SPEC_2: Spec = Spec {
     provider: Provider::Gemini2,
-    name: Provider::Gemini2.name(),
     // The name for Gemini 2.x placement whatever the model.
     tool_media: ToolMedia::After,
     ..SPEC

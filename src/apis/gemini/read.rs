@@ -108,18 +108,11 @@ pub use crate::steps::envelope::GEMINI_PARTS as PARTS;
 /// The placeholder signature `convert` writes on calls from elsewhere.
 const PLACEHOLDER: &str = "skip_thought_signature_validator";
 
-/// Read a `generateContent` request body (or a bare `contents` array).
+/// Read a `generateContent` request body (or a bare `contents` array),
+/// as `options` say.
 ///
 /// # Errors
 /// [`ImportError`] naming the JSON path of what is not Gemini's shape.
-pub fn from_gemini(
-    input: &Value,
-    store: &mut dyn MediaStore,
-) -> Result<ImportedHistory, ImportError> {
-    read(input, store, &ImportOptions::default())
-}
-
-/// [`from_gemini`], as `options` say.
 pub(crate) fn read(
     input: &Value,
     store: &mut dyn MediaStore,
@@ -513,7 +506,7 @@ mod tests {
                     {"text": "And?"}]}
             ]
         });
-        let h = from_gemini(&body, &mut InlineStore).unwrap();
+        let h = read(&body, &mut InlineStore, &ImportOptions::default()).unwrap();
         let roles: Vec<&str> = h.messages.iter().map(|m| m.role()).collect();
         assert_eq!(roles, ["system", "user", "assistant", "tool", "user"]);
         assert_eq!(h.messages[0].content(), "Be brief.");
@@ -558,7 +551,7 @@ mod tests {
                 {"functionResponse": {"id": "c", "name": "f", "response": {"error": {"code": 7}, "output": "half"}}},
                 {"functionResponse": {"id": "d", "name": "f", "response": {"error": null}}}]}
         ]});
-        let h = from_gemini(&body, &mut InlineStore).unwrap();
+        let h = read(&body, &mut InlineStore, &ImportOptions::default()).unwrap();
         let tools: Vec<Value> = h
             .messages
             .iter()
@@ -582,7 +575,11 @@ mod tests {
 
     #[test]
     fn bad_shapes_name_their_path() {
-        let err = |v: Value| from_gemini(&v, &mut InlineStore).unwrap_err().to_string();
+        let err = |v: Value| {
+            read(&v, &mut InlineStore, &ImportOptions::default())
+                .unwrap_err()
+                .to_string()
+        };
         assert_eq!(
             err(json!({"messages": []})),
             "$: expected a generateContent body or a list of contents: no `contents` member"

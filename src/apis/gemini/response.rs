@@ -410,12 +410,13 @@ pub(crate) fn sniff(text: &str) -> Option<ResponseForm> {
 /// turn.
 ///
 /// ```
-/// use tool_carrier::import::from_gemini_response;
+/// use tool_carrier::import::from_response;
+/// use tool_carrier::provider::Provider;
 ///
 /// let body = r#"{"candidates": [{"content": {"role": "model", "parts": [
 ///     {"functionCall": {"name": "shot", "args": {"page": 2}}, "thoughtSignature": "c2ln"}]},
 ///     "finishReason": "STOP"}]}"#;
-/// let turn = from_gemini_response(body)?;
+/// let turn = from_response(Provider::Gemini, body)?;
 /// assert_eq!(
 ///     turn.to_json(),
 ///     r#"{"content":null,"tool_calls":[{"id":"call_0_0","name":"shot","arguments":{"page":2}}],"gemini_thought_signatures":{"call_0_0":"c2ln"},"stop_reason":"STOP"}"#

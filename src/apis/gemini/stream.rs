@@ -20,7 +20,7 @@
 //! `finishReason` was cut.
 
 use crate::history::AssistantTurn;
-use crate::steps::response::{ResponseError, ResponseStream};
+use crate::steps::response::{lacking, ResponseError, ResponseStream};
 use crate::steps::sse::{SseSplitter, SseTail};
 
 use super::response::Reading;
@@ -30,9 +30,10 @@ use super::response::Reading;
 /// [`finish`](GeminiStream::finish).
 ///
 /// ```
-/// use tool_carrier::import::GeminiStream;
+/// use tool_carrier::import::response_stream;
+/// use tool_carrier::provider::Provider;
 ///
-/// let mut stream = GeminiStream::new();
+/// let mut stream = response_stream(Provider::Gemini)?;
 /// stream.push(b"data: {\"candidates\": [{\"content\": {\"role\": \"model\", \"parts\": [{\"text\": \"Hel\"}]}}]}\r\n\r\n")?;
 /// stream.push(b"data: {\"candidates\": [{\"content\": {\"role\": \"model\", \"parts\": [{\"text\": \"lo\"}]}, \"finishReason\": \"STOP\"}]}\r\n\r\n")?;
 /// let turn = stream.finish()?;
@@ -182,11 +183,7 @@ impl GeminiStream {
             missing.push("a chunk with finishReason".to_owned());
         }
         missing.extend(cut);
-        if !missing.is_empty() {
-            return Err(ResponseError::Truncated {
-                missing: missing.join(" and "),
-            });
-        }
+        lacking(missing, None)?;
         self.reading.turn()
     }
 

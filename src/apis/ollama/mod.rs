@@ -21,7 +21,6 @@ use crate::steps::tools::schema::Dialect;
 pub(crate) const SPEC: Spec = Spec {
     method: "POST",
     url: "http://localhost:11434/api/chat",
-    model_in_body: true,
     // Ollama replays calls without declarations and cannot be told
     // not to call, so minimal declarations would only invite calls.
     needs_declared_calls: false,

@@ -55,18 +55,10 @@ static CALLS: Walk = Walk {
 
 pub use crate::steps::envelope::OLLAMA_THINKING as THINKING;
 
-/// Read an `/api/chat` request body (or a bare `messages` array).
+/// Read an `/api/chat` request body (or a bare `messages` array), as `options` say.
 ///
 /// # Errors
 /// [`ImportError`] naming the JSON path of what is not Ollama's shape.
-pub fn from_ollama(
-    input: &Value,
-    store: &mut dyn MediaStore,
-) -> Result<ImportedHistory, ImportError> {
-    read(input, store, &ImportOptions::default())
-}
-
-/// [`from_ollama`], as `options` say.
 pub(crate) fn read(
     input: &Value,
     store: &mut dyn MediaStore,
@@ -304,7 +296,7 @@ mod tests {
                 {"role": "user", "content": "And?", "images": [GIF]}
             ]
         });
-        let h = from_ollama(&body, &mut InlineStore).unwrap();
+        let h = read(&body, &mut InlineStore, &ImportOptions::default()).unwrap();
         let roles: Vec<&str> = h.messages.iter().map(|m| m.role()).collect();
         assert_eq!(roles, ["system", "assistant", "tool", "user"]);
         let a: Value = serde_json::from_str(h.messages[1].content()).unwrap();
@@ -333,7 +325,11 @@ mod tests {
 
     #[test]
     fn bad_shapes_name_their_path() {
-        let err = |v: Value| from_ollama(&v, &mut InlineStore).unwrap_err().to_string();
+        let err = |v: Value| {
+            read(&v, &mut InlineStore, &ImportOptions::default())
+                .unwrap_err()
+                .to_string()
+        };
         assert_eq!(
             err(json!({"contents": []})),
             "$: expected a chat body or a list of messages: no `messages` member"

@@ -257,12 +257,13 @@ pub(crate) fn sniff(text: &str) -> Option<ResponseForm> {
 /// turn.
 ///
 /// ```
-/// use tool_carrier::import::from_ollama_response;
+/// use tool_carrier::import::from_response;
+/// use tool_carrier::provider::Provider;
 ///
 /// let body = r#"{"model": "qwen3", "message": {"role": "assistant", "content": "",
 ///     "tool_calls": [{"function": {"name": "shot", "arguments": {"page": 2}}}]},
 ///     "done": true, "done_reason": "stop", "prompt_eval_count": 9, "eval_count": 4}"#;
-/// let turn = from_ollama_response(body)?;
+/// let turn = from_response(Provider::Ollama, body)?;
 /// assert_eq!(
 ///     turn.to_json(),
 ///     r#"{"content":null,"tool_calls":[{"id":"call_0_0","name":"shot","arguments":{"page":2}}],"stop_reason":"stop","usage":{"prompt_eval_count":9,"eval_count":4}}"#

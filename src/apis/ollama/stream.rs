@@ -14,7 +14,7 @@ use serde_json::value::RawValue;
 
 use crate::history::AssistantTurn;
 use crate::steps::lines::{Line, LineSplitter};
-use crate::steps::response::{ResponseError, ResponseStream};
+use crate::steps::response::{lacking, ResponseError, ResponseStream};
 
 use super::response::Reading;
 
@@ -23,9 +23,10 @@ use super::response::Reading;
 /// [`finish`](OllamaStream::finish).
 ///
 /// ```
-/// use tool_carrier::import::OllamaStream;
+/// use tool_carrier::import::response_stream;
+/// use tool_carrier::provider::Provider;
 ///
-/// let mut stream = OllamaStream::new();
+/// let mut stream = response_stream(Provider::Ollama)?;
 /// stream.push(b"{\"message\": {\"role\": \"assistant\", \"content\": \"Hel\"}, \"done\": false}\n")?;
 /// stream.push(b"{\"message\": {\"role\": \"assistant\", \"content\": \"lo\"}, \"done\": false}\n")?;
 /// stream.push(b"{\"message\": {\"role\": \"assistant\", \"content\": \"\"}, \"done\": true, \"done_reason\": \"stop\"}\n")?;
@@ -101,11 +102,7 @@ impl OllamaStream {
             missing.push("the line with \"done\": true".to_owned());
         }
         missing.extend(cut);
-        if !missing.is_empty() {
-            return Err(ResponseError::Truncated {
-                missing: missing.join(" and "),
-            });
-        }
+        lacking(missing, None)?;
         self.reading.turn()
     }
 }

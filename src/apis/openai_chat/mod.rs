@@ -19,7 +19,6 @@ use crate::steps::spec::{SettingAsk, Spec, ToolMedia};
 pub(crate) const SPEC: Spec = Spec {
     method: "POST",
     url: "https://api.openai.com/v1/chat/completions",
-    model_in_body: true,
     needs_declared_calls: true,
     choice_none: true,
     names: Pattern::TOOL_NAME,

@@ -154,18 +154,11 @@ fn message_what(role: Role) -> &'static str {
     }
 }
 
-/// Read a Chat Completions request body (or a bare `messages` array).
+/// Read a Chat Completions request body (or a bare `messages` array),
+/// as `options` say.
 ///
 /// # Errors
 /// [`ImportError`] naming the JSON path of what is not Chat's shape.
-pub fn from_openai_chat(
-    input: &Value,
-    store: &mut dyn MediaStore,
-) -> Result<ImportedHistory, ImportError> {
-    read(input, store, &ImportOptions::default())
-}
-
-/// [`from_openai_chat`], as `options` say.
 pub(crate) fn read(
     input: &Value,
     store: &mut dyn MediaStore,

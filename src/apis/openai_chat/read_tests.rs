@@ -26,7 +26,12 @@ fn media_message() -> Value {
 
 #[test]
 fn the_media_message_is_folded_back_into_its_result() {
-    let h = from_openai_chat(&batch(media_message()), &mut InlineStore).unwrap();
+    let h = read(
+        &batch(media_message()),
+        &mut InlineStore,
+        &ImportOptions::default(),
+    )
+    .unwrap();
     let roles: Vec<&str> = h.messages.iter().map(|m| m.role()).collect();
     assert_eq!(roles, ["user", "assistant", "tool", "user"]);
     let t: Value = serde_json::from_str(h.messages[2].content()).unwrap();
@@ -47,7 +52,7 @@ fn after_a_bridge_too_and_nothing_that_does_not_match_exactly() {
         .as_array_mut()
         .unwrap()
         .insert(3, json!({"role": "assistant", "content": BRIDGE}));
-    let h = from_openai_chat(&with_bridge, &mut InlineStore).unwrap();
+    let h = read(&with_bridge, &mut InlineStore, &ImportOptions::default()).unwrap();
     assert_eq!(h.messages.len(), 4);
     // A bridge before a plain user message is left out as well.
     let plain = json!([
@@ -56,7 +61,7 @@ fn after_a_bridge_too_and_nothing_that_does_not_match_exactly() {
         {"role": "assistant", "content": BRIDGE},
         {"role": "user", "content": "Next?"}
     ]);
-    let h = from_openai_chat(&plain, &mut InlineStore).unwrap();
+    let h = read(&plain, &mut InlineStore, &ImportOptions::default()).unwrap();
     let roles: Vec<&str> = h.messages.iter().map(|m| m.role()).collect();
     assert_eq!(roles, ["assistant", "tool", "user"]);
     // Another call id, another tool name, an extra part: a user message.
@@ -73,7 +78,7 @@ fn after_a_bridge_too_and_nothing_that_does_not_match_exactly() {
     ] {
         let mut m = media_message();
         m["content"][0]["text"] = edit.0.into();
-        let h = from_openai_chat(&batch(m), &mut InlineStore).unwrap();
+        let h = read(&batch(m), &mut InlineStore, &ImportOptions::default()).unwrap();
         assert_eq!(h.messages.len(), 5, "{}", edit.0);
         let t: Value = serde_json::from_str(h.messages[2].content()).unwrap();
         assert_eq!(t["attachments"], json!([]));
@@ -98,7 +103,7 @@ fn what_chat_allows_is_read_as_before() {
         {"role": "assistant", "content": null, "function_call": {"name": "g"}},
         {"role": "function", "name": "g", "content": [{"type": "text", "text": "done"}]}
     ]});
-    let h = from_openai_chat(&body, &mut InlineStore).unwrap();
+    let h = read(&body, &mut InlineStore, &ImportOptions::default()).unwrap();
     let roles: Vec<&str> = h.messages.iter().map(|m| m.role()).collect();
     assert_eq!(
         roles,
@@ -147,7 +152,7 @@ fn what_chat_allows_is_read_as_before() {
 #[test]
 fn bad_shapes_name_their_path() {
     let err = |v: Value| {
-        from_openai_chat(&v, &mut InlineStore)
+        read(&v, &mut InlineStore, &ImportOptions::default())
             .unwrap_err()
             .to_string()
     };

@@ -25,19 +25,20 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use crate::history::AssistantTurn;
-use crate::steps::response::{ResponseError, ResponseStream};
-use crate::steps::sse::{whole_json, Feed, SseEvent};
+use crate::steps::response::{lacking, ResponseError};
+use crate::steps::sse::{whole_json, Events, SseEvent};
 
 use super::response::{function_only, present, ApiError, Call, Reply, LEGACY_CALL};
 
 /// Reads a Chat Completions event stream as its bytes arrive:
-/// [`push`](OpenAiChatStream::push) them in pieces cut anywhere, then
-/// [`finish`](OpenAiChatStream::finish).
+/// pushed in pieces cut anywhere, then finished (through
+/// [`Sse`](crate::steps::sse::Sse)).
 ///
 /// ```
-/// use tool_carrier::import::OpenAiChatStream;
+/// use tool_carrier::import::response_stream;
+/// use tool_carrier::provider::Provider;
 ///
-/// let mut stream = OpenAiChatStream::new();
+/// let mut stream = response_stream(Provider::OpenAiChat)?;
 /// stream.push(b"data: {\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"Hi\"}}]}\n\n")?;
 /// stream.push(b"data: {\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n")?;
 /// assert_eq!(stream.finish()?.to_json(), r#"{"content":"Hi","tool_calls":[],"stop_reason":"stop"}"#);
@@ -45,7 +46,6 @@ use super::response::{function_only, present, ApiError, Call, Reply, LEGACY_CALL
 /// ```
 #[derive(Debug, Default)]
 pub struct OpenAiChatStream {
-    feed: Feed,
     events: usize,
     done: bool,
     content: String,
@@ -95,64 +95,9 @@ struct Delta<'a> {
     function_call: Option<&'a RawValue>,
 }
 
-impl OpenAiChatStream {
-    /// A reader at the start of a stream.
-    pub fn new() -> OpenAiChatStream {
-        OpenAiChatStream::default()
-    }
-
-    /// Take the next bytes of the stream.
-    ///
-    /// # Errors
-    /// [`ResponseError`]: an `error` object, a chunk of a broken shape (a
-    /// call of another type than `function`), or bytes that are not UTF-8.
-    /// Once failed, every call fails the same.
-    pub fn push(&mut self, bytes: &[u8]) -> Result<(), ResponseError> {
-        let mut feed = std::mem::take(&mut self.feed);
-        let result = feed.push(bytes, |e| self.event(e));
-        self.feed = feed;
-        result
-    }
-
-    /// End the stream: the assistant turn.
-    ///
-    /// # Errors
-    /// [`ResponseError::Truncated`] naming what the stream lacks (choice
-    /// 0's `finish_reason`, `data: [DONE]`), a call whose arguments are not
-    /// JSON, or the error a push returned.
-    pub fn finish(mut self) -> Result<AssistantTurn, ResponseError> {
-        let feed = std::mem::take(&mut self.feed);
-        let half_line = feed.finish(
-            |data| data == "[DONE]" || whole_json(data),
-            |e| self.event(e),
-        )?;
-        let mut missing = Vec::new();
-        if self.finish_reason.is_none() {
-            missing.push("finish_reason for choice 0");
-        }
-        if !self.done {
-            missing.push("data: [DONE]");
-        }
-        if !missing.is_empty() {
-            let mut missing = missing.join(" and ");
-            if let Some(line) = half_line {
-                missing.push_str(&format!(" (it stops inside the line {line:?})"));
-            }
-            return Err(ResponseError::Truncated { missing });
-        }
-        let reply = Reply {
-            text: vec![self.content],
-            refusal: vec![self.refusal],
-            calls: self
-                .calls
-                .into_values()
-                .map(|c| (c.id, c.name, c.arguments))
-                .collect(),
-            items: Vec::new(),
-            stop_reason: self.finish_reason,
-            usage: self.usage,
-        };
-        reply.into_turn("call")
+impl Events for OpenAiChatStream {
+    fn whole(data: &str) -> bool {
+        data == "[DONE]" || whole_json(data)
     }
 
     fn event(&mut self, sse: &SseEvent) -> Result<(), ResponseError> {
@@ -202,6 +147,38 @@ impl OpenAiChatStream {
         Ok(())
     }
 
+    /// The assistant turn, once the stream ended.
+    ///
+    /// # Errors
+    /// [`ResponseError::Truncated`] naming what the stream lacks (choice
+    /// 0's `finish_reason`, `data: [DONE]`), a call whose arguments are not
+    /// JSON, or the error a push returned.
+    fn end(self, half_line: Option<String>) -> Result<AssistantTurn, ResponseError> {
+        let mut missing = Vec::new();
+        if self.finish_reason.is_none() {
+            missing.push("finish_reason for choice 0".to_owned());
+        }
+        if !self.done {
+            missing.push("data: [DONE]".to_owned());
+        }
+        lacking(missing, half_line)?;
+        let reply = Reply {
+            text: vec![self.content],
+            refusal: vec![self.refusal],
+            calls: self
+                .calls
+                .into_values()
+                .map(|c| (c.id, c.name, c.arguments))
+                .collect(),
+            items: Vec::new(),
+            stop_reason: self.finish_reason,
+            usage: self.usage,
+        };
+        reply.into_turn("call")
+    }
+}
+
+impl OpenAiChatStream {
     /// Take one call piece. A piece without `index` (some compatible
     /// servers) continues the last call, or starts the next one when it
     /// names an id of its own.
@@ -245,22 +222,14 @@ fn grow(field: &mut String, piece: &str) {
     }
 }
 
-impl ResponseStream for OpenAiChatStream {
-    fn push(&mut self, bytes: &[u8]) -> Result<(), ResponseError> {
-        OpenAiChatStream::push(self, bytes)
-    }
-
-    fn finish(self: Box<Self>) -> Result<AssistantTurn, ResponseError> {
-        OpenAiChatStream::finish(*self)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::steps::response::ResponseStream;
+    use crate::steps::sse::Sse;
 
     fn read(text: &str) -> Result<AssistantTurn, ResponseError> {
-        let mut s = OpenAiChatStream::new();
+        let mut s = Box::new(Sse::<OpenAiChatStream>::default());
         s.push(text.as_bytes())?;
         s.finish()
     }

@@ -16,7 +16,6 @@ pub(crate) const SPEC: Spec = Spec {
     // What depends on the server is its profile's (the facts'
     // [profiles]); this is the generic profile's URL.
     url: "http://localhost:8000/v1/chat/completions",
-    model_in_body: true,
     needs_declared_calls: true,
     choice_none: true,
     names: Pattern::TOOL_NAME,

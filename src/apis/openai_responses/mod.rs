@@ -20,7 +20,6 @@ use crate::steps::spec::{Spec, ToolMedia};
 pub(crate) const SPEC: Spec = Spec {
     method: "POST",
     url: "https://api.openai.com/v1/responses",
-    model_in_body: true,
     needs_declared_calls: true,
     choice_none: true,
     names: Pattern::TOOL_NAME,

@@ -92,18 +92,10 @@ fn what(list: &List, part: &Open<Part<'_>>) -> String {
 /// back first in their turn when the history goes to Responses again).
 pub use crate::steps::envelope::OPENAI_ITEMS as ITEMS;
 
-/// Read a Responses request body (or a bare `input` list).
+/// Read a Responses request body (or a bare `input` list), as `options` say.
 ///
 /// # Errors
 /// [`ImportError`] naming the JSON path of what is not the Responses shape.
-pub fn from_openai_responses(
-    input: &Value,
-    store: &mut dyn MediaStore,
-) -> Result<ImportedHistory, ImportError> {
-    read(input, store, &ImportOptions::default())
-}
-
-/// [`from_openai_responses`], as `options` say.
 pub(crate) fn read(
     input: &Value,
     store: &mut dyn MediaStore,
@@ -432,7 +424,7 @@ mod tests {
                     {"type": "input_image", "image_url": format!("data:image/gif;base64,{GIF}"), "detail": "auto"}]}
             ]
         });
-        let h = from_openai_responses(&body, &mut InlineStore).unwrap();
+        let h = read(&body, &mut InlineStore, &ImportOptions::default()).unwrap();
         let roles: Vec<&str> = h.messages.iter().map(|m| m.role()).collect();
         assert_eq!(roles, ["system", "user", "assistant", "tool"]);
         let a: Value = serde_json::from_str(h.messages[2].content()).unwrap();
@@ -447,9 +439,10 @@ mod tests {
 
     #[test]
     fn what_responses_allows_is_read_as_before() {
-        let h = from_openai_responses(
+        let h = read(
             &json!({"model": "gpt-5", "instructions": "Be brief.", "input": "Hi."}),
             &mut InlineStore,
+            &ImportOptions::default(),
         )
         .unwrap();
         assert_eq!(
@@ -475,7 +468,7 @@ mod tests {
                 {"type": "input_text", "text": "ok"},
                 {"type": "input_file", "file_url": "https://x/a.pdf"}]}
         ]);
-        let h = from_openai_responses(&body, &mut InlineStore).unwrap();
+        let h = read(&body, &mut InlineStore, &ImportOptions::default()).unwrap();
         let roles: Vec<&str> = h.messages.iter().map(|m| m.role()).collect();
         assert_eq!(roles, ["system", "user", "assistant", "tool"]);
         assert_eq!(
@@ -498,7 +491,7 @@ mod tests {
         // An output part inside a result is no part the SDK lists there.
         let mut bad = body.clone();
         bad[5]["output"][1] = json!({"type": "output_text", "text": "also"});
-        let err = from_openai_responses(&bad, &mut InlineStore).unwrap_err();
+        let err = read(&bad, &mut InlineStore, &ImportOptions::default()).unwrap_err();
         assert!(err.to_string().starts_with(
             "$[5].output[1]: a \"output_text\" part is not a kind the openai 3.57.0 types list for function_call_output output"
         ), "{err}");
@@ -507,7 +500,7 @@ mod tests {
     #[test]
     fn bad_shapes_name_their_path() {
         let err = |v: Value| {
-            from_openai_responses(&v, &mut InlineStore)
+            read(&v, &mut InlineStore, &ImportOptions::default())
                 .unwrap_err()
                 .to_string()
         };

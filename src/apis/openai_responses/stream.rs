@@ -40,19 +40,20 @@ use serde_json::value::RawValue;
 use crate::apis::openai_chat::response::{present, ApiError, Reply};
 use crate::history::AssistantTurn;
 use crate::json::minify;
-use crate::steps::response::{ResponseError, ResponseStream};
-use crate::steps::sse::{whole_json, Feed, SseEvent};
+use crate::steps::response::{lacking, ResponseError};
+use crate::steps::sse::{Events, SseEvent};
 
 use super::response::{failure, item, stop_reason, ResponseObject};
 
 /// Reads a Responses event stream as its bytes arrive:
-/// [`push`](OpenAiResponsesStream::push) them in pieces cut anywhere, then
-/// [`finish`](OpenAiResponsesStream::finish).
+/// pushed in pieces cut anywhere, then finished (through
+/// [`Sse`](crate::steps::sse::Sse)).
 ///
 /// ```
-/// use tool_carrier::import::OpenAiResponsesStream;
+/// use tool_carrier::import::response_stream;
+/// use tool_carrier::provider::Provider;
 ///
-/// let mut stream = OpenAiResponsesStream::new();
+/// let mut stream = response_stream(Provider::OpenAiResponses)?;
 /// stream.push(b"event: response.created\ndata: {\"type\":\"response.created\",\"response\":{\"object\":\"response\",\"status\":\"in_progress\",\"output\":[]}}\n\n")?;
 /// stream.push(b"data: {\"type\":\"response.output_item.done\",\"output_index\":0,\"item\":{\"type\":\"message\",\"role\":\"assistant\",\"content\":[{\"type\":\"output_text\",\"text\":\"Hi\"}]}}\n\n")?;
 /// stream.push(b"data: {\"type\":\"response.completed\",\"response\":{\"object\":\"response\",\"status\":\"completed\",\"output\":[]}}\n\n")?;
@@ -61,7 +62,6 @@ use super::response::{failure, item, stop_reason, ResponseObject};
 /// ```
 #[derive(Debug, Default)]
 pub struct OpenAiResponsesStream {
-    feed: Feed,
     events: usize,
     created: bool,
     ended: bool,
@@ -94,71 +94,7 @@ struct Event<'a> {
     error: Option<&'a RawValue>,
 }
 
-impl OpenAiResponsesStream {
-    /// A reader at the start of a stream.
-    pub fn new() -> OpenAiResponsesStream {
-        OpenAiResponsesStream::default()
-    }
-
-    /// Take the next bytes of the stream.
-    ///
-    /// # Errors
-    /// [`ResponseError`]: an `error` or `response.failed` event, an event
-    /// of a broken shape, or bytes that are not UTF-8. Once failed, every
-    /// call fails the same.
-    pub fn push(&mut self, bytes: &[u8]) -> Result<(), ResponseError> {
-        let mut feed = std::mem::take(&mut self.feed);
-        let result = feed.push(bytes, |e| self.event(e));
-        self.feed = feed;
-        result
-    }
-
-    /// End the stream: the assistant turn.
-    ///
-    /// # Errors
-    /// [`ResponseError::Truncated`] naming what the stream lacks
-    /// (`response.created`, an item's `response.output_item.done`,
-    /// `response.completed`), a `function_call` whose arguments are not
-    /// JSON, or the error a push returned.
-    pub fn finish(mut self) -> Result<AssistantTurn, ResponseError> {
-        let feed = std::mem::take(&mut self.feed);
-        let half_line = feed.finish(whole_json, |e| self.event(e))?;
-        let mut missing = Vec::new();
-        if !self.created {
-            missing.push("response.created".to_owned());
-        }
-        for (index, done) in &self.items {
-            if done.is_none() {
-                missing.push(format!("response.output_item.done for output item {index}"));
-            }
-        }
-        if !self.ended {
-            missing.push("response.completed (or response.incomplete)".to_owned());
-        }
-        if !missing.is_empty() {
-            let mut missing = missing.join(" and ");
-            if let Some(line) = half_line {
-                missing.push_str(&format!(" (it stops inside the line {line:?})"));
-            }
-            return Err(ResponseError::Truncated { missing });
-        }
-        let items: Vec<String> = if self.items.is_empty() {
-            self.output
-        } else {
-            self.items.into_values().flatten().collect()
-        };
-        let mut reply = Reply::default();
-        for (i, raw) in items.iter().enumerate() {
-            item(&mut reply, raw).map_err(|reason| ResponseError::Shape {
-                at: format!("output item {i}"),
-                reason,
-            })?;
-        }
-        reply.stop_reason = self.stop_reason;
-        reply.usage = self.usage;
-        reply.into_turn("function_call")
-    }
-
+impl Events for OpenAiResponsesStream {
     fn event(&mut self, sse: &SseEvent) -> Result<(), ResponseError> {
         self.events += 1;
         let n = self.events;
@@ -226,7 +162,47 @@ impl OpenAiResponsesStream {
         }
         Ok(())
     }
+
+    /// The assistant turn, once the stream ended.
+    ///
+    /// # Errors
+    /// [`ResponseError::Truncated`] naming what the stream lacks
+    /// (`response.created`, an item's `response.output_item.done`,
+    /// `response.completed`), a `function_call` whose arguments are not
+    /// JSON, or the error a push returned.
+    fn end(self, half_line: Option<String>) -> Result<AssistantTurn, ResponseError> {
+        let mut missing = Vec::new();
+        if !self.created {
+            missing.push("response.created".to_owned());
+        }
+        for (index, done) in &self.items {
+            if done.is_none() {
+                missing.push(format!("response.output_item.done for output item {index}"));
+            }
+        }
+        if !self.ended {
+            missing.push("response.completed (or response.incomplete)".to_owned());
+        }
+        lacking(missing, half_line)?;
+        let items: Vec<String> = if self.items.is_empty() {
+            self.output
+        } else {
+            self.items.into_values().flatten().collect()
+        };
+        let mut reply = Reply::default();
+        for (i, raw) in items.iter().enumerate() {
+            item(&mut reply, raw).map_err(|reason| ResponseError::Shape {
+                at: format!("output item {i}"),
+                reason,
+            })?;
+        }
+        reply.stop_reason = self.stop_reason;
+        reply.usage = self.usage;
+        reply.into_turn("function_call")
+    }
 }
+
+impl OpenAiResponsesStream {}
 
 /// An event's `response` object.
 fn parse_response(raw: Option<&RawValue>) -> Result<ResponseObject<'_>, String> {
@@ -234,22 +210,14 @@ fn parse_response(raw: Option<&RawValue>) -> Result<ResponseObject<'_>, String> 
     serde_json::from_str(raw.get()).map_err(|e| e.to_string())
 }
 
-impl ResponseStream for OpenAiResponsesStream {
-    fn push(&mut self, bytes: &[u8]) -> Result<(), ResponseError> {
-        OpenAiResponsesStream::push(self, bytes)
-    }
-
-    fn finish(self: Box<Self>) -> Result<AssistantTurn, ResponseError> {
-        OpenAiResponsesStream::finish(*self)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::steps::response::ResponseStream;
+    use crate::steps::sse::Sse;
 
     fn read(text: &str) -> Result<AssistantTurn, ResponseError> {
-        let mut s = OpenAiResponsesStream::new();
+        let mut s = Box::new(Sse::<OpenAiResponsesStream>::default());
         s.push(text.as_bytes())?;
         s.finish()
     }

@@ -20,7 +20,7 @@
 //!
 //! ```
 //! use serde_json::json;
-//! use tool_carrier::import::from_mcp;
+//! use tool_carrier::import::{from_mcp, ImportOptions};
 //! use tool_carrier::media::store::InlineStore;
 //!
 //! let result = json!({
@@ -30,7 +30,7 @@
 //!     ],
 //!     "isError": false
 //! });
-//! let imported = from_mcp(Some("call_1"), &result, &mut InlineStore)?;
+//! let imported = from_mcp(Some("call_1"), &result, &mut InlineStore, &ImportOptions::default())?;
 //! let envelope: serde_json::Value = serde_json::from_str(&imported.content).unwrap();
 //! assert_eq!(envelope["content"], "Saved.");
 //! assert_eq!(envelope["attachments"][0]["kind"], "image");
@@ -74,32 +74,18 @@ static RESOURCE: Walk = Walk {
 };
 
 /// A native carrier's content from an MCP `CallToolResult` (JSON) answering
-/// `call_id`; inline payloads go to `store`.
-///
-/// # Errors
-/// [`ImportError`]: the result is not an object, `content` is not a list,
-/// a block lacks what its type needs, a payload is not base64, or the
-/// store fails.
-pub fn from_mcp(
-    call_id: Option<&str>,
-    result: &Value,
-    store: &mut dyn MediaStore,
-) -> Result<Imported, ImportError> {
-    from_mcp_with(call_id, result, store, &ImportOptions::default())
-}
-
-/// [`from_mcp`], as `options` say: with [`ImportOptions::keep_unknown`], a
-/// content block of a kind the MCP types do not list is left out with a
-/// note instead of refusing the result.
+/// `call_id`; inline payloads go to `store`. With
+/// [`ImportOptions::keep_unknown`], a content block of a kind the MCP types
+/// do not list is left out with a note instead of refusing the result.
 ///
 /// ```
 /// use serde_json::json;
-/// use tool_carrier::import::{from_mcp_with, ImportOptions};
+/// use tool_carrier::import::{from_mcp, ImportOptions};
 /// use tool_carrier::media::store::InlineStore;
 ///
 /// // What a server answers for a call it cannot serve: a failed result.
 /// let answer = json!({"jsonrpc": "2.0", "id": 4, "error": {"code": -32602, "message": "Unknown tool: shot"}});
-/// let imported = from_mcp_with(Some("call_1"), &answer, &mut InlineStore, &ImportOptions::new())?;
+/// let imported = from_mcp(Some("call_1"), &answer, &mut InlineStore, &ImportOptions::new())?;
 /// let envelope: serde_json::Value = serde_json::from_str(&imported.content).unwrap();
 /// assert_eq!(envelope["content"], "Unknown tool: shot");
 /// assert_eq!(envelope["is_error"], true);
@@ -108,8 +94,10 @@ pub fn from_mcp(
 /// ```
 ///
 /// # Errors
-/// As [`from_mcp`].
-pub fn from_mcp_with(
+/// [`ImportError`]: the result is not an object, `content` is not a list,
+/// a block lacks what its type needs, a payload is not base64, or the
+/// store fails.
+pub fn from_mcp(
     call_id: Option<&str>,
     result: &Value,
     store: &mut dyn MediaStore,
@@ -126,7 +114,7 @@ pub fn from_mcp_with(
     // A JSON-RPC response: its result, or its error.
     if members.contains_key("jsonrpc") {
         if let Some(inner) = members.get("result") {
-            return from_mcp_with(call_id, inner, store, options);
+            return from_mcp(call_id, inner, store, options);
         }
     }
     if let Some(error) = members
@@ -307,7 +295,13 @@ mod tests {
     const GIF: &str = "R0lGODlhAQABAIAAAP///wAAACwAAAAAAQABAAACAkQBADs=";
 
     fn envelope(result: Value) -> Value {
-        let imported = from_mcp(Some("c1"), &result, &mut InlineStore).unwrap();
+        let imported = from_mcp(
+            Some("c1"),
+            &result,
+            &mut InlineStore,
+            &ImportOptions::default(),
+        )
+        .unwrap();
         serde_json::from_str(&imported.content).unwrap()
     }
 
@@ -349,14 +343,14 @@ mod tests {
     fn a_block_of_a_kind_the_types_do_not_list_is_refused_or_left_out_as_asked() {
         let result =
             json!({"content": [{"type": "text", "text": "one"}, {"type": "future", "x": 1}]});
-        let err = from_mcp(None, &result, &mut InlineStore).unwrap_err();
+        let err = from_mcp(None, &result, &mut InlineStore, &ImportOptions::default()).unwrap_err();
         assert_eq!(
             err.to_string(),
             "$.content[1]: a \"future\" content block is not a kind the mcp-types 2.3.0 types list \
              for content (they list audio, image, resource, resource_link, text); --keep-unknown keeps it as a note"
         );
         let options = ImportOptions::new().with_keep_unknown(true);
-        let imported = from_mcp_with(None, &result, &mut InlineStore, &options).unwrap();
+        let imported = from_mcp(None, &result, &mut InlineStore, &options).unwrap();
         let e: Value = serde_json::from_str(&imported.content).unwrap();
         assert_eq!(e["content"], "one", "never written into the body");
         assert_eq!(
@@ -390,7 +384,13 @@ mod tests {
             (e["content"].as_str(), e.get("is_error")),
             (Some("ok"), None)
         );
-        let err = from_mcp(None, &json!({"error": {"code": 1}}), &mut InlineStore).unwrap_err();
+        let err = from_mcp(
+            None,
+            &json!({"error": {"code": 1}}),
+            &mut InlineStore,
+            &ImportOptions::default(),
+        )
+        .unwrap_err();
         assert_eq!(
             err.to_string(),
             "$.error: an error needs a string \"message\""
@@ -413,7 +413,7 @@ mod tests {
     #[test]
     fn bad_results_are_clear_errors() {
         let err = |v: Value| {
-            from_mcp(None, &v, &mut InlineStore)
+            from_mcp(None, &v, &mut InlineStore, &ImportOptions::default())
                 .unwrap_err()
                 .to_string()
         };

@@ -1,41 +1,5 @@
-//! Tool definitions: read in the shapes agents already keep, declared the
-//! way each provider documents.
-//!
-//! [`Tools::from_json`] takes any of these, told apart by shape (one file
-//! may even mix items of the array shapes):
-//!
-//! | shape | an item |
-//! |---|---|
-//! | OpenAI Chat `tools` | `{"type": "function", "function": {"name", "description", "parameters"}}` |
-//! | OpenAI Responses `tools` | `{"type": "function", "name", "description", "parameters"}` |
-//! | Anthropic `tools` | `{"name", "description", "input_schema"}`, or a typed tool `{"type": "computer_20250124", "name": "computer", …}` |
-//! | MCP `tools/list` result | `{"tools": [{"name", "description", "inputSchema"}]}` (bare, or as a JSON-RPC response's `result`) |
-//!
-//! A bare array, or an object with a `tools` array (a request body, an
-//! MCP result) are both read.
-//!
-//! Anthropic's typed tools (`computer_…`, `bash_…`, `text_editor_…`) carry
-//! no schema: Anthropic gets them unchanged, and other providers get a
-//! plain function with the input schema Anthropic documents for them
-//! ([`typed`]); a typed tool with no documented input (web search, code
-//! execution, …) cannot be declared elsewhere and is refused by name.
-//!
-//! # Example
-//!
-//! ```
-//! use tool_carrier::provider::Tools;
-//!
-//! let tools = Tools::from_json(r#"{"tools": [
-//!     {"name": "screenshot", "description": "Capture a page.",
-//!      "inputSchema": {"type": "object", "properties": {"page": {"type": "string"}}}}
-//! ]}"#)?;
-//! assert_eq!(tools.len(), 1);
-//! assert_eq!(tools.get("screenshot").unwrap().description(), Some("Capture a page."));
-//!
-//! let err = Tools::from_json(r#"[{"type": "function", "function": {"description": "no name"}}]"#).unwrap_err();
-//! assert_eq!(err.to_string(), "tool definition 0: `function.name` is missing or not a string");
-//! # Ok::<(), tool_carrier::provider::ToolsError>(())
-//! ```
+//! Tool definitions, read in the shapes agents keep and declared the way
+//! each provider documents ([`Tools`]).
 
 use std::fmt;
 
@@ -173,7 +137,44 @@ impl Tool {
     }
 }
 
-/// A set of tool definitions, in the order given, names unique.
+/// A set of tool definitions, in the order given, names unique: read in
+/// the shapes agents already keep, declared the way each provider documents.
+///
+/// [`Tools::from_json`] takes any of these, told apart by shape (one file
+/// may even mix items of the array shapes):
+///
+/// | shape | an item |
+/// |---|---|
+/// | OpenAI Chat `tools` | `{"type": "function", "function": {"name", "description", "parameters"}}` |
+/// | OpenAI Responses `tools` | `{"type": "function", "name", "description", "parameters"}` |
+/// | Anthropic `tools` | `{"name", "description", "input_schema"}`, or a typed tool `{"type": "computer_20250124", "name": "computer", …}` |
+/// | MCP `tools/list` result | `{"tools": [{"name", "description", "inputSchema"}]}` (bare, or as a JSON-RPC response's `result`) |
+///
+/// A bare array, or an object with a `tools` array (a request body, an
+/// MCP result) are both read.
+///
+/// Anthropic's typed tools (`computer_…`, `bash_…`, `text_editor_…`) carry
+/// no schema: Anthropic gets them unchanged, and other providers get a
+/// plain function with the input schema Anthropic documents for them
+/// (held in the crate); a typed tool with no documented input (web search, code
+/// execution, …) cannot be declared elsewhere and is refused by name.
+///
+/// # Example
+///
+/// ```
+/// use tool_carrier::provider::Tools;
+///
+/// let tools = Tools::from_json(r#"{"tools": [
+///     {"name": "screenshot", "description": "Capture a page.",
+///      "inputSchema": {"type": "object", "properties": {"page": {"type": "string"}}}}
+/// ]}"#)?;
+/// assert_eq!(tools.len(), 1);
+/// assert_eq!(tools.get("screenshot").unwrap().description(), Some("Capture a page."));
+///
+/// let err = Tools::from_json(r#"[{"type": "function", "function": {"description": "no name"}}]"#).unwrap_err();
+/// assert_eq!(err.to_string(), "tool definition 0: `function.name` is missing or not a string");
+/// # Ok::<(), tool_carrier::provider::ToolsError>(())
+/// ```
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Tools {
     tools: Vec<Tool>,
@@ -186,7 +187,7 @@ impl Tools {
     }
 
     /// Read definitions from JSON text in any of the shapes of the
-    /// [module docs](self).
+    /// [`Tools`] docs.
     ///
     /// # Errors
     /// JSON that does not parse, a top level that is neither an array nor
