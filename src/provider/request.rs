@@ -30,8 +30,22 @@ pub struct Request {
 }
 
 impl Request {
-    /// Where to send it: see [`Provider::endpoint`]; for an
-    /// OpenAI-compatible server, its profile's [`Profile::url`].
+    /// Where to send it: the method and URL of the provider's API, the
+    /// model filled in where the URL names it (Gemini, Bedrock; Bedrock's
+    /// region left as `{region}`); for an OpenAI-compatible server, its
+    /// profile's [`Profile::url`].
+    ///
+    /// ```
+    /// use tool_carrier::provider::{build_request, Options, Provider};
+    /// let history = [("user", "Hello.")];
+    /// let options = Options::new().with_model("gemini-3.8-flash");
+    /// let request = build_request(Provider::Gemini, &history, &options)?;
+    /// assert_eq!(
+    ///     request.endpoint().to_string(),
+    ///     "POST https://generativelanguage.googleapis.com/v1beta/models/gemini-3.8-flash:generateContent"
+    /// );
+    /// # Ok::<(), tool_carrier::provider::BuildError>(())
+    /// ```
     pub fn endpoint(&self) -> Endpoint {
         match &self.profile {
             Some(p) => Endpoint {
