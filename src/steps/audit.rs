@@ -57,6 +57,19 @@ pub(crate) struct Walk {
     pub also: &'static [&'static str],
 }
 
+impl Walk {
+    /// A list whose entries, each called `noun`, hold no list the reader
+    /// reads further, and no member beyond the SDK's.
+    pub(crate) const fn leaf(list: &'static List, noun: &'static str) -> Walk {
+        Walk {
+            list,
+            noun: Some(noun),
+            inner: &[],
+            also: &[],
+        }
+    }
+}
+
 /// A list (or an object) inside the entries of a kind.
 pub(crate) struct Inner {
     /// The kind's tag.

@@ -47,12 +47,7 @@ pub(crate) static SHAPE: Shape = Shape {
     bare: &MESSAGES,
 };
 
-static SYSTEM: Walk = Walk {
-    list: &known::SYSTEM,
-    noun: Some("block"),
-    inner: &[],
-    also: &[],
-};
+static SYSTEM: Walk = Walk::leaf(&known::SYSTEM, "block");
 
 static MESSAGES: Walk = Walk {
     list: &known::MESSAGE,
@@ -71,19 +66,9 @@ static USER: Walk = Walk {
     also: &[],
 };
 
-static ASSISTANT: Walk = Walk {
-    list: &known::ASSISTANT_CONTENT,
-    noun: Some("block"),
-    inner: &[],
-    also: &[],
-};
+static ASSISTANT: Walk = Walk::leaf(&known::ASSISTANT_CONTENT, "block");
 
-static TOOL_RESULT: Walk = Walk {
-    list: &known::TOOL_RESULT_CONTENT,
-    noun: Some("block"),
-    inner: &[],
-    also: &[],
-};
+static TOOL_RESULT: Walk = Walk::leaf(&known::TOOL_RESULT_CONTENT, "block");
 
 /// Read an Anthropic Messages request body (or a bare `messages` array),
 /// as `options` say.

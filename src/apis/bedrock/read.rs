@@ -45,12 +45,7 @@ pub(crate) static SHAPE: Shape = Shape {
     bare: &MESSAGES,
 };
 
-static SYSTEM: Walk = Walk {
-    list: &known::SYSTEM,
-    noun: Some("block"),
-    inner: &[],
-    also: &[],
-};
+static SYSTEM: Walk = Walk::leaf(&known::SYSTEM, "block");
 
 static MESSAGES: Walk = Walk {
     list: &known::MESSAGE,
@@ -76,19 +71,9 @@ static CONTENT: Walk = Walk {
 };
 
 /// An assistant's blocks: what is no text or call is kept whole.
-static ASSISTANT: Walk = Walk {
-    list: &known::CONTENT,
-    noun: Some("block"),
-    inner: &[],
-    also: &[],
-};
+static ASSISTANT: Walk = Walk::leaf(&known::CONTENT, "block");
 
-static RESULT: Walk = Walk {
-    list: &known::TOOL_RESULT_CONTENT,
-    noun: Some("block"),
-    inner: &[],
-    also: &[],
-};
+static RESULT: Walk = Walk::leaf(&known::TOOL_RESULT_CONTENT, "block");
 
 /// What a tally counts a block of `list` as.
 fn what(list: &List, block: &Keyed<Block<'_>>) -> String {

@@ -68,12 +68,7 @@ static CONTENTS: Walk = Walk {
 };
 
 /// A model's parts: what is no text or call is kept whole.
-static MODEL_PARTS: Walk = Walk {
-    list: &known::PART,
-    noun: Some("part"),
-    inner: &[],
-    also: &[],
-};
+static MODEL_PARTS: Walk = Walk::leaf(&known::PART, "part");
 
 static PART_LIST: Walk = Walk {
     list: &known::PART,
@@ -89,12 +84,7 @@ static RESPONSE: Walk = Walk {
     also: &[],
 };
 
-static RESPONSE_PARTS: Walk = Walk {
-    list: &known::FUNCTION_RESPONSE_PART,
-    noun: Some("part"),
-    inner: &[],
-    also: &[],
-};
+static RESPONSE_PARTS: Walk = Walk::leaf(&known::FUNCTION_RESPONSE_PART, "part");
 
 /// What a tally counts a part as.
 fn what(part: &Item<'_>) -> String {

@@ -100,12 +100,7 @@ static TOOL_PARTS: List = List {
     ..known::USER_CONTENT
 };
 
-static TOOL: Walk = Walk {
-    list: &TOOL_PARTS,
-    noun: Some("part"),
-    inner: &[],
-    also: &[],
-};
+static TOOL: Walk = Walk::leaf(&TOOL_PARTS, "part");
 
 /// A call that leaves its `type` out (the SDK requires one; histories
 /// agents keep often have none) is a function's.

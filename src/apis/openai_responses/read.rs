@@ -58,26 +58,11 @@ static INPUT: Walk = Walk {
     also: &[],
 };
 
-static ASSISTANT: Walk = Walk {
-    list: &known::ASSISTANT_MESSAGE_CONTENT,
-    noun: Some("part"),
-    inner: &[],
-    also: &[],
-};
+static ASSISTANT: Walk = Walk::leaf(&known::ASSISTANT_MESSAGE_CONTENT, "part");
 
-static MESSAGE: Walk = Walk {
-    list: &known::INPUT_MESSAGE_CONTENT,
-    noun: Some("part"),
-    inner: &[],
-    also: &[],
-};
+static MESSAGE: Walk = Walk::leaf(&known::INPUT_MESSAGE_CONTENT, "part");
 
-static OUTPUT: Walk = Walk {
-    list: &known::FUNCTION_CALL_OUTPUT_OUTPUT,
-    noun: Some("part"),
-    inner: &[],
-    also: &[],
-};
+static OUTPUT: Walk = Walk::leaf(&known::FUNCTION_CALL_OUTPUT_OUTPUT, "part");
 
 /// What a tally counts a part of `list` as.
 fn what(list: &List, part: &Open<Part<'_>>) -> String {
