@@ -173,6 +173,8 @@ mod carrier;
 mod conversation;
 #[cfg(feature = "media")]
 pub mod facts;
+#[cfg(feature = "media")]
+pub mod fit;
 pub mod history;
 #[cfg(feature = "media")]
 pub mod import;

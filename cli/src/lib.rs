@@ -12,6 +12,7 @@ use clap::{Parser, Subcommand};
 pub mod cache;
 mod convert;
 mod facts;
+mod fit;
 mod import;
 mod input;
 mod inspect;
@@ -60,6 +61,10 @@ enum Command {
     /// List the models the provider facts know: limits, image processing
     /// size, retirement date, sources.
     Models(models::Args),
+    /// Rewrite an agent's own history file (or a request body) so the
+    /// provider takes it again: each image fitted, the oldest beyond the
+    /// request's limits replaced by a text, every other byte as it was.
+    Fit(fit::Args),
     /// Run an MCP server (stdio) behind a proxy that fits the images of
     /// its tool results for the model; everything else passes through.
     McpProxy(mcp_proxy::Args),
@@ -168,6 +173,7 @@ fn run(cli: Cli) -> ExitCode {
         Command::Media(args) => media::run(args),
         Command::Import(args) => import::run(args),
         Command::Models(args) => models::run(args),
+        Command::Fit(args) => fit::run(args),
         Command::McpProxy(args) => mcp_proxy::run(args),
     };
     match result {

@@ -21,6 +21,7 @@ pub(crate) mod left;
 pub(crate) mod lines;
 pub(crate) mod payloads;
 pub(crate) mod segment;
+pub(crate) mod stand_in;
 pub(crate) mod version;
 
 use std::fmt;

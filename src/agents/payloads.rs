@@ -104,6 +104,62 @@ pub(crate) fn path_text(steps: &[Step<'_>]) -> String {
     out
 }
 
+/// A step of a path read back from its text ([`parse_path`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum OwnedStep {
+    Key(String),
+    Index(usize),
+}
+
+impl OwnedStep {
+    pub(crate) fn step(&self) -> Step<'_> {
+        match self {
+            OwnedStep::Key(k) => Step::Key(k),
+            OwnedStep::Index(i) => Step::Index(*i),
+        }
+    }
+}
+
+/// The steps of a path [`path_text`] wrote; `None` for any other text.
+pub(crate) fn parse_path(text: &str) -> Option<Vec<OwnedStep>> {
+    let mut rest = text.strip_prefix('$')?;
+    let mut out = Vec::new();
+    while !rest.is_empty() {
+        if let Some(r) = rest.strip_prefix('.') {
+            let end = r
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(r.len());
+            if end == 0 {
+                return None;
+            }
+            out.push(OwnedStep::Key(r[..end].to_owned()));
+            rest = &r[end..];
+        } else if let Some(r) = rest.strip_prefix("[\"") {
+            // A JSON string up to its closing quote, then `]`.
+            let mut escaped = false;
+            let close = r.char_indices().find_map(|(i, c)| {
+                let end = c == '"' && !escaped;
+                escaped = c == '\\' && !escaped;
+                end.then_some(i)
+            })?;
+            let key: String = serde_json::from_str(&rest[1..close + 2]).ok()?;
+            out.push(OwnedStep::Key(key));
+            rest = r[close + 1..].strip_prefix(']')?;
+        } else if let Some(r) = rest.strip_prefix('[') {
+            let end = r.find(']')?;
+            let digits = &r[..end];
+            if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            out.push(OwnedStep::Index(digits.parse().ok()?));
+            rest = &r[end + 1..];
+        } else {
+            return None;
+        }
+    }
+    Some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -150,5 +206,43 @@ mod tests {
             path_text(&[Step::Key("a b"), Step::Index(2), Step::Key("c_1")]),
             r#"$["a b"][2].c_1"#
         );
+    }
+
+    #[test]
+    fn a_path_reads_back_as_its_steps() {
+        let steps = [
+            Step::Key("message"),
+            Step::Index(12),
+            Step::Key("a \"b\"]"),
+            Step::Key("c_1"),
+            Step::Key(""),
+        ];
+        let text = path_text(&steps);
+        let back = parse_path(&text).unwrap();
+        assert_eq!(back.iter().map(OwnedStep::step).collect::<Vec<_>>(), steps);
+        for bad in ["", "a", "$.", "$[x]", "$[1", "$[\"a\"", "$.a b", "$[-1]"] {
+            assert_eq!(parse_path(bad), None, "{bad}");
+        }
+    }
+
+    mod props {
+        use super::*;
+        use proptest::prelude::*;
+
+        proptest! {
+        #[test]
+        fn every_written_path_reads_back(keys in proptest::collection::vec(
+            prop_oneof![
+                "[ -~]{0,6}".prop_map(Ok),
+                (0usize..1000).prop_map(Err),
+            ], 0..6)) {
+            let steps: Vec<Step<'_>> = keys.iter().map(|k| match k {
+                Ok(k) => Step::Key(k),
+                Err(i) => Step::Index(*i),
+            }).collect();
+            let back = parse_path(&path_text(&steps)).unwrap();
+            prop_assert_eq!(back.iter().map(OwnedStep::step).collect::<Vec<_>>(), steps);
+        }
+        }
     }
 }

@@ -445,7 +445,7 @@ pub fn history_image_tokens<M: AsRecord>(
 
 /// The model a request for `provider` names, the server's profile (for
 /// [`Provider::OpenAiCompatible`]) and what the model takes.
-fn target_of(
+pub(crate) fn target_of(
     provider: Provider,
     options: &Options,
 ) -> (String, Option<Profile>, capabilities::Capabilities) {

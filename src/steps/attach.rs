@@ -96,44 +96,16 @@ pub(crate) fn decide(
         }
     };
     let slots: Vec<&Slot<'_, ()>> = turns.iter().flat_map(Turn::slots).collect();
-    // The largest side an image may have here: the provider's limit, and
-    // a smaller one when the request holds many images.
     let limits = &caps.limits;
-    let declared = slots
-        .iter()
-        .filter(|s| s.kind == AttachmentKind::Image)
-        .count();
-    let images = options
-        .eviction
-        .keep_images
-        .map_or(declared, |n| n.min(declared));
-    let documents = slots
-        .iter()
-        .filter(|s| s.kind == AttachmentKind::Document)
-        .count();
-    let documents = options
-        .eviction
-        .keep_documents
-        .map_or(documents, |n| n.min(documents));
-    let edge = match limits.many_images {
-        Some((n, edge, with_documents))
-            if images + if with_documents { documents } else { 0 } > n =>
-        {
-            edge.min(limits.max_dim)
-        }
-        _ => limits.max_dim,
-    };
-    let mut policy = options.policy.clone();
-    if policy.max_dim() > edge {
-        policy = policy.with_max_dim(edge);
-    }
-    // Send what the model sees: no more pixels than it processes.
+    let count = |kind| slots.iter().filter(|s| s.kind == kind).count();
+    let keep = |n: usize, keep: Option<usize>| keep.map_or(n, |k| k.min(n));
+    let images = keep(count(AttachmentKind::Image), options.eviction.keep_images);
+    let documents = keep(
+        count(AttachmentKind::Document),
+        options.eviction.keep_documents,
+    );
+    let policy = policy_for(options, provider, model, limits, images, documents);
     let detail = options.detail_at(provider, model);
-    if options.fit_to_model && policy.view().is_none() {
-        if let Some(view) = options.facts().view_at(provider, model, detail) {
-            policy = policy.with_view(view);
-        }
-    }
     let policy = &policy;
     let step = Step {
         provider,
@@ -156,6 +128,41 @@ pub(crate) fn decide(
         step.evict().round(&slots, &mut media, kind);
     }
     media
+}
+
+/// The policy a request of `images` images and `documents` documents for
+/// `model` at `provider` prepares its images with: the options' own, its
+/// largest side the provider's limit (a smaller one when the request
+/// holds many images) and, unless the options say not to, no more pixels
+/// than the model processes.
+pub(crate) fn policy_for(
+    options: &Options,
+    provider: Provider,
+    model: &str,
+    limits: &Limits,
+    images: usize,
+    documents: usize,
+) -> Policy {
+    let edge = match limits.many_images {
+        Some((n, edge, with_documents))
+            if images + if with_documents { documents } else { 0 } > n =>
+        {
+            edge.min(limits.max_dim)
+        }
+        _ => limits.max_dim,
+    };
+    let mut policy = options.policy.clone();
+    if policy.max_dim() > edge {
+        policy = policy.with_max_dim(edge);
+    }
+    // Send what the model sees: no more pixels than it processes.
+    let detail = options.detail_at(provider, model);
+    if options.fit_to_model && policy.view().is_none() {
+        if let Some(view) = options.facts().view_at(provider, model, detail) {
+            policy = policy.with_view(view);
+        }
+    }
+    policy
 }
 
 /// List what became of each slot of `turns` (`media`, in slot order) in
