@@ -142,7 +142,7 @@ pub(crate) fn parse_path(text: &str) -> Option<Vec<OwnedStep>> {
                 escaped = c == '\\' && !escaped;
                 end.then_some(i)
             })?;
-            let key: String = serde_json::from_str(&rest[1..close + 2]).ok()?;
+            let key: String = serde_json::from_str(&rest[1..close + 3]).ok()?;
             out.push(OwnedStep::Key(key));
             rest = r[close + 1..].strip_prefix(']')?;
         } else if let Some(r) = rest.strip_prefix('[') {

@@ -134,7 +134,10 @@ pub(super) fn decide(
         }
         if !is_document && kept_images >= keep {
             items[i] = left(if caps.vision {
-                format!("only the newest {keep} images are kept for {model}")
+                match keep {
+                    1 => format!("only the newest image is kept for {model}"),
+                    n => format!("only the newest {n} images are kept for {model}"),
+                }
             } else {
                 format!("{model} takes no images")
             });
@@ -227,7 +230,7 @@ mod tests {
     fn each_form_is_read_and_written_back_alike() {
         let bytes = b"\x89PNG\r\n\x1a\n????";
         let std = base64::engine::general_purpose::STANDARD.encode(bytes);
-        let url = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(b"\xfb\xff\xfe");
+        let url = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(b"\xfb\xff\xfe\xfa");
         assert_eq!(
             decode(&std).unwrap().0,
             Form::Base64 {
@@ -242,7 +245,7 @@ mod tests {
                     url_safe: true,
                     padded: false
                 },
-                b"\xfb\xff\xfe".to_vec()
+                b"\xfb\xff\xfe\xfa".to_vec()
             )
         );
         let escaped = std.replace('/', "\\/");

@@ -194,29 +194,41 @@ fn locate_all(text: &str, spans: &[PayloadSpan]) -> Result<Vec<Located>, FitErro
         if inner(text, doc, &borrowed) != Some(want.clone()) {
             return Err(lost("it is not found again at its path"));
         }
-        let part = match steps.iter().rposition(|s| matches!(s, OwnedStep::Index(_))) {
-            Some(k) => {
+        // The part: the nearest ancestor that is an array element, or a
+        // pydantic-ai object (`kind`), which may stand alone.
+        let part_depth = (0..steps.len().saturating_sub(1)).rev().find(|&k| {
+            matches!(steps[k], OwnedStep::Index(_))
+                || value_at(value, &steps[..=k])
+                    .and_then(|v| v.get("kind"))
+                    .is_some_and(Value::is_string)
+        });
+        let part = part_depth
+            .map(|k| {
                 let at = &borrowed[..=k];
                 let span = locate(&text[doc.clone()], at)
                     .map(|r| doc.start + r.start..doc.start + r.end)
                     .ok_or_else(|| lost("its part is not found"))?;
-                let shape = shape(value_at(value, &steps[..=k]));
-                Some((span, shape))
-            }
-            None => None,
-        };
-        let parent = &steps[..steps.len().saturating_sub(1)];
-        let media_type = value_at(value, parent)
-            .and_then(|p| {
-                MEDIA_TYPE_KEYS
-                    .iter()
-                    .find(|k| p.get(**k).is_some_and(Value::is_string))
+                Ok::<_, FitError>((span, shape(value_at(value, &steps[..=k]))))
             })
-            .and_then(|key| {
-                let mut at: Vec<Step<'_>> = parent.iter().map(OwnedStep::step).collect();
+            .transpose()?;
+        // The member naming its type: on the object holding it, or on an
+        // object above it within its part (the AI SDK's `mediaType` beside
+        // `data: {type: "data", data}`).
+        let lowest = part_depth.map_or(steps.len().saturating_sub(1), |k| k + 1);
+        let media_type = (lowest..steps.len())
+            .rev()
+            .find_map(|end| {
+                let holder = &steps[..end];
+                let key = value_at(value, holder).and_then(|p| {
+                    MEDIA_TYPE_KEYS
+                        .iter()
+                        .find(|k| p.get(**k).is_some_and(Value::is_string))
+                })?;
+                let mut at: Vec<Step<'_>> = holder.iter().map(OwnedStep::step).collect();
                 at.push(Step::Key(key));
-                inner(text, doc, &at)
-            });
+                Some(at)
+            })
+            .and_then(|at| inner(text, doc, &at));
         out.push(Located {
             line: span.line,
             path: span.path.clone(),

@@ -128,10 +128,11 @@ impl fmt::Display for FitReport {
                 _ => {}
             }
         }
+        let n = self.items.len();
         writeln!(
             f,
-            "{} payloads of {} for {} {}: {} fitted, {} left out, {} kept as they were",
-            self.items.len(),
+            "{n} payload{} of {} for {} {}: {} fitted, {} left out, {} kept as they were",
+            if n == 1 { "" } else { "s" },
             self.format,
             self.provider,
             self.model,
