@@ -89,28 +89,26 @@ fn big_png() -> &'static [u8] {
     })
 }
 
-/// A 2880×1800 screenshot of flat blocks (small, quick to decode).
-fn retina_png() -> &'static [u8] {
-    static PNG: OnceLock<Vec<u8>> = OnceLock::new();
-    PNG.get_or_init(|| {
-        let shot = image::RgbImage::from_fn(2880, 1800, |x, y| {
-            let v = ((x / 40 + y / 40) % 2) as u8;
-            image::Rgb([30 + 170 * v, 120, 40])
-        });
-        media::png_rgb(&shot)
-    })
+/// A screenshot of flat blocks, `width` × `height`: small, and quick to
+/// decode.
+fn blocks(width: u32, height: u32) -> Vec<u8> {
+    let shot = image::RgbImage::from_fn(width, height, |x, y| {
+        let v = ((x / 40 + y / 40) % 2) as u8;
+        image::Rgb([30 + 170 * v, 120, 40])
+    });
+    media::png_rgb(&shot)
 }
 
-/// A 1024×640 screenshot of flat blocks: within every provider's size.
+/// A 2880×1800 screenshot.
+fn retina_png() -> &'static [u8] {
+    static PNG: OnceLock<Vec<u8>> = OnceLock::new();
+    PNG.get_or_init(|| blocks(2880, 1800))
+}
+
+/// A 1024×640 screenshot: within every provider's size.
 fn small_png() -> &'static [u8] {
     static PNG: OnceLock<Vec<u8>> = OnceLock::new();
-    PNG.get_or_init(|| {
-        let shot = image::RgbImage::from_fn(1024, 640, |x, y| {
-            let v = ((x / 32 + y / 32) % 2) as u8;
-            image::Rgb([30 + 170 * v, 90, 200])
-        });
-        media::png_rgb(&shot)
-    })
+    PNG.get_or_init(|| blocks(1024, 640))
 }
 
 /// Where the reader says each payload of `text` stands.
@@ -201,15 +199,10 @@ fn try_part_of(text: &str, start: usize, at: usize) -> Option<Range<usize>> {
                 b'[' | b'{' => {
                     stack.push((c == b'[', next_value(b, i + 1)));
                 }
-                b',' => {
-                    if let Some(top) = stack.last_mut() {
-                        top.1 = next_value(b, i + 1);
-                    }
-                }
-                b']' | b'}' => {
-                    let depth = stack.len() - 1;
+                b',' | b']' | b'}' => {
+                    // The element at the found depth ends here.
                     if let Some((d, s)) = found {
-                        if d == depth {
+                        if d == stack.len() - 1 {
                             let end = b[..i]
                                 .iter()
                                 .rposition(|c| !c.is_ascii_whitespace())
@@ -218,21 +211,15 @@ fn try_part_of(text: &str, start: usize, at: usize) -> Option<Range<usize>> {
                             return Some(s..end);
                         }
                     }
-                    stack.pop();
-                }
-                _ => {}
-            }
-            if c == b',' {
-                if let Some((d, s)) = found {
-                    if d == stack.len() - 1 {
-                        let end = b[..i]
-                            .iter()
-                            .rposition(|c| !c.is_ascii_whitespace())
-                            .unwrap()
-                            + 1;
-                        return Some(s..end);
+                    if c == b',' {
+                        if let Some(top) = stack.last_mut() {
+                            top.1 = next_value(b, i + 1);
+                        }
+                    } else {
+                        stack.pop();
                     }
                 }
+                _ => {}
             }
         }
         i += 1;

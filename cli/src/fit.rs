@@ -17,16 +17,8 @@ pub struct Args {
     /// An agent's transcript or a provider's request body; `-` for
     /// standard input.
     file: PathBuf,
-    /// Write the fitted file here (atomically) instead of standard output.
-    #[arg(short, long, value_name = "OUT", conflicts_with_all = ["in_place", "check"])]
-    output: Option<PathBuf>,
-    /// Replace FILE with the fitted file, atomically, locked against an
-    /// agent writing it; left as it is when nothing changes.
-    #[arg(long, conflicts_with = "check")]
-    in_place: bool,
-    /// Write nothing; exit 1 when fitting would change something.
-    #[arg(long)]
-    check: bool,
+    #[command(flatten)]
+    to: super::output::Destination,
     /// The provider the agent sends the history to.
     #[arg(long, value_parser = crate::provider_parser())]
     provider: Provider,
@@ -73,14 +65,14 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
         args.file.display().to_string()
     };
     let status = |changes: bool| {
-        if args.check && changes {
+        if args.to.check && changes {
             ExitCode::from(FOUND)
         } else {
             ExitCode::SUCCESS
         }
     };
     // The file as it is when locked (`--in-place`), or as it is read.
-    let (live, bytes) = if args.in_place {
+    let (live, bytes) = if args.to.in_place {
         if is_stdin {
             return Err(Failure::new("--in-place needs a FILE, not standard input"));
         }
@@ -101,7 +93,7 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
     let _ = write!(io::stderr().lock(), "fit: {}", fitted.report());
     let changes = fitted.report().changes();
     match live {
-        _ if args.check => {}
+        _ if args.to.check => {}
         // Nothing changes: the file is left as it is, not even renamed.
         Some(_) if !changes => {}
         Some(live) => {
@@ -117,7 +109,7 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
                 return Ok(ExitCode::from(FOUND));
             }
         }
-        None => write(&fitted, args.output.as_ref(), &name)?,
+        None => write(&fitted, args.to.output.as_ref(), &name)?,
     }
     Ok(status(changes))
 }

@@ -21,15 +21,8 @@ pub struct Args {
     /// A JSON Lines file or a JSON array of messages; `-` or nothing for
     /// standard input.
     file: Option<PathBuf>,
-    /// Write the result here (atomically) instead of standard output.
-    #[arg(short, long, value_name = "OUT", conflicts_with_all = ["in_place", "check"])]
-    output: Option<PathBuf>,
-    /// Replace FILE with the result, atomically.
-    #[arg(long, conflicts_with = "check")]
-    in_place: bool,
-    /// Write nothing; exit 1 when migration would change something.
-    #[arg(long)]
-    check: bool,
+    #[command(flatten)]
+    to: super::output::Destination,
     /// Lift whole-line [IMAGE:…] markers of legacy bodies into declared
     /// attachments when the target is a regular file inside a --root.
     #[arg(long, requires = "root")]
@@ -106,11 +99,11 @@ fn write_out<T: Counts>(
     let progress = &input.progress;
     let tick = |n| progress.set(n);
     let history = |reader| input::history(reader, &args.limits);
-    let result = if args.check {
+    let result = if args.to.check {
         history(input.reader)
             .and_then(|h| rewrite(h, &mut io::sink(), &tick))
             .context(|| format!("reading {name}"))?
-    } else if args.in_place {
+    } else if args.to.in_place {
         let path = input
             .path
             .clone()
@@ -133,7 +126,7 @@ fn write_out<T: Counts>(
             );
         }
         value
-    } else if let Some(out) = &args.output {
+    } else if let Some(out) = &args.to.output {
         history(input.reader)
             .and_then(|h| replace_atomically(out, |w| whole(rewrite(h, w, &tick))))
             .context(|| format!("{verb} {name} to {}", out.display()))
@@ -188,10 +181,10 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
     let (report, carried) = write_out(&args, "migrating", |r, w, tick| {
         migrate_history(r, w, &options, tick)
     })?;
-    summarize(&report, args.check);
+    summarize(&report, args.to.check);
     Ok(status(
         report.bad_records.len(),
-        (args.check && report.changed()) || carried.0,
+        (args.to.check && report.changed()) || carried.0,
     ))
 }
 

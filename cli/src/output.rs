@@ -210,3 +210,19 @@ mod tests {
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 }
+
+/// Where a command that rewrites a file writes its result: standard
+/// output, `-o OUT`, over FILE (`--in-place`), or nowhere (`--check`).
+#[derive(Debug, clap::Args)]
+pub struct Destination {
+    /// Write the result here (atomically) instead of standard output.
+    #[arg(short, long, value_name = "OUT", conflicts_with_all = ["in_place", "check"])]
+    pub output: Option<std::path::PathBuf>,
+    /// Replace FILE with the result, atomically, locked against an agent
+    /// writing it.
+    #[arg(long, conflicts_with = "check")]
+    pub in_place: bool,
+    /// Write nothing; exit 1 when something would change.
+    #[arg(long)]
+    pub check: bool,
+}
