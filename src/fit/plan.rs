@@ -158,6 +158,8 @@ pub(super) fn decide(
             continue;
         }
         let p = &payloads[i];
+        // Decoded again rather than kept from the first pass: one payload's
+        // bytes are held at a time, not the whole file's.
         let (_, bytes) = decode(&text[p.span.clone()]).expect("decoded above");
         let prepared = match prepare_for(bytes, &policy, limits.budget, &limits.image_types) {
             Ok(prepared) => prepared,
