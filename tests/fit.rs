@@ -507,6 +507,39 @@ fn keep_images_leaves_out_the_oldest() {
 }
 
 #[test]
+fn an_eviction_step_moves_the_boundary_once_in_k_turns() {
+    // Keep 5, step 3: as a session grows by one screenshot a turn, the
+    // images left out go 3 at a time, so what comes before the newest
+    // left out (the prompt cache's prefix) changes once in 3 turns.
+    let (agent, rel, provider) = FIXTURES[0];
+    let options = Options::new().with_keep_images(5).with_evict_step(3);
+    let mut previous: Option<usize> = None;
+    let mut moves = 0;
+    for copies in 5..=11 {
+        let (dead, images) = many_screenshots(agent, &fixture(rel), copies, small_png());
+        let (out, report) = fitted(agent, &dead, provider, &options);
+        let over = images.saturating_sub(5);
+        assert_eq!(
+            report.left_out(),
+            over.div_ceil(3) * 3,
+            "{images} images: {report}"
+        );
+        assert!(images - report.left_out() <= 5 && images - report.left_out() > 2);
+        oldest_go_first(&report, rel);
+        assert!(
+            out.contains("the oldest are left out 3 at a time"),
+            "{report}"
+        );
+        if previous.is_some_and(|p| p != report.left_out()) {
+            moves += 1;
+        }
+        previous = Some(report.left_out());
+    }
+    // 6 to 12 images: 3 left out, then 6 (at 9), then 9 (at 12).
+    assert_eq!(moves, 2);
+}
+
+#[test]
 fn what_a_file_cannot_be_fitted_from_is_a_clear_error() {
     let options = Options::new();
     let f = |bytes: &[u8], from| fit(bytes, from, Provider::Anthropic, &options).unwrap_err();

@@ -12,8 +12,8 @@ use tool_carrier::import::{read_records, ImportOptions};
 use tool_carrier::media::store::InlineStore;
 use tool_carrier::media::Policy;
 use tool_carrier::provider::{
-    build_request, BuildError, Note, NoteReason, Options, OptionsError, Params, Provider,
-    ReplayNote, Report, Request, Tools,
+    build_request, BuildError, Note, NoteReason, Options, Params, Provider, ReplayNote, Report,
+    Request, Tools,
 };
 use tool_carrier::roots::Roots;
 use tool_carrier::rules::Target;
@@ -268,15 +268,7 @@ fn read_params(args: &Args) -> Result<Option<Params>, Failure> {
 /// Options that contradict each other, refused before anything is read,
 /// named by their flags.
 fn contradictions(args: &Args, options: &Options) -> Result<(), Failure> {
-    if let Err(e) = options.check() {
-        let message = match e {
-            OptionsError::StepOverKeep { step, keep, what } => format!(
-                "--evict-step {step} is larger than --keep-{what}s {keep}: a step leaves {what}s out {step} at a time, more than are kept; use a step of at most {keep}"
-            ),
-            other => other.to_string(),
-        };
-        return Err(Failure::new(message));
-    }
+    options.check().map_err(crate::keep::contradiction)?;
     if args.family.is_some() && args.provider != Provider::Bedrock {
         return Err(Failure::new(format!(
             "--family names a Bedrock model's family; it means nothing for --provider {}",

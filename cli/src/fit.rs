@@ -1,4 +1,4 @@
-//! `tool-carrier fit FILE [-o OUT | --in-place] [--check] --provider P [--model M] [--keep-images N] [--from F]`
+//! `tool-carrier fit FILE [-o OUT | --in-place] [--check] --provider P [--model M] [--keep-images N [--evict-step K]] [--from F]`
 
 use std::io::{self, BufWriter, Read, Write};
 use std::path::PathBuf;
@@ -25,10 +25,8 @@ pub struct Args {
     /// The model it asks (by default the provider's default model).
     #[arg(long, value_name = "M")]
     model: Option<String>,
-    /// Keep only the N newest images; the older become a text saying what
-    /// was there.
-    #[arg(long, value_name = "N")]
-    keep_images: Option<usize>,
+    #[command(flatten)]
+    keep: crate::keep::Keep,
     /// What FILE is: an agent's or a provider's name; by default told by
     /// its shape.
     #[arg(long, value_name = "FORMAT", value_parser = crate::source_parser(), default_value = "auto")]
@@ -45,9 +43,7 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
     if let Some(model) = &args.model {
         options = options.with_model(model.clone());
     }
-    if let Some(n) = args.keep_images {
-        options = options.with_keep_images(n);
-    }
+    options = args.keep.apply(options)?;
     crate::facts::warn_model(
         options.facts(),
         args.provider,

@@ -17,6 +17,7 @@ mod import;
 mod input;
 mod inspect;
 mod interrupt;
+mod keep;
 mod live;
 mod mcp_proxy;
 mod media;

@@ -119,6 +119,9 @@ pub(super) fn decide(
     let policy = policy_for(options, provider, &model, limits, images, documents);
 
     let mut items: Vec<_> = (0..seen.len()).map(|_| None).collect();
+    // Images left out for the request's limits (its count, the images
+    // kept, its total), the oldest first: the eviction step rounds these.
+    let mut evicted = vec![false; seen.len()];
     let (mut kept_images, mut kept_documents, mut total) = (0usize, 0usize, 0usize);
     let mut total_full = false;
     for (i, s) in seen.iter().enumerate().rev() {
@@ -133,6 +136,7 @@ pub(super) fn decide(
             continue;
         }
         if !is_document && kept_images >= keep {
+            evicted[i] = caps.vision;
             items[i] = left(if caps.vision {
                 match keep {
                     1 => format!("only the newest image is kept for {model}"),
@@ -151,6 +155,7 @@ pub(super) fn decide(
             continue;
         }
         if total_full {
+            evicted[i] = !is_document;
             items[i] = left(format!(
                 "the newer media fill the {} of inline media {provider} takes in a request",
                 size(limits.max_total)
@@ -171,6 +176,7 @@ pub(super) fn decide(
         let measured = prepared.base64_len();
         if total.saturating_add(measured) > limits.max_total {
             total_full = true;
+            evicted[i] = !is_document;
             items[i] = left(format!(
                 "the newer media fill the {} of inline media {provider} takes in a request",
                 size(limits.max_total)
@@ -193,13 +199,48 @@ pub(super) fn decide(
             (Some(prepared.original), FitAction::Kept, None)
         });
     }
-    Ok(Plan {
-        model,
-        items: items
-            .into_iter()
-            .map(|i| i.expect("each decided"))
-            .collect(),
-    })
+    let mut items: Vec<Decided> = items
+        .into_iter()
+        .map(|i| i.expect("each decided"))
+        .collect();
+    round_to_step(&mut items, &evicted, options.eviction.step);
+    Ok(Plan { model, items })
+}
+
+/// With an eviction step K > 1 ([`Options::with_evict_step`]): once
+/// images are left out for the request's limits, leave out a multiple of
+/// K of them, the oldest of those kept going first, and say so in every
+/// such text. The boundary then moves once in K turns, not every turn, so
+/// a provider's prompt cache over the file's beginning holds that long.
+///
+/// [`Options::with_evict_step`]: crate::provider::Options::with_evict_step
+fn round_to_step(items: &mut [Decided], evicted: &[bool], k: usize) {
+    let out = evicted.iter().filter(|&&e| e).count();
+    if k <= 1 || out == 0 {
+        return;
+    }
+    let newest = evicted.iter().rposition(|&e| e).expect("one left out");
+    let FitAction::LeftOut(why) = &items[newest].1 else {
+        unreachable!("an evicted payload is left out")
+    };
+    let why = format!("{why}; the oldest are left out {k} at a time");
+    let more = out.div_ceil(k) * k - out;
+    let sent_image = |item: &Decided| {
+        matches!(item.1, FitAction::Kept | FitAction::Fitted(_))
+            && item.0.is_some_and(|f| f.media_type.is_image())
+    };
+    let moved: Vec<usize> = (0..items.len())
+        .filter(|&i| sent_image(&items[i]))
+        .take(more)
+        .collect();
+    for i in moved {
+        items[i] = (items[i].0, FitAction::LeftOut(why.clone()), None);
+    }
+    for (item, _) in items.iter_mut().zip(evicted).filter(|(_, &e)| e) {
+        if let FitAction::LeftOut(w) = &mut item.1 {
+            w.push_str(&format!("; the oldest are left out {k} at a time"));
+        }
+    }
 }
 
 /// The type, size and pixels of `bytes`; `None` for what is neither an
