@@ -175,6 +175,8 @@ mod conversation;
 pub mod facts;
 #[cfg(feature = "media")]
 pub mod fit;
+#[cfg(feature = "media")]
+pub mod gateway;
 pub mod history;
 #[cfg(feature = "media")]
 pub mod import;

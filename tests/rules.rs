@@ -152,6 +152,22 @@ fn valid_bodies_break_no_rule() {
         ids(Provider::Bedrock, CLAUDE_BEDROCK, &hour),
         Vec::<&str>::new()
     );
+    // One text is the user's message.
+    let text = with(without(responses_ok(), "tools"), "/input", "Hi".into());
+    assert_eq!(
+        ids(Provider::OpenAiResponses, "gpt-5", &text),
+        Vec::<&str>::new()
+    );
+    // A turn continuing a stored response answers the calls stored with
+    // it: its outputs have no call in `input`.
+    for continued in ["previous_response_id", "conversation"] {
+        let mut body = with(responses_ok(), &format!("/{continued}"), "resp_1".into());
+        body["input"] = json!([{"type": "function_call_output", "call_id": "c1", "output": "ok"}]);
+        assert_eq!(
+            ids(Provider::OpenAiResponses, "gpt-5", &body),
+            Vec::<&str>::new()
+        );
+    }
 }
 
 /// A body broken one way: (provider, model, body, the rule it breaks).

@@ -30,6 +30,18 @@ struct Registry {
     store_dirs: Vec<(u64, PathBuf)>,
 }
 
+/// What the first signal does instead of ending the process, when a
+/// command that stops gracefully has said so ([`on_first_signal`]).
+type Handler = Box<dyn Fn(i32) + Send>;
+static FIRST: Mutex<Option<Handler>> = Mutex::new(None);
+
+/// Have the first SIGINT or SIGTERM call `handler` (with the signal)
+/// rather than end the process: a server drains what it has begun. A
+/// second signal ends the process as any signal does without it.
+pub fn on_first_signal(handler: impl Fn(i32) + Send + 'static) {
+    *FIRST.lock().unwrap_or_else(PoisonError::into_inner) = Some(Box::new(handler));
+}
+
 static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
     next: 0,
     files: Vec::new(),
@@ -142,7 +154,14 @@ pub fn install() {
         let _ = std::thread::Builder::new()
             .name("interrupt".into())
             .spawn(move || {
-                if let Some(signal) = signals.forever().next() {
+                for signal in signals.forever() {
+                    // Taken when the signal comes: a command registers its
+                    // handler once it runs, after this thread started.
+                    let first = FIRST.lock().unwrap_or_else(PoisonError::into_inner).take();
+                    if let Some(handler) = first {
+                        handler(signal);
+                        continue;
+                    }
                     // Held to the end: nothing is created or renamed after
                     // the clean-up.
                     let registry = registry();

@@ -13,6 +13,8 @@ pub mod cache;
 mod convert;
 mod facts;
 mod fit;
+#[cfg(feature = "gateway")]
+mod gateway;
 mod import;
 mod input;
 mod inspect;
@@ -66,6 +68,11 @@ enum Command {
     /// provider takes it again: each image fitted, the oldest beyond the
     /// request's limits replaced by a text, every other byte as it was.
     Fit(fit::Args),
+    /// Serve HTTP on the loopback for an agent to point its base URL at:
+    /// each conversation's images fitted for the model it names, the body
+    /// checked, everything else passed through as it came.
+    #[cfg(feature = "gateway")]
+    Gateway(Box<gateway::Args>),
     /// Run an MCP server (stdio) behind a proxy that fits the images of
     /// its tool results for the model; everything else passes through.
     McpProxy(mcp_proxy::Args),
@@ -171,6 +178,8 @@ fn run(cli: Cli) -> ExitCode {
         Command::Inspect { file, json, limits } => inspect::run(file, json, &limits),
         Command::Migrate(args) => migrate::run(args),
         Command::Convert(args) => convert::run(*args),
+        #[cfg(feature = "gateway")]
+        Command::Gateway(args) => gateway::run(*args),
         Command::Media(args) => media::run(args),
         Command::Import(args) => import::run(args),
         Command::Models(args) => models::run(args),

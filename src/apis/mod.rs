@@ -31,6 +31,7 @@ use crate::media::store::MediaStore;
 use crate::steps::audit::ImportOptions;
 use crate::steps::body::Body;
 use crate::steps::context::Context;
+use crate::steps::http::Http;
 use crate::steps::imported::{function_tools, ImportError, ImportedHistory};
 use crate::steps::replay::Replay;
 use crate::steps::response::ResponseReader;
@@ -62,6 +63,9 @@ pub(crate) struct Api {
     /// Read a response (a body, an event stream) into an assistant turn;
     /// `None` where the API's responses are not read yet.
     pub response: Option<ResponseReader>,
+    /// What a gateway in front of it needs of it; `None` where the crate
+    /// fits no body of its own shape in place.
+    pub http: Option<&'static Http>,
 }
 
 /// The row of `provider`.
@@ -89,6 +93,7 @@ pub(crate) static APIS: [Api; Provider::COUNT] = [
             stream: || Box::<Sse<anthropic::stream::AnthropicStream>>::default(),
             sniff: anthropic::response::sniff,
         }),
+        http: Some(&anthropic::http::HTTP),
     },
     Api {
         spec: &openai_chat::SPEC,
@@ -104,6 +109,7 @@ pub(crate) static APIS: [Api; Provider::COUNT] = [
             stream: || Box::<Sse<openai_chat::stream::OpenAiChatStream>>::default(),
             sniff: openai_chat::response::sniff,
         }),
+        http: Some(&openai_chat::http::HTTP),
     },
     Api {
         spec: &openai_responses::SPEC,
@@ -119,12 +125,15 @@ pub(crate) static APIS: [Api; Provider::COUNT] = [
             stream: || Box::<Sse<openai_responses::stream::OpenAiResponsesStream>>::default(),
             sniff: openai_responses::response::sniff,
         }),
+        http: Some(&openai_responses::http::HTTP),
     },
     GEMINI,
     // The same API; the name keeps Gemini 2.x placement (the writer reads
     // it from the context).
     Api {
         spec: &gemini::SPEC_2,
+        // One gateway serves both: a request's model says which rules.
+        http: None,
         ..GEMINI
     },
     Api {
@@ -147,6 +156,7 @@ pub(crate) static APIS: [Api; Provider::COUNT] = [
             stream: || Box::new(bedrock::stream::BedrockStream::new()),
             sniff: bedrock::response::sniff,
         }),
+        http: None,
     },
     Api {
         spec: &ollama::SPEC,
@@ -163,6 +173,7 @@ pub(crate) static APIS: [Api; Provider::COUNT] = [
             stream: || Box::new(ollama::stream::OllamaStream::new()),
             sniff: ollama::response::sniff,
         }),
+        http: None,
     },
     Api {
         spec: &openai_compatible::SPEC,
@@ -180,6 +191,7 @@ pub(crate) static APIS: [Api; Provider::COUNT] = [
             stream: || Box::<Sse<openai_chat::stream::OpenAiChatStream>>::default(),
             sniff: openai_chat::response::sniff,
         }),
+        http: None,
     },
 ];
 
@@ -197,4 +209,5 @@ const GEMINI: Api = Api {
         stream: || Box::new(gemini::stream::GeminiStream::new()),
         sniff: gemini::response::sniff,
     }),
+    http: Some(&gemini::http::HTTP),
 };

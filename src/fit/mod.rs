@@ -124,7 +124,7 @@ impl std::fmt::Debug for Fitted<'_> {
     }
 }
 
-impl Fitted<'_> {
+impl<'a> Fitted<'a> {
     /// What became of each payload.
     pub fn report(&self) -> &FitReport {
         &self.report
@@ -154,6 +154,16 @@ impl Fitted<'_> {
             at = span.end;
         }
         out.write_all(&self.input[at..])
+    }
+
+    /// The fitted file: the input itself, not copied, when nothing
+    /// changed.
+    pub fn bytes(&self) -> std::borrow::Cow<'a, [u8]> {
+        if self.edits.is_empty() {
+            std::borrow::Cow::Borrowed(self.input)
+        } else {
+            std::borrow::Cow::Owned(self.to_vec())
+        }
     }
 
     /// The fitted file.

@@ -18,6 +18,7 @@ pub(crate) mod error;
 mod evict;
 mod fetch;
 pub(crate) mod held;
+pub(crate) mod http;
 pub(crate) mod imported;
 pub(crate) mod known;
 pub(crate) mod lines;

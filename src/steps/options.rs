@@ -533,6 +533,32 @@ impl Options {
         self.uploads.as_deref()
     }
 
+    /// These options for `model`, without a resolver: what fitting a
+    /// request that names its own model needs (its payloads are inline,
+    /// no target is resolved).
+    pub(crate) fn inline_for(&self, model: String) -> Options {
+        Options {
+            model: Some(model),
+            vision: self.vision,
+            params: self.params.clone(),
+            policy: self.policy.clone(),
+            resolver: None,
+            tools: self.tools.clone(),
+            family: self.family,
+            eviction: self.eviction,
+            cache_breakpoints: self.cache_breakpoints,
+            fit_to_model: self.fit_to_model,
+            cache: self.cache.clone(),
+            memo: self.memo.clone(),
+            profile: self.profile.clone(),
+            strict: self.strict,
+            parallelism: self.parallelism,
+            detail: self.detail,
+            uploads: self.uploads.clone(),
+            facts: self.facts.clone(),
+        }
+    }
+
     /// The model for `provider`: the one given, or its default.
     pub fn model_for(&self, provider: Provider) -> &str {
         if let Some(model) = &self.model {

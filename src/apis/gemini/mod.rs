@@ -1,6 +1,7 @@
 //! Gemini `generateContent`, both generations: writing, reading (request
 //! bodies and responses), rules and facts.
 
+pub(crate) mod http;
 pub(crate) mod known;
 pub(crate) mod read;
 pub(crate) mod response;

@@ -1,5 +1,6 @@
 //! OpenAI Responses: writing, reading, rules and facts.
 
+pub(crate) mod http;
 pub(crate) mod known;
 pub(crate) mod read;
 pub(crate) mod response;

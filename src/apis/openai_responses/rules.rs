@@ -135,7 +135,19 @@ pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
     crate::steps::rule::output_cap(&OUTPUT_CAP, target, body, &["max_output_tokens"], out);
     crate::steps::rule::in_range(&SAMPLING, body, "$", "temperature", (0.0, 2.0), out);
     crate::steps::rule::in_range(&SAMPLING, body, "$", "top_p", (0.0, 1.0), out);
-    if body.get("previous_response_id").is_none() {
+    // A request continuing a stored response (or conversation) holds only
+    // the new items: the calls its outputs answer are the stored ones.
+    let continues =
+        body.get("previous_response_id").is_some() || body.get("conversation").is_some();
+    // `input` is a list of items or one text, the user's message
+    // (<https://platform.openai.com/docs/api-reference/responses/create>,
+    // `input`: "Text, image, or file inputs", string or array; read
+    // 2026-12-05).
+    let text = body
+        .get("input")
+        .and_then(Value::as_str)
+        .is_some_and(|t| !t.is_empty());
+    if !continues && !text {
         crate::steps::rule::message_count(&INPUT_PRESENT, body, "input", usize::MAX, out);
     }
     let input = array(body, "input");
@@ -172,7 +184,7 @@ pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
                 }
             }
             Some("function_call_output") => {
-                if !calls.contains(id) {
+                if !calls.contains(id) && !continues {
                     out.push(&OUTPUT_HAS_CALL, path, format!("call_id {id:?}"));
                 }
                 outputs.insert(id);
