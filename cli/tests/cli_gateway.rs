@@ -160,13 +160,18 @@ async fn answer(
             .collect(),
         body,
     });
+    // A streamed request is answered by the path's `stream` reply.
+    let streamed = serde_json::from_slice::<Value>(&seen.lock().unwrap().last().unwrap().body)
+        .is_ok_and(|v| v["stream"] == true);
     let key = parts.uri.path().to_owned();
-    let reply = replies
-        .lock()
-        .unwrap()
-        .get(&key)
+    let replies = replies.lock().unwrap();
+    let reply = streamed
+        .then(|| replies.get(&format!("{key} stream")))
+        .flatten()
+        .or_else(|| replies.get(&key))
         .cloned()
         .unwrap_or_else(|| Reply::json(br#"{"ok":true}"#));
+    drop(replies);
     let (mut tx, channel) = http_body_util::channel::Channel::<Bytes, Infallible>::new(1);
     tokio::spawn(async move {
         for (i, chunk) in reply.chunks.into_iter().enumerate() {
@@ -833,4 +838,83 @@ fn a_tls_upstream_is_trusted_through_upstream_ca() {
     assert!(message.contains("certificate"), "{message}");
     assert_eq!(mock.seen().len(), 1);
     drop(mock.runtime);
+}
+
+/// The official Python SDKs (`anthropic`, `openai`) with their base URL at
+/// the gateway; run where `TOOL_CARRIER_SDK_PYTHON` names a Python that
+/// has them (`.ci/conformance` runs it in its environment).
+#[test]
+fn the_official_sdks_through_the_gateway() {
+    let Some(python) = std::env::var_os("TOOL_CARRIER_SDK_PYTHON") else {
+        eprintln!("skipped: TOOL_CARRIER_SDK_PYTHON is not set (a Python with the anthropic and openai SDKs; .ci/conformance sets it)");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let image = dir.path().join("shot.png");
+    std::fs::write(&image, big_png()).unwrap();
+    let data = common::repo().join("tests/data/responses");
+    let cases = [
+        ("anthropic", "/v1/messages", "anthropic/tool_call.json", "anthropic/tool_call.sse", "claude-sonnet-4-5", Provider::Anthropic),
+        ("openai-chat", "/v1/chat/completions", "openai-chat/tool_call.json", "openai-chat/tool_call.sse", "gpt-5", Provider::OpenAiChat),
+        ("openai-responses", "/v1/responses", "openai-responses/reasoning_call.json", "openai-responses/reasoning_call.sse", "gpt-5", Provider::OpenAiResponses),
+    ];
+    for (api, path, answer, stream, model, provider) in cases {
+        let mock = Mock::start(None);
+        let answer = std::fs::read(data.join(answer)).unwrap();
+        let stream = std::fs::read(data.join(stream)).unwrap();
+        mock.reply(path, Reply::json(&answer));
+        mock.reply(
+            &format!("{path} stream"),
+            Reply {
+                status: 200,
+                headers: vec![("content-type", "text/event-stream")],
+                chunks: stream.chunks(211).map(<[u8]>::to_vec).collect(),
+                gate: None,
+            },
+        );
+        let gateway = Gateway::start(&["--api", api, "--upstream", &mock.url]);
+        let out = dir.path().join(api);
+        std::fs::create_dir(&out).unwrap();
+        let run = Command::new(&python)
+            .arg(common::repo().join("cli/tests/gateway/sdk.py"))
+            .args([api, &gateway.url])
+            .arg(&image)
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(
+            run.status.success(),
+            "{api}: {}\n{}",
+            String::from_utf8_lossy(&run.stderr),
+            gateway.log()
+        );
+        // What the client received is the upstream's, byte for byte.
+        assert_eq!(std::fs::read(out.join("answer")).unwrap(), answer, "{api}");
+        assert_eq!(std::fs::read(out.join("stream")).unwrap(), stream, "{api}");
+        let seen = mock.seen();
+        assert_eq!(seen.len(), 3, "{api}: one plain, two streamed");
+        for up in &seen {
+            assert_eq!(up.path, path);
+            // The client's own headers, as the SDK sent them.
+            assert_eq!(up.header("x-test"), ["1"]);
+            let agent = up.header("user-agent");
+            assert!(agent[0].contains("Python"), "{api}: {agent:?}");
+            if provider == Provider::Anthropic {
+                // As the SDK sends it (2.14 sends `authorization`).
+                let key = [up.header("x-api-key"), up.header("authorization")].concat();
+                assert_eq!(key.len(), 1, "{:?}", up.headers);
+                assert!(key[0].ends_with("sk-ant-test"));
+                assert_eq!(up.header("anthropic-version").len(), 1);
+            } else {
+                assert_eq!(up.header("authorization"), ["Bearer sk-test"]);
+            }
+            // A fitted image, in a body the rules pass.
+            let images = images_in(&up.body);
+            assert_eq!(images.len(), 1, "{api}");
+            assert!(images[0].width() < 1600, "{api}: {}", images[0].width());
+            let text = std::str::from_utf8(&up.body).unwrap();
+            let broken = check_json(&Target::new(provider, model), text).unwrap();
+            assert!(broken.is_empty(), "{api}: {broken:?}");
+        }
+    }
 }
