@@ -343,19 +343,29 @@ fn outside_payloads(text: &str) -> String {
     out
 }
 
-/// The images of a body's base64 runs, decoded.
+/// The images of a body's payloads (the long strings of `data`, `url`
+/// and `image_url` members), decoded.
 fn images_in(body: &[u8]) -> Vec<image::DynamicImage> {
     let v: Value = serde_json::from_slice(body).unwrap();
     let mut out = Vec::new();
     let mut stack = vec![&v];
     while let Some(v) = stack.pop() {
         match v {
-            Value::Object(m) => stack.extend(m.values()),
-            Value::Array(a) => stack.extend(a),
-            Value::String(s) if s.len() > 200 => {
-                let s = s.rsplit(',').next().unwrap();
-                out.push(image::load_from_memory(&B64.decode(s).unwrap()).unwrap());
+            Value::Object(m) => {
+                for (key, value) in m {
+                    match value.as_str() {
+                        Some(s)
+                            if s.len() > 200
+                                && ["data", "url", "image_url"].contains(&key.as_str()) =>
+                        {
+                            let s = s.rsplit(',').next().unwrap();
+                            out.push(image::load_from_memory(&B64.decode(s).unwrap()).unwrap());
+                        }
+                        _ => stack.push(value),
+                    }
+                }
             }
+            Value::Array(a) => stack.extend(a),
             _ => {}
         }
     }
@@ -854,9 +864,30 @@ fn the_official_sdks_through_the_gateway() {
     std::fs::write(&image, big_png()).unwrap();
     let data = common::repo().join("tests/data/responses");
     let cases = [
-        ("anthropic", "/v1/messages", "anthropic/tool_call.json", "anthropic/tool_call.sse", "claude-sonnet-4-5", Provider::Anthropic),
-        ("openai-chat", "/v1/chat/completions", "openai-chat/tool_call.json", "openai-chat/tool_call.sse", "gpt-5", Provider::OpenAiChat),
-        ("openai-responses", "/v1/responses", "openai-responses/reasoning_call.json", "openai-responses/reasoning_call.sse", "gpt-5", Provider::OpenAiResponses),
+        (
+            "anthropic",
+            "/v1/messages",
+            "anthropic/tool_call.json",
+            "anthropic/tool_call.sse",
+            "claude-sonnet-4-5",
+            Provider::Anthropic,
+        ),
+        (
+            "openai-chat",
+            "/v1/chat/completions",
+            "openai-chat/tool_call.json",
+            "openai-chat/tool_call.sse",
+            "gpt-5",
+            Provider::OpenAiChat,
+        ),
+        (
+            "openai-responses",
+            "/v1/responses",
+            "openai-responses/reasoning_call.json",
+            "openai-responses/reasoning_call.sse",
+            "gpt-5",
+            Provider::OpenAiResponses,
+        ),
     ];
     for (api, path, answer, stream, model, provider) in cases {
         let mock = Mock::start(None);
@@ -917,4 +948,174 @@ fn the_official_sdks_through_the_gateway() {
             assert!(broken.is_empty(), "{api}: {broken:?}");
         }
     }
+}
+
+/// Opt-in (`TOOL_CARRIER_GATEWAY_CLAUDE=1`; it installs Claude Code from
+/// npm, about 200 MB): the desktop coding agent's CLI, headless, with its
+/// base URL at the gateway and a home folder of its own. Every request it
+/// sends reaches the mock with its key, and its answer reaches the user.
+#[test]
+fn claude_code_through_the_gateway() {
+    if std::env::var_os("TOOL_CARRIER_GATEWAY_CLAUDE").is_none() {
+        eprintln!(
+            "skipped: TOOL_CARRIER_GATEWAY_CLAUDE is not set (installs Claude Code from npm)"
+        );
+        return;
+    }
+    const VERSION: &str = "2.1.332";
+    let npm = common::repo().join("target/gateway-npm");
+    let claude = npm.join("node_modules/.bin/claude");
+    if !claude.exists() {
+        let ok = Command::new("npm")
+            .args(["install", "--silent", "--no-audit", "--no-fund", "--prefix"])
+            .arg(&npm)
+            .arg(format!("@anthropic-ai/claude-code@{VERSION}"))
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok, "npm install @anthropic-ai/claude-code@{VERSION}");
+    }
+    let said = "The gateway passed this on.";
+    let stream = format!(
+        "event: message_start\ndata: {}\n\nevent: content_block_start\ndata: {}\n\nevent: content_block_delta\ndata: {}\n\nevent: content_block_stop\ndata: {}\n\nevent: message_delta\ndata: {}\n\nevent: message_stop\ndata: {}\n\n",
+        json!({"type": "message_start", "message": {"id": "msg_gw", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5", "content": [], "stop_reason": null, "stop_sequence": null, "usage": {"input_tokens": 10, "output_tokens": 1}}}),
+        json!({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}),
+        json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": said}}),
+        json!({"type": "content_block_stop", "index": 0}),
+        json!({"type": "message_delta", "delta": {"stop_reason": "end_turn", "stop_sequence": null}, "usage": {"output_tokens": 6}}),
+        json!({"type": "message_stop"}),
+    );
+    let mock = Mock::start(None);
+    let message = json!({"id": "msg_gw", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
+        "content": [{"type": "text", "text": said}], "stop_reason": "end_turn", "stop_sequence": null,
+        "usage": {"input_tokens": 10, "output_tokens": 6}});
+    mock.reply("/v1/messages", Reply::json(message.to_string().as_bytes()));
+    mock.reply(
+        "/v1/messages stream",
+        Reply {
+            status: 200,
+            headers: vec![("content-type", "text/event-stream")],
+            chunks: vec![stream.into_bytes()],
+            gate: None,
+        },
+    );
+    mock.reply(
+        "/v1/messages/count_tokens",
+        Reply::json(br#"{"input_tokens":10}"#),
+    );
+    let gateway = Gateway::start(&["--api", "anthropic", "--upstream", &mock.url]);
+    let home = tempfile::tempdir().unwrap();
+    let started = std::time::Instant::now();
+    let out = Command::new(&claude)
+        .args(["-p", "Say hello.", "--output-format", "text"])
+        .current_dir(home.path())
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", home.path())
+        .env("ANTHROPIC_BASE_URL", &gateway.url)
+        .env("ANTHROPIC_API_KEY", "sk-ant-test")
+        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+        .env("DISABLE_AUTOUPDATER", "1")
+        .output()
+        .unwrap();
+    eprintln!("claude -p took {:.1} s", started.elapsed().as_secs_f64());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && stdout.contains(said),
+        "{:?}\n{stdout}\n{}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr),
+        gateway.log()
+    );
+    let seen = mock.seen();
+    assert!(!seen.is_empty());
+    for up in seen.iter().filter(|s| s.path.starts_with("/v1/messages")) {
+        let key = [up.header("x-api-key"), up.header("authorization")].concat();
+        assert!(
+            key.iter().any(|k| k.ends_with("sk-ant-test")),
+            "{:?}",
+            up.headers
+        );
+    }
+    eprintln!(
+        "{} requests reached the upstream: {:?}",
+        seen.len(),
+        seen.iter().map(|s| s.path.as_str()).collect::<Vec<_>>()
+    );
+
+    // A user's 5.8 MB screenshot, as an SDK host hands it to the CLI: it
+    // reaches the upstream within the model's limits (the CLI shrinks
+    // images itself; the gateway keeps what needs no fitting), in a body
+    // the rules pass, and the gateway refused nothing the CLI sent.
+    let line = json!({"type": "user", "message": {"role": "user", "content": [
+        {"type": "text", "text": "What is on this screen?"},
+        {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": B64.encode(big_png())}}
+    ]}});
+    let mut child = Command::new(&claude)
+        .args([
+            "-p",
+            "--input-format",
+            "stream-json",
+            "--output-format",
+            "stream-json",
+            "--verbose",
+        ])
+        .current_dir(home.path())
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", home.path())
+        .env("ANTHROPIC_BASE_URL", &gateway.url)
+        .env("ANTHROPIC_API_KEY", "sk-ant-test")
+        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+        .env("DISABLE_AUTOUPDATER", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        writeln!(stdin, "{line}").unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && stdout.contains(said),
+        "{:?}\n{stdout:.2000}\n{}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr),
+        gateway.log()
+    );
+    let with_image: Vec<Seen> = mock.seen().into_iter().skip(seen.len()).collect();
+    let up = with_image
+        .iter()
+        .find(|s| s.body.len() > 100_000)
+        .unwrap_or_else(|| panic!("no request carried the image: {}", gateway.log()));
+    let images = images_in(&up.body);
+    assert_eq!(images.len(), 1);
+    assert!(
+        images[0].width() <= 2000,
+        "{}: {}",
+        images[0].width(),
+        gateway.log()
+    );
+    assert!(
+        !gateway.log().contains("400 Bad Request"),
+        "{}",
+        gateway.log()
+    );
+    let text = std::str::from_utf8(&up.body).unwrap();
+    let model = serde_json::from_str::<Value>(text).unwrap()["model"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let broken = check_json(&Target::new(Provider::Anthropic, &model), text).unwrap();
+    assert!(broken.is_empty(), "{broken:?}");
+    eprintln!(
+        "the screenshot went as {}×{}: {}",
+        images[0].width(),
+        images[0].height(),
+        gateway.log()
+    );
 }

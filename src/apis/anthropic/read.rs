@@ -55,6 +55,7 @@ static MESSAGES: Walk = Walk {
     inner: &[
         Inner::at("user", "content", &USER),
         Inner::at("assistant", "content", &ASSISTANT),
+        Inner::at("system", "content", &SYSTEM),
     ],
     also: &[],
 };
@@ -89,7 +90,7 @@ pub(crate) fn read(
         BodyOr::List(messages) => (None, messages),
     };
     if let Some(system) = system {
-        let text = text_of(&system, &mut out);
+        let text = text_of(&system, "$.system", &mut out);
         if !text.is_empty() {
             out.push("system", text.into_owned());
         }
@@ -126,12 +127,17 @@ fn one(
     out.kept(match message.role {
         Role::User => "user message",
         Role::Assistant => "assistant message",
+        Role::System => "system message",
     });
     match (message.role, message.content) {
         (Role::User, TextOr::Text(text)) => out.push("user", text.into_owned()),
         (Role::User, TextOr::Parts(items)) => user(m, at, items, store, out)?,
         (Role::Assistant, TextOr::Text(text)) => out.push("assistant", text.into_owned()),
         (Role::Assistant, TextOr::Parts(items)) => assistant(m, at, items, out),
+        (Role::System, content) => {
+            let text = text_of(&content, &format!("{at}.content"), out).into_owned();
+            out.push("system", text);
+        }
     }
     Ok(())
 }
@@ -144,6 +150,7 @@ fn what(list: &crate::steps::known::List, item: &Item<'_>) -> String {
 /// The text of `system`: a string, or its text blocks joined by lines.
 fn text_of<'a>(
     system: &'a TextOr<'a, Marked<Item<'a>>>,
+    at: &str,
     out: &mut ImportedHistory,
 ) -> Cow<'a, str> {
     match system {
@@ -159,7 +166,7 @@ fn text_of<'a>(
                     other => left_out(
                         out,
                         0,
-                        &format!("$.system[{b}]"),
+                        &format!("{at}[{b}]"),
                         &what(&known::SYSTEM, other),
                         "system text holds text alone",
                     ),
@@ -363,6 +370,26 @@ mod tests {
     const GIF: &str = "R0lGODlhAQABAIAAAP///wAAACwAAAAAAQABAAACAkQBADs=";
 
     #[test]
+    fn a_system_message_among_the_messages_is_a_system_record() {
+        // As Claude Code sends them (SDK 2.14's `SystemMessageParam`).
+        let body = json!({"model": "claude-sonnet-5", "max_tokens": 8, "messages": [
+            {"role": "user", "content": "Hi."},
+            {"role": "system", "content": [{"type": "text", "text": "Mind the date."}, {"type": "text", "text": "Be brief."}]},
+            {"role": "system", "content": "Plain."},
+            {"role": "assistant", "content": "Hello."}
+        ]});
+        let h = read(&body, &mut InlineStore, &ImportOptions::default()).unwrap();
+        let roles: Vec<&str> = h.messages.iter().map(|m| m.role()).collect();
+        assert_eq!(roles, ["user", "system", "system", "assistant"]);
+        assert_eq!(h.messages[1].content(), "Mind the date.\nBe brief.");
+        let odd = json!({"messages": [{"role": "system", "content": [{"type": "image", "source": {"type": "base64", "media_type": "image/gif", "data": GIF}}]}]});
+        assert!(
+            read(&odd, &mut InlineStore, &ImportOptions::default()).is_err(),
+            "a system message holds text blocks alone"
+        );
+    }
+
+    #[test]
     fn a_conversation_with_tool_result_images() {
         let body = json!({
             "model": "claude-sonnet-5",
@@ -426,8 +453,8 @@ mod tests {
         );
         assert_eq!(err(json!([{"content": "x"}])), "$[0]: missing field `role`");
         assert_eq!(
-            err(json!({"messages": [{"role": "system", "content": "x"}]})),
-            "$.messages[0].role: unknown variant `system`, expected `user` or `assistant`"
+            err(json!({"messages": [{"role": "tool", "content": "x"}]})),
+            "$.messages[0].role: unknown variant `tool`, expected one of `user`, `assistant`, `system`"
         );
         assert_eq!(
             err(json!([{"role": "user", "content": [{"type": "tool_result"}]}])),

@@ -76,7 +76,17 @@ pub(crate) struct ToolChoice {
     pub kind: &'static str,
 }
 
-pub(crate) use crate::steps::wire::Role;
+/// Who says a message. Besides the user and the assistant, a `system`
+/// message may stand among the others: a text the operator adds mid-way
+/// (the `anthropic` 2.14.0 SDK's `SystemMessageParam`, text or text
+/// blocks; Claude Code sends them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum Role {
+    User,
+    Assistant,
+    System,
+}
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct Message<'a> {
