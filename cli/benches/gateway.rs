@@ -10,7 +10,8 @@
 //! * **throughput**: 32 clients at once for a few seconds, straight and
 //!   through the gateway: requests a second;
 //! * **memory**: 32 clients at once each sending a 30-screenshot
-//!   conversation (2880×1800 desktop-like PNGs with a photo panel): the
+//!   conversation (2880×1800 desktop-like PNGs, as the first-conversion
+//!   bench makes them): the
 //!   gateway's peak resident memory (`VmHWM`), the bytes sent and
 //!   forwarded, and how long the 32 took.
 //!
@@ -155,9 +156,7 @@ fn thirty_screenshots() -> Bytes {
     let mut messages =
         vec![serde_json::json!({"role": "user", "content": "Work through the screens."})];
     for n in 0..30u64 {
-        let mut shot = support::screenshot(2880, 1800, n);
-        let photo = support::photo(900, 700, n);
-        image::imageops::replace(&mut shot, &photo, 1500, 600);
+        let shot = support::screenshot(2880, 1800, n);
         let data = B64.encode(support::png_rgb(&shot));
         let id = format!("toolu_{n}");
         messages.push(serde_json::json!({"role": "assistant", "content": [{"type": "tool_use", "id": id, "name": "screenshot", "input": {}}]}));
@@ -238,11 +237,16 @@ fn main() {
         }
     });
 
+    // TOOL_CARRIER_BENCH_BODIES=N sends N bodies at once instead of 32.
+    let bodies: usize = std::env::var("TOOL_CARRIER_BENCH_BODIES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(CLIENTS);
     let body = thirty_screenshots();
     let before = peak_mb(child.id());
     let start = Instant::now();
     runtime.block_on(async {
-        let tasks: Vec<_> = (0..CLIENTS)
+        let tasks: Vec<_> = (0..bodies)
             .map(|_| {
                 let (client, url, body) = (client.clone(), url.clone(), body.clone());
                 tokio::spawn(async move { post(&client, &url, body).await })
@@ -254,7 +258,7 @@ fn main() {
     });
     let took = start.elapsed();
     println!(
-        "| memory, {CLIENTS} clients × 30 screenshots ({:.1} MB a body, {:.1} MB forwarded) | | peak {:.0} MB (before: {:.0} MB) | {:.1} s for the {CLIENTS} |",
+        "| memory, {bodies} clients × 30 screenshots ({:.1} MB a body, {:.1} MB forwarded) | | peak {:.0} MB (before: {:.0} MB) | {:.1} s for the {bodies} |",
         body.len() as f64 / 1e6,
         LARGEST.load(Ordering::Relaxed) as f64 / 1e6,
         peak_mb(child.id()),

@@ -712,7 +712,7 @@ fn a_stranger_is_not_served_unless_asked_and_options_that_contradict_are_refused
         "--api",
         "anthropic",
         "--max-body-mb",
-        "300",
+        "600",
     ]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("--max-buffered-mb"));
     let out = run(&[
@@ -797,6 +797,42 @@ fn sigterm_lets_requests_in_flight_finish() {
     assert!(status.success(), "{status:?}: {}", gateway.log());
     assert!(gateway.log().contains("stopped"));
     assert!(std::net::TcpStream::connect(gateway.url.trim_start_matches("http://")).is_err());
+}
+
+#[test]
+fn a_second_signal_ends_the_gateway_at_once() {
+    let mock = Mock::start(None);
+    let gate = Arc::new(tokio::sync::Notify::new());
+    mock.reply(
+        "/v1/messages",
+        Reply {
+            status: 200,
+            headers: vec![("content-type", "text/event-stream")],
+            chunks: vec![b"event: a\n\n".to_vec(), b"event: b\n\n".to_vec()],
+            gate: Some(gate),
+        },
+    );
+    let mut gateway = Gateway::start(&["--api", "anthropic", "--upstream", &mock.url]);
+    let client = runtime();
+    let body = json!({"model": "claude-sonnet-4-5", "max_tokens": 8, "messages": [{"role": "user", "content": "Hi"}]});
+    let url = gateway.url.clone();
+    client.block_on(async {
+        let http: Client<_, Full<Bytes>> = Client::builder(TokioExecutor::new()).build_http();
+        let request = Request::post(format!("{url}/v1/messages"))
+            .body(Full::new(Bytes::from(body.to_string())))
+            .unwrap();
+        let mut body = http.request(request).await.unwrap().into_body();
+        body.frame().await.unwrap().unwrap();
+        // A request held in flight: the first signal drains, the second
+        // does not wait for it.
+        gateway.signal("-TERM");
+        while !gateway.log().contains("stopping") {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        gateway.signal("-TERM");
+        let status = gateway.child.wait().unwrap();
+        assert_eq!(status.code(), Some(143), "{}", gateway.log());
+    });
 }
 
 #[test]

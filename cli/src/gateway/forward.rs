@@ -32,7 +32,7 @@ pub async fn handle(
     let path = parts.uri.path_and_query().map_or("/", |p| p.as_str());
     let (body, length) = match state.gateway.route(parts.method.as_str(), path) {
         None => (Either::Left(body), None),
-        Some(route) => match conversation(&state, &parts, route, body).await {
+        Some(route) => match conversation(Arc::clone(&state), &parts, route, body).await {
             Ok((bytes, budget)) => {
                 let length = bytes.len();
                 (Either::Right(Held::new(bytes, Some(budget))), Some(length))
@@ -102,7 +102,7 @@ type Refused = (Refusal, &'static str);
 /// A conversation's body read, fitted and checked: the bytes to forward
 /// and their share of the budget.
 async fn conversation(
-    state: &State,
+    state: Arc<State>,
     parts: &hyper::http::request::Parts,
     route: tool_carrier::gateway::Route,
     body: Incoming,
@@ -142,8 +142,10 @@ async fn conversation(
         drain(body).await;
         return Err(too_large());
     }
-    // Held as received and as fitted: twice its length, in KiB.
-    let share = declared.unwrap_or(state.max_body).div_ceil(1024) * 2;
+    // Held as received, by the fit's working copies (measured at about
+    // twice the body: the payloads' new text, the check's reading of the
+    // result) and as fitted: four times its length, in KiB.
+    let share = declared.unwrap_or(state.max_body).div_ceil(1024) * 4;
     let budget = Arc::clone(&state.buffered)
         .acquire_many_owned(u32::try_from(share).unwrap_or(u32::MAX))
         .await
@@ -160,15 +162,10 @@ async fn conversation(
             ))
         }
     };
-    let job = state
-        .jobs
-        .acquire()
-        .await
-        .expect("the jobs are never closed");
     let method = parts.method.clone();
     let path = parts.uri.path().to_owned();
-    let fitted = tokio::task::block_in_place(|| fit(state, &route, &received));
-    drop(job);
+    let job = (Arc::clone(&state), received.clone());
+    let fitted = state.pool.run(move || fit(&job.0, &route, &job.1)).await;
     match fitted {
         Ok((bytes, line)) => {
             eprintln!("tool-carrier gateway: {method} {path} {line}");

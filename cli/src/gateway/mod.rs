@@ -9,6 +9,7 @@
 
 mod body;
 mod forward;
+mod pool;
 mod serve;
 mod upstream;
 
@@ -50,12 +51,13 @@ pub struct Args {
     keep: crate::keep::Keep,
     /// Refuse a conversation's body over MB megabytes (413), before
     /// reading it when its length is given.
-    #[arg(long, value_name = "MB", default_value_t = 128, value_parser = clap::value_parser!(u64).range(1..=4096))]
+    #[arg(long, value_name = "MB", default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=4096))]
     max_body_mb: u64,
-    /// Hold at most MB megabytes of conversations' bodies at once
-    /// (each counts twice: as received and as fitted); a body that would
-    /// pass it waits, unread, for others to be forwarded.
-    #[arg(long, value_name = "MB", default_value_t = 512, value_parser = clap::value_parser!(u64).range(1..=65536))]
+    /// Hold at most MB megabytes for conversations' bodies at once (each
+    /// counts four times its length: as received, as fitted, and the
+    /// fit's working copies); a body that would pass it waits, unread, for
+    /// others to be forwarded.
+    #[arg(long, value_name = "MB", default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..=65536))]
     max_buffered_mb: u64,
     /// Fit at most N bodies at once (one per core by default).
     #[arg(long, value_name = "N")]
@@ -82,8 +84,8 @@ fn api_parser() -> impl clap::builder::TypedValueParser<Value = Provider> {
 struct State {
     gateway: Gateway,
     upstream: upstream::Upstream,
-    /// Bodies fitted at once.
-    jobs: tokio::sync::Semaphore,
+    /// The threads that fit bodies.
+    pool: pool::Pool,
     /// Buffered bodies, in KiB ([`Args::max_buffered_mb`]).
     buffered: Arc<tokio::sync::Semaphore>,
     max_body: u64,
@@ -98,11 +100,11 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
             args.listen
         )));
     }
-    if args.max_body_mb * 2 > args.max_buffered_mb {
+    if args.max_body_mb * 4 > args.max_buffered_mb {
         return Err(Failure::new(format!(
-            "--max-body-mb {} needs --max-buffered-mb of at least {}: a body is held as received and as fitted",
+            "--max-body-mb {} needs --max-buffered-mb of at least {}: a body counts four times its length (as received, as fitted, the fit's working copies)",
             args.max_body_mb,
-            args.max_body_mb * 2
+            args.max_body_mb * 4
         )));
     }
     let mut options = Options::new();
@@ -121,7 +123,8 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
     let state = Arc::new(State {
         gateway,
         upstream,
-        jobs: tokio::sync::Semaphore::new(jobs),
+        pool: pool::Pool::new(jobs)
+            .map_err(|e| Failure::new(format!("starting the fit threads: {e}")))?,
         buffered: Arc::new(tokio::sync::Semaphore::new(kib)),
         max_body: args.max_body_mb * MB,
     });
