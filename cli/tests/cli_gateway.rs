@@ -761,30 +761,42 @@ fn a_stranger_is_not_served_unless_asked_and_options_that_contradict_are_refused
     assert!(open.child.wait().unwrap().success());
 }
 
-#[test]
-fn sigterm_lets_requests_in_flight_finish() {
+/// A gateway whose upstream answers `/v1/messages` with one event, then
+/// holds the second until `gate` is notified.
+fn held_answer(gate: &Arc<tokio::sync::Notify>) -> (Mock, Gateway) {
     let mock = Mock::start(None);
-    let gate = Arc::new(tokio::sync::Notify::new());
     mock.reply(
         "/v1/messages",
         Reply {
             status: 200,
             headers: vec![("content-type", "text/event-stream")],
             chunks: vec![b"event: a\n\n".to_vec(), b"event: b\n\n".to_vec()],
-            gate: Some(Arc::clone(&gate)),
+            gate: Some(Arc::clone(gate)),
         },
     );
-    let mut gateway = Gateway::start(&["--api", "anthropic", "--upstream", &mock.url]);
-    let client = runtime();
+    let gateway = Gateway::start(&["--api", "anthropic", "--upstream", &mock.url]);
+    (mock, gateway)
+}
+
+/// Post a message to `url` and read its answer's first chunk: the
+/// chunk, and the rest of the answer to read.
+async fn first_chunk(url: &str) -> (Bytes, Incoming) {
     let body = json!({"model": "claude-sonnet-4-5", "max_tokens": 8, "messages": [{"role": "user", "content": "Hi"}]});
-    let url = gateway.url.clone();
-    let answer = client.block_on(async {
-        let http: Client<_, Full<Bytes>> = Client::builder(TokioExecutor::new()).build_http();
-        let request = Request::post(format!("{url}/v1/messages"))
-            .body(Full::new(Bytes::from(body.to_string())))
-            .unwrap();
-        let mut body = http.request(request).await.unwrap().into_body();
-        let first = body.frame().await.unwrap().unwrap().into_data().unwrap();
+    let http: Client<_, Full<Bytes>> = Client::builder(TokioExecutor::new()).build_http();
+    let request = Request::post(format!("{url}/v1/messages"))
+        .body(Full::new(Bytes::from(body.to_string())))
+        .unwrap();
+    let mut body = http.request(request).await.unwrap().into_body();
+    let first = body.frame().await.unwrap().unwrap().into_data().unwrap();
+    (first, body)
+}
+
+#[test]
+fn sigterm_lets_requests_in_flight_finish() {
+    let gate = Arc::new(tokio::sync::Notify::new());
+    let (_mock, mut gateway) = held_answer(&gate);
+    let answer = runtime().block_on(async {
+        let (first, body) = first_chunk(&gateway.url).await;
         // Stopped mid-answer: the answer still ends whole.
         gateway.signal("-TERM");
         tokio::time::sleep(Duration::from_millis(300)).await;
@@ -801,28 +813,10 @@ fn sigterm_lets_requests_in_flight_finish() {
 
 #[test]
 fn a_second_signal_ends_the_gateway_at_once() {
-    let mock = Mock::start(None);
     let gate = Arc::new(tokio::sync::Notify::new());
-    mock.reply(
-        "/v1/messages",
-        Reply {
-            status: 200,
-            headers: vec![("content-type", "text/event-stream")],
-            chunks: vec![b"event: a\n\n".to_vec(), b"event: b\n\n".to_vec()],
-            gate: Some(gate),
-        },
-    );
-    let mut gateway = Gateway::start(&["--api", "anthropic", "--upstream", &mock.url]);
-    let client = runtime();
-    let body = json!({"model": "claude-sonnet-4-5", "max_tokens": 8, "messages": [{"role": "user", "content": "Hi"}]});
-    let url = gateway.url.clone();
-    client.block_on(async {
-        let http: Client<_, Full<Bytes>> = Client::builder(TokioExecutor::new()).build_http();
-        let request = Request::post(format!("{url}/v1/messages"))
-            .body(Full::new(Bytes::from(body.to_string())))
-            .unwrap();
-        let mut body = http.request(request).await.unwrap().into_body();
-        body.frame().await.unwrap().unwrap();
+    let (_mock, mut gateway) = held_answer(&gate);
+    runtime().block_on(async {
+        let _held = first_chunk(&gateway.url).await;
         // A request held in flight: the first signal drains, the second
         // does not wait for it.
         gateway.signal("-TERM");
@@ -1042,16 +1036,22 @@ fn claude_code_through_the_gateway() {
     let gateway = Gateway::start(&["--api", "anthropic", "--upstream", &mock.url]);
     let home = tempfile::tempdir().unwrap();
     let started = std::time::Instant::now();
-    let out = Command::new(&claude)
+    // Its own home, nothing but the gateway to talk to.
+    let run = || {
+        let mut command = Command::new(&claude);
+        command
+            .current_dir(home.path())
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", home.path())
+            .env("ANTHROPIC_BASE_URL", &gateway.url)
+            .env("ANTHROPIC_API_KEY", "sk-ant-test")
+            .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+            .env("DISABLE_AUTOUPDATER", "1");
+        command
+    };
+    let out = run()
         .args(["-p", "Say hello.", "--output-format", "text"])
-        .current_dir(home.path())
-        .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("HOME", home.path())
-        .env("ANTHROPIC_BASE_URL", &gateway.url)
-        .env("ANTHROPIC_API_KEY", "sk-ant-test")
-        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
-        .env("DISABLE_AUTOUPDATER", "1")
         .output()
         .unwrap();
     eprintln!("claude -p took {:.1} s", started.elapsed().as_secs_f64());
@@ -1087,7 +1087,7 @@ fn claude_code_through_the_gateway() {
         {"type": "text", "text": "What is on this screen?"},
         {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": B64.encode(big_png())}}
     ]}});
-    let mut child = Command::new(&claude)
+    let mut child = run()
         .args([
             "-p",
             "--input-format",
@@ -1096,14 +1096,6 @@ fn claude_code_through_the_gateway() {
             "stream-json",
             "--verbose",
         ])
-        .current_dir(home.path())
-        .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("HOME", home.path())
-        .env("ANTHROPIC_BASE_URL", &gateway.url)
-        .env("ANTHROPIC_API_KEY", "sk-ant-test")
-        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
-        .env("DISABLE_AUTOUPDATER", "1")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
