@@ -5,7 +5,7 @@
 //!
 //! A gateway forwards every request to the API as it came, except a
 //! conversation's body ([`Gateway::route`]): its image payloads are
-//! fitted as [`fit`](crate::fit::fit) fits a request body (only the
+//! fitted as [`fit`] fits a request body (only the
 //! payloads' spans change; `cache_control`, members the crate does not
 //! know and tools stay byte for byte), the oldest over the model's limits
 //! left out with a text saying so ([`Options::with_keep_images`],
