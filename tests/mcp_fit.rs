@@ -11,7 +11,9 @@ use proptest::prelude::*;
 use serde_json::{json, Value};
 use support::*;
 use tool_carrier::facts::Facts;
-use tool_carrier::mcp::{fit_message, fit_result, Calls, FitOptions, Method, Outcome, Rewrite};
+use tool_carrier::mcp::{
+    fit_message, fit_result, Calls, FitOptions, Method, Outcome, Rewrite, SCALE_META,
+};
 use tool_carrier::media::{Budget, MediaType};
 use tool_carrier::provider::Provider;
 
@@ -67,8 +69,17 @@ fn a_large_image_is_fitted_and_its_other_members_kept_as_written() {
     // Everything around the payload is the input's.
     let data_at = message.find("\"data\": \"").unwrap() + 9;
     assert_eq!(text[..data_at], message[..data_at]);
-    let tail = &message[message.find("\", \"_meta\"").unwrap()..];
-    assert!(text.ends_with(tail));
+    // The scale joins what `_meta` held.
+    let tail = message[message.find("\", \"_meta\"").unwrap()..].replacen(
+        "{\"k\"",
+        r#"{"dev.tool-carrier/scale":{"original":{"width":640,"height":400},"sent":{"width":200,"height":125},"factor":3.2000},"k""#,
+        1,
+    );
+    assert!(
+        text.ends_with(&tail),
+        "{}",
+        &text[text.len() - tail.len()..]
+    );
     assert_eq!(fitted.len(), text.len());
     let mut written = Vec::new();
     fitted.write_to(&mut written).unwrap();
@@ -305,7 +316,10 @@ fn resources_read_contents_are_prepared_and_a_failure_is_text_contents() {
         decoded(&out["contents"][0], "blob").dimensions(),
         (200, 200)
     );
-    assert_eq!(out["contents"][0]["_meta"], json!({"x": true}));
+    assert_eq!(
+        out["contents"][0]["_meta"],
+        json!({"x": true, "dev.tool-carrier/scale": {"original": {"width": 400, "height": 400}, "sent": {"width": 200, "height": 200}, "factor": 2.0}})
+    );
     assert_eq!(out["contents"][1], result["contents"][1]);
     let failed = &out["contents"][2];
     assert_eq!(failed["uri"], "file:///c.png");
@@ -602,4 +616,39 @@ proptest! {
         prop_assume!(!text.contains("image"));
         prop_assert_eq!(fit_message(&text, Method::ToolsCall, &small()).text(), text.as_str());
     }
+}
+
+#[test]
+fn a_resized_image_says_its_scale_in_meta_and_asked_to_the_model() {
+    let png = png_rgb(&screenshot(640, 400, 1));
+    let result =
+        json!({"content": [image_block(&png, "image/png"), {"type": "text", "text": "after"}]})
+            .to_string();
+    let scale = json!({"original": {"width": 640, "height": 400}, "sent": {"width": 200, "height": 125}, "factor": 3.2});
+    let fitted = fit_result(&result, Method::ToolsCall, &small());
+    let out = parsed(&fitted);
+    assert_eq!(out["content"][0]["_meta"][SCALE_META], scale);
+    assert_eq!(
+        out["content"].as_array().unwrap().len(),
+        2,
+        "no text unless asked"
+    );
+    // Asked: a text block right after the image says it to the model.
+    let said = fit_result(&result, Method::ToolsCall, &small().with_say_scale(true));
+    let out = parsed(&said);
+    let content = out["content"].as_array().unwrap();
+    assert_eq!(content.len(), 3);
+    assert_eq!(content[0]["_meta"][SCALE_META], scale);
+    assert_eq!(
+        content[1],
+        json!({"type": "text", "text": "scaled from 640×400 to 200×125: multiply coordinates by 3.200"})
+    );
+    assert_eq!(content[2]["text"], "after");
+    // Fitted again: nothing more to say.
+    let again = said.text().into_owned();
+    assert!(!fit_result(&again, Method::ToolsCall, &small().with_say_scale(true)).changed());
+    // An image sent at its own size says nothing.
+    let small_png = png_rgb(&screenshot(120, 80, 2));
+    let kept = json!({"content": [image_block(&small_png, "image/png")]}).to_string();
+    assert!(!fit_result(&kept, Method::ToolsCall, &small().with_say_scale(true)).changed());
 }

@@ -1,4 +1,4 @@
-//! `tool-carrier mcp-proxy [--provider P] [--model M] [--max-dim N] [--facts FILE] -- COMMAND [ARGS…]`
+//! `tool-carrier mcp-proxy [--provider P] [--model M] [--max-dim N] [--say-scale] [--facts FILE] -- COMMAND [ARGS…]`
 //!
 //! Starts the MCP server `COMMAND` and stands between it and the host
 //! over the stdio transport (newline-delimited JSON-RPC,
@@ -55,6 +55,12 @@ pub struct Args {
     /// and the 2000 px ceiling; never past the API's largest side.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(16..=16384))]
     max_dim: Option<u32>,
+    /// Say a resized image's scale to the model in a text block after it
+    /// ("scaled from 2880×1800 to 1389×868: multiply coordinates by
+    /// 2.073"); it is always written under `dev.tool-carrier/scale` in the
+    /// image's `_meta`.
+    #[arg(long)]
+    say_scale: bool,
     #[command(flatten)]
     facts: crate::facts::Arg,
     /// The MCP server to start, and its arguments (after `--`). Options
@@ -79,6 +85,7 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
     if let Some(n) = args.max_dim {
         options = options.with_max_dim(n);
     }
+    options = options.with_say_scale(args.say_scale);
     crate::facts::warn_model(facts, args.provider, options.model());
     let (program, rest) = args.command.split_first().expect("clap requires a command");
     let shown = program.to_string_lossy();

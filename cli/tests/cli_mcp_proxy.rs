@@ -17,7 +17,7 @@ use image::GenericImageView;
 use serde_json::{json, Value};
 use support::*;
 use tool_carrier::facts::Facts;
-use tool_carrier::mcp::FitOptions;
+use tool_carrier::mcp::{FitOptions, SCALE_META};
 use tool_carrier::provider::Provider;
 
 const B64: base64::engine::GeneralPurpose = base64::engine::general_purpose::STANDARD;
@@ -180,7 +180,12 @@ fn shots_for(args: &[&str], provider: Provider, model: Option<&str>) {
         "{args:?}"
     );
     assert_eq!(content[2]["mimeType"], "image/jpeg");
-    assert_eq!(content[2]["_meta"], json!({"camera": "x"}));
+    // The server's `_meta` kept, the scale beside it.
+    let (w, h) = options.processing_size(4000, 3000);
+    assert_eq!(
+        content[2]["_meta"],
+        json!({"camera": "x", SCALE_META: {"original": {"width": 4000, "height": 3000}, "sent": {"width": w, "height": h}, "factor": format!("{:.4}", 4000.0 / f64::from(w)).parse::<f64>().unwrap()}})
+    );
     assert_eq!(content[3]["type"], "text");
     let note = content[3]["text"].as_str().unwrap();
     assert!(
@@ -208,6 +213,39 @@ fn images_come_back_at_the_named_models_processing_size() {
         Provider::OpenAiChat,
         Some("gpt-5"),
     );
+}
+
+#[test]
+fn with_say_scale_a_text_after_each_resized_image_says_its_scale() {
+    let options = FitOptions::new(Facts::builtin(), Provider::Anthropic, None);
+    let mut proxy = Proxy::start(&["--say-scale"], 0, &[]);
+    proxy.send(&call(1, "shots"));
+    let response = proxy.message();
+    let content = response["result"]["content"].as_array().unwrap();
+    let kinds: Vec<&str> = content
+        .iter()
+        .map(|b| b["type"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["text", "image", "text", "image", "text", "text"]);
+    let (w, h) = options.processing_size(2880, 1800);
+    let said = content[2]["text"].as_str().unwrap();
+    assert_eq!(
+        said,
+        format!(
+            "scaled from 2880×1800 to {w}×{h}: multiply coordinates by {:.3}",
+            2880.0 / f64::from(w)
+        )
+    );
+    assert_eq!(
+        content[1]["_meta"][SCALE_META]["sent"],
+        json!({"width": w, "height": h})
+    );
+    assert!(content[4]["text"]
+        .as_str()
+        .unwrap()
+        .starts_with("scaled from 4000×3000 to "));
+    let (status, stderr, _) = proxy.finish();
+    assert!(status.success(), "{stderr}");
 }
 
 /// A 2880×24780 full-page screenshot (71 million pixels, over the 50

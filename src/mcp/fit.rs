@@ -13,7 +13,9 @@
 //!   `mimeType` is rewritten;
 //! * resized or re-encoded: `data` (or `blob`) and `mimeType` are
 //!   rewritten, every other member (`annotations`, `_meta`, `uri`, members
-//!   of later revisions) kept as written;
+//!   of later revisions) kept as written; a resized image's original and
+//!   sent sizes are added to its `_meta` under [`SCALE_META`](super::SCALE_META) (and, asked,
+//!   said in a text block after it);
 //! * not preparable: a content block becomes a text content block saying
 //!   why (its `annotations`, `_meta` and other members kept), an item of
 //!   `contents` becomes text resource contents (`text/plain`, its `uri`
@@ -32,6 +34,7 @@ use super::options::FitOptions;
 use super::plan::{find_in_result, Found, Plan, Shape};
 use super::report::{ImageReport, Outcome};
 use super::rewrite::{Edit, Rewrite};
+use super::scale::Scale;
 use super::Method;
 
 /// Base64 as servers write it: the standard alphabet, padded or not.
@@ -191,6 +194,18 @@ pub(crate) fn fit_found(
                 let at = holder_start + end;
                 edits.push((at..at, format!(",\"mimeType\":{literal}")));
             }
+        }
+    }
+    if let Some(scale) = prepared
+        .resized
+        .then(|| Scale::of(&prepared.original, &prepared.facts()))
+        .flatten()
+    {
+        edits.extend(scale.meta_edit(src, span.start, &members));
+        // Beside a content block; an item of `contents` has no neighbour
+        // a model reads as a remark.
+        if options.says_scale() && found.shape != Shape::ResourceContents {
+            edits.push((span.end..span.end, scale.text_block()));
         }
     }
     edits.sort_by_key(|(r, _)| r.start);

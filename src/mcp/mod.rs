@@ -67,6 +67,7 @@ mod options;
 mod plan;
 mod report;
 mod rewrite;
+mod scale;
 
 pub use calls::{Calls, RequestId};
 pub use fit::fit_result;
@@ -75,3 +76,4 @@ pub use options::FitOptions;
 pub use plan::Plan;
 pub use report::{ImageReport, Outcome};
 pub use rewrite::Rewrite;
+pub use scale::SCALE_META;

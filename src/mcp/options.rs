@@ -47,6 +47,8 @@ pub struct FitOptions {
     /// The API's largest side, and the smaller one of a request with many
     /// images: no `--max-dim` goes past it.
     api_max_dim: u32,
+    /// Whether a resized image's scale is also said in a text block.
+    say_scale: bool,
 }
 
 impl FitOptions {
@@ -73,6 +75,7 @@ impl FitOptions {
             budget: limits.budget,
             image_types: limits.image_types.into_owned(),
             api_max_dim,
+            say_scale: false,
         }
     }
 
@@ -84,6 +87,22 @@ impl FitOptions {
             .with_max_pixels(self.policy.max_pixels())
             .with_max_alloc(self.policy.max_alloc());
         FitOptions { policy, ..self }
+    }
+
+    /// Say a resized image's scale to the model too: a text block after
+    /// it ("scaled from 2880×1800 to 1389×868: multiply coordinates by
+    /// 2.073"). The scale is always written under
+    /// [`SCALE_META`](super::SCALE_META) in the image's `_meta`.
+    pub fn with_say_scale(self, say: bool) -> FitOptions {
+        FitOptions {
+            say_scale: say,
+            ..self
+        }
+    }
+
+    /// Whether a resized image's scale is said in a text block too.
+    pub fn says_scale(&self) -> bool {
+        self.say_scale
     }
 
     /// The provider.
