@@ -139,7 +139,7 @@ fn the_oldest_over_the_kept_go_a_step_at_a_time_and_the_prefix_holds() {
         let body = rounds(n).to_string();
         let passed = g.fit(&route, body.as_bytes()).unwrap();
         let report = passed.report();
-        let out = String::from_utf8(passed.bytes().into_owned()).unwrap();
+        let out = String::from_utf8(passed.bytes().to_vec()).unwrap();
         let left = report.left_out();
         assert_eq!(left, (n - 4).div_ceil(3) * 3, "{n}: {report}");
         // What comes before the first kept image: what a prompt cache
@@ -219,7 +219,7 @@ fn every_refusal_is_in_the_apis_shape() {
         let route = g.route("POST", path).unwrap();
         for body in [&b"not json"[..], b"{}", b"{\"model\": 7}", b"[1]"] {
             let refused = g.fit(&route, body).unwrap_err();
-            let v: Value = serde_json::from_slice(&refused.body()).unwrap();
+            let v: Value = serde_json::from_slice(refused.body()).unwrap();
             assert!(shape(&v), "{api}: {v}");
             assert_eq!(refused.status(), 400);
             let said = v["error"]["message"].as_str().unwrap();
@@ -228,7 +228,7 @@ fn every_refusal_is_in_the_apis_shape() {
         for (status, name) in [(413, "Payload Too Large"), (502, "Bad Gateway")] {
             let r = g.refusal(status, "why".into());
             assert_eq!((r.status(), r.reason()), (status, name));
-            let v: Value = serde_json::from_slice(&r.body()).unwrap();
+            let v: Value = serde_json::from_slice(r.body()).unwrap();
             assert_eq!(v["error"]["message"], "why", "{api}");
         }
     }

@@ -25,11 +25,11 @@ fuzz_target!(|data: &[u8]| {
             match gateway.fit(&route, data) {
                 Err(refusal) => {
                     let shape: serde_json::Value =
-                        serde_json::from_slice(&refusal.body()).expect("a refusal is JSON");
+                        serde_json::from_slice(refusal.body()).expect("a refusal is JSON");
                     assert!(shape.get("error").is_some(), "{shape}");
                 }
                 Ok(passed) => {
-                    let out = passed.bytes().into_owned();
+                    let out = passed.bytes().to_vec();
                     if !passed.report().changes() {
                         assert_eq!(out, data);
                     }

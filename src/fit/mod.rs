@@ -156,6 +156,11 @@ impl<'a> Fitted<'a> {
         out.write_all(&self.input[at..])
     }
 
+    /// The report, the edits dropped.
+    pub(crate) fn into_report(self) -> FitReport {
+        self.report
+    }
+
     /// The fitted file: the input itself, not copied, when nothing
     /// changed.
     pub fn bytes(&self) -> std::borrow::Cow<'a, [u8]> {

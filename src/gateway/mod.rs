@@ -27,11 +27,11 @@
 //!     "messages": [{"role": "user", "content": "Hi"}]}"#;
 //! let passed = gateway.fit(&route, body).expect("nothing to refuse");
 //! assert_eq!(passed.model(), "claude-sonnet-4-5");
-//! assert_eq!(&passed.bytes()[..], &body[..], "nothing to fit: the same bytes");
+//! assert_eq!(passed.bytes(), &body[..], "nothing to fit: the same bytes");
 //!
 //! let refused = gateway.fit(&route, b"{\"max_tokens\": 64").unwrap_err();
 //! assert_eq!(refused.status(), 400);
-//! let shape: serde_json::Value = serde_json::from_slice(&refused.body())?;
+//! let shape: serde_json::Value = serde_json::from_slice(refused.body())?;
 //! assert_eq!(shape["error"]["type"], "invalid_request_error");
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -43,7 +43,7 @@ use std::borrow::Cow;
 
 use crate::apis::api;
 use crate::facts::Provider;
-use crate::fit::{fit, FitError, FitReport, Fitted};
+use crate::fit::{fit, FitError, FitReport};
 use crate::import::Detected;
 use crate::provider::{Options, OptionsError};
 use crate::rules::{check_json, Target};
@@ -82,10 +82,12 @@ pub struct Route {
 #[derive(Debug)]
 pub struct Passed<'a> {
     model: String,
-    fitted: Fitted<'a>,
+    report: FitReport,
+    /// Written once, for the check and for the forwarding alike.
+    bytes: Cow<'a, [u8]>,
 }
 
-impl Passed<'_> {
+impl<'a> Passed<'a> {
     /// The model the request names.
     pub fn model(&self) -> &str {
         &self.model
@@ -93,13 +95,18 @@ impl Passed<'_> {
 
     /// What became of each payload.
     pub fn report(&self) -> &FitReport {
-        self.fitted.report()
+        &self.report
     }
 
     /// The body to forward: the one received, not copied, when nothing
     /// changed.
-    pub fn bytes(&self) -> Cow<'_, [u8]> {
-        self.fitted.bytes()
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// [`Passed::bytes`], owned when they were written anew.
+    pub fn into_bytes(self) -> Cow<'a, [u8]> {
+        self.bytes
     }
 }
 
@@ -129,8 +136,8 @@ impl Refusal {
     }
 
     /// The error body, in the API's shape (JSON).
-    pub fn body(&self) -> Cow<'_, [u8]> {
-        Cow::Borrowed(&self.body)
+    pub fn body(&self) -> &[u8] {
+        &self.body
     }
 }
 
@@ -241,8 +248,11 @@ impl Gateway {
                 ),
             ));
         }
-        drop(bytes);
-        Ok(Passed { model, fitted })
+        Ok(Passed {
+            model,
+            report: fitted.into_report(),
+            bytes,
+        })
     }
 
     /// A refusal with `status` and `message`, in the API's error shape

@@ -200,7 +200,7 @@ fn fit(
         report.left_out(),
         report.kept()
     );
-    let bytes = match passed.bytes() {
+    let bytes = match passed.into_bytes() {
         Cow::Borrowed(_) => None,
         Cow::Owned(bytes) => Some(Bytes::from(bytes)),
     };
@@ -209,7 +209,7 @@ fn fit(
 
 /// The gateway's answer for `refusal`, marked with `kind`.
 pub fn refused(refusal: &Refusal, kind: &'static str) -> Response<Out> {
-    let body = Bytes::from(refusal.body().into_owned());
+    let body = Bytes::copy_from_slice(refusal.body());
     let mut response = Response::new(Either::Right(Held::new(body, None)));
     *response.status_mut() =
         hyper::StatusCode::from_u16(refusal.status()).expect("a refusal's status is valid");
