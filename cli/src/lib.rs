@@ -15,12 +15,16 @@ mod facts;
 mod fit;
 #[cfg(feature = "gateway")]
 mod gateway;
+#[cfg(feature = "http")]
+mod http;
 mod import;
 mod input;
 mod inspect;
 mod interrupt;
 mod keep;
 mod live;
+#[cfg(feature = "mcp-http")]
+mod mcp_http;
 mod mcp_proxy;
 mod media;
 mod migrate;

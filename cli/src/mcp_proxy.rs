@@ -63,6 +63,29 @@ pub struct Args {
     say_scale: bool,
     #[command(flatten)]
     facts: crate::facts::Arg,
+    /// Serve the host MCP's Streamable HTTP transport at
+    /// http://ADDR/mcp instead of stdio: each session of the 2025-11-25
+    /// revision a server of its own, the stateless requests of 2026-07-28
+    /// one shared server. Port 0 takes a free port; the address taken is
+    /// printed first.
+    #[cfg(feature = "mcp-http")]
+    #[arg(long, value_name = "ADDR")]
+    http: Option<std::net::SocketAddr>,
+    /// With --http: serve on an address other hosts can reach (anyone
+    /// reaching it runs the server's tools).
+    #[cfg(feature = "mcp-http")]
+    #[arg(long, requires = "http")]
+    allow_remote: bool,
+    /// With --http: at most N sessions (and their servers) at once; an
+    /// `initialize` past it is answered 503.
+    #[cfg(feature = "mcp-http")]
+    #[arg(long, value_name = "N", default_value_t = 16, requires = "http", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    max_sessions: u32,
+    /// With --http: on SIGTERM or SIGINT, let the requests in flight
+    /// finish for up to S seconds (a second signal ends at once).
+    #[cfg(feature = "mcp-http")]
+    #[arg(long, value_name = "S", default_value_t = 30, requires = "http")]
+    drain_secs: u64,
     /// The MCP server to start, and its arguments (after `--`). Options
     /// before it are the proxy's: one it does not have is an error (a
     /// misspelled `--modle` is not taken for the server's command).
@@ -87,6 +110,16 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
     }
     options = options.with_say_scale(args.say_scale);
     crate::facts::warn_model(facts, args.provider, options.model());
+    #[cfg(feature = "mcp-http")]
+    if let Some(listen) = args.http {
+        let settings = crate::mcp_http::Settings {
+            listen,
+            allow_remote: args.allow_remote,
+            max_sessions: args.max_sessions as usize,
+            drain: std::time::Duration::from_secs(args.drain_secs),
+        };
+        return crate::mcp_http::run(settings, args.command, options);
+    }
     let (program, rest) = args.command.split_first().expect("clap requires a command");
     let shown = program.to_string_lossy();
     let mut child = Command::new(program)

@@ -125,34 +125,43 @@ pub fn to_server(mut input: impl BufRead, server: &ServerIn, calls: &Mutex<Calls
                 break;
             }
         }
-        match std::str::from_utf8(&line) {
-            Ok(text) => {
-                let mut calls = calls.lock().unwrap_or_else(PoisonError::into_inner);
-                if !calls.from_host(text) {
-                    not_message("the host", text);
-                }
-            }
-            Err(_) => not_utf8("the host", line.len()),
-        }
-        let mut server = server.lock().unwrap_or_else(PoisonError::into_inner);
-        let Some(pipe) = server.as_mut() else {
-            // Closed because the host went away: nothing is read any more.
-            break;
-        };
-        if let Err(e) = pipe.write_all(&line).and_then(|()| pipe.flush()) {
-            log(format_args!(
-                "writing to the server failed ({e}); the host's lines are no longer forwarded"
-            ));
-            *server = None;
+        if !to_server_line(&line, server, calls) {
             break;
         }
         if host.gone() {
-            *server = None;
+            server.lock().unwrap_or_else(PoisonError::into_inner).take();
             break;
         }
     }
     // The host's end of input: the server's too.
     server.lock().unwrap_or_else(PoisonError::into_inner).take();
+}
+
+/// Note one of the host's lines in `calls` and write it to `server`;
+/// whether the server's input is still open (writing failed closes it).
+pub fn to_server_line(line: &[u8], server: &ServerIn, calls: &Mutex<Calls>) -> bool {
+    match std::str::from_utf8(line) {
+        Ok(text) => {
+            let mut calls = calls.lock().unwrap_or_else(PoisonError::into_inner);
+            if !calls.from_host(text) {
+                not_message("the host", text);
+            }
+        }
+        Err(_) => not_utf8("the host", line.len()),
+    }
+    let mut server = server.lock().unwrap_or_else(PoisonError::into_inner);
+    let Some(pipe) = server.as_mut() else {
+        // Closed because the host went away: nothing is read any more.
+        return false;
+    };
+    if let Err(e) = pipe.write_all(line).and_then(|()| pipe.flush()) {
+        log(format_args!(
+            "writing to the server failed ({e}); the host's lines are no longer forwarded"
+        ));
+        *server = None;
+        return false;
+    }
+    true
 }
 
 /// The bytes of the server's lines with images held at once, queued or

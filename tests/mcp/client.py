@@ -1,6 +1,8 @@
 """The official MCP Python SDK's client driving `tool-carrier mcp-proxy` in
-front of server.py over stdio, for .ci/mcp. Each check prints one line; the
-last line says how many passed and failed.
+front of server.py, for .ci/mcp: over stdio, and over the Streamable HTTP
+transport (`mcp-proxy --http`, the SDK's streamable-HTTP client), each
+negotiating 2026-07-28 and the initialize handshake. Each check prints one
+line; the last line says how many passed and failed.
 
 Usage: client.py TOOL_CARRIER PYTHON SERVER_PY DIR
 """
@@ -8,6 +10,7 @@ Usage: client.py TOOL_CARRIER PYTHON SERVER_PY DIR
 import asyncio
 import base64
 import json
+import signal
 import struct
 import subprocess
 import sys
@@ -39,15 +42,16 @@ def expected(path: str) -> tuple[int, int]:
     return sent["width"], sent["height"]
 
 
-async def session(mode: str) -> None:
-    """Every check, on a connection negotiated as `mode` says: 'auto' probes
-    `server/discover` (2026-07-28), 'legacy' shakes hands with `initialize`."""
-    params = StdioServerParameters(
-        command=tool_carrier,
-        args=["mcp-proxy", "--provider", "anthropic", "--", python, server_py, folder],
-    )
-    print(f"-- mode {mode}")
-    async with Client(params, mode=mode) as client:
+PROXY = ["mcp-proxy", "--provider", "anthropic"]
+SERVER = ["--", python, server_py, folder]
+
+
+async def session(mode: str, server) -> None:
+    """Every check, on a connection to `server` (stdio parameters or the
+    proxy's URL) negotiated as `mode` says: 'auto' probes `server/discover`
+    (2026-07-28), 'legacy' shakes hands with `initialize`."""
+    print(f"-- {'stdio' if isinstance(server, StdioServerParameters) else 'http'}, mode {mode}")
+    async with Client(server, mode=mode) as client:
         tools = await client.list_tools()
         names = sorted(t.name for t in tools.tools)
         check("tools/list passes through", names == ["broken", "echo", "screenshot"], str(names))
@@ -64,6 +68,10 @@ async def session(mode: str) -> None:
         want = expected(f"{folder}/shot.png")
         check("the screenshot comes back at the model's processing size", size == want, f"{size} != {want}")
         check("the screenshot is still a PNG", image.mime_type == "image/png", image.mime_type)
+        scale = (image.meta or {}).get("dev.tool-carrier/scale", {})
+        check("the screenshot's _meta says its scale",
+              scale.get("original") == {"width": 2880, "height": 1800}
+              and scale.get("sent") == {"width": size[0], "height": size[1]}, repr(image.meta))
 
         broken = await client.call_tool("broken", {})
         texts = [c.text for c in broken.content if c.type == "text"]
@@ -91,8 +99,23 @@ async def session(mode: str) -> None:
                     check("an error response passes through", e.code == -32601, str(e))
 
 
-asyncio.run(session("auto"))
-asyncio.run(session("legacy"))
+stdio = StdioServerParameters(command=tool_carrier, args=PROXY + SERVER)
+asyncio.run(session("auto", stdio))
+asyncio.run(session("legacy", stdio))
+
+# The same over HTTP: the proxy serves /mcp and prints its address first.
+proxy = subprocess.Popen([tool_carrier, *PROXY, "--http", "127.0.0.1:0", *SERVER],
+                         stdout=subprocess.PIPE, text=True)
+try:
+    first = proxy.stdout.readline().strip()
+    check("mcp-proxy --http says where it listens", first.startswith("listening on http://"), first)
+    url = first.removeprefix("listening on ") + "/mcp"
+    asyncio.run(session("auto", url))
+    asyncio.run(session("legacy", url))
+finally:
+    proxy.send_signal(signal.SIGTERM)
+    status = proxy.wait(timeout=30)
+check("mcp-proxy --http stops on SIGTERM with status 0", status == 0, str(status))
 passed, failed = results.count(True), results.count(False)
 print(f"mcp: {passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

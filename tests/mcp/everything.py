@@ -1,20 +1,34 @@
 """The official MCP Python SDK's client, through `tool-carrier mcp-proxy`,
 to the reference server `@modelcontextprotocol/server-everything`, for
 .ci/mcp: every message of one session recorded on both sides of the proxy
-(tap.py) and compared. What the host sent must reach the server byte for
-byte and in order; what the server sent must reach the host byte for byte
-(in any order: a result being prepared may be overtaken), images aside.
+and compared, over stdio and over the Streamable HTTP transport (each of
+its two revisions: the initialize handshake, 2026-07-28). What the host sent
+must reach the server byte for byte (over stdio in order; over HTTP each
+POST is on its own, so in any order); what the server sent must reach the
+host byte for byte (in any order: a result being prepared may be
+overtaken), images aside.
+
+The server's side is recorded by tap.py; the host's over stdio by tap.py,
+over HTTP by the SDK's own HTTP client through a transport that keeps each
+POST's body and each message of each answer (a JSON body, or an SSE
+event's data).
 
 Usage: everything.py TOOL_CARRIER PYTHON TAP_PY NODE SERVER_JS DIR
 """
 
 import asyncio
+import glob
 import json
+import os
+import signal
+import subprocess
 import sys
 import warnings
 
+import httpx2
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
 
 tool_carrier, python, tap, node, server_js, folder = sys.argv[1:7]
 results = []
@@ -25,13 +39,50 @@ def check(name, ok, detail=""):
     print(f"{'ok' if ok else 'FAILED'}: {name}{': ' + detail if detail and not ok else ''}")
 
 
-async def session():
-    params = StdioServerParameters(
-        command=python,
-        args=[tap, f"{folder}/host", tool_carrier, "mcp-proxy", "--",
-              python, tap, f"{folder}/server", node, server_js, "stdio"],
-    )
-    async with Client(params, mode="legacy") as client:
+class Recorded(httpx2.AsyncByteStream):
+    """An answer's body passed on as it comes, its messages kept once it
+    ends: a JSON body whole, an SSE stream's events' data."""
+
+    def __init__(self, inner, kind, into):
+        self.inner, self.kind, self.into, self.body = inner, kind, into, bytearray()
+
+    async def __aiter__(self):
+        async for chunk in self.inner:
+            self.body += chunk
+            yield chunk
+
+    async def aclose(self):
+        await self.inner.aclose()
+        if self.kind.startswith("application/json") and self.body:
+            self.into.append(bytes(self.body))
+        elif self.kind.startswith("text/event-stream"):
+            for event in bytes(self.body).split(b"\n\n"):
+                data = [l[5:].removeprefix(b" ") for l in event.split(b"\n") if l.startswith(b"data:")]
+                if data:
+                    self.into.append(b"\n".join(data))
+
+
+class Tap(httpx2.AsyncBaseTransport):
+    """The SDK's HTTP transport, recording what crosses it."""
+
+    def __init__(self, sent, received):
+        self.inner, self.sent, self.received = httpx2.AsyncHTTPTransport(), sent, received
+
+    async def handle_async_request(self, request):
+        if request.method == "POST":
+            self.sent.append(request.content)
+        response = await self.inner.handle_async_request(request)
+        kind = response.headers.get("content-type", "")
+        return httpx2.Response(response.status_code, headers=response.headers,
+                               stream=Recorded(response.stream, kind, self.received),
+                               extensions=response.extensions)
+
+    async def aclose(self):
+        await self.inner.aclose()
+
+
+async def session(server, mode):
+    async with Client(server, mode=mode) as client:
         tools = await client.list_tools()
         names = {t.name for t in tools.tools}
         check("tools/list", {"echo", "get-sum", "get-tiny-image"} <= names, str(sorted(names)))
@@ -58,12 +109,12 @@ async def session():
             await client.send_ping()
 
 
-asyncio.run(session())
-
-
-def lines(path):
-    with open(path, "rb") as f:
-        return [l for l in f.read().split(b"\n") if l]
+def lines(*paths):
+    out = []
+    for path in paths:
+        with open(path, "rb") as f:
+            out += [l for l in f.read().split(b"\n") if l]
+    return out
 
 
 def media(v):
@@ -96,15 +147,53 @@ def media_aside(line):
     return line if stripped == value else json.dumps(stripped, sort_keys=True).encode()
 
 
-host_in, server_in = lines(f"{folder}/host.in"), lines(f"{folder}/server.in")
-check("every host message reached the server, byte for byte, in order",
-      host_in == server_in, f"{len(host_in)} sent, {len(server_in)} received")
-server_out, host_out = lines(f"{folder}/server.out"), lines(f"{folder}/host.out")
-check("every server message reached the host, byte for byte (images aside)",
-      sorted(map(media_aside, server_out)) == sorted(map(media_aside, host_out)),
-      f"{len(server_out)} sent, {len(host_out)} received")
-check("the session had traffic both ways", len(host_in) >= 10 and len(server_out) >= 10,
-      f"{len(host_in)} / {len(server_out)}")
+def compare(name, host_in, server_in, server_out, host_out, ordered):
+    same = host_in == server_in if ordered else sorted(host_in) == sorted(server_in)
+    check(f"{name}: every host message reached the server, byte for byte{', in order' if ordered else ''}",
+          same, f"{len(host_in)} sent, {len(server_in)} received")
+    check(f"{name}: every server message reached the host, byte for byte (images aside)",
+          sorted(map(media_aside, server_out)) == sorted(map(media_aside, host_out)),
+          f"{len(server_out)} sent, {len(host_out)} received")
+    check(f"{name}: the session had traffic both ways", len(host_in) >= 10 and len(server_out) >= 10,
+          f"{len(host_in)} / {len(server_out)}")
+    print(f"   {name}: {len(host_in)} messages to the server, {len(server_out)} from it")
+
+
+server_cmd = [python, tap, None, node, server_js, "stdio"]
+
+# Over stdio: the proxy between two taps.
+where = f"{folder}/stdio"
+os.makedirs(where, exist_ok=True)
+stdio = StdioServerParameters(
+    command=python,
+    args=[tap, f"{where}/host", tool_carrier, "mcp-proxy", "--",
+          *[a if a else f"{where}/server" for a in server_cmd]],
+)
+asyncio.run(session(stdio, "legacy"))
+compare("stdio", lines(f"{where}/host.in"), lines(f"{where}/server.in"),
+        lines(f"{where}/server.out"), lines(f"{where}/host.out"), ordered=True)
+
+# Over HTTP, once with each revision's way of connecting.
+for mode in ("legacy", "auto"):
+    where = f"{folder}/http-{mode}"
+    os.makedirs(where, exist_ok=True)
+    proxy = subprocess.Popen(
+        [tool_carrier, "mcp-proxy", "--http", "127.0.0.1:0", "--",
+         *[a if a else f"{where}/server-{{pid}}" for a in server_cmd]],
+        stdout=subprocess.PIPE, text=True)
+    sent, received = [], []
+    try:
+        url = proxy.stdout.readline().strip().removeprefix("listening on ") + "/mcp"
+        client = httpx2.AsyncClient(transport=Tap(sent, received), timeout=httpx2.Timeout(30, read=300))
+        asyncio.run(session(streamable_http_client(url, http_client=client), mode))
+    finally:
+        proxy.send_signal(signal.SIGTERM)
+        status = proxy.wait(timeout=30)
+    check(f"http {mode}: the proxy stopped with status 0", status == 0, str(status))
+    servers = sorted(glob.glob(f"{where}/server-*.in"))
+    compare(f"http {mode}", [bytes(b) for b in sent], lines(*servers),
+            lines(*[p[:-3] + ".out" for p in servers]), received, ordered=False)
+
 passed, failed = results.count(True), results.count(False)
-print(f"mcp everything: {passed} passed, {failed} failed ({len(host_in)} messages to the server, {len(server_out)} from it)")
+print(f"mcp everything: {passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

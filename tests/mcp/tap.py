@@ -5,14 +5,17 @@ Usage: tap.py PREFIX COMMAND [ARGS...]
 
 Every line this process reads goes to the command and is appended to
 PREFIX.in; every line the command writes goes out and is appended to
-PREFIX.out. Standard error is the command's own. Exits with its status.
+PREFIX.out. A `{pid}` in PREFIX is this process's id (a proxy over HTTP
+may start a server more than once). Standard error is the command's own.
+Exits with its status.
 """
 
+import os
 import subprocess
 import sys
 import threading
 
-prefix, command = sys.argv[1], sys.argv[2:]
+prefix, command = sys.argv[1].replace("{pid}", str(os.getpid())), sys.argv[2:]
 child = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
 
 

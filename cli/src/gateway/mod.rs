@@ -10,7 +10,6 @@
 mod body;
 mod forward;
 mod pool;
-mod serve;
 mod upstream;
 
 use std::net::SocketAddr;
@@ -94,12 +93,12 @@ struct State {
 const MB: u64 = 1 << 20;
 
 pub fn run(args: Args) -> Result<ExitCode, Failure> {
-    if !args.listen.ip().is_loopback() && !args.allow_remote {
-        return Err(Failure::new(format!(
-            "--listen {}: not a loopback address; the gateway forwards its clients' credentials, so serving other hosts takes --allow-remote",
-            args.listen
-        )));
-    }
+    crate::http::loopback_unless(
+        args.listen,
+        args.allow_remote,
+        "the gateway forwards its clients' credentials",
+    )
+    .map_err(|e| Failure::new(format!("--listen {e}")))?;
     if args.max_body_mb * 4 > args.max_buffered_mb {
         return Err(Failure::new(format!(
             "--max-body-mb {} needs --max-buffered-mb of at least {}: a body counts four times its length (as received, as fitted, the fit's working copies)",
@@ -133,9 +132,22 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
         .thread_name("gateway")
         .build()
         .map_err(|e| Failure::new(format!("starting the gateway's runtime: {e}")))?;
-    let limits = serve::Limits {
+    let limits = crate::http::serve::Limits {
         connections: args.max_connections as usize,
         drain: std::time::Duration::from_secs(args.drain_secs),
     };
-    runtime.block_on(serve::serve(args.listen, state, limits))
+    let (api, upstream) = (state.gateway.api(), state.upstream.base().to_owned());
+    let handle = move |request| forward::handle(Arc::clone(&state), request);
+    runtime.block_on(crate::http::serve::serve(
+        args.listen,
+        "tool-carrier gateway",
+        handle,
+        limits,
+        |bound| {
+            eprintln!(
+                "tool-carrier gateway: {api} requests to http://{bound} go to {upstream}; conversations are fitted"
+            );
+        },
+        || {},
+    ))
 }

@@ -6,8 +6,9 @@ Usage: fake_server.py DIR EXIT_CODE
 * `initialize` and `ping` are answered; `tools/call` with the name NAME
   answers with the result in DIR/NAME.json (its bytes as they are), or
   writes the lines of DIR/NAME.raw as they are, with __ID__ replaced by the
-  request's id; the names `exit` (arguments.code) and `kill` end the server
-  after writing a notification.
+  request's id and __TOKEN__ by its `_meta.progressToken`; the names `exit`
+  (arguments.code) and `kill` end the server after writing a notification,
+  and `hold` is never answered.
 * At the end of its input it writes DIR/exited and exits with EXIT_CODE.
 """
 
@@ -52,16 +53,19 @@ for line in sys.stdin.buffer:
             if name == "kill":
                 os.kill(os.getpid(), signal.SIGKILL)
             sys.exit(int((params.get("arguments") or {}).get("code", 0)))
+        if name == "hold":
+            continue
         path = os.path.join(folder, name)
         if os.path.exists(path + ".raw"):
+            token = json.dumps((params.get("_meta") or {}).get("progressToken")).encode()
             with open(path + ".raw", "rb") as f:
-                send(f.read().replace(b"__ID__", id_text))
+                send(f.read().replace(b"__ID__", id_text).replace(b"__TOKEN__", token))
         else:
             with open(path + ".json", "rb") as f:
                 answer(id_text, f.read().rstrip(b"\n"))
     else:
         send(b'{"jsonrpc":"2.0","id":' + id_text + b',"error":{"code":-32601,"message":"Method not found"}}\n')
 
-with open(os.path.join(folder, "exited"), "w") as f:
+with open(os.path.join(folder, "exited"), "a") as f:
     f.write("yes")
 sys.exit(code)

@@ -7,13 +7,16 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
+use std::future::Future;
+
+use hyper::body::{Body, Incoming};
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
+use hyper::{Request, Response};
 use hyper_util::rt::TokioIo;
 use hyper_util::server::graceful::GracefulShutdown;
 use tokio::net::TcpListener;
 
-use super::State;
 use crate::Failure;
 
 /// How many connections, and how long a stop waits.
@@ -22,12 +25,26 @@ pub struct Limits {
     pub drain: Duration,
 }
 
-/// Serve on `addr` until a signal, then drain.
-pub async fn serve(
+/// Serve on `addr` until a signal, answering each request with `handle`,
+/// then drain. `name` starts each line of standard error; `started` is
+/// called with the address bound (once "listening on" is printed), and
+/// `stopping` when the first signal comes, before the requests in flight
+/// are waited for.
+pub async fn serve<H, F, B>(
     addr: SocketAddr,
-    state: Arc<State>,
+    name: &'static str,
+    handle: H,
     limits: Limits,
-) -> Result<ExitCode, Failure> {
+    started: impl FnOnce(SocketAddr),
+    stopping: impl FnOnce(),
+) -> Result<ExitCode, Failure>
+where
+    H: Fn(Request<Incoming>) -> F + Clone + Send + Sync + 'static,
+    F: Future<Output = Result<Response<B>, std::convert::Infallible>> + Send + 'static,
+    B: Body + Send + 'static,
+    B::Data: Send,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
     let listener = TcpListener::bind(addr)
         .await
         .map_err(|e| Failure::new(format!("--listen {addr}: {e}")))?;
@@ -39,11 +56,7 @@ pub async fn serve(
         let _ = stop.send(true);
     });
     println!("listening on http://{bound}");
-    eprintln!(
-        "tool-carrier gateway: {} requests to http://{bound} go to {}; conversations are fitted",
-        state.gateway.api(),
-        state.upstream.base()
-    );
+    started(bound);
     let open = Arc::new(tokio::sync::Semaphore::new(limits.connections));
     let graceful = GracefulShutdown::new();
     loop {
@@ -57,7 +70,7 @@ pub async fn serve(
                 // A connection reset before it was accepted, or out of
                 // descriptors for a moment: the next one is tried.
                 Err(e) => {
-                    eprintln!("tool-carrier gateway: accepting a connection: {e}");
+                    eprintln!("{name}: accepting a connection: {e}");
                     tokio::time::sleep(Duration::from_millis(50)).await;
                     continue;
                 }
@@ -65,9 +78,8 @@ pub async fn serve(
             _ = stopped.changed() => break,
         };
         let _ = stream.set_nodelay(true);
-        let state = Arc::clone(&state);
-        let service =
-            service_fn(move |request| super::forward::handle(Arc::clone(&state), request));
+        let handle = handle.clone();
+        let service = service_fn(handle);
         let connection = http1::Builder::new().serve_connection(TokioIo::new(stream), service);
         let connection = graceful.watch(connection);
         tokio::spawn(async move {
@@ -78,12 +90,13 @@ pub async fn serve(
     }
     drop(listener);
     eprintln!(
-        "tool-carrier gateway: stopping; waiting up to {} s for requests in flight",
+        "{name}: stopping; waiting up to {} s for requests in flight",
         limits.drain.as_secs()
     );
+    stopping();
     tokio::select! {
         () = graceful.shutdown() => {
-            eprintln!("tool-carrier gateway: stopped");
+            eprintln!("{name}: stopped");
             Ok(ExitCode::SUCCESS)
         }
         () = tokio::time::sleep(limits.drain) => Err(Failure::new(format!(
