@@ -692,3 +692,48 @@ fn fitted_library_files_for_their_own_validators() {
         std::fs::write(dir.join(format!("{name}.many.{ext}")), out).unwrap();
     }
 }
+
+#[test]
+fn with_say_scale_a_text_after_each_image_made_smaller_says_its_scale() {
+    for (agent, rel, provider) in FIXTURES {
+        let text = fixture(rel);
+        let last = last_listed_png(agent, &text);
+        let (dead, _) = with_payloads(agent, &text, &blocks(4000, 2500), |i| i == last);
+        let options = Options::new().with_say_scale(true);
+        let (out, report) = fitted(agent, &dead, provider, &options);
+        let FitAction::Fitted(after) = &report.items[last].action else {
+            panic!("{rel}: {report}");
+        };
+        let (w, h) = (after.width.unwrap(), after.height.unwrap());
+        let said = format!(
+            "scaled from 4000×2500 to {w}×{h}: multiply coordinates by {:.3}",
+            4000.0 / f64::from(w)
+        );
+        assert_eq!(out.matches(&said).count(), 1, "{rel}: {said}");
+        // Said once for each image made smaller; those kept as they were
+        // have nothing to say.
+        let smaller = report
+            .items
+            .iter()
+            .filter(|i| match (&i.before, &i.action) {
+                (Some(b), FitAction::Fitted(a)) => a.width < b.width,
+                _ => false,
+            })
+            .count();
+        assert_eq!(out.matches("scaled from").count(), smaller, "{rel}");
+        // It follows the image it is about: after its payload, before the
+        // payload after it.
+        let payloads = spans(agent, &out);
+        let at = out.find(&said).unwrap();
+        assert!(payloads[last].end < at, "{rel}");
+        assert!(
+            payloads.get(last + 1).is_none_or(|next| at < next.start),
+            "{rel}"
+        );
+        // Off by default.
+        if agent == Agent::ClaudeCode {
+            let (plain, _) = fitted_checked(agent, &dead, provider, &Options::new(), false);
+            assert!(!plain.contains("scaled from"), "{rel}");
+        }
+    }
+}

@@ -266,3 +266,62 @@ proptest! {
         let _ = gemini.route("POST", &format!("/models/{head}:generateContent"));
     }
 }
+
+#[test]
+fn with_say_scale_each_api_hears_an_images_scale_beside_it() {
+    let shot = B64.encode(media::png_rgb(&media::screenshot(2880, 1800, 3)));
+    let url = format!("data:image/png;base64,{shot}");
+    let cases = [
+        (
+            Provider::Anthropic,
+            "/v1/messages",
+            json!({"model": "claude-sonnet-4-5", "max_tokens": 100, "messages": [
+                {"role": "user", "content": "Take a screenshot."},
+                {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "shot", "input": {}}]},
+                {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": [
+                    {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": shot}}]}]}
+            ], "tools": [{"name": "shot", "input_schema": {"type": "object"}}]}),
+            r#"{"type":"text","text":"scaled from 2880×1800 to "#,
+        ),
+        (
+            Provider::OpenAiChat,
+            "/v1/chat/completions",
+            json!({"model": "gpt-5.1", "messages": [{"role": "user", "content": [
+                {"type": "image_url", "image_url": {"url": url}}]}]}),
+            r#"{"type":"text","text":"scaled from 2880×1800 to "#,
+        ),
+        (
+            Provider::OpenAiResponses,
+            "/v1/responses",
+            json!({"model": "gpt-5.1", "input": [{"type": "message", "role": "user", "content": [
+                {"type": "input_image", "image_url": url}]}]}),
+            r#"{"type":"input_text","text":"scaled from 2880×1800 to "#,
+        ),
+        (
+            Provider::Gemini,
+            "/v1beta/models/gemini-3-pro-preview:generateContent",
+            json!({"contents": [{"role": "user", "parts": [
+                {"inlineData": {"mimeType": "image/png", "data": shot}}]}]}),
+            r#"{"text":"scaled from 2880×1800 to "#,
+        ),
+    ];
+    for (api, path, body, said) in cases {
+        let body = body.to_string();
+        let options = Options::new().with_say_scale(true);
+        let g = Gateway::new(api, options).unwrap();
+        let route = g.route("POST", path).unwrap();
+        let passed = g.fit(&route, body.as_bytes()).unwrap();
+        let out = std::str::from_utf8(passed.bytes()).unwrap();
+        assert_eq!(out.matches(said).count(), 1, "{api}: {out:.300}");
+        let image = out
+            .find("iVBOR")
+            .unwrap_or_else(|| panic!("{api}: no PNG left"));
+        assert!(
+            image < out.find(said).unwrap(),
+            "{api}: said after the image"
+        );
+        // Without it, nothing is said.
+        let plain = gateway(api).fit(&route, body.as_bytes()).unwrap();
+        assert!(!String::from_utf8_lossy(plain.bytes()).contains("scaled from"));
+    }
+}

@@ -1,6 +1,7 @@
-//! `--keep-images N` and `--evict-step K`: how many images a request
-//! keeps and how the oldest go, for the commands that fit a file or a
-//! body in place (`fit`, `gateway`).
+//! `--keep-images N`, `--evict-step K` and `--say-scale`: how many images
+//! a request keeps, how the oldest go, and whether a resized one's scale
+//! is said, for the commands that fit a file or a body in place (`fit`,
+//! `gateway`).
 
 use tool_carrier::provider::{Options, OptionsError};
 
@@ -17,6 +18,12 @@ pub struct Keep {
     /// which keeps a provider's prompt cache.
     #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
     evict_step: u64,
+    /// After each image made smaller, add a text part saying its scale
+    /// ("scaled from 2880×1800 to 1389×868: multiply coordinates by
+    /// 2.073"), so a computer-use model can give coordinates on the
+    /// original screen.
+    #[arg(long)]
+    say_scale: bool,
 }
 
 impl Keep {
@@ -27,7 +34,7 @@ impl Keep {
             options = options.with_keep_images(n);
         }
         let step = usize::try_from(self.evict_step).unwrap_or(usize::MAX);
-        options = options.with_evict_step(step);
+        options = options.with_evict_step(step).with_say_scale(self.say_scale);
         options.check().map_err(contradiction)?;
         Ok(options)
     }

@@ -103,6 +103,32 @@ fn fit_in_place_then_check_says_nothing_is_left() {
 /// run is refused (exit 2) and the file keeps what it had and every line
 /// appended; or, appended during the rename, carried over (exit 1).
 #[test]
+fn say_scale_writes_the_scale_beside_the_resized_screenshot_once() {
+    let dir = tempfile::tempdir().unwrap();
+    transcript(dir.path(), "s.jsonl");
+    let args = [
+        "fit",
+        "--provider",
+        "anthropic",
+        "--say-scale",
+        "s.jsonl",
+        "--in-place",
+    ];
+    let out = run(dir.path(), &args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let fitted = fs::read_to_string(dir.path().join("s.jsonl")).unwrap();
+    let said = r#"{"type":"text","text":"scaled from 2880×1800 to 2000×1250: multiply coordinates by 1.440"}"#;
+    assert!(fitted.contains(said), "{}", stderr(&out));
+    // Again: nothing left to fit, so nothing more said.
+    let again = run(dir.path(), &args);
+    assert_eq!(again.status.code(), Some(0), "{}", stderr(&again));
+    assert_eq!(
+        fs::read_to_string(dir.path().join("s.jsonl")).unwrap(),
+        fitted
+    );
+}
+
+#[test]
 fn a_transcript_appended_to_during_fit_in_place_loses_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let before = transcript(dir.path(), "s.jsonl");

@@ -596,6 +596,35 @@ fn gemini_names_its_model_in_the_path_and_keeps_its_query() {
 }
 
 #[test]
+fn with_say_scale_the_upstream_hears_a_resized_images_scale() {
+    let mock = Mock::start(None);
+    let gateway = Gateway::start(&["--api", "gemini", "--say-scale", "--upstream", &mock.url]);
+    let client = runtime();
+    let shot = media_support::png_rgb(&media_support::screenshot(3200, 2000, 4));
+    let body = json!({"contents": [{"role": "user", "parts": [
+        {"inlineData": {"mimeType": "image/png", "data": B64.encode(shot)}}
+    ]}]});
+    let path = "/v1beta/models/gemini-3-pro-preview:generateContent";
+    let (status, _, _) = send(
+        &client,
+        &gateway.url,
+        "POST",
+        path,
+        &[],
+        body.to_string().into_bytes(),
+    );
+    assert_eq!(status, 200, "{}", gateway.log());
+    let sent = String::from_utf8(mock.seen()[0].body.clone()).unwrap();
+    let width = images_in(sent.as_bytes())[0].width();
+    let said = format!(
+        r#"}}}},{{"text":"scaled from 3200×2000 to {width}×{}: multiply coordinates by {:.3}"}}]"#,
+        width * 2000 / 3200,
+        3200.0 / f64::from(width)
+    );
+    assert!(sent.contains(&said), "{said} not in {sent:.200}");
+}
+
+#[test]
 fn what_the_gateway_refuses_is_answered_in_the_apis_shape() {
     let mock = Mock::start(None);
     let client = runtime();

@@ -59,6 +59,7 @@ use std::ops::Range;
 use crate::agents::stand_in::stand_in;
 use crate::facts::Provider;
 use crate::import::Detected;
+use crate::media::scale::Scale;
 use crate::provider::{build_request, Options};
 
 pub use report::{FitAction, FitItem, FitReport};
@@ -206,10 +207,35 @@ pub fn fit<'a>(
     for (p, (before, action, fitted)) in read.payloads.iter().zip(plan.items) {
         match (&action, fitted) {
             (FitAction::Fitted(after), Some((form, prepared))) => {
-                edits.push((p.span.clone(), form.write(&prepared)));
+                let mut inner = vec![(p.span.clone(), form.write(&prepared))];
                 let changed = before.is_some_and(|b| b.media_type != after.media_type);
                 if let (true, Some(span)) = (changed, &p.media_type) {
-                    edits.push((span.clone(), after.media_type.as_str().to_owned()));
+                    inner.push((span.clone(), after.media_type.as_str().to_owned()));
+                }
+                let scale = before.as_ref().and_then(|b| Scale::of(b, after));
+                match scale.filter(|_| options.says_scale()) {
+                    Some(scale) => {
+                        let why = |why: &str| FitError::Payload {
+                            line: p.line,
+                            path: p.path.clone(),
+                            why: format!("its scale is to be said, but {why}"),
+                        };
+                        let (part, shape) = p
+                            .part
+                            .as_ref()
+                            .ok_or_else(|| why("no array holds its part"))?;
+                        let said = stand_in(shape, &scale.text()).ok_or_else(|| {
+                            why(&format!(
+                                "no text part is known for a part of shape {shape}"
+                            ))
+                        })?;
+                        let (within, beyond): (Vec<_>, Vec<_>) = inner
+                            .into_iter()
+                            .partition(|(s, _)| part.start <= s.start && s.end <= part.end);
+                        edits.extend(beyond);
+                        edits.push((part.clone(), said_beside(text, part, within, &said)));
+                    }
+                    None => edits.extend(inner),
                 }
             }
             (FitAction::LeftOut(why), _) => {
@@ -254,6 +280,27 @@ pub fn fit<'a>(
         check(&fitted, provider, options)?;
     }
     Ok(fitted)
+}
+
+/// The part at `part` of `src` with its `inner` edits (each within it)
+/// made, then `said` after it in the same array.
+fn said_beside(
+    src: &str,
+    part: &Range<usize>,
+    inner: Vec<(Range<usize>, String)>,
+    said: &str,
+) -> String {
+    let mut out = String::with_capacity(part.len() + said.len() + 1);
+    let mut at = part.start;
+    for (span, with) in apart(inner) {
+        out.push_str(&src[at..span.start]);
+        out.push_str(&with);
+        at = span.end;
+    }
+    out.push_str(&src[at..part.end]);
+    out.push(',');
+    out.push_str(said);
+    out
 }
 
 /// `edits` in order, an edit inside another's span (a payload inside a

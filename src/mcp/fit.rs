@@ -34,8 +34,8 @@ use super::options::FitOptions;
 use super::plan::{find_in_result, Found, Plan, Shape};
 use super::report::{ImageReport, Outcome};
 use super::rewrite::{Edit, Rewrite};
-use super::scale::Scale;
 use super::Method;
+use crate::media::scale::Scale;
 
 /// Base64 as servers write it: the standard alphabet, padded or not.
 const LENIENT: GeneralPurpose = GeneralPurpose::new(

@@ -8,7 +8,7 @@ use std::ops::Range;
 
 use crate::json::push_json_str;
 use crate::json::scan::{self, Member};
-use crate::media::MediaFacts;
+use crate::media::scale::Scale;
 
 use super::rewrite::Edit;
 
@@ -17,44 +17,11 @@ use super::rewrite::Edit;
 /// reverse-DNS prefix: MCP 2025-11-25, "General fields", `_meta`).
 pub const SCALE_META: &str = "dev.tool-carrier/scale";
 
-/// An image's size as it came and as it is sent.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Scale {
-    from: (u32, u32),
-    to: (u32, u32),
-}
-
 impl Scale {
-    /// The scale between `from` and `to`, when both have pixels and the
-    /// image was made smaller.
-    pub(crate) fn of(from: &MediaFacts, to: &MediaFacts) -> Option<Scale> {
-        let from = (from.width?, from.height?);
-        let to = (to.width?, to.height?);
-        (to.0 > 0 && to.1 > 0 && (to.0 < from.0 || to.1 < from.1)).then_some(Scale { from, to })
-    }
-
-    /// What a coordinate in the sent image is multiplied by to be one in
-    /// the original (the width's ratio; the aspect is kept).
-    pub(crate) fn factor(&self) -> f64 {
-        f64::from(self.from.0) / f64::from(self.to.0)
-    }
-
     /// `{"original":{"width","height"},"sent":{"width","height"},"factor"}`.
     fn json(&self) -> String {
         format!(
             r#"{{"original":{{"width":{},"height":{}}},"sent":{{"width":{},"height":{}}},"factor":{:.4}}}"#,
-            self.from.0,
-            self.from.1,
-            self.to.0,
-            self.to.1,
-            self.factor()
-        )
-    }
-
-    /// The sentence for the model.
-    pub(crate) fn text(&self) -> String {
-        format!(
-            "scaled from {}×{} to {}×{}: multiply coordinates by {:.3}",
             self.from.0,
             self.from.1,
             self.to.0,
@@ -107,7 +74,7 @@ impl Scale {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::media::MediaType;
+    use crate::media::{MediaFacts, MediaType};
 
     fn facts(width: u32, height: u32) -> MediaFacts {
         MediaFacts {
@@ -127,10 +94,6 @@ mod tests {
     #[test]
     fn the_scale_goes_into_meta_whatever_is_there() {
         let scale = Scale::of(&facts(2880, 1800), &facts(1389, 868)).unwrap();
-        assert_eq!(
-            scale.text(),
-            "scaled from 2880×1800 to 1389×868: multiply coordinates by 2.073"
-        );
         let value = r#"{"original":{"width":2880,"height":1800},"sent":{"width":1389,"height":868},"factor":2.0734}"#;
         assert_eq!(
             edited(r#"{"type":"image","data":"x"}"#, &scale),
@@ -154,8 +117,5 @@ mod tests {
         );
         let members = scan::object(r#"{"_meta":7}"#, &[]).unwrap();
         assert!(scale.meta_edit(r#"{"_meta":7}"#, 0, &members).is_none());
-        // Not made smaller: nothing to say.
-        assert!(Scale::of(&facts(100, 50), &facts(100, 50)).is_none());
-        assert!(Scale::of(&facts(100, 50), &facts(0, 0)).is_none());
     }
 }

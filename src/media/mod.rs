@@ -107,6 +107,7 @@ mod reduce;
 mod reduce_jpeg;
 mod resize;
 mod resolve;
+pub(crate) mod scale;
 mod sniff;
 pub mod store;
 mod uploads;

@@ -42,6 +42,7 @@ pub struct Options {
     pub(crate) eviction: Eviction,
     pub(crate) cache_breakpoints: bool,
     pub(crate) fit_to_model: bool,
+    pub(crate) say_scale: bool,
     pub(crate) cache: Option<std::sync::Arc<dyn PreparedCache>>,
     /// A conversation's payloads by stamp ([`Conversation`](crate::conversation::Conversation)).
     pub(crate) memo: Option<std::sync::Arc<super::memo::Memo>>,
@@ -100,6 +101,7 @@ impl fmt::Debug for Options {
             .field("eviction", &self.eviction)
             .field("cache_breakpoints", &self.cache_breakpoints)
             .field("fit_to_model", &self.fit_to_model)
+            .field("say_scale", &self.say_scale)
             .field("cache", &self.cache.as_ref().map(|_| "given"))
             .field("memo", &self.memo.as_ref().map(|m| m.len()))
             .field("profile", &self.profile.as_ref().map(|p| &p.name))
@@ -144,6 +146,7 @@ impl Options {
             },
             cache_breakpoints: true,
             fit_to_model: true,
+            say_scale: false,
             cache: None,
             memo: None,
             profile: None,
@@ -325,6 +328,25 @@ impl Options {
             fit_to_model: on,
             ..self
         }
+    }
+
+    /// Have [`fit`](crate::fit::fit) (and so the
+    /// [`Gateway`](crate::gateway::Gateway)) write a text part after each
+    /// image it makes smaller, saying its scale for the model ("scaled
+    /// from 2880×1800 to 1389×868: multiply coordinates by 2.073"), so a
+    /// computer-use model can give coordinates on the original screen.
+    /// Off by default; a conversion ([`build_request`](crate::provider::build_request))
+    /// does not say it.
+    pub fn with_say_scale(self, on: bool) -> Options {
+        Options {
+            say_scale: on,
+            ..self
+        }
+    }
+
+    /// Whether [`Options::with_say_scale`] is on.
+    pub fn says_scale(&self) -> bool {
+        self.say_scale
     }
 
     /// Whether to mark prompt-cache breakpoints where the API caches only
@@ -548,6 +570,7 @@ impl Options {
             eviction: self.eviction,
             cache_breakpoints: self.cache_breakpoints,
             fit_to_model: self.fit_to_model,
+            say_scale: self.say_scale,
             cache: self.cache.clone(),
             memo: self.memo.clone(),
             profile: self.profile.clone(),
