@@ -1,6 +1,7 @@
-//! `tool-carrier mcp-proxy [--provider P] [--model M] [--max-dim N] [--say-scale] [--facts FILE] -- COMMAND [ARGS…]`
+//! `tool-carrier mcp-proxy [--provider P] [--model M] [--max-dim N] [--say-scale] [--facts FILE] [--http ADDR …] -- COMMAND [ARGS…]`
 //!
 //! Starts the MCP server `COMMAND` and stands between it and the host
+//! (with `--http`, the host speaks Streamable HTTP: [`crate::mcp_http`])
 //! over the stdio transport (newline-delimited JSON-RPC,
 //! <https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/stdio>,
 //! read 2026-12-02): every message passes through as it came, except the
