@@ -62,6 +62,7 @@
 
 mod calls;
 mod fit;
+pub mod http;
 mod message;
 mod options;
 mod plan;

@@ -74,16 +74,7 @@ impl Scale {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::media::{MediaFacts, MediaType};
-
-    fn facts(width: u32, height: u32) -> MediaFacts {
-        MediaFacts {
-            media_type: MediaType::Png,
-            bytes: 1,
-            width: Some(width),
-            height: Some(height),
-        }
-    }
+    use crate::media::scale::sized as facts;
 
     fn edited(src: &str, scale: &Scale) -> String {
         let members = scan::object(src, &[]).unwrap();

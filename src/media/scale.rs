@@ -41,19 +41,20 @@ impl Scale {
     }
 }
 
+/// A PNG of `width` × `height`, for the tests of what says a scale.
+#[cfg(test)]
+pub(crate) fn sized(width: u32, height: u32) -> MediaFacts {
+    MediaFacts {
+        media_type: super::MediaType::Png,
+        bytes: 1,
+        width: Some(width),
+        height: Some(height),
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use crate::media::MediaType;
-
-    fn facts(width: u32, height: u32) -> MediaFacts {
-        MediaFacts {
-            media_type: MediaType::Png,
-            bytes: 1,
-            width: Some(width),
-            height: Some(height),
-        }
-    }
+    use super::{sized as facts, *};
 
     #[test]
     fn only_an_image_made_smaller_has_a_scale() {

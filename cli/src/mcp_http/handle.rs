@@ -13,11 +13,22 @@ use hyper::{Method, Request, Response, StatusCode};
 use tokio::sync::mpsc;
 
 use super::channel::{Channel, Kind as ChannelKind};
-use super::message::{self, Bad, Kind, Message, INVALID_REQUEST};
 use super::route::{Busy, Key, Line, Refused};
 use super::{State, PATH};
+use tool_carrier::mcp::http::{
+    self as message, HttpError, Posted as Message, PostedKind as Kind, INVALID_REQUEST,
+};
 
 pub type Out = Either<Full<Bytes>, Stream>;
+
+/// A JSON-RPC error the proxy answers with: its code and message.
+struct Bad(i32, String);
+
+impl From<HttpError> for Bad {
+    fn from(e: HttpError) -> Bad {
+        Bad(e.code(), e.message().to_owned())
+    }
+}
 
 pub const SESSION: &str = "mcp-session-id";
 
@@ -134,7 +145,7 @@ fn target(state: &State, headers: &HeaderMap, message: &Message) -> Target {
     let version = headers
         .get("mcp-protocol-version")
         .and_then(|v| v.to_str().ok());
-    let stateless = version.is_some_and(message::stateless);
+    let stateless = version.is_some_and(message::is_stateless);
     if let Some(id) = session_of(headers) {
         if let Some(channel) = state.session(&id) {
             return Target::Channel(channel, None);
@@ -154,7 +165,7 @@ fn target(state: &State, headers: &HeaderMap, message: &Message) -> Target {
             Err(why) => Target::Refuse(error(StatusCode::BAD_GATEWAY, None, Bad(-32603, why))),
         };
     }
-    if message.method.as_deref() == Some("initialize") {
+    if message.method() == Some("initialize") {
         return match state.begin() {
             Ok((id, channel)) => Target::Channel(channel, Some(id)),
             Err((status, why)) => Target::Refuse(error(status, None, Bad(-32603, why))),
@@ -209,15 +220,17 @@ async fn post(state: &Arc<State>, request: Request<Incoming>) -> Response<Out> {
     };
     let message = match Message::read(&body) {
         Ok(message) => message,
-        Err(bad) => return error(StatusCode::BAD_REQUEST, None, bad),
+        Err(bad) => return error(StatusCode::BAD_REQUEST, None, bad.into()),
     };
     let (channel, begun) = match target(state, &parts.headers, &message) {
         Target::Channel(channel, begun) => (channel, begun),
         Target::Refuse(response) => return response,
     };
     if channel.kind() == ChannelKind::Shared {
-        if let Err(bad) = message.check_headers(&parts.headers) {
-            return error(StatusCode::BAD_REQUEST, raw_id(&message), bad);
+        if let Err(bad) =
+            message.check_headers(|name| parts.headers.get(name).map(|v| v.as_bytes()))
+        {
+            return error(StatusCode::BAD_REQUEST, raw_id(&message), bad.into());
         }
     }
     // A line of stdio holds no line break: those between JSON's tokens
@@ -226,7 +239,7 @@ async fn post(state: &Arc<State>, request: Request<Incoming>) -> Response<Out> {
         .iter()
         .map(|&b| if b == b'\n' || b == b'\r' { b' ' } else { b })
         .collect();
-    let Kind::Request { id, raw_id } = &message.kind else {
+    let Kind::Request { id, raw_id } = message.kind() else {
         return if blocking(|| channel.send(&line)) {
             empty(StatusCode::ACCEPTED)
         } else {
@@ -235,7 +248,7 @@ async fn post(state: &Arc<State>, request: Request<Incoming>) -> Response<Out> {
     };
     let lines = match channel
         .router
-        .wait_for(id.clone(), message.token.clone(), stream)
+        .wait_for(id.clone(), message.progress_token().cloned(), stream)
     {
         Ok(lines) => lines,
         Err(refused) => {
@@ -303,7 +316,7 @@ async fn post(state: &Arc<State>, request: Request<Incoming>) -> Response<Out> {
 
 /// The raw id of a request, for an error answering it.
 fn raw_id(message: &Message) -> Option<String> {
-    match &message.kind {
+    match message.kind() {
         Kind::Request { raw_id, .. } => Some(raw_id.clone()),
         _ => None,
     }

@@ -31,7 +31,6 @@
 
 mod channel;
 mod handle;
-mod message;
 mod route;
 
 use std::collections::HashMap;

@@ -27,31 +27,12 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use hyper::body::Bytes;
-use serde::Deserialize;
-use serde_json::value::RawValue;
 use tokio::sync::mpsc;
+use tool_carrier::mcp::http::{addressed, Addressed};
+/// A request id or progress token.
+pub use tool_carrier::mcp::RequestId as Key;
 
 use crate::relay::log;
-
-/// A request id or progress token: a string (decoded) or a number (as
-/// written).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Key {
-    Str(String),
-    Num(String),
-}
-
-impl Key {
-    /// The id written as `raw`; `None` for `null` and what is no id.
-    pub fn read(raw: &RawValue) -> Option<Key> {
-        let text = raw.get();
-        match text.as_bytes().first()? {
-            b'"' => serde_json::from_str(text).ok().map(Key::Str),
-            b'-' | b'0'..=b'9' => Some(Key::Num(text.to_owned())),
-            _ => None,
-        }
-    }
-}
 
 /// One of the server's lines, as it wrote it (no line feed).
 #[derive(Debug)]
@@ -115,31 +96,6 @@ pub enum Busy {
 #[derive(Default)]
 pub struct Router {
     table: Mutex<Table>,
-}
-
-/// What a line says about where it goes.
-#[derive(Deserialize)]
-struct Head<'a> {
-    #[serde(borrow, default)]
-    id: Option<&'a RawValue>,
-    #[serde(default)]
-    method: Option<serde::de::IgnoredAny>,
-    #[serde(borrow, default)]
-    params: Option<&'a RawValue>,
-}
-
-#[derive(Deserialize)]
-struct Params<'a> {
-    #[serde(borrow, default, rename = "progressToken")]
-    progress_token: Option<&'a RawValue>,
-    #[serde(borrow, default, rename = "_meta")]
-    meta: Option<Meta<'a>>,
-}
-
-#[derive(Deserialize)]
-struct Meta<'a> {
-    #[serde(borrow, default, rename = "io.modelcontextprotocol/subscriptionId")]
-    subscription: Option<&'a RawValue>,
 }
 
 impl Router {
@@ -270,47 +226,33 @@ impl Router {
     /// Send one of the server's lines (without its line feed) where it
     /// goes; blocks while that stream's client is slow.
     pub fn route(&self, line: Bytes) {
-        let head = serde_json::from_slice::<Head<'_>>(&line).ok();
-        let id = head.as_ref().and_then(|h| h.id).and_then(Key::read);
-        let is_response = head.as_ref().is_some_and(|h| h.method.is_none()) && id.is_some();
         let mut table = self.table();
-        if is_response {
-            let id = id.expect("a response has an id");
-            if let Some(waiter) = table.waiting.remove(&id) {
-                if let Some(token) = &waiter.token {
-                    table.tokens.remove(token);
+        let waiter = match addressed(&line) {
+            Addressed::Response(id) => {
+                if let Some(waiter) = table.waiting.remove(&id) {
+                    if let Some(token) = &waiter.token {
+                        table.tokens.remove(token);
+                    }
+                    drop(table);
+                    // The stream ends when the sink is dropped, after it.
+                    let last = Line {
+                        bytes: line,
+                        last: true,
+                    };
+                    if let Err(e) = waiter.sink.blocking_send(last) {
+                        self.unrouted(e.0.bytes, "its request's client closed the stream");
+                    }
+                    return;
                 }
                 drop(table);
-                // The stream ends when the sink is dropped, after it.
-                let last = Line {
-                    bytes: line,
-                    last: true,
-                };
-                if let Err(e) = waiter.sink.blocking_send(last) {
-                    self.unrouted(e.0.bytes, "its request's client closed the stream");
-                }
+                self.unrouted(line, "its request's stream is closed");
                 return;
             }
-            drop(table);
-            self.unrouted(line, "its request's stream is closed");
-            return;
-        }
-        let to = head
-            .as_ref()
-            .and_then(|h| h.params)
-            .and_then(|p| serde_json::from_str::<Params<'_>>(p.get()).ok())
-            .and_then(|p| {
-                let by_token = p
-                    .progress_token
-                    .and_then(Key::read)
-                    .and_then(|t| table.tokens.get(&t).cloned());
-                let by_subscription = p
-                    .meta
-                    .and_then(|m| m.subscription)
-                    .and_then(Key::read)
-                    .filter(|s| table.waiting.get(s).is_some_and(|w| w.stream));
-                by_token.or(by_subscription)
-            })
+            Addressed::Progress(token) => table.tokens.get(&token).cloned(),
+            Addressed::Subscription(id) => Some(id),
+            _ => None,
+        };
+        let to = waiter
             .and_then(|id| table.waiting.get(&id))
             .filter(|w| w.stream)
             .map(|w| w.sink.clone());
@@ -387,7 +329,7 @@ mod tests {
     use super::*;
 
     fn num(n: u32) -> Key {
-        Key::Num(n.to_string())
+        Key::Number(n.to_string())
     }
 
     fn take(lines: &mut mpsc::Receiver<Line>) -> Vec<String> {
@@ -406,7 +348,9 @@ mod tests {
     fn a_response_goes_to_its_request_and_ends_its_stream() {
         let router = Router::default();
         let mut one = router.wait_for(num(1), None, true).unwrap();
-        let mut two = router.wait_for(Key::Str("2".into()), None, true).unwrap();
+        let mut two = router
+            .wait_for(Key::String("2".into()), None, true)
+            .unwrap();
         route(&router, r#"{"jsonrpc":"2.0","id":"2","result":{}}"#);
         route(&router, r#"{"jsonrpc":"2.0","id":1,"result":{"a":1}}"#);
         assert_eq!(
@@ -444,7 +388,7 @@ mod tests {
         let router = Router::default();
         let mut old = router.wait_for(num(1), None, true).unwrap();
         let mut call = router
-            .wait_for(num(2), Some(Key::Str("t".into())), true)
+            .wait_for(num(2), Some(Key::String("t".into())), true)
             .unwrap();
         let mut listen = router.wait_for(num(3), None, true).unwrap();
         let progress = r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":1}}"#;
