@@ -38,6 +38,7 @@ static FIRST: Mutex<Option<Handler>> = Mutex::new(None);
 /// Have the first SIGINT or SIGTERM call `handler` (with the signal)
 /// rather than end the process: a server drains what it has begun. A
 /// second signal ends the process as any signal does without it.
+#[cfg(feature = "http")]
 pub fn on_first_signal(handler: impl Fn(i32) + Send + 'static) {
     *FIRST.lock().unwrap_or_else(PoisonError::into_inner) = Some(Box::new(handler));
 }
