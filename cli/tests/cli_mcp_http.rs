@@ -339,6 +339,36 @@ fn a_session_begins_with_initialize_its_images_are_fitted_and_delete_ends_it() {
 }
 
 #[test]
+fn past_max_sessions_the_one_idle_longest_makes_room_and_busy_ones_do_not() {
+    let proxy = Proxy::start(&["--max-sessions", "1"], &[]);
+    let first = proxy.initialize();
+    let second = proxy.initialize();
+    assert_ne!(first, second);
+    assert!(
+        proxy.until(|p| p.dir.path().join("exited").exists()),
+        "the idle session's server was stopped"
+    );
+    let gone = proxy.post(&[("mcp-session-id", first.as_str())], &call(1, "x"));
+    assert_eq!(gone.status, 404);
+    // A session with its stream open is busy: no room is made.
+    let s = [
+        ("mcp-session-id", second.as_str()),
+        ("accept", "text/event-stream"),
+    ];
+    let stream = proxy.send("GET", &s, b"");
+    assert_eq!(stream.status, 200);
+    let mut refused = proxy.post(
+        &[("mcp-protocol-version", "2025-11-25")],
+        &json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}),
+    );
+    assert_eq!(refused.status, 503);
+    assert!(refused.json()["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("--max-sessions"));
+}
+
+#[test]
 fn the_servers_own_messages_go_to_the_sessions_stream() {
     let log = r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"working"}}"#;
     let raw =

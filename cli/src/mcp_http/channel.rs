@@ -40,6 +40,8 @@ pub struct Channel {
     child: Mutex<Child>,
     /// The server's output has ended.
     ended: Arc<AtomicBool>,
+    /// When the host last sent it a message.
+    used: Mutex<Instant>,
 }
 
 /// The server's lines, each handed whole to the router on the relay's
@@ -96,6 +98,7 @@ impl Channel {
             calls: Arc::new(Mutex::new(Calls::new())),
             child: Mutex::new(child),
             ended: Arc::new(AtomicBool::new(false)),
+            used: Mutex::new(Instant::now()),
         });
         let (server_in, calls, ended) = (
             channel.server_in.clone(),
@@ -140,13 +143,16 @@ impl Channel {
         !self.ended.load(Ordering::SeqCst)
     }
 
-    /// Write one of the host's messages (one line, without its line
-    /// feed) to the server; whether its input is still open.
-    pub fn send(&self, message: &[u8]) -> bool {
-        let mut line = Vec::with_capacity(message.len() + 1);
-        line.extend_from_slice(message);
-        line.push(b'\n');
-        relay::to_server_line(&line, &self.server_in, &self.calls)
+    /// Write one of the host's messages (one line, its line feed
+    /// included) to the server; whether its input is still open.
+    pub fn send(&self, line: &[u8]) -> bool {
+        *self.used.lock().unwrap_or_else(PoisonError::into_inner) = Instant::now();
+        relay::to_server_line(line, &self.server_in, &self.calls)
+    }
+
+    /// When the host last sent it a message.
+    pub fn last_used(&self) -> Instant {
+        *self.used.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// The client of request `id` (written `raw`) closed its response's
@@ -155,7 +161,8 @@ impl Channel {
     pub fn abandoned(&self, id: &Key, raw: &str) {
         if self.router.forget(id) && self.kind == Kind::Shared {
             let cancel = format!(
-                r#"{{"jsonrpc":"2.0","method":"notifications/cancelled","params":{{"requestId":{raw},"reason":"the client closed the response stream"}}}}"#
+                r#"{{"jsonrpc":"2.0","method":"notifications/cancelled","params":{{"requestId":{raw},"reason":"the client closed the response stream"}}}}{}"#,
+                '\n'
             );
             self.send(cancel.as_bytes());
         }

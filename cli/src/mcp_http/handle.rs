@@ -203,6 +203,19 @@ async fn post(state: &Arc<State>, request: Request<Incoming>) -> Response<Out> {
             "the body must be Content-Type: application/json\n".into(),
         );
     }
+    // Room for the body among those held, by its declared length (or
+    // the largest there may be), until it is written to the server.
+    let declared = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<usize>().ok())
+        .unwrap_or(MAX_MESSAGE)
+        .min(MAX_MESSAGE);
+    let kib = u32::try_from((declared >> 10) + 1).unwrap_or(u32::MAX);
+    let Ok(room) = Arc::clone(&state.bodies).acquire_many_owned(kib).await else {
+        return plain(StatusCode::SERVICE_UNAVAILABLE, "stopping\n".into());
+    };
     let (parts, body) = request.into_parts();
     let body = match Limited::new(body, MAX_MESSAGE).collect().await {
         Ok(body) => body.to_bytes(),
@@ -235,10 +248,13 @@ async fn post(state: &Arc<State>, request: Request<Incoming>) -> Response<Out> {
     }
     // A line of stdio holds no line break: those between JSON's tokens
     // (the only place one can be) become spaces, which JSON reads alike.
-    let line: Vec<u8> = body
-        .iter()
-        .map(|&b| if b == b'\n' || b == b'\r' { b' ' } else { b })
-        .collect();
+    let mut line = Vec::with_capacity(body.len() + 1);
+    line.extend(
+        body.iter()
+            .map(|&b| if b == b'\n' || b == b'\r' { b' ' } else { b }),
+    );
+    line.push(b'\n');
+    drop(body);
     let Kind::Request { id, raw_id } = message.kind() else {
         return if blocking(|| channel.send(&line)) {
             empty(StatusCode::ACCEPTED)
@@ -277,6 +293,8 @@ async fn post(state: &Arc<State>, request: Request<Incoming>) -> Response<Out> {
         drop(guard);
         return gone(&channel, Some(raw_id.clone()));
     }
+    // Written: its room is free while the answer is awaited.
+    drop((room, line));
     // The response is JSON when it is the server's first line about the
     // request (a client may bound an SSE event's size: the SDK's is 1 MiB,
     // less than one screenshot), an SSE stream when a notification comes

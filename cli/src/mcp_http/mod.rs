@@ -49,6 +49,10 @@ use crate::Failure;
 /// The MCP endpoint's path.
 pub const PATH: &str = "/mcp";
 
+/// The most bytes of the hosts' messages held at once, read and not yet
+/// written to their server: four of the largest ([`handle::MAX_MESSAGE`]).
+pub const BODIES_HELD: usize = 4 * handle::MAX_MESSAGE;
+
 /// How long a server whose input closed may take to exit.
 pub const STOP_GRACE: Duration = Duration::from_secs(5);
 
@@ -65,6 +69,9 @@ pub struct State {
     command: Vec<OsString>,
     options: FitOptions,
     max_sessions: usize,
+    /// Bodies being read and written to a server, in KiB
+    /// ([`BODIES_HELD`]).
+    pub(crate) bodies: Arc<tokio::sync::Semaphore>,
     sessions: Mutex<HashMap<String, Arc<Channel>>>,
     shared: Mutex<Option<Arc<Channel>>>,
 }
@@ -94,13 +101,30 @@ impl State {
             c.alive()
         });
         if sessions.len() >= self.max_sessions {
-            return Err((
-                StatusCode::SERVICE_UNAVAILABLE,
-                format!(
-                    "{} sessions are open (--max-sessions): end one with DELETE first",
-                    sessions.len()
-                ),
+            // A client that went away without DELETE leaves its session
+            // open: the one idle longest (nothing awaited, no stream open)
+            // makes room.
+            let idle = sessions
+                .iter()
+                .filter(|(_, c)| c.router.idle())
+                .min_by_key(|(_, c)| c.last_used())
+                .map(|(id, _)| id.clone());
+            let Some(idle) = idle else {
+                return Err((
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    format!(
+                        "{} sessions are open and busy (--max-sessions): end one with DELETE first",
+                        sessions.len()
+                    ),
+                ));
+            };
+            let old = sessions.remove(&idle).expect("listed");
+            crate::relay::log(format_args!(
+                "session {idle} idle for {} s ended to make room for a new one (--max-sessions {})",
+                old.last_used().elapsed().as_secs(),
+                self.max_sessions
             ));
+            std::thread::spawn(move || old.stop(STOP_GRACE));
         }
         let mut bytes = [0u8; 16];
         getrandom::fill(&mut bytes).map_err(|e| {
@@ -162,6 +186,7 @@ pub fn run(
         command,
         options,
         max_sessions: settings.max_sessions,
+        bodies: Arc::new(tokio::sync::Semaphore::new(BODIES_HELD >> 10)),
         sessions: Mutex::new(HashMap::new()),
         shared: Mutex::new(None),
     });

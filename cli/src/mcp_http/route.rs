@@ -198,6 +198,12 @@ impl Router {
         Ok(lines)
     }
 
+    /// Whether nothing awaits a response and no stream is open.
+    pub fn idle(&self) -> bool {
+        let table = self.table();
+        table.waiting.is_empty() && table.standalone.as_ref().is_none_or(Sink::is_closed)
+    }
+
     /// Close the session's own stream (the proxy is stopping).
     pub fn end_listening(&self) {
         self.table().standalone = None;
