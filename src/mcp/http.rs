@@ -28,6 +28,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use super::calls::RequestId;
+use crate::json::scan::{self, Member, Pick, Picked};
 
 /// An id or token written as `raw`; `None` for `null` and what is none.
 fn key(raw: &RawValue) -> Option<RequestId> {
@@ -381,53 +382,48 @@ pub enum Addressed {
     Other,
 }
 
-#[derive(Deserialize)]
-struct Line<'a> {
-    #[serde(borrow, default)]
-    id: Option<&'a RawValue>,
-    #[serde(default)]
-    method: Option<IgnoredAny>,
-    #[serde(borrow, default)]
-    params: Option<&'a RawValue>,
-}
-
-#[derive(Deserialize)]
-struct LineParams<'a> {
-    #[serde(borrow, default, rename = "progressToken")]
-    token: Option<&'a RawValue>,
-    #[serde(borrow, default, rename = "_meta")]
-    meta: Option<&'a RawValue>,
-}
-
-#[derive(Deserialize)]
-struct LineMeta<'a> {
-    #[serde(borrow, default, rename = "io.modelcontextprotocol/subscriptionId")]
-    subscription: Option<&'a RawValue>,
-}
-
-/// Where the server's `line` (one JSON-RPC message) is addressed.
+/// Where the server's `line` (one JSON-RPC message) is addressed. Read
+/// with the scanner that plans the same line's images, no second parser.
 pub fn addressed(line: &[u8]) -> Addressed {
-    let Some(head) = std::str::from_utf8(line).ok().and_then(object::<Line<'_>>) else {
+    let Ok(text) = std::str::from_utf8(line) else {
         return Addressed::Other;
     };
-    if head.method.is_none() {
-        return head
-            .id
-            .and_then(key)
-            .map_or(Addressed::Other, Addressed::Response);
-    }
-    let Some(params) = head.params.and_then(|p| object::<LineParams<'_>>(p.get())) else {
+    let id_in = |src: &str, m: Member<'_>| RequestId::read(&src[m.value], m.decoded.as_deref());
+    let Some(Picked {
+        picks: [id, method, params],
+        ..
+    }) = scan::pick(text, ["id", "method", "params"])
+    else {
         return Addressed::Other;
     };
-    if let Some(token) = params.token.and_then(key) {
-        return Addressed::Progress(token);
+    match (method, id, params) {
+        (Pick::Absent, Pick::One(id), _) => {
+            id_in(text, id).map_or(Addressed::Other, Addressed::Response)
+        }
+        (Pick::One(_), _, Pick::One(params)) => {
+            let params = &text[params.value];
+            let Some(Picked {
+                picks: [token, meta],
+                ..
+            }) = scan::pick(params, ["progressToken", "_meta"])
+            else {
+                return Addressed::Other;
+            };
+            if let Some(token) = token.one().and_then(|m| id_in(params, m)) {
+                return Addressed::Progress(token);
+            }
+            let Some(meta) = meta.one().map(|m| &params[m.value]) else {
+                return Addressed::Other;
+            };
+            scan::pick(meta, ["io.modelcontextprotocol/subscriptionId"])
+                .and_then(|p| match p.picks {
+                    [Pick::One(m)] => id_in(meta, m),
+                    _ => None,
+                })
+                .map_or(Addressed::Other, Addressed::Subscription)
+        }
+        _ => Addressed::Other,
     }
-    params
-        .meta
-        .and_then(|m| object::<LineMeta<'_>>(m.get()))
-        .and_then(|m| m.subscription)
-        .and_then(key)
-        .map_or(Addressed::Other, Addressed::Subscription)
 }
 
 #[cfg(test)]

@@ -160,10 +160,10 @@ impl Channel {
     /// cancelled (2026-07-28: closing the stream is the cancellation).
     pub fn abandoned(&self, id: &Key, raw: &str) {
         if self.router.forget(id) && self.kind == Kind::Shared {
-            let cancel = format!(
-                r#"{{"jsonrpc":"2.0","method":"notifications/cancelled","params":{{"requestId":{raw},"reason":"the client closed the response stream"}}}}{}"#,
-                '\n'
+            let mut cancel = format!(
+                r#"{{"jsonrpc":"2.0","method":"notifications/cancelled","params":{{"requestId":{raw},"reason":"the client closed the response stream"}}}}"#
             );
+            cancel.push('\n');
             self.send(cancel.as_bytes());
         }
     }

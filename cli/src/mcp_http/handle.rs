@@ -57,16 +57,7 @@ pub async fn handle(
         Method::POST => post(&state, request).await,
         Method::GET => get(&state, &request),
         Method::DELETE => delete(&state, &request).await,
-        _ => {
-            let mut response = plain(
-                StatusCode::METHOD_NOT_ALLOWED,
-                "POST, GET or DELETE\n".into(),
-            );
-            response
-                .headers_mut()
-                .insert(header::ALLOW, HeaderValue::from_static("GET, POST, DELETE"));
-            response
-        }
+        _ => not_allowed("GET, POST, DELETE", "POST, GET or DELETE"),
     };
     Ok(response)
 }
@@ -353,15 +344,10 @@ fn gone(channel: &Channel, id: Option<String>) -> Response<Out> {
 
 fn get(state: &State, request: &Request<Incoming>) -> Response<Out> {
     let Some(id) = session_of(request.headers()) else {
-        let mut response = plain(
-            StatusCode::METHOD_NOT_ALLOWED,
-            "a stream of the server's own messages is a session's: GET with its Mcp-Session-Id\n"
-                .into(),
+        return not_allowed(
+            "POST",
+            "a stream of the server's own messages is a session's: GET with its Mcp-Session-Id",
         );
-        response
-            .headers_mut()
-            .insert(header::ALLOW, HeaderValue::from_static("POST"));
-        return response;
     };
     let Some(channel) = state.session(&id) else {
         return error(
@@ -392,14 +378,7 @@ fn get(state: &State, request: &Request<Incoming>) -> Response<Out> {
 
 async fn delete(state: &State, request: &Request<Incoming>) -> Response<Out> {
     let Some(id) = session_of(request.headers()) else {
-        let mut response = plain(
-            StatusCode::METHOD_NOT_ALLOWED,
-            "DELETE ends a session: send its Mcp-Session-Id\n".into(),
-        );
-        response
-            .headers_mut()
-            .insert(header::ALLOW, HeaderValue::from_static("POST"));
-        return response;
+        return not_allowed("POST", "DELETE ends a session: send its Mcp-Session-Id");
     };
     match state.end(&id) {
         Some(channel) => {
@@ -479,6 +458,15 @@ fn sse(stream: Stream) -> Response<Out> {
     );
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     headers.insert("x-accel-buffering", HeaderValue::from_static("no"));
+    response
+}
+
+/// 405, saying `why` and which methods are `allowed`.
+fn not_allowed(allowed: &'static str, why: &str) -> Response<Out> {
+    let mut response = plain(StatusCode::METHOD_NOT_ALLOWED, format!("{why}\n"));
+    response
+        .headers_mut()
+        .insert(header::ALLOW, HeaderValue::from_static(allowed));
     response
 }
 

@@ -74,6 +74,23 @@ struct Table {
     ended: bool,
 }
 
+impl Table {
+    /// Move the lines waiting for a stream to `sink`, oldest first, as
+    /// many as it has room for; the rest wait for the next.
+    fn hand_backlog(&mut self, sink: &Sink) {
+        while let Some(bytes) = self.backlog.pop_front() {
+            self.backlog_bytes -= bytes.len();
+            if let Err(mpsc::error::TrySendError::Full(line)) =
+                sink.try_send(Line { bytes, last: false })
+            {
+                self.backlog_bytes += line.bytes.len();
+                self.backlog.push_front(line.bytes);
+                return;
+            }
+        }
+    }
+}
+
 /// Why a request cannot wait for its response.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Refused {
@@ -130,15 +147,7 @@ impl Router {
         let seq = table.next;
         // A stream opening takes what waited for one.
         if stream {
-            for bytes in std::mem::take(&mut table.backlog) {
-                // Room for QUEUED lines: the rest stay for the next stream.
-                if let Err(mpsc::error::TrySendError::Full(line)) =
-                    sink.try_send(Line { bytes, last: false })
-                {
-                    table.backlog.push_back(line.bytes);
-                }
-            }
-            table.backlog_bytes = table.backlog.iter().map(Bytes::len).sum();
+            table.hand_backlog(&sink);
         }
         table.waiting.insert(
             id,
@@ -179,22 +188,9 @@ impl Router {
             return Err(Busy::Open);
         }
         let (sink, lines) = mpsc::channel(QUEUED);
-        table.standalone = Some(sink.clone());
-        drop(table);
-        // Waiting lines go first, in order, as the client reads them.
-        loop {
-            let next = self.table().backlog.pop_front();
-            let Some(bytes) = next else { break };
-            self.table().backlog_bytes -= bytes.len();
-            if let Err(mpsc::error::TrySendError::Full(line)) =
-                sink.try_send(Line { bytes, last: false })
-            {
-                let mut table = self.table();
-                table.backlog_bytes += line.bytes.len();
-                table.backlog.push_front(line.bytes);
-                break;
-            }
-        }
+        // Waiting lines go first, in order.
+        table.hand_backlog(&sink);
+        table.standalone = Some(sink);
         Ok(lines)
     }
 
