@@ -541,6 +541,14 @@ fn what_is_no_mcp_message_is_refused_and_nothing_reaches_the_server() {
     assert_eq!(proxy.send("POST", &evil, b"{}").status, 403);
     let big = vec![b' '; (64 << 20) + 1];
     assert_eq!(proxy.send("POST", &json, &big).status, 413);
+    // A length declared past it is refused before a byte is held: what
+    // comes is read and dropped until the client stops sending.
+    let mut promised = TcpStream::connect(&proxy.addr).unwrap();
+    promised
+        .write_all(b"POST /mcp HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 999999999999\r\n\r\n{}")
+        .unwrap();
+    promised.shutdown(std::net::Shutdown::Write).unwrap();
+    assert_eq!(Answer::read(promised).status, 413);
     assert!(proxy.received().is_empty());
     // A page of this host's own is served; line breaks between tokens
     // become spaces, so the server reads one line.

@@ -71,18 +71,13 @@ async fn read_within(
         if let Ok(data) = frame?.into_data() {
             if out.len() + data.len() > limit {
                 drop(out);
-                drain(body).await;
+                crate::http::drain(body).await;
                 return Ok(None);
             }
             out.extend_from_slice(&data);
         }
     }
     Ok(Some(Bytes::from(out)))
-}
-
-/// Read `body` to its end, keeping nothing.
-async fn drain(mut body: Incoming) {
-    while let Some(Ok(_)) = body.frame().await {}
 }
 
 /// An error and its sources, one after another.
@@ -139,7 +134,7 @@ async fn conversation(
     if declared.is_some_and(|n| n > state.max_body) {
         // Read to its end, kept nowhere: a client still sending would see
         // a broken pipe instead of the answer.
-        drain(body).await;
+        crate::http::drain(body).await;
         return Err(too_large());
     }
     // Held as received, by the fit's working copies (measured at about

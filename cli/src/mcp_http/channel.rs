@@ -42,6 +42,8 @@ pub struct Channel {
     ended: Arc<AtomicBool>,
     /// When the host last sent it a message.
     used: Mutex<Instant>,
+    /// Whether its exit has been said.
+    said: AtomicBool,
 }
 
 /// The server's lines, each handed whole to the router on the relay's
@@ -99,6 +101,7 @@ impl Channel {
             child: Mutex::new(child),
             ended: Arc::new(AtomicBool::new(false)),
             used: Mutex::new(Instant::now()),
+            said: AtomicBool::new(false),
         });
         let (server_in, calls, ended) = (
             channel.server_in.clone(),
@@ -180,9 +183,7 @@ impl Channel {
         loop {
             match child.try_wait() {
                 Ok(Some(status)) => {
-                    if !status.success() {
-                        log(format_args!("the server ended: {status}"));
-                    }
+                    self.exited(status);
                     return;
                 }
                 Ok(None) if Instant::now() < until => thread::sleep(Duration::from_millis(20)),
@@ -207,9 +208,14 @@ impl Channel {
     pub fn reap(&self) {
         let mut child = self.child.lock().unwrap_or_else(PoisonError::into_inner);
         if let Ok(Some(status)) = child.try_wait() {
-            if !status.success() {
-                log(format_args!("the server ended: {status}"));
-            }
+            self.exited(status);
+        }
+    }
+
+    /// Say, once, how the server ended, unless with success.
+    fn exited(&self, status: std::process::ExitStatus) {
+        if !status.success() && !self.said.swap(true, Ordering::SeqCst) {
+            log(format_args!("the server ended: {status}"));
         }
     }
 }

@@ -200,9 +200,14 @@ async fn post(state: &Arc<State>, request: Request<Incoming>) -> Response<Out> {
         .headers()
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<usize>().ok())
-        .unwrap_or(MAX_MESSAGE)
-        .min(MAX_MESSAGE);
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > MAX_MESSAGE as u64) {
+        // Refused before a byte of it is held; read to its end, kept
+        // nowhere, so the client sees the answer, not a broken pipe.
+        crate::http::drain(request.into_body()).await;
+        return too_large();
+    }
+    let declared = declared.map_or(MAX_MESSAGE, |n| n as usize);
     let kib = u32::try_from((declared >> 10) + 1).unwrap_or(u32::MAX);
     let Ok(room) = Arc::clone(&state.bodies).acquire_many_owned(kib).await else {
         return plain(StatusCode::SERVICE_UNAVAILABLE, "stopping\n".into());
@@ -210,16 +215,7 @@ async fn post(state: &Arc<State>, request: Request<Incoming>) -> Response<Out> {
     let (parts, body) = request.into_parts();
     let body = match Limited::new(body, MAX_MESSAGE).collect().await {
         Ok(body) => body.to_bytes(),
-        Err(e) if e.is::<http_body_util::LengthLimitError>() => {
-            return error(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                None,
-                Bad(
-                    INVALID_REQUEST,
-                    format!("a message over {} MiB is not taken", MAX_MESSAGE >> 20),
-                ),
-            )
-        }
+        Err(e) if e.is::<http_body_util::LengthLimitError>() => return too_large(),
         Err(e) => return plain(StatusCode::BAD_REQUEST, format!("reading the body: {e}\n")),
     };
     let message = match Message::read(&body) {
@@ -459,6 +455,18 @@ fn sse(stream: Stream) -> Response<Out> {
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     headers.insert("x-accel-buffering", HeaderValue::from_static("no"));
     response
+}
+
+/// 413: a message over [`MAX_MESSAGE`].
+fn too_large() -> Response<Out> {
+    error(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        None,
+        Bad(
+            INVALID_REQUEST,
+            format!("a message over {} MiB is not taken", MAX_MESSAGE >> 20),
+        ),
+    )
 }
 
 /// 405, saying `why` and which methods are `allowed`.
