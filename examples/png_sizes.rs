@@ -105,7 +105,7 @@ mod run {
         });
         let resized = resized?;
         // The output's own pixels, encoded with the settings `prepare` may
-        // choose: the fast ones, and deflate level 2 on unfiltered rows.
+        // choose: the fast ones, and unfiltered rows at deflate level 2.
         let sent = image::load_from_memory_with_format(output, ImageFormat::Png)?;
         let encode = |compression, filter| {
             best_of_three(|| {
@@ -121,13 +121,30 @@ mod run {
             })
         };
         let (fast, fast_len) = encode(CompressionType::Fast, FilterType::Adaptive);
-        let (level2, level2_len) = encode(CompressionType::Level(2), FilterType::NoFilter);
+        let (miniz2, miniz2_len) = encode(CompressionType::Level(2), FilterType::NoFilter);
+        // The frontier for unfiltered rows: libdeflate's levels (level 2 is
+        // what `prepare` writes screenshots with), time against bytes.
+        let stride = sent.width() as usize * usize::from(sent.color().bytes_per_pixel());
+        let mut rows = Vec::with_capacity(sent.as_bytes().len() + sent.height() as usize);
+        for row in sent.as_bytes().chunks_exact(stride) {
+            rows.push(0);
+            rows.extend_from_slice(row);
+        }
+        let mut frontier = String::new();
+        for level in [1, 2, 4, 6, 9] {
+            let (ms, len) = best_of_three(|| {
+                let mut c = libdeflater::Compressor::new(libdeflater::CompressionLvl::new(level).unwrap());
+                let mut out = vec![0; c.zlib_compress_bound(rows.len())];
+                c.zlib_compress(&rows, &mut out)
+            });
+            frontier.push_str(&format!(", libdeflate {level} {ms:.1} ms ({} bytes)", len?));
+        }
         eprintln!(
-            "{name}: decode {decode:.1} ms, resize to {}x{} {resize:.1} ms, encode fast {fast:.1} ms ({} bytes), level 2 unfiltered {level2:.1} ms ({} bytes)",
+            "{name}: decode {decode:.1} ms, resize to {}x{} {resize:.1} ms, encode fast {fast:.1} ms ({} bytes); unfiltered: miniz_oxide 2 {miniz2:.1} ms ({} bytes){frontier}",
             resized.width(),
             resized.height(),
             fast_len?,
-            level2_len?,
+            miniz2_len?,
         );
         Ok(())
     }

@@ -3,8 +3,9 @@
 //!
 //! * JPEG: `jpeg-encoder`, 4:2:0 chroma (averaged), standard Huffman tables,
 //!   its portable code path (the SIMD one writes different bytes).
-//! * PNG: `image`'s encoder, adaptive filters; fast deflate, or deflate
-//!   level 2 when the image compresses well (screenshots, diagrams).
+//! * PNG: `image`'s encoder, adaptive filters, fast deflate; or, when the
+//!   image compresses well (screenshots, diagrams), rows unfiltered and
+//!   libdeflate's level 2 ([`super::png_write`]).
 //! * GIF: `image`'s encoder (NeuQuant palette, speed 10).
 
 use image::codecs::gif::GifEncoder;
@@ -13,6 +14,7 @@ use image::{DynamicImage, ImageEncoder};
 use jpeg_encoder::{ChromaSubsamplingMethod, ColorType, Encoder, SamplingFactor};
 
 use super::error::MediaError;
+use super::png_write::{self, Layout};
 use super::sniff::MediaType;
 
 /// Encode `image` as `media_type` (PNG, JPEG or GIF), with `quality` for
@@ -35,7 +37,7 @@ pub(crate) fn encode(
     let icc = icc.filter(|p| icc_matches(p, gray));
     match media_type {
         MediaType::Jpeg => jpeg(image, quality, icc).map_err(fail),
-        MediaType::Png => png(image, icc).map_err(|e| fail(e.to_string())),
+        MediaType::Png => png(image, icc).map_err(fail),
         MediaType::Gif => gif(image).map_err(|e| fail(e.to_string())),
         _ => Err(fail("not an output format".into())),
     }
@@ -71,84 +73,112 @@ fn jpeg(image: &DynamicImage, quality: u8, icc: Option<&[u8]>) -> Result<Vec<u8>
     Ok(out)
 }
 
-fn png(image: &DynamicImage, icc: Option<&[u8]>) -> image::ImageResult<Vec<u8>> {
+fn png(image: &DynamicImage, icc: Option<&[u8]>) -> Result<Vec<u8>, String> {
     // The fast compressor barely finds long matches: fine for photographic
-    // pixels (deflate level 2 saves ~2 % there, at nine times the time),
-    // but screenshots and diagrams come out 1.2–3.5× larger than they need
-    // to, and unfiltered rows compress best for their flat colours and
-    // repeated runs. Which kind an image is, a trial on a band of its rows
-    // tells: the thorough settings go over the whole image only when they
-    // save a tenth on the band, and the fast ones then only if the
-    // thorough bytes are not below what the band says the fast settings
-    // would write.
+    // pixels (deflate level 2 saves ~2 % there, at several times the
+    // time), but screenshots and diagrams come out 1.2–3.5× larger than
+    // they need to, and unfiltered rows compress best for their flat
+    // colours and repeated runs. Which kind an image is, a trial on a band
+    // of its rows tells: the thorough settings go over the whole image
+    // only when they save a tenth on the band, and the fast ones then only
+    // if the thorough bytes are not below what the band says the fast
+    // settings would write.
     // (Chosen by measurement against `vipsthumbnail --size 2000x2000`:
-    // docs/performance.md, "PNG bytes". On a 2000×1250 screenshot
-    // miniz_oxide's level 2 writes 1.3 % more than its level 4 in half
-    // the time; zlib-rs at level 4 is as fast but writes 9 % more.)
+    // docs/performance.md, "PNG bytes". On a 2000×1250 screenshot with a
+    // photo panel libdeflate's level 2 writes 1.03× vips's bytes in 36 ms,
+    // where miniz_oxide took 64 ms for 1.00× at its level 2 and 35 ms for
+    // 1.16× at its level 1; libdeflate's level 1 writes 1.30×.)
     let band = band_trial(image)?;
     if band.thorough * 10 < band.fast * 9 {
-        let whole = png_with(image, icc, THOROUGH)?;
+        let expect = band.thorough as u64 * u64::from(image.height()) / u64::from(band.rows);
+        let whole = png_with(image, icc, Settings::Thorough, expect as usize)?;
         // What the fast settings would write, from the band: when the
         // thorough bytes are below it, encoding the fast way as well
-        // (a tenth of the time) would nearly never win.
+        // would nearly never win.
         let fast_guess = band.fast as u64 * u64::from(image.height()) / u64::from(band.rows);
         if (whole.len() as u64) < fast_guess {
             return Ok(whole);
         }
-        let fast = png_with(image, icc, FAST)?;
+        let fast = png_with(image, icc, Settings::Fast, 0)?;
         return Ok(if whole.len() < fast.len() {
             whole
         } else {
             fast
         });
     }
-    png_with(image, icc, FAST)
+    png_with(image, icc, Settings::Fast, 0)
 }
 
-/// Photographic pixels: the fast compressor, filters chosen per row.
-const FAST: (CompressionType, FilterType) = (CompressionType::Fast, FilterType::Adaptive);
-/// Screenshots and diagrams: deflate level 2, rows unfiltered.
-const THOROUGH: (CompressionType, FilterType) = (CompressionType::Level(2), FilterType::NoFilter);
+/// The two ways a PNG is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Settings {
+    /// Photographic pixels: `image`'s fast compressor, filters chosen per
+    /// row.
+    Fast,
+    /// Screenshots and diagrams: rows unfiltered, libdeflate level 2 (for
+    /// 8-bit samples; deeper ones through `image`'s encoder at deflate
+    /// level 2).
+    Thorough,
+}
 
-/// What [`FAST`] and [`THOROUGH`] write for a band of an image's rows.
+/// libdeflate's level for [`Settings::Thorough`].
+const THOROUGH_LEVEL: i32 = 2;
+
+/// What [`Settings::Fast`] and [`Settings::Thorough`] write for a band of
+/// an image's rows.
 struct Band {
     /// Rows in the band.
     rows: u32,
-    /// Bytes written with [`FAST`].
+    /// Bytes written with [`Settings::Fast`].
     fast: usize,
-    /// Bytes written with [`THOROUGH`].
+    /// Bytes written with [`Settings::Thorough`].
     thorough: usize,
 }
 
 /// [`Band`] for the middle sixteenth of the rows (at least 64).
-fn band_trial(image: &DynamicImage) -> image::ImageResult<Band> {
+fn band_trial(image: &DynamicImage) -> Result<Band, String> {
     let (w, h) = (image.width(), image.height());
     let rows = (h / 16).max(64).min(h);
     let band = image.crop_imm(0, (h - rows) / 2, w, rows);
     Ok(Band {
         rows: rows.max(1),
-        fast: png_with(&band, None, FAST)?.len(),
-        thorough: png_with(&band, None, THOROUGH)?.len(),
+        fast: png_with(&band, None, Settings::Fast, 0)?.len(),
+        thorough: png_with(&band, None, Settings::Thorough, 0)?.len(),
     })
 }
 
+/// `image` written with `settings`; `expect`, the bytes thought to come
+/// out ([`png_write::unfiltered`]).
 fn png_with(
     image: &DynamicImage,
     icc: Option<&[u8]>,
-    (compression, filter): (CompressionType, FilterType),
-) -> image::ImageResult<Vec<u8>> {
+    settings: Settings,
+    expect: usize,
+) -> Result<Vec<u8>, String> {
+    let size = (image.width(), image.height());
+    let layout = match image {
+        DynamicImage::ImageLuma8(_) => Some(Layout::L8),
+        DynamicImage::ImageLumaA8(_) => Some(Layout::LA8),
+        DynamicImage::ImageRgb8(_) => Some(Layout::RGB8),
+        DynamicImage::ImageRgba8(_) => Some(Layout::RGBA8),
+        _ => None,
+    };
+    let (compression, filter) = match (settings, layout) {
+        (Settings::Thorough, Some(layout)) => {
+            return png_write::unfiltered(image.as_bytes(), size, layout, icc, THOROUGH_LEVEL, expect)
+        }
+        (Settings::Thorough, None) => (CompressionType::Level(2), FilterType::NoFilter),
+        (Settings::Fast, _) => (CompressionType::Fast, FilterType::Adaptive),
+    };
     let mut out = Vec::new();
     let mut encoder = PngEncoder::new_with_quality(&mut out, compression, filter);
     if let Some(icc) = icc {
         // A profile the encoder cannot embed is dropped, not fatal.
         let _ = encoder.set_icc_profile(icc.to_vec());
     }
-    encoder.write_image(
-        image.as_bytes(),
-        image.width(),
-        image.height(),
-        image.color().into(),
-    )?;
+    encoder
+        .write_image(image.as_bytes(), size.0, size.1, image.color().into())
+        .map_err(|e| e.to_string())?;
     Ok(out)
 }
 
@@ -220,13 +250,13 @@ mod tests {
     fn a_screenshot_is_written_the_thorough_way_and_a_photo_the_fast_way() {
         let shot = screenshot(600, 400);
         let written = png(&shot, None).unwrap();
-        assert_eq!(written, png_with(&shot, None, THOROUGH).unwrap());
-        assert!(written.len() * 10 < png_with(&shot, None, FAST).unwrap().len() * 9);
+        assert_eq!(written, png_with(&shot, None, Settings::Thorough, 0).unwrap());
+        assert!(written.len() * 10 < png_with(&shot, None, Settings::Fast, 0).unwrap().len() * 9);
         assert_eq!(pixels(&written), shot.as_bytes());
 
         let photo = photo(600, 400);
         let written = png(&photo, None).unwrap();
-        assert_eq!(written, png_with(&photo, None, FAST).unwrap());
+        assert_eq!(written, png_with(&photo, None, Settings::Fast, 0).unwrap());
         assert_eq!(pixels(&written), photo.as_bytes());
     }
 

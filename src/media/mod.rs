@@ -91,6 +91,7 @@ pub(crate) mod data_uri;
 mod decode;
 mod decoded;
 mod encode;
+mod png_write;
 pub(crate) mod encoded;
 mod error;
 mod estimate;
