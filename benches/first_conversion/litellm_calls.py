@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """LiteLLM's first and second call on a history of screenshot rounds.
 
-    litellm_calls.py SHOTS_DIR PORT START_FILE
+    litellm_calls.py PROVIDER SHOTS_DIR PORT START_FILE
 
 Imports litellm, builds the history from SHOTS_DIR/shot-NN.png the way an
 agent hands it over (OpenAI Chat messages: a `screenshot` tool call, its
 text result, and the screenshot as a data URI in a user message after it),
-then calls `litellm.completion` twice for Anthropic against the mock on
+then calls `litellm.completion` twice for PROVIDER (anthropic,
+openai-chat, openai-responses or gemini) against the mock on
 127.0.0.1:PORT. Writes to START_FILE, one a line: the wall-clock time the
 history building started and ended (left out of the first call's time:
 an agent already holds its history), and the time the second call began.
@@ -18,7 +19,13 @@ import time
 
 import litellm
 
-shots, port, start_file = pathlib.Path(sys.argv[1]), sys.argv[2], sys.argv[3]
+provider, shots, port, start_file = sys.argv[1], pathlib.Path(sys.argv[2]), sys.argv[3], sys.argv[4]
+model, api_base = {
+    "anthropic": ("anthropic/claude-haiku-4-5", f"http://127.0.0.1:{port}/v1/messages"),
+    "openai-chat": ("openai/gpt-5.1", f"http://127.0.0.1:{port}/v1"),
+    "openai-responses": ("openai/responses/gpt-5.1", f"http://127.0.0.1:{port}/v1"),
+    "gemini": ("gemini/gemini-3.1-pro-preview", f"http://127.0.0.1:{port}"),
+}[provider]
 
 built_from = time.time()
 messages = [{"role": "system", "content": "You operate a desktop."}]
@@ -48,14 +55,19 @@ tools = [{
 
 
 def call():
-    return litellm.completion(
-        model="anthropic/claude-sonnet-4-5",
-        messages=messages,
-        tools=tools,
-        max_tokens=64,
-        api_base=f"http://127.0.0.1:{port}/v1/messages",
-        api_key="mock-key",
-    )
+    try:
+        litellm.completion(
+            model=model,
+            messages=messages,
+            tools=tools,
+            max_tokens=64,
+            api_base=api_base,
+            api_key="mock-key",
+            num_retries=0,
+        )
+    except Exception:  # noqa: BLE001
+        # The mock answers as Anthropic does; the request has been sent.
+        pass
 
 
 call()

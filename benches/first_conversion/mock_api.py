@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
-"""A bounded stand-in for the Anthropic Messages API on 127.0.0.1.
+"""A bounded stand-in for a provider's API on 127.0.0.1.
 
-    mock_anthropic.py PORT_FILE TIMES_FILE [REQUESTS] [TIMEOUT_S]
+    mock_api.py PORT_FILE TIMES_FILE [REQUESTS] [TIMEOUT_S] [BODY_FILE]
 
 Listens on a free port (written to PORT_FILE), and for each of REQUESTS
-requests (2 by default) writes to TIMES_FILE the wall-clock time its
-request line and headers arrived (the moment the client sent it), reads
-the body whole, answers a minimal valid Messages response, and exits after
-the last one, or after TIMEOUT_S seconds (60 by default) in any case.
+requests (2 by default), whatever its path, writes to TIMES_FILE the
+wall-clock time its request line and headers arrived (the moment the
+client sent it) and the body's length, reads the body whole (into
+BODY_FILE, if given: the last one is kept), answers a minimal valid
+Anthropic Messages response (other APIs' clients fail on it after sending,
+which is all the bench asks of them), and exits after the last one, or
+after TIMEOUT_S seconds (60 by default) in any case.
 """
 import json
 import socketserver
@@ -19,6 +22,7 @@ from http.server import BaseHTTPRequestHandler
 port_file, times_file = sys.argv[1], sys.argv[2]
 requests = int(sys.argv[3]) if len(sys.argv) > 3 else 2
 timeout = float(sys.argv[4]) if len(sys.argv) > 4 else 60.0
+body_file = sys.argv[5] if len(sys.argv) > 5 else None
 
 ANSWER = json.dumps({
     "id": "msg_mock",
@@ -42,11 +46,16 @@ class Handler(BaseHTTPRequestHandler):
         arrived = time.time()
         length = int(self.headers.get("Content-Length", "0"))
         remaining = length
+        kept = open(body_file, "wb") if body_file else None
         while remaining:
             chunk = self.rfile.read(min(remaining, 1 << 20))
             if not chunk:
                 break
+            if kept:
+                kept.write(chunk)
             remaining -= len(chunk)
+        if kept:
+            kept.close()
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(ANSWER)))
