@@ -133,7 +133,8 @@ mod run {
         let mut frontier = String::new();
         for level in [1, 2, 4, 6, 9] {
             let (ms, len) = best_of_three(|| {
-                let mut c = libdeflater::Compressor::new(libdeflater::CompressionLvl::new(level).unwrap());
+                let mut c =
+                    libdeflater::Compressor::new(libdeflater::CompressionLvl::new(level).unwrap());
                 let mut out = vec![0; c.zlib_compress_bound(rows.len())];
                 c.zlib_compress(&rows, &mut out)
             });

@@ -165,7 +165,14 @@ fn png_with(
     };
     let (compression, filter) = match (settings, layout) {
         (Settings::Thorough, Some(layout)) => {
-            return png_write::unfiltered(image.as_bytes(), size, layout, icc, THOROUGH_LEVEL, expect)
+            return png_write::unfiltered(
+                image.as_bytes(),
+                size,
+                layout,
+                icc,
+                THOROUGH_LEVEL,
+                expect,
+            )
         }
         (Settings::Thorough, None) => (CompressionType::Level(2), FilterType::NoFilter),
         (Settings::Fast, _) => (CompressionType::Fast, FilterType::Adaptive),
@@ -250,7 +257,10 @@ mod tests {
     fn a_screenshot_is_written_the_thorough_way_and_a_photo_the_fast_way() {
         let shot = screenshot(600, 400);
         let written = png(&shot, None).unwrap();
-        assert_eq!(written, png_with(&shot, None, Settings::Thorough, 0).unwrap());
+        assert_eq!(
+            written,
+            png_with(&shot, None, Settings::Thorough, 0).unwrap()
+        );
         assert!(written.len() * 10 < png_with(&shot, None, Settings::Fast, 0).unwrap().len() * 9);
         assert_eq!(pixels(&written), shot.as_bytes());
 

@@ -91,8 +91,12 @@ pub(crate) fn unfiltered(
     };
 
     let bound = compressor.zlib_compress_bound(rows.len());
-    let room = expect.saturating_add(expect / 4).saturating_add(1 << 16).min(bound);
-    let mut out = Vec::with_capacity(8 + 25 + profile.as_ref().map_or(0, |p| p.len() + 17) + room + 24);
+    let room = expect
+        .saturating_add(expect / 4)
+        .saturating_add(1 << 16)
+        .min(bound);
+    let mut out =
+        Vec::with_capacity(8 + 25 + profile.as_ref().map_or(0, |p| p.len() + 17) + room + 24);
     out.extend_from_slice(b"\x89PNG\r\n\x1a\n");
     let mut ihdr = [0; 13];
     ihdr[..4].copy_from_slice(&width.to_be_bytes());
