@@ -3,6 +3,8 @@
 //! value ([`scan`]), and string literals written the way serde_json writes
 //! them.
 
+#[cfg(feature = "media")]
+pub(crate) mod alphabet;
 pub(crate) mod diagnose;
 pub(crate) mod scan;
 #[cfg(feature = "media")]

@@ -40,6 +40,7 @@ pub(crate) fn object<'a>(src: &'a str, decode: &[&str]) -> Option<Vec<Member<'a>
         text: src,
         src: src.as_bytes(),
         pos: 0,
+        alphabet: None,
     };
     c.ws();
     c.eat(b'{')?;
@@ -166,6 +167,7 @@ pub(crate) fn is_json(src: &str) -> bool {
         text: src,
         src: src.as_bytes(),
         pos: 0,
+        alphabet: None,
     };
     c.ws();
     if c.value().is_none() {
@@ -184,18 +186,34 @@ pub(crate) fn is_json(src: &str) -> bool {
 /// escape that is no character, a number out of `f64`'s range): callers
 /// then read the text with serde_json, which says why, so both give the
 /// same tree or the same error.
+///
+/// With `alphabet`, also the byte ranges of `src` inside plain
+/// strings found to hold only the standard base64 alphabet (`A–Z a–z 0–9
+/// + /`), tested in the same pass that looks for each string's end: the
+/// rules then need not read a payload a second time to know it is base64
+/// ([`crate::steps::rule::decoded_len`]). Ranges are at least
+/// [`ALPHABET_RUN`] bytes, in order, and need not cover a whole string.
 #[cfg(feature = "media")]
-pub(crate) fn tree(src: &str) -> Option<super::tree::Json<'_>> {
+pub(crate) fn tree_and_alphabet(
+    src: &str,
+    alphabet: bool,
+) -> Option<(super::tree::Json<'_>, Vec<Range<usize>>)> {
     let mut c = Cursor {
         text: src,
         src: src.as_bytes(),
         pos: 0,
+        alphabet: alphabet.then(Vec::new),
     };
     c.ws();
     let value = c.tree(0)?;
     c.ws();
-    (c.pos == src.len()).then_some(value)
+    (c.pos == src.len()).then(|| (value, c.alphabet.unwrap_or_default()))
 }
+
+/// The shortest run of base64 alphabet [`tree_and_alphabet`] reports:
+/// shorter ones are cheaper to test again than to look up.
+#[cfg(feature = "media")]
+pub(crate) const ALPHABET_RUN: usize = 4096;
 
 fn hex(d: u8) -> Option<u8> {
     match d {
@@ -214,6 +232,7 @@ pub(crate) fn array(src: &str) -> Option<Vec<Range<usize>>> {
         text: src,
         src: src.as_bytes(),
         pos: 0,
+        alphabet: None,
     };
     c.ws();
     c.eat(b'[')?;
@@ -304,6 +323,9 @@ struct Cursor<'a> {
     text: &'a str,
     src: &'a [u8],
     pos: usize,
+    /// Where [`Cursor::tree`] found long runs of base64 alphabet inside
+    /// plain strings (byte ranges of `text`), when asked to.
+    alphabet: Option<Vec<Range<usize>>>,
 }
 
 impl<'a> Cursor<'a> {
@@ -476,9 +498,29 @@ impl<'a> Cursor<'a> {
 
     /// A value as a tree, `depth` containers in (see [`tree`]).
     #[cfg(feature = "media")]
+    /// A string value, its base64 alphabet runs noted: a plain string
+    /// (no escape) is borrowed after one fused pass; any other is read as
+    /// [`Cursor::string`] reads it.
+    #[cfg(feature = "media")]
+    fn plain_or_string(&mut self) -> Option<Cow<'a, str>> {
+        let start = self.pos + 1;
+        let (found, run) = super::alphabet::find_special_alphabet(self.src.get(start..)?);
+        if let Some(end) = found.filter(|&i| self.src[start + i] == b'"') {
+            if run.len() >= ALPHABET_RUN {
+                if let Some(runs) = self.alphabet.as_mut() {
+                    runs.push(start + run.start..start + run.end);
+                }
+            }
+            self.pos = start + end + 1;
+            return Some(Cow::Borrowed(&self.text[start..start + end]));
+        }
+        self.string(Decode::Short)?.0
+    }
+
     fn tree(&mut self, depth: usize) -> Option<super::tree::Json<'a>> {
         use super::tree::{Json, Object, DEPTH};
         Some(match self.peek()? {
+            b'"' if self.alphabet.is_some() => Json::String(self.plain_or_string()?),
             b'"' => Json::String(self.string(Decode::Short)?.0?),
             b'{' | b'[' if depth >= DEPTH => return None,
             b'{' => {

@@ -61,13 +61,17 @@ impl<'a> Json<'a> {
     }
 
     /// Read JSON text, borrowing its strings: in one pass of the crate's
-    /// scanner ([`tree`](super::scan::tree)) where it can, else as
-    /// [`Json::from_str`] reads it (which then also says why the text is
-    /// refused). Both give the same tree.
-    pub fn read(text: &'a str) -> Result<Json<'a>, serde_json::Error> {
-        match super::scan::tree(text) {
-            Some(tree) => Ok(tree),
-            None => Json::from_str(text),
+    /// scanner ([`tree_and_alphabet`](super::scan::tree_and_alphabet))
+    /// where it can, else as [`Json::from_str`] reads it (which then also
+    /// says why the text is refused). Both give the same tree. With it,
+    /// the ranges of `text` the scanner found to be base64 alphabet (none
+    /// when serde_json read it).
+    pub fn read_noting_alphabet(
+        text: &'a str,
+    ) -> Result<(Json<'a>, Vec<std::ops::Range<usize>>), serde_json::Error> {
+        match super::scan::tree_and_alphabet(text, true) {
+            Some(found) => Ok(found),
+            None => Json::from_str(text).map(|tree| (tree, Vec::new())),
         }
     }
 
@@ -321,14 +325,20 @@ mod tests {
 
     /// The scanner's tree is serde_json's, or it leaves the text to it.
     fn same_tree(text: &str) {
-        let scanned = crate::json::scan::tree(text);
+        let scanned = crate::json::scan::tree_and_alphabet(text, false).map(|(t, _)| t);
         let serde = Json::from_str(text);
+        let noted = crate::json::scan::tree_and_alphabet(text, true);
+        assert_eq!(noted.map(|(t, _)| t), scanned, "{text}");
         match (&scanned, &serde) {
             (Some(a), Ok(b)) => assert_eq!(a, b, "{text}"),
             (Some(a), Err(e)) => panic!("{text}: scanned {a:?}, serde_json says {e}"),
             (None, _) => {}
         }
-        assert_eq!(Json::read(text).ok(), serde.ok(), "{text}");
+        assert_eq!(
+            Json::read_noting_alphabet(text).ok().map(|(t, _)| t),
+            serde.ok(),
+            "{text}"
+        );
     }
 
     #[test]
@@ -353,7 +363,7 @@ mod tests {
         let deep = format!("{}1{}", "[".repeat(150), "]".repeat(150));
         same_tree(&deep);
         let just = format!("{}1{}", "[".repeat(99), "]".repeat(99));
-        assert!(crate::json::scan::tree(&just).is_some());
+        assert!(crate::json::scan::tree_and_alphabet(&just, false).is_some());
     }
 
     #[test]

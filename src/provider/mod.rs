@@ -221,7 +221,18 @@ pub fn build_request<M: AsRecord>(
             options,
             report,
         )?;
-        request.json = request.body.to_json();
+        // The payloads' text, most of the body, is known: room for it and
+        // for the rest at once.
+        let payloads: usize = media
+            .iter()
+            .map(|m| match m {
+                walk::Media::Inline(p) => p.base64_len() + 64,
+                _ => 0,
+            })
+            .sum();
+        request.json = request
+            .body
+            .to_json_in(payloads + payloads / 64 + (64 << 10));
         let mut target = rules::Target::of(&request).with_facts(options.facts());
         if let Some(family) = options.family {
             target = target.with_family(family);

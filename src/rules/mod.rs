@@ -74,8 +74,9 @@ fn check_tree(target: &Target<'_>, body: &Value<'_>) -> Vec<Violation> {
 /// # Errors
 /// The text is not JSON.
 pub fn check_json(target: &Target<'_>, json: &str) -> Result<Vec<Violation>, serde_json::Error> {
-    let body = Value::read(json)?;
-    let mut violations = check_tree(target, &body);
+    let (body, alphabet) = Value::read_noting_alphabet(json)?;
+    let mut violations =
+        crate::steps::rule::with_alphabet_known(json, &alphabet, || check_tree(target, &body));
     if let Some((rule, limit)) = size_limit(target) {
         if json.len() > limit {
             violations.push(Violation {

@@ -222,7 +222,7 @@ pub(crate) fn decoded_len(b64: &str) -> Option<usize> {
     }
     let pad = b.iter().rev().take_while(|&&c| c == b'=').count();
     let data = &b[..b.len() - pad];
-    if pad > 2 || !all_base64(data) {
+    if pad > 2 || !all_base64_known(data) {
         return None;
     }
     // With padding, the last symbol's low bits carry nothing and must be 0.
@@ -240,6 +240,67 @@ pub(crate) fn decoded_len(b64: &str) -> Option<usize> {
         }
     }
     Some(b.len() / 4 * 3 - pad)
+}
+
+/// A body's text being checked ([`with_alphabet_known`]): where it is and
+/// the ranges of it already known to be base64 alphabet.
+struct Known {
+    /// The text's address.
+    base: usize,
+    /// Its length.
+    len: usize,
+    /// Byte ranges of it, in order.
+    runs: Vec<std::ops::Range<usize>>,
+}
+
+std::thread_local! {
+    static KNOWN: std::cell::RefCell<Option<Known>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Run `check` with the ranges of `text` in `alphabet` known to be base64
+/// alphabet (found by the scan that read the body), so that
+/// [`decoded_len`] tests only the rest of a payload: the body's bytes are
+/// then read once, not twice. Outside `check` nothing is known.
+pub(crate) fn with_alphabet_known<T>(
+    text: &str,
+    alphabet: &[std::ops::Range<usize>],
+    check: impl FnOnce() -> T,
+) -> T {
+    struct Forget;
+    impl Drop for Forget {
+        fn drop(&mut self) {
+            KNOWN.with(|k| *k.borrow_mut() = None);
+        }
+    }
+    KNOWN.with(|k| {
+        *k.borrow_mut() = Some(Known {
+            base: text.as_ptr() as usize,
+            len: text.len(),
+            runs: alphabet.to_vec(),
+        })
+    });
+    let _forget = Forget;
+    check()
+}
+
+/// [`all_base64`] on `data`, skipping the part of it inside a range known
+/// to be alphabet ([`with_alphabet_known`]).
+fn all_base64_known(data: &[u8]) -> bool {
+    let known = KNOWN.with(|k| {
+        let k = k.borrow();
+        let Known { base, len, runs } = k.as_ref()?;
+        let at = (data.as_ptr() as usize).checked_sub(*base)?;
+        let end = at.checked_add(data.len()).filter(|&e| e <= *len)?;
+        // The run that starts last before `end`, if it overlaps.
+        let i = runs.partition_point(|r| r.start < end).checked_sub(1)?;
+        let r = &runs[i];
+        let (from, to) = (r.start.max(at), r.end.min(end));
+        (from < to).then(|| (from - at, to - at))
+    });
+    match known {
+        Some((from, to)) => all_base64(&data[..from]) && all_base64(&data[to..]),
+        None => all_base64(data),
+    }
 }
 
 /// Whether every byte is of the standard base64 alphabet. Payloads are
@@ -503,6 +564,50 @@ mod tests {
             let broken = String::from_utf8_lossy(&broken).into_owned();
             proptest::prop_assert_eq!(decoded_len(&broken), decode(&broken).map(|b| b.len()));
         }
+    }
+
+    #[test]
+    fn payloads_known_to_be_alphabet_are_measured_as_when_read_again() {
+        use base64::Engine;
+        let engine = base64::engine::general_purpose::STANDARD;
+        let bytes: Vec<u8> = (0..30_000u32).map(|i| (i * 7 % 251) as u8).collect();
+        let good = engine.encode(&bytes);
+        let mut bad = good.clone();
+        bad.replace_range(20_000..20_001, "!");
+        let mut late = good.clone();
+        late.replace_range(good.len() - 3..good.len() - 2, "=");
+        let text = format!(
+            r#"{{"a":"{good}","b":"data:image/png;base64,{good}","c":"{bad}","d":"{late}"}}"#
+        );
+        let (tree, known) = crate::json::tree::Json::read_noting_alphabet(&text).unwrap();
+        // The good payloads are found alphabet almost whole; the bad one
+        // only after its stray byte.
+        assert!(known.len() >= 3, "{known:?}");
+        let strings: Vec<&str> = ["a", "b", "c", "d"]
+            .iter()
+            .map(|k| tree[*k].as_str().unwrap())
+            .collect();
+        let measure = |s: &str| {
+            (
+                decoded_len(s),
+                data_url(s).and_then(|(_, b64)| decoded_len(b64)),
+            )
+        };
+        let outside: Vec<_> = strings.iter().map(|s| measure(s)).collect();
+        let inside: Vec<_> = with_alphabet_known(&text, &known, || {
+            strings.iter().map(|s| measure(s)).collect()
+        });
+        assert_eq!(inside, outside);
+        assert_eq!(outside[0].0, Some(bytes.len()));
+        assert_eq!(outside[1].1, Some(bytes.len()));
+        assert_eq!((outside[2].0, outside[3].0), (None, None));
+        // A copy of a known payload elsewhere in memory is tested whole.
+        let mut copy = good.clone();
+        copy.replace_range(9_000..9_001, "*");
+        assert_eq!(
+            with_alphabet_known(&text, &known, || decoded_len(&copy)),
+            None
+        );
     }
 
     #[test]
