@@ -40,6 +40,7 @@ pub(crate) fn object<'a>(src: &'a str, decode: &[&str]) -> Option<Vec<Member<'a>
         text: src,
         src: src.as_bytes(),
         pos: 0,
+        #[cfg(feature = "media")]
         alphabet: None,
     };
     c.ws();
@@ -167,6 +168,7 @@ pub(crate) fn is_json(src: &str) -> bool {
         text: src,
         src: src.as_bytes(),
         pos: 0,
+        #[cfg(feature = "media")]
         alphabet: None,
     };
     c.ws();
@@ -232,6 +234,7 @@ pub(crate) fn array(src: &str) -> Option<Vec<Range<usize>>> {
         text: src,
         src: src.as_bytes(),
         pos: 0,
+        #[cfg(feature = "media")]
         alphabet: None,
     };
     c.ws();
@@ -325,6 +328,7 @@ struct Cursor<'a> {
     pos: usize,
     /// Where [`Cursor::tree`] found long runs of base64 alphabet inside
     /// plain strings (byte ranges of `text`), when asked to.
+    #[cfg(feature = "media")]
     alphabet: Option<Vec<Range<usize>>>,
 }
 
@@ -496,8 +500,6 @@ impl<'a> Cursor<'a> {
         (self.src.get(self.pos..end)? == word).then(|| self.pos = end)
     }
 
-    /// A value as a tree, `depth` containers in (see [`tree`]).
-    #[cfg(feature = "media")]
     /// A string value, its base64 alphabet runs noted: a plain string
     /// (no escape) is borrowed after one fused pass; any other is read as
     /// [`Cursor::string`] reads it.
@@ -517,6 +519,8 @@ impl<'a> Cursor<'a> {
         self.string(Decode::Short)?.0
     }
 
+    /// A value as a tree, `depth` containers in (see [`tree_and_alphabet`]).
+    #[cfg(feature = "media")]
     fn tree(&mut self, depth: usize) -> Option<super::tree::Json<'a>> {
         use super::tree::{Json, Object, DEPTH};
         Some(match self.peek()? {
