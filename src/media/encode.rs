@@ -90,13 +90,16 @@ fn png(image: &DynamicImage, icc: Option<&[u8]>) -> Result<Vec<u8>, String> {
     // 1.16× at its level 1; libdeflate's level 1 writes 1.30×.)
     let band = band_trial(image)?;
     if band.thorough * 10 < band.fast * 9 {
-        let expect = band.thorough as u64 * u64::from(image.height()) / u64::from(band.rows);
-        let whole = png_with(image, icc, Settings::Thorough, expect as usize)?;
+        let whole = png_with(
+            image,
+            icc,
+            Settings::Thorough,
+            band.whole(band.thorough, image),
+        )?;
         // What the fast settings would write, from the band: when the
         // thorough bytes are below it, encoding the fast way as well
         // would nearly never win.
-        let fast_guess = band.fast as u64 * u64::from(image.height()) / u64::from(band.rows);
-        if (whole.len() as u64) < fast_guess {
+        if whole.len() < band.whole(band.fast, image) {
             return Ok(whole);
         }
         let fast = png_with(image, icc, Settings::Fast, 0)?;
@@ -135,6 +138,14 @@ struct Band {
     thorough: usize,
 }
 
+impl Band {
+    /// What `bytes` for the band come to for all of `image`'s rows.
+    fn whole(&self, bytes: usize, image: &DynamicImage) -> usize {
+        let whole = bytes as u64 * u64::from(image.height()) / u64::from(self.rows);
+        usize::try_from(whole).unwrap_or(usize::MAX)
+    }
+}
+
 /// [`Band`] for the middle sixteenth of the rows (at least 64).
 fn band_trial(image: &DynamicImage) -> Result<Band, String> {
     let (w, h) = (image.width(), image.height());
@@ -148,7 +159,7 @@ fn band_trial(image: &DynamicImage) -> Result<Band, String> {
 }
 
 /// `image` written with `settings`; `expect`, the bytes thought to come
-/// out ([`png_write::unfiltered`]).
+/// out, 0 when not known ([`png_write::unfiltered`]).
 fn png_with(
     image: &DynamicImage,
     icc: Option<&[u8]>,

@@ -40,9 +40,10 @@ impl Layout {
 /// The PNG of `pixels` (`width` × `height`, rows top to bottom, each
 /// `width × channels` bytes), at libdeflate's `level`, with `icc` in an
 /// `iCCP` chunk. `expect` is what the compressed pixels are thought to
-/// take: room for that is made first (the bound for incompressible pixels
-/// is three times a screenshot's bytes, all of it written to zero), and
-/// the whole bound only if they take more.
+/// take, 0 when not known: room for that is made first (the bound for
+/// incompressible pixels is three times a screenshot's bytes, all of it
+/// written to zero), and the whole bound only if they take more, or when
+/// nothing is expected (a guess too small would compress twice).
 ///
 /// # Errors
 /// A message if `pixels` is not `width × height` pixels of `layout`, if a
@@ -91,10 +92,13 @@ pub(crate) fn unfiltered(
     };
 
     let bound = compressor.zlib_compress_bound(rows.len());
-    let room = expect
-        .saturating_add(expect / 4)
-        .saturating_add(1 << 16)
-        .min(bound);
+    let room = match expect {
+        0 => bound,
+        _ => expect
+            .saturating_add(expect / 4)
+            .saturating_add(1 << 16)
+            .min(bound),
+    };
     let mut out =
         Vec::with_capacity(8 + 25 + profile.as_ref().map_or(0, |p| p.len() + 17) + room + 24);
     out.extend_from_slice(b"\x89PNG\r\n\x1a\n");
@@ -212,8 +216,8 @@ mod tests {
 
     #[test]
     fn pixels_that_take_more_than_expected_get_the_room_they_need() {
-        // Noise: deflate cannot shrink it, so the 64 KiB first made is
-        // not enough and the bound is used.
+        // Noise: deflate cannot shrink it, so the room made for the 1 byte
+        // expected is not enough and the bound is used.
         let mut state = 0x2545_F491_4F6C_DD1D_u64;
         let pixels: Vec<u8> = (0..300 * 300 * 3)
             .map(|_| {
@@ -223,7 +227,7 @@ mod tests {
                 state as u8
             })
             .collect();
-        let png = unfiltered(&pixels, (300, 300), Layout::RGB8, None, 2, 0).unwrap();
+        let png = unfiltered(&pixels, (300, 300), Layout::RGB8, None, 2, 1).unwrap();
         assert!(png.len() > pixels.len());
         assert_eq!(decoded(&png).1, pixels);
         assert_eq!(

@@ -76,7 +76,7 @@ fn check_tree(target: &Target<'_>, body: &Value<'_>) -> Vec<Violation> {
 pub fn check_json(target: &Target<'_>, json: &str) -> Result<Vec<Violation>, serde_json::Error> {
     let (body, alphabet) = Value::read_noting_alphabet(json)?;
     let mut violations =
-        crate::steps::rule::with_alphabet_known(json, &alphabet, || check_tree(target, &body));
+        crate::steps::rule::with_alphabet_known(json, alphabet, || check_tree(target, &body));
     if let Some((rule, limit)) = size_limit(target) {
         if json.len() > limit {
             violations.push(Violation {
