@@ -201,10 +201,17 @@ pub(crate) const EVENTS: [&str; 11] = [
 /// whose member is an event's name).
 pub(crate) fn sniff(text: &str) -> Option<ResponseForm> {
     let start = leading_trimmed(text);
-    let is_event = |members: &[String]| members.iter().any(|m| EVENTS.contains(&m.as_str()));
+    // An event is an object of one member, the event's name.
+    let named = |m: &String| EVENTS.contains(&m.as_str());
+    let is_event = |members: &[String]| matches!(members, [m] if named(m));
     if let Some(members) = top_members(start) {
         if is_event(&members) {
             return Some(ResponseForm::Stream);
+        }
+        // An event's name beside other members (another API's
+        // `metadata`): no Converse body has one.
+        if members.iter().any(named) {
+            return None;
         }
         let body = [
             "output",
@@ -355,6 +362,11 @@ mod tests {
             Some(ResponseForm::Stream)
         );
         assert_eq!(sniff(r#"{"messages": [], "system": []}"#), None);
+        // Another API's request with its `metadata` is no stream event.
+        assert_eq!(
+            sniff(r#"{"model": "m", "metadata": {"user_id": "u"}, "messages": []}"#),
+            None
+        );
         assert_eq!(sniff(r#"[{"role": "user", "content": []}]"#), None);
     }
 }
