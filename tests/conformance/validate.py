@@ -16,12 +16,17 @@ broken copy must fail validation: proof the checks have teeth.
   anthropic         anthropic   MessageCreateParamsNonStreaming (pydantic)
   openai-chat       openai      CompletionCreateParamsNonStreaming (pydantic);
                                 also openai-compatible and
-                                openai-compatible-PROFILE bodies
+                                openai-compatible-PROFILE bodies (less
+                                the members Chat's types do not list:
+                                the server's own, named)
   openai-responses  openai      ResponseCreateParamsNonStreaming (pydantic)
+  (a body with `"stream": true` against the …Streaming variant)
   gemini, gemini-2  google-genai  types.Content for contents and
                                   systemInstruction, types.Tool for tools,
-                                  types.ToolConfig for toolConfig (pydantic,
-                                  extra=forbid)
+                                  types.ToolConfig for toolConfig,
+                                  types.GenerationConfig for
+                                  generationConfig, types.ServiceTier
+                                  (pydantic, extra=forbid)
   bedrock           botocore    Converse input shape (ParamValidator, plus
                                   the shapes' patterns), and the rest-json
                                   serializer must write this very body
@@ -103,12 +108,11 @@ def strict(tp):
         fields = {}
         for key, hint in hints.items():
             # `from __future__ import annotations` hides Required[...] from
-            # __required_keys__: read it from the resolved hints, falling
-            # back on the totality of the class that declares the key.
-            declaring = next(
-                (c for c in tp.__mro__ if key in c.__dict__.get("__annotations__", {})), tp
-            )
-            required = getattr(declaring, "__total__", True)
+            # __required_keys__ (a key of a total=False class marked
+            # Required reads as optional): the resolved hint, below, has
+            # the last word. Keys a class inherits keep their base's
+            # totality there.
+            required = key in getattr(tp, "__required_keys__", ())
             while te.get_origin(hint) in (te.Required, te.NotRequired):
                 required = te.get_origin(hint) is te.Required
                 hint = te.get_args(hint)[0]
@@ -151,25 +155,50 @@ def typed_params(type_, body):
     same(body, echoed)
 
 
-def anthropic(body):
-    from anthropic.types.message_create_params import MessageCreateParamsNonStreaming
+def streamed(module, prefix, body):
+    """The SDK's request type for `body`: its `…Streaming` variant when the
+    body asks for a stream, else `…NonStreaming`."""
+    name = prefix + ("Streaming" if body.get("stream") is True else "NonStreaming")
+    return getattr(module, name), name
 
-    typed_params(MessageCreateParamsNonStreaming, body)
-    return "anthropic MessageCreateParamsNonStreaming"
+
+def anthropic(body):
+    from anthropic.types import message_create_params as m
+
+    tp, name = streamed(m, "MessageCreateParams", body)
+    typed_params(tp, body)
+    return f"anthropic {name}"
 
 
 def openai_chat(body):
-    from openai.types.chat.completion_create_params import CompletionCreateParamsNonStreaming
+    from openai.types.chat import completion_create_params as c
 
-    typed_params(CompletionCreateParamsNonStreaming, body)
-    return "openai CompletionCreateParamsNonStreaming"
+    tp, name = streamed(c, "CompletionCreateParams", body)
+    typed_params(tp, body)
+    return f"openai {name}"
+
+
+def openai_compatible(body):
+    """A compatible server's body as Chat Completions; the members Chat's
+    types do not list are the server's own (its profile's business: vLLM's
+    `repetition_penalty`, …), named and left out of the check."""
+    import typing
+
+    from openai.types.chat import completion_create_params as c
+
+    known = set(typing.get_type_hints(c.CompletionCreateParamsNonStreaming))
+    own = sorted(k for k in body if k not in known)
+    checked = {k: v for k, v in body.items() if k in known}
+    said = openai_chat(checked)
+    return said + (f" (the server's own: {', '.join(own)})" if own else "")
 
 
 def openai_responses(body):
-    from openai.types.responses.response_create_params import ResponseCreateParamsNonStreaming
+    from openai.types.responses import response_create_params as r
 
-    typed_params(ResponseCreateParamsNonStreaming, body)
-    return "openai ResponseCreateParamsNonStreaming"
+    tp, name = streamed(r, "ResponseCreateParams", body)
+    typed_params(tp, body)
+    return f"openai {name}"
 
 
 def b64_equal(a, b):
@@ -217,7 +246,7 @@ def gemini(body):
     from google.genai import types
 
     allowed = {"contents", "systemInstruction", "tools", "toolConfig", "generationConfig",
-               "safetySettings", "cachedContent"}
+               "safetySettings", "cachedContent", "store", "serviceTier"}
     extra = set(body) - allowed
     if extra:
         raise Invalid(f"unknown top-level members {sorted(extra)}")
@@ -231,6 +260,12 @@ def gemini(body):
         checks.append(("tools", TypeAdapter(list[types.Tool]), body["tools"]))
     if "toolConfig" in body:
         checks.append(("toolConfig", TypeAdapter(types.ToolConfig), body["toolConfig"]))
+    if "generationConfig" in body:
+        checks.append(("generationConfig", TypeAdapter(types.GenerationConfig), body["generationConfig"]))
+    if "serviceTier" in body:
+        checks.append(("serviceTier", TypeAdapter(types.ServiceTier), body["serviceTier"]))
+    if "store" in body and not isinstance(body["store"], bool):
+        raise Invalid(f"store: {body['store']!r} is not a boolean")
     import warnings
 
     for name, ta, value in checks:
@@ -315,16 +350,12 @@ def ollama(body):
     from ollama._client import _copy_messages
     from ollama._types import ChatRequest
 
-    extra = set(body) - {"model", "messages", "stream", "tools"}
+    extra = set(body) - set(ChatRequest.model_fields)
     if extra:
         raise Invalid(f"unknown top-level members {sorted(extra)}")
     try:
-        request = ChatRequest(
-            model=body["model"],
-            messages=list(_copy_messages(body["messages"])),
-            stream=body.get("stream"),
-            tools=body.get("tools"),
-        )
+        rest = {k: v for k, v in body.items() if k != "messages"}
+        request = ChatRequest(messages=list(_copy_messages(body["messages"])), **rest)
         sent = request.model_dump(mode="json", exclude_none=True)
     except Exception as e:
         raise Invalid(str(e)) from None
@@ -335,6 +366,7 @@ def ollama(body):
 VALIDATORS = {
     "anthropic": anthropic,
     "openai-chat": openai_chat,
+    "openai-compatible": openai_compatible,
     "openai-responses": openai_responses,
     "gemini": gemini,
     "gemini-2": gemini,
@@ -348,7 +380,7 @@ def api(provider):
     (`openai-compatible` or `openai-compatible-PROFILE`) is Chat
     Completions."""
     if provider == "openai-compatible" or provider.startswith("openai-compatible-"):
-        return "openai-chat"
+        return "openai-compatible"
     return provider
 
 
@@ -403,6 +435,7 @@ def mutations(provider, body):
             ("image in a text block", set_in(typed("text"), "source", {"type": "url", "url": "x"})),
             ("tool without a schema", rename(has("input_schema"), "input_schema", "parameters")),
             ("tool_choice of no known type", set_in(has("tool_choice"), "tool_choice", {"type": "never"})),
+            ("service tier not an enum value", set_in(has("service_tier"), "service_tier", "gold")),
         ],
         "openai-chat": [
             ("image in a tool message", set_in(lambda o: o.get("role") == "tool", "content",
@@ -426,6 +459,8 @@ def mutations(provider, body):
             ("args not an object", set_in(has("args"), "args", "x")),
             ("declaration member misspelt", rename(has("parametersJsonSchema"), "parametersJsonSchema", "parameters_json_schemas")),
             ("calling mode not an enum value", set_in(has("mode"), "mode", "NEVER")),
+            ("generation setting misspelt", rename(has("candidateCount"), "candidateCount", "candidate_count")),
+            ("service tier not an enum value", set_in(has("serviceTier"), "serviceTier", "gold")),
         ],
         "bedrock": [
             ("id outside the pattern", set_in(has("toolUseId"), "toolUseId", "call 1")),
@@ -444,6 +479,7 @@ def mutations(provider, body):
         ],
     }
     candidates["gemini-2"] = candidates["gemini"]
+    candidates["openai-compatible"] = candidates["openai-chat"]
     return [m for m in (mutate(n, e) for n, e in candidates[provider]) if m]
 
 
