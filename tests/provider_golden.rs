@@ -18,7 +18,7 @@ use serde_json::Value;
 use support::{history, manifest_dir, Fixture};
 use tool_carrier::facts::{Detail, Profile};
 use tool_carrier::media::{ProviderFile, Uploads};
-use tool_carrier::provider::{CacheTtl, Provider, Tools};
+use tool_carrier::provider::{CacheTtl, Extra, Params, Provider, Tools};
 
 /// (case name, history file, vision on, tool definitions)
 const CASES: &[(&str, &str, bool, Option<&str>)] = &[
@@ -116,6 +116,60 @@ const CACHE_TTL_CASES: &[(Provider, &str)] = &[
 
 fn cache_ttl_golden_name(provider: Provider) -> String {
     format!("{}__cache-ttl-1h.json", provider.name())
+}
+
+fn settings_golden_name(provider: Provider) -> String {
+    format!("{}__settings.json", provider.name())
+}
+
+/// Every setting of #45 each API takes, and an extra member its SDK lists:
+/// (provider, params as `--params` reads them, extra members).
+fn settings_cases() -> Vec<(Provider, Value, Value)> {
+    use serde_json::json;
+    use Provider::*;
+    let gemini = json!({"stream": true, "store": false, "service_tier": "flex"});
+    vec![
+        (
+            Anthropic,
+            json!({"stream": true, "parallel_tool_calls": false, "service_tier": "standard_only"}),
+            json!({"metadata": {"user_id": "u-7"}}),
+        ),
+        (
+            OpenAiChat,
+            json!({"stream": true, "store": false, "parallel_tool_calls": false,
+                   "service_tier": "flex", "verbosity": "low"}),
+            json!({"safety_identifier": "u-7"}),
+        ),
+        (
+            OpenAiResponses,
+            json!({"stream": true, "store": false, "parallel_tool_calls": false,
+                   "service_tier": "priority", "verbosity": "low", "reasoning_summary": "concise",
+                   "reasoning_effort": "low"}),
+            json!({"truncation": "auto"}),
+        ),
+        (
+            Gemini,
+            gemini.clone(),
+            json!({"generationConfig": {"candidateCount": 1}}),
+        ),
+        (
+            Gemini2,
+            gemini,
+            json!({"generationConfig": {"candidateCount": 1}}),
+        ),
+        (
+            Bedrock,
+            json!({"stream": true, "service_tier": "flex"}),
+            json!({"requestMetadata": {"run": "nightly"}}),
+        ),
+        (Ollama, json!({"stream": true}), json!({"keep_alive": "5m"})),
+        // No SDK's tables: a server's own member passes as given.
+        (
+            OpenAiCompatible,
+            json!({"stream": true}),
+            json!({"repetition_penalty": 1.1}),
+        ),
+    ]
 }
 
 fn detail_golden_name(provider: Provider, detail: Detail) -> String {
@@ -336,6 +390,34 @@ fn a_cache_ttl_matches_its_golden_files() {
 }
 
 #[test]
+fn settings_and_extra_members_match_their_golden_files() {
+    let mut failures = Vec::new();
+    for (provider, params, extra) in settings_cases() {
+        let fixture = Fixture::new();
+        let text = fs::read_to_string(manifest_dir().join("examples/tools.json")).unwrap();
+        let mut extras = Extra::new();
+        for (name, value) in extra.as_object().unwrap() {
+            extras = extras.with(name, value.clone()).unwrap();
+        }
+        let options = fixture
+            .options()
+            .with_tools(Tools::from_json(&text).unwrap())
+            .with_params(Params::from_json(&params).unwrap())
+            .with_extra(extras);
+        let path = "examples/screenshot-round.jsonl";
+        let request = support::build(provider, &history(path), &options);
+        let mut got = Vec::new();
+        request.write_pretty(&mut got).unwrap();
+        // Indented or not, the same members.
+        let compact: Value = serde_json::from_str(request.json()).unwrap();
+        assert_eq!(compact, serde_json::from_slice::<Value>(&got).unwrap());
+        let file = settings_golden_name(provider);
+        failures.extend(compare(&file, &got, &file));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
 fn every_golden_file_belongs_to_a_case() {
     let mut expected: Vec<String> = Provider::ALL
         .iter()
@@ -359,6 +441,11 @@ fn every_golden_file_belongs_to_a_case() {
             CACHE_TTL_CASES
                 .iter()
                 .map(|&(provider, _)| cache_ttl_golden_name(provider)),
+        )
+        .chain(
+            settings_cases()
+                .into_iter()
+                .map(|(p, ..)| settings_golden_name(p)),
         )
         .collect();
     expected.sort();

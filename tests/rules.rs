@@ -230,6 +230,21 @@ fn cases() -> Vec<Case> {
         (Gemini, G3, with(g(), "/generationConfig", json!({"thinkingConfig": {"thinkingLevel": "low", "thinkingBudget": 1024}})), "gemini/thinking-level-or-budget"),
         (Bedrock, CLAUDE_BEDROCK, with(b(), "/inferenceConfig", json!({"temperature": 1.5})), "bedrock/inference-config"),
         (Bedrock, CLAUDE_BEDROCK, with(b(), "/additionalModelRequestFields", json!({"thinking": {"type": "enabled", "budget_tokens": 100}})), "bedrock/thinking-budget"),
+        // Members the SDKs' request types do not list, in the body and in
+        // its settings' objects.
+        (Anthropic, CLAUDE, with(a(), "/x_future_member", json!(1)), "anthropic/members"),
+        (Anthropic, CLAUDE, with(a(), "/output_config", json!({"effort": "low", "verbosity": "low"})), "anthropic/members"),
+        (OpenAiChat, "gpt-5", with(c(), "/stream_options", json!({"include_usage": true, "usage": true})), "openai-chat/members"),
+        (OpenAiResponses, "gpt-5", with(r(), "/reasoning", json!({"effort": "low", "summary_mode": "auto"})), "openai-responses/members"),
+        (Gemini, G3, with(g(), "/generationConfig", json!({"thinkingConfig": {"thinkingBudget": 1024, "budget": 1}})), "gemini/members"),
+        (Gemini, G3, with(g(), "/generation_config", json!({})), "gemini/members"),
+        (Bedrock, CLAUDE_BEDROCK, with(b(), "/inferenceConfig", json!({"maxTokens": 10, "topK": 5})), "bedrock/members"),
+        (Ollama, "qwen3-vl", with(o(), "/keepalive", json!("5m")), "ollama/members"),
+        // Settings that go with tools, or with a stream.
+        (OpenAiChat, "gpt-5", with(without(c(), "tools"), "/parallel_tool_calls", json!(false)), "openai-chat/parallel-needs-tools"),
+        (OpenAiChat, "gpt-5", with(c(), "/stream_options", json!({"include_usage": true})), "openai-chat/stream-options-need-stream"),
+        (OpenAiResponses, "gpt-5", with(without(r(), "tools"), "/parallel_tool_calls", json!(true)), "openai-responses/parallel-needs-tools"),
+        (Anthropic, CLAUDE, with(without(a(), "tools"), "/tool_choice", json!({"type": "auto"})), "anthropic/tool-choice-needs-tools"),
         // Anthropic
         (Anthropic, CLAUDE, without(a(), "tools"), "anthropic/tools-declared"),
         (Anthropic, CLAUDE, with(a(), "/system", Value::Array(vec![json!({"type": "text", "text": "s", "cache_control": {"type": "ephemeral"}}); 5])), "anthropic/cache-breakpoints"),

@@ -1,4 +1,4 @@
-//! `tool-carrier convert --provider NAME [--model M] [--family F] [--root DIR]… [--no-vision] [--keep-images N] [--keep-documents N] [--image-tokens T] [--evict-step K] [--max-dim N] [--cache-dir DIR [--cache-max-mb MB]] [--detail low|high|original|auto] [--cache-ttl 5m|1h] [--prompt-cache-key KEY] [--prompt-cache-retention in_memory|24h] [--no-cache-breakpoints] [--tools FILE] [--uploads FILE] [--profile NAME|FILE] [--base-url URL] [--vision on|off] [--tool-images on|off] [--params FILE.json] [--param KEY=VALUE]… [FILE|-]`
+//! `tool-carrier convert --provider NAME [--model M] [--family F] [--root DIR]… [--no-vision] [--keep-images N] [--keep-documents N] [--image-tokens T] [--evict-step K] [--max-dim N] [--cache-dir DIR [--cache-max-mb MB]] [--detail low|high|original|auto] [--cache-ttl 5m|1h] [--prompt-cache-key KEY] [--prompt-cache-retention in_memory|24h] [--no-cache-breakpoints] [--tools FILE] [--uploads FILE] [--profile NAME|FILE] [--base-url URL] [--vision on|off] [--tool-images on|off] [--params FILE.json] [--param KEY=VALUE]… [--extra PATH=JSON]… [FILE|-]`
 
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
@@ -12,8 +12,8 @@ use tool_carrier::import::{read_records, ImportOptions};
 use tool_carrier::media::store::InlineStore;
 use tool_carrier::media::Policy;
 use tool_carrier::provider::{
-    build_request, BuildError, Note, NoteReason, Options, Params, Provider, ReplayNote, Report,
-    Request, Tools,
+    build_request, BuildError, Extra, Note, NoteReason, Options, Params, Provider, ReplayNote,
+    Report, Request, Tools,
 };
 use tool_carrier::roots::Roots;
 use tool_carrier::rules::Target;
@@ -176,14 +176,25 @@ pub struct Args {
     session: Option<String>,
     /// A generation setting, KEY=VALUE (repeatable): max_tokens,
     /// temperature, top_p, top_k, stop, seed, reasoning_effort (low,
-    /// medium, high), thinking_budget. VALUE is read as JSON, else as a
-    /// string. Each is sent where the provider's API takes it; one it does
-    /// not take is an error. Overrides the same key of --params.
+    /// medium, high), thinking_budget, stream, store, parallel_tool_calls
+    /// (true, false), service_tier (as the API spells it), verbosity (low,
+    /// medium, high), reasoning_summary (auto, concise, detailed). VALUE is
+    /// read as JSON, else as a string. Each is sent where the provider's
+    /// API takes it; one it does not take is an error. Overrides the same
+    /// key of --params.
     #[arg(long = "param", value_name = "KEY=VALUE")]
     param: Vec<String>,
     /// Generation settings as a JSON object file (the keys of --param).
     #[arg(long, value_name = "FILE.json")]
     params: Option<PathBuf>,
+    /// A member added to the body as given, PATH=JSON (repeatable), for a
+    /// setting --param does not know: PATH is member names joined by dots
+    /// (`metadata.user_id`), JSON its value (a bare word is taken as a
+    /// string). Merged into the body, never over a value the crate writes
+    /// nor into the history's members; the body is then checked against
+    /// the API's SDK's member tables.
+    #[arg(long = "extra", value_name = "PATH=JSON")]
+    extra: Vec<String>,
     #[command(flatten)]
     limits: input::Limits,
     #[command(flatten)]
@@ -265,6 +276,28 @@ fn read_params(args: &Args) -> Result<Option<Params>, Failure> {
         .map_err(|e| Failure::new(format!("--param: {e}")))
 }
 
+/// The members of each `--extra PATH=JSON`, in order.
+fn read_extra(args: &Args) -> Result<Extra, Failure> {
+    let mut extra = Extra::new();
+    for pair in &args.extra {
+        let (path, text) = pair
+            .split_once('=')
+            .ok_or_else(|| Failure::new(format!("--extra {pair:?}: expected PATH=JSON")))?;
+        // A bare word is a string; what looks like JSON must be JSON.
+        let value = match serde_json::from_str(text) {
+            Ok(value) => value,
+            Err(e) if text.trim_start().starts_with(['{', '[', '"']) => {
+                return Err(Failure::new(format!("--extra {path}: not JSON: {e}")))
+            }
+            Err(_) => serde_json::Value::String(text.to_owned()),
+        };
+        extra = extra
+            .with(path.trim(), value)
+            .map_err(|e| Failure::new(format!("--extra: {e}")))?;
+    }
+    Ok(extra)
+}
+
 /// Options that contradict each other, refused before anything is read,
 /// named by their flags.
 fn contradictions(args: &Args, options: &Options) -> Result<(), Failure> {
@@ -319,6 +352,7 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
     if let Some(params) = params {
         options = options.with_params(params);
     }
+    options = options.with_extra(read_extra(&args)?);
     if let Some(family) = args.family {
         options = options.with_family(family);
     }

@@ -60,6 +60,10 @@ pub(crate) struct Api {
     /// The rule that bounds the request's size, for this target, where one
     /// is documented (its limit is a fact: `request_bytes`).
     pub request_size: fn(&Target<'_>) -> Option<&'static Rule>,
+    /// The rule that a body holds only the members the API's SDK lists,
+    /// where the API has one: a gateway passes the members a client sent
+    /// as they came (what the client's SDK chose), and checks the rest.
+    pub members: Option<&'static Rule>,
     /// Read a response (a body, an event stream) into an assistant turn;
     /// `None` where the API's responses are not read yet.
     pub response: Option<ResponseReader>,
@@ -87,6 +91,7 @@ pub(crate) static APIS: [Api; Provider::COUNT] = [
         tool_definitions: function_tools,
         rules: anthropic::rules::RULES,
         check: anthropic::rules::check,
+        members: Some(&anthropic::rules::MEMBERS),
         request_size: |_| Some(&anthropic::rules::REQUEST_SIZE),
         response: Some(ResponseReader {
             body: anthropic::response::from_anthropic_response,
@@ -103,6 +108,7 @@ pub(crate) static APIS: [Api; Provider::COUNT] = [
         tool_definitions: function_tools,
         rules: openai_chat::rules::RULES,
         check: openai_chat::rules::check,
+        members: Some(&openai_chat::rules::MEMBERS),
         request_size: |_| Some(&openai_chat::rules::REQUEST_SIZE),
         response: Some(ResponseReader {
             body: openai_chat::response::from_openai_chat_response,
@@ -119,6 +125,7 @@ pub(crate) static APIS: [Api; Provider::COUNT] = [
         tool_definitions: function_tools,
         rules: openai_responses::rules::RULES,
         check: openai_responses::rules::check,
+        members: Some(&openai_responses::rules::MEMBERS),
         request_size: |_| Some(&openai_responses::rules::REQUEST_SIZE),
         response: Some(ResponseReader {
             body: openai_responses::response::from_openai_responses_response,
@@ -144,6 +151,7 @@ pub(crate) static APIS: [Api; Provider::COUNT] = [
         tool_definitions: bedrock::read::tool_definitions,
         rules: bedrock::rules::RULES,
         check: bedrock::rules::check,
+        members: Some(&bedrock::rules::MEMBERS),
         // Documented for Claude; Bedrock states none for the others.
         request_size: |target| {
             let family = target
@@ -166,6 +174,7 @@ pub(crate) static APIS: [Api; Provider::COUNT] = [
         tool_definitions: function_tools,
         rules: ollama::rules::RULES,
         check: ollama::rules::check,
+        members: Some(&ollama::rules::MEMBERS),
         // Servers state no body size of their own.
         request_size: none,
         response: Some(ResponseReader {
@@ -184,6 +193,7 @@ pub(crate) static APIS: [Api; Provider::COUNT] = [
         tool_definitions: function_tools,
         rules: openai_compatible::rules::RULES,
         check: openai_compatible::rules::check,
+        members: None,
         request_size: none,
         // A compatible server answers as Chat Completions does.
         response: Some(ResponseReader {
@@ -203,6 +213,7 @@ const GEMINI: Api = Api {
     tool_definitions: gemini::read::tool_definitions,
     rules: gemini::rules::RULES,
     check: gemini::rules::check,
+    members: Some(&gemini::rules::MEMBERS),
     request_size: |_| Some(&gemini::rules::REQUEST_SIZE),
     response: Some(ResponseReader {
         body: gemini::response::from_gemini_response,

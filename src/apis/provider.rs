@@ -12,13 +12,17 @@ impl Provider {
         super::api(self).spec
     }
 
-    /// Where the body is sent, for `model` (Bedrock's region is left as
-    /// `{region}`).
-    pub(crate) fn endpoint(self, model: &str) -> Endpoint {
+    /// Where the body is sent, for `model`, streamed or not (Bedrock's
+    /// region is left as `{region}`).
+    pub(crate) fn endpoint(self, model: &str, stream: bool) -> Endpoint {
         let spec = self.spec();
+        let url = match spec.stream_url {
+            Some(url) if stream => url,
+            _ => spec.url,
+        };
         Endpoint {
             method: spec.method,
-            url: spec.url.replace("{model}", model),
+            url: url.replace("{model}", model),
         }
     }
 }
@@ -46,11 +50,24 @@ mod tests {
 
     #[test]
     fn an_endpoint_names_the_model_where_the_api_wants_it() {
-        let endpoint = Provider::Gemini.endpoint("gemini-3.8-flash");
+        let endpoint = Provider::Gemini.endpoint("gemini-3.8-flash", false);
         assert_eq!(endpoint.method, "POST");
         assert_eq!(
             endpoint.to_string(),
             "POST https://generativelanguage.googleapis.com/v1beta/models/gemini-3.8-flash:generateContent"
+        );
+        assert_eq!(
+            Provider::Gemini.endpoint("gemini-3.8-flash", true).url,
+            "https://generativelanguage.googleapis.com/v1beta/models/gemini-3.8-flash:streamGenerateContent?alt=sse"
+        );
+        assert_eq!(
+            Provider::Bedrock.endpoint("m", true).url,
+            "https://bedrock-runtime.{region}.amazonaws.com/model/m/converse-stream"
+        );
+        // Where the body says so, the URL is the same.
+        assert_eq!(
+            Provider::Anthropic.endpoint("m", true),
+            Provider::Anthropic.endpoint("m", false)
         );
     }
 

@@ -227,6 +227,9 @@ impl Gateway {
         let bytes = fitted.bytes();
         let text = std::str::from_utf8(&bytes).expect("fit writes UTF-8");
         let target = Target::new(provider, &model).with_facts(options.facts());
+        // The members the client sent pass as they came: its SDK chose
+        // them, and a fit adds none.
+        let members = api(provider).members;
         let broken: Vec<String> = check_json(&target, text)
             .map_err(|e| {
                 self.refusal(
@@ -236,6 +239,7 @@ impl Gateway {
             })?
             .into_iter()
             .filter(|v| !route.endpoint.exempt.contains(&v.rule.id))
+            .filter(|v| members.is_none_or(|m| !std::ptr::eq(m, v.rule)))
             .map(|v| v.to_string())
             .collect();
         if !broken.is_empty() {

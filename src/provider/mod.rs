@@ -105,8 +105,11 @@ mod settings;
 pub use crate::facts::provider::{Provider, UnknownProvider};
 pub use crate::steps::detail::{detail_effect, DetailEffect};
 pub use crate::steps::error::BuildError;
+pub use crate::steps::extra::{Extra, ExtraError};
 pub use crate::steps::options::{Options, OptionsError};
-pub use crate::steps::params::{CacheTtl, Effort, Params, ParamsError, Retention};
+pub use crate::steps::params::{
+    CacheTtl, Effort, Params, ParamsError, ReasoningSummary, Retention, Verbosity,
+};
 pub use crate::steps::report::{Note, NoteReason, ReplayNote, Report};
 pub use crate::steps::spec::Endpoint;
 pub use crate::steps::tally::{Count, Summary, Tally};
@@ -160,6 +163,9 @@ pub fn build_request<M: AsRecord>(
 ) -> Result<Request, BuildError> {
     let (model, profile, caps) = target_of(provider, options);
     options.check()?;
+    if let Some(e) = options.extra.owned(provider.spec().owned) {
+        return Err(BuildError::Extra(e));
+    }
     if let Some((index, role, what)) = walk::misroled(messages) {
         return Err(BuildError::Role { index, role, what });
     }
@@ -230,9 +236,10 @@ pub fn build_request<M: AsRecord>(
                 _ => 0,
             })
             .sum();
+        request.body = request.body.with_extra(&options.extra);
         request.json = request
             .body
-            .to_json_in(payloads + payloads / 64 + (64 << 10));
+            .try_json_in(payloads + payloads / 64 + (64 << 10))?;
         let mut target = rules::Target::of(&request).with_facts(options.facts());
         if let Some(family) = options.family {
             target = target.with_family(family);
@@ -395,6 +402,7 @@ fn assemble(
         headers,
         report,
         profile,
+        stream: options.params.stream == Some(true),
         json: String::new(),
     })
 }

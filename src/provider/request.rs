@@ -25,6 +25,9 @@ pub struct Request {
     pub report: Report,
     /// The server's profile, for [`Provider::OpenAiCompatible`].
     pub profile: Option<Profile>,
+    /// Whether the answer is asked for as a stream (`stream`): where the
+    /// API streams at another URL, [`Request::endpoint`] is that one.
+    pub(super) stream: bool,
     /// The body as compact JSON: what the rules were checked on.
     pub(super) json: String,
 }
@@ -32,8 +35,10 @@ pub struct Request {
 impl Request {
     /// Where to send it: the method and URL of the provider's API, the
     /// model filled in where the URL names it (Gemini, Bedrock; Bedrock's
-    /// region left as `{region}`); for an OpenAI-compatible server, its
-    /// profile's [`Profile::url`].
+    /// region left as `{region}`), its streaming URL when the answer is
+    /// streamed and the API streams at another (Gemini's
+    /// `:streamGenerateContent?alt=sse`, Bedrock's `converse-stream`); for
+    /// an OpenAI-compatible server, its profile's [`Profile::url`].
     ///
     /// ```
     /// use tool_carrier::provider::{build_request, Options, Provider};
@@ -52,7 +57,7 @@ impl Request {
                 method: "POST",
                 url: p.url(),
             },
-            None => self.provider.endpoint(&self.model),
+            None => self.provider.endpoint(&self.model, self.stream),
         }
     }
 

@@ -55,6 +55,23 @@ pub(super) fn settings(
         return Err(unsupported(setting, why));
     }
     let given = |setting: Setting| params.given().any(|s| s == setting);
+    if let Some(tier) = &params.service_tier {
+        if !spec.service_tiers.contains(&tier.as_str()) {
+            return Err(unsupported(
+                Setting::ServiceTier,
+                format!(
+                    "no tier {tier:?}: it takes {}",
+                    crate::steps::spelled::or_list(
+                        &spec
+                            .service_tiers
+                            .iter()
+                            .map(|t| format!("{t:?}"))
+                            .collect::<Vec<_>>()
+                    )
+                ),
+            ));
+        }
+    }
     // Claude from 4.5 on takes `temperature` or `top_p`, not both
     // (<https://platform.claude.com/docs/en/about-claude/models/migrating-to-claude-4>,
     // read 2026-12-02).

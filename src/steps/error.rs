@@ -16,6 +16,11 @@ pub enum BuildError {
     /// The options contradict each other.
     #[error("contradictory options: {0}")]
     Options(#[from] OptionsError),
+    /// An extra member ([`Options::with_extra`](crate::provider::Options::with_extra))
+    /// in a member the crate writes from the history, or over a value it
+    /// writes.
+    #[error("{0}")]
+    Extra(#[from] super::extra::ExtraError),
     /// With [`Options::with_strict`](crate::provider::Options::with_strict): declared attachments failed (each
     /// note says which and why).
     #[error("{} declared attachment{} failed: {}", .0.len(), if .0.len() == 1 { "" } else { "s" }, failures(.0))]

@@ -35,6 +35,7 @@ pub struct Options {
     model: Option<String>,
     pub(crate) vision: bool,
     pub(crate) params: Params,
+    pub(crate) extra: super::extra::Extra,
     pub(crate) policy: Policy,
     pub(crate) resolver: Option<Box<dyn Resolver + Send + Sync>>,
     pub(crate) tools: Option<Tools>,
@@ -134,6 +135,7 @@ impl Options {
             model: None,
             vision: true,
             params: Params::new(),
+            extra: super::extra::Extra::new(),
             policy: Policy::default(),
             resolver: None,
             tools: None,
@@ -488,6 +490,29 @@ impl Options {
         Options { params, ..self }
     }
 
+    /// Members added to the body as given, for a setting the crate does
+    /// not model (the OpenAI SDK's `extra_body`): merged into what the crate
+    /// writes, never over a value it writes nor into the members it writes
+    /// from the history, tools and model, and then checked with the body by
+    /// the API's rules, its SDK's member tables among them.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_carrier::provider::{build_request, Extra, Options, Provider};
+    /// let extra = Extra::new().with("metadata.user_id", json!("u-7"))?;
+    /// let options = Options::new().with_model("claude-sonnet-5").with_extra(extra);
+    /// let request = build_request(Provider::Anthropic, &[("user", "Hi.")], &options).unwrap();
+    /// assert_eq!(request.body.to_value()["metadata"]["user_id"], "u-7");
+    /// let typo = Extra::new().with("metadata.userid", json!("u-7"))?;
+    /// let options = Options::new().with_model("claude-sonnet-5").with_extra(typo);
+    /// let err = build_request(Provider::Anthropic, &[("user", "Hi.")], &options).unwrap_err();
+    /// assert!(err.to_string().contains("anthropic/members at $.metadata: `userid`"), "{err}");
+    /// # Ok::<(), tool_carrier::provider::ExtraError>(())
+    /// ```
+    pub fn with_extra(self, extra: super::extra::Extra) -> Options {
+        Options { extra, ..self }
+    }
+
     /// The generation settings given.
     pub fn params(&self) -> &Params {
         &self.params
@@ -563,6 +588,8 @@ impl Options {
             model: Some(model),
             vision: self.vision,
             params: self.params.clone(),
+            // The body fitted is the caller's own: nothing is added to it.
+            extra: super::extra::Extra::new(),
             policy: self.policy.clone(),
             resolver: None,
             tools: self.tools.clone(),

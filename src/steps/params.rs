@@ -2,116 +2,10 @@
 //! them where its API documents them, in its own spelling, and an API that
 //! does not take one refuses the request ([`Params::refused`]).
 
-use std::fmt;
-
 use serde_json::Value;
 
-/// How hard a reasoning model thinks before it answers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Effort {
-    /// `low`.
-    Low,
-    /// `medium`.
-    Medium,
-    /// `high`.
-    High,
-}
-
-impl Effort {
-    /// `low`, `medium` or `high`: the spelling every API that takes an
-    /// effort uses.
-    pub fn name(self) -> &'static str {
-        match self {
-            Effort::Low => "low",
-            Effort::Medium => "medium",
-            Effort::High => "high",
-        }
-    }
-
-    fn from_name(name: &str) -> Option<Effort> {
-        [Effort::Low, Effort::Medium, Effort::High]
-            .into_iter()
-            .find(|e| e.name() == name)
-    }
-}
-
-impl fmt::Display for Effort {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// How long a prompt-cache breakpoint keeps its prefix: Anthropic's
-/// `cache_control.ttl` and Bedrock's `cachePoint.ttl`, `5m` (the default)
-/// or `1h`
-/// (<https://platform.claude.com/docs/en/build-with-claude/prompt-caching#1-hour-cache-duration>
-/// and <https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_CachePointBlock.html>,
-/// read 2026-12-02).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum CacheTtl {
-    /// `5m`.
-    FiveMinutes,
-    /// `1h`.
-    OneHour,
-}
-
-impl CacheTtl {
-    /// `5m` or `1h`, as both APIs spell it.
-    pub fn name(self) -> &'static str {
-        match self {
-            CacheTtl::FiveMinutes => "5m",
-            CacheTtl::OneHour => "1h",
-        }
-    }
-
-    /// The TTL named `name` (`5m` or `1h`).
-    pub fn from_name(name: &str) -> Option<CacheTtl> {
-        [CacheTtl::FiveMinutes, CacheTtl::OneHour]
-            .into_iter()
-            .find(|t| t.name() == name)
-    }
-}
-
-impl fmt::Display for CacheTtl {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// OpenAI's `prompt_cache_retention`: `in_memory` or `24h` (Chat
-/// Completions and Responses, the SDK's request types in `openai`
-/// 3.57.0, which mark it deprecated in favour of `prompt_cache_options`
-/// and say that GPT-5.5, GPT-5.5 pro and later models take `24h` only).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Retention {
-    /// `in_memory`.
-    InMemory,
-    /// `24h`: extended caching, up to 24 hours.
-    Hours24,
-}
-
-impl Retention {
-    /// `in_memory` or `24h`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Retention::InMemory => "in_memory",
-            Retention::Hours24 => "24h",
-        }
-    }
-
-    /// The retention named `name` (`in_memory` or `24h`).
-    pub fn from_name(name: &str) -> Option<Retention> {
-        [Retention::InMemory, Retention::Hours24]
-            .into_iter()
-            .find(|r| r.name() == name)
-    }
-}
-
-impl fmt::Display for Retention {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+use super::spelled::Word;
+pub use super::spelled::{CacheTtl, Effort, ReasoningSummary, Retention, Verbosity};
 
 /// Generation settings for a request, neutral of the API: see the table in
 /// `docs/providers.md` for where each lands. Every setting is optional; one
@@ -167,6 +61,28 @@ pub struct Params {
     /// `prompt_cache_retention`: OpenAI's prompt-cache retention (Chat
     /// Completions and Responses).
     pub prompt_cache_retention: Option<Retention>,
+    /// `stream`: whether the answer comes as a stream of events, where
+    /// the API's body (Anthropic, OpenAI, Ollama) or its URL (Gemini,
+    /// Bedrock) says so; OpenAI Chat also asks for the usage at the end.
+    pub stream: Option<bool>,
+    /// `store`: whether the provider keeps the request and its answer
+    /// (OpenAI Chat and Responses; Gemini's logging).
+    pub store: Option<bool>,
+    /// `parallel_tool_calls`: whether the model may call several tools at
+    /// once (OpenAI Chat and Responses; Anthropic's
+    /// `disable_parallel_tool_use`). Only with tools declared.
+    pub parallel_tool_calls: Option<bool>,
+    /// `service_tier`: the processing tier, spelled as the API spells it
+    /// (Anthropic `auto`, `standard_only`; OpenAI `auto`, `default`,
+    /// `flex`, `scale`, `priority`, …; Gemini `standard`, `flex`,
+    /// `priority`; Bedrock `default`, `flex`, `priority`, `reserved`).
+    pub service_tier: Option<String>,
+    /// `verbosity`: how long the answer is (OpenAI Chat `verbosity`,
+    /// Responses `text.verbosity`).
+    pub verbosity: Option<Verbosity>,
+    /// `reasoning_summary`: the summary of its reasoning a Responses model
+    /// writes (`reasoning.summary`).
+    pub reasoning_summary: Option<ReasoningSummary>,
 }
 
 /// One setting of [`Params`], by its key.
@@ -183,10 +99,16 @@ pub(crate) enum Setting {
     CacheTtl,
     PromptCacheKey,
     PromptCacheRetention,
+    Stream,
+    Store,
+    ParallelToolCalls,
+    ServiceTier,
+    Verbosity,
+    ReasoningSummary,
 }
 
 impl Setting {
-    pub(crate) const ALL: [Setting; 11] = [
+    pub(crate) const ALL: [Setting; 17] = [
         Setting::MaxTokens,
         Setting::Temperature,
         Setting::TopP,
@@ -198,6 +120,12 @@ impl Setting {
         Setting::CacheTtl,
         Setting::PromptCacheKey,
         Setting::PromptCacheRetention,
+        Setting::Stream,
+        Setting::Store,
+        Setting::ParallelToolCalls,
+        Setting::ServiceTier,
+        Setting::Verbosity,
+        Setting::ReasoningSummary,
     ];
 
     /// The key [`Params::from_json`] reads it under.
@@ -214,6 +142,12 @@ impl Setting {
             Setting::CacheTtl => "cache_ttl",
             Setting::PromptCacheKey => "prompt_cache_key",
             Setting::PromptCacheRetention => "prompt_cache_retention",
+            Setting::Stream => "stream",
+            Setting::Store => "store",
+            Setting::ParallelToolCalls => "parallel_tool_calls",
+            Setting::ServiceTier => "service_tier",
+            Setting::Verbosity => "verbosity",
+            Setting::ReasoningSummary => "reasoning_summary",
         }
     }
 }
@@ -227,6 +161,14 @@ pub struct ParamsError {
     pub key: String,
     /// What is wrong with it.
     pub problem: String,
+}
+
+/// The word `value` spells, for the setting `key`.
+fn spelled<T: Word>(key: &str, value: &Value) -> Result<T, ParamsError> {
+    value
+        .as_str()
+        .and_then(T::from_name)
+        .ok_or_else(|| wrong(key, format!("expected {}, got {value}", T::spellings())))
 }
 
 fn wrong(key: &str, problem: impl Into<String>) -> ParamsError {
@@ -246,8 +188,11 @@ impl Params {
     /// (`max_tokens`, `temperature`, `top_p`, `top_k`, `stop`, `seed`,
     /// `reasoning_effort`, `thinking_budget`, `cache_ttl` (`"5m"` or
     /// `"1h"`), `prompt_cache_key`, `prompt_cache_retention` (`"in_memory"`
-    /// or `"24h"`)). `stop` may be one string or
-    /// a list of them; `null` leaves a setting unset.
+    /// or `"24h"`), `stream`, `store`, `parallel_tool_calls` (`true` or
+    /// `false`), `service_tier`, `verbosity` (`"low"`, `"medium"` or
+    /// `"high"`), `reasoning_summary` (`"auto"`, `"concise"` or
+    /// `"detailed"`)). `stop` may be one string or a list of them; `null`
+    /// leaves a setting unset.
     ///
     /// # Errors
     /// A value that is not an object, an unknown key, or a value of the
@@ -298,6 +243,12 @@ impl Params {
                 .as_f64()
                 .ok_or_else(|| wrong(key, format!("expected a number, got {value}")))
         };
+        let flag = || {
+            value
+                .as_bool()
+                .ok_or_else(|| wrong(key, format!("expected true or false, got {value}")))
+        };
+
         match setting {
             Setting::MaxTokens => {
                 let n = uint()?;
@@ -335,22 +286,20 @@ impl Params {
                 };
                 self.stop = list;
             }
-            Setting::ReasoningEffort => {
-                let effort = value.as_str().and_then(Effort::from_name).ok_or_else(|| {
-                    wrong(
-                        key,
-                        format!("expected \"low\", \"medium\" or \"high\", got {value}"),
-                    )
-                })?;
-                self.reasoning_effort = Some(effort);
+            Setting::ReasoningEffort => self.reasoning_effort = Some(spelled(key, value)?),
+            Setting::CacheTtl => self.cache_ttl = Some(spelled(key, value)?),
+            Setting::Stream => self.stream = Some(flag()?),
+            Setting::Store => self.store = Some(flag()?),
+            Setting::ParallelToolCalls => self.parallel_tool_calls = Some(flag()?),
+            Setting::ServiceTier => {
+                let tier = value.as_str().unwrap_or_default();
+                if tier.is_empty() {
+                    return Err(wrong(key, format!("expected a tier's name, got {value}")));
+                }
+                self.service_tier = Some(tier.to_owned());
             }
-            Setting::CacheTtl => {
-                let ttl = value
-                    .as_str()
-                    .and_then(CacheTtl::from_name)
-                    .ok_or_else(|| wrong(key, format!("expected \"5m\" or \"1h\", got {value}")))?;
-                self.cache_ttl = Some(ttl);
-            }
+            Setting::Verbosity => self.verbosity = Some(spelled(key, value)?),
+            Setting::ReasoningSummary => self.reasoning_summary = Some(spelled(key, value)?),
             Setting::PromptCacheKey => {
                 let text = value
                     .as_str()
@@ -358,16 +307,7 @@ impl Params {
                 self.prompt_cache_key = Some(text.to_owned());
             }
             Setting::PromptCacheRetention => {
-                let r = value
-                    .as_str()
-                    .and_then(Retention::from_name)
-                    .ok_or_else(|| {
-                        wrong(
-                            key,
-                            format!("expected \"in_memory\" or \"24h\", got {value}"),
-                        )
-                    })?;
-                self.prompt_cache_retention = Some(r);
+                self.prompt_cache_retention = Some(spelled(key, value)?)
             }
         }
         Ok(())
@@ -386,6 +326,12 @@ impl Params {
             Setting::CacheTtl => self.cache_ttl = None,
             Setting::PromptCacheKey => self.prompt_cache_key = None,
             Setting::PromptCacheRetention => self.prompt_cache_retention = None,
+            Setting::Stream => self.stream = None,
+            Setting::Store => self.store = None,
+            Setting::ParallelToolCalls => self.parallel_tool_calls = None,
+            Setting::ServiceTier => self.service_tier = None,
+            Setting::Verbosity => self.verbosity = None,
+            Setting::ReasoningSummary => self.reasoning_summary = None,
         }
     }
 
@@ -403,6 +349,12 @@ impl Params {
             Setting::CacheTtl => self.cache_ttl.is_some(),
             Setting::PromptCacheKey => self.prompt_cache_key.is_some(),
             Setting::PromptCacheRetention => self.prompt_cache_retention.is_some(),
+            Setting::Stream => self.stream.is_some(),
+            Setting::Store => self.store.is_some(),
+            Setting::ParallelToolCalls => self.parallel_tool_calls.is_some(),
+            Setting::ServiceTier => self.service_tier.is_some(),
+            Setting::Verbosity => self.verbosity.is_some(),
+            Setting::ReasoningSummary => self.reasoning_summary.is_some(),
         })
     }
 
@@ -491,6 +443,54 @@ impl Params {
         }
     }
 
+    /// With `stream`.
+    pub fn with_stream(self, stream: bool) -> Params {
+        Params {
+            stream: Some(stream),
+            ..self
+        }
+    }
+
+    /// With `store`.
+    pub fn with_store(self, store: bool) -> Params {
+        Params {
+            store: Some(store),
+            ..self
+        }
+    }
+
+    /// With `parallel_tool_calls`.
+    pub fn with_parallel_tool_calls(self, parallel: bool) -> Params {
+        Params {
+            parallel_tool_calls: Some(parallel),
+            ..self
+        }
+    }
+
+    /// With `service_tier`, as the API spells it.
+    pub fn with_service_tier(self, tier: impl Into<String>) -> Params {
+        Params {
+            service_tier: Some(tier.into()),
+            ..self
+        }
+    }
+
+    /// With `verbosity`.
+    pub fn with_verbosity(self, verbosity: Verbosity) -> Params {
+        Params {
+            verbosity: Some(verbosity),
+            ..self
+        }
+    }
+
+    /// With `reasoning_summary`.
+    pub fn with_reasoning_summary(self, summary: ReasoningSummary) -> Params {
+        Params {
+            reasoning_summary: Some(summary),
+            ..self
+        }
+    }
+
     /// With `thinking_budget`.
     pub fn with_thinking_budget(self, tokens: u32) -> Params {
         Params {
@@ -510,10 +510,18 @@ mod tests {
         let p = Params::from_json(&json!({
             "max_tokens": 10, "temperature": 0.5, "top_p": 0.9, "top_k": 40,
             "stop": "x", "seed": -3, "reasoning_effort": "high", "thinking_budget": 2048,
-            "cache_ttl": "1h", "prompt_cache_key": "agent-7", "prompt_cache_retention": "24h"
+            "cache_ttl": "1h", "prompt_cache_key": "agent-7", "prompt_cache_retention": "24h",
+            "stream": true, "store": false, "parallel_tool_calls": false, "service_tier": "flex",
+            "verbosity": "low", "reasoning_summary": "concise"
         }))
         .unwrap();
-        assert_eq!(p.given().count(), 11);
+        assert_eq!(p.given().count(), Setting::ALL.len());
+        assert_eq!(p.verbosity, Some(Verbosity::Low));
+        assert_eq!(p.reasoning_summary, Some(ReasoningSummary::Concise));
+        assert_eq!(
+            (p.stream, p.store, p.parallel_tool_calls),
+            (Some(true), Some(false), Some(false))
+        );
         assert_eq!(p.cache_ttl, Some(CacheTtl::OneHour));
         assert_eq!(p.prompt_cache_retention, Some(Retention::Hours24));
         assert_eq!(p.stop, ["x"]);
@@ -529,6 +537,13 @@ mod tests {
             ("cache_ttl", json!("10m")),
             ("prompt_cache_key", json!(7)),
             ("prompt_cache_retention", json!("forever")),
+            ("stream", json!("yes")),
+            ("store", json!(1)),
+            ("parallel_tool_calls", json!("false")),
+            ("service_tier", json!("")),
+            ("service_tier", json!(2)),
+            ("verbosity", json!("terse")),
+            ("reasoning_summary", json!(true)),
             ("maxTokens", json!(1)),
         ] {
             let err = Params::from_json(&json!({ key: value })).unwrap_err();

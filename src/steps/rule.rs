@@ -173,6 +173,32 @@ pub(crate) fn calls_answered_at<'v, 'a>(messages: &'v [Value<'a>], m: usize) -> 
         .map_or(&[], |p| array(p, "tool_calls"))
 }
 
+/// Each member of the body that its API's SDK does not list (`members`,
+/// an API's `Spec::members`, and the members it writes beside them,
+/// `also`): one violation each, at the object that holds it.
+pub(crate) fn members_listed(
+    rule: &'static Rule,
+    members: Option<(&crate::steps::members::Members, &str)>,
+    also: &[(&str, &str)],
+    body: &Value,
+    out: &mut Out,
+) {
+    let Some((members, sdk)) = members else {
+        return;
+    };
+    for (path, name) in crate::steps::members::unlisted(members, also, body) {
+        out.push(
+            rule,
+            if path.is_empty() {
+                "$".to_owned()
+            } else {
+                format!("$.{path}")
+            },
+            format!("`{name}` is not a member the request types of {sdk} list"),
+        );
+    }
+}
+
 /// `body[key]` holds at least one message and at most `max`: a request
 /// with no conversation is refused (or, at Ollama, only loads the model).
 pub(crate) fn message_count(

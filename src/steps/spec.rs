@@ -7,6 +7,7 @@
 use std::fmt;
 
 use super::declare::TypedTools;
+use super::members::Members;
 use super::names::Pattern;
 use super::params::{Params, Setting};
 use super::tools::schema::Dialect;
@@ -65,6 +66,25 @@ pub struct Spec {
     /// A setting the API refuses for the model beyond what it takes
     /// ([`Spec::settings`]), and why.
     pub(crate) refuses_setting: fn(&SettingAsk<'_>) -> Option<(Setting, String)>,
+    /// The members its body may hold, as its SDK's request types list
+    /// them, and the SDK; `None` where no SDK's types are read (an
+    /// OpenAI-compatible server takes what its profile says).
+    pub(crate) members: Option<(&'static Members, &'static str)>,
+    /// Members the crate writes that the SDK's types no longer list, each
+    /// with where the API documents it (Anthropic's sampling settings,
+    /// which older models still take).
+    pub(crate) also: &'static [(&'static str, &'static str)],
+    /// The service tiers the API takes ([`Params::service_tier`]), as it
+    /// spells them (its SDK's literal); a tier not listed is refused.
+    pub(crate) service_tiers: &'static [&'static str],
+    /// The URL a streamed request goes to where the API streams at
+    /// another URL than [`Spec::url`] (Gemini, Bedrock); `None` where the
+    /// body says so.
+    pub(crate) stream_url: Option<&'static str>,
+    /// The members the crate writes from the history, the tools, the tool
+    /// choice and the model: extra members
+    /// ([`crate::provider::Options::with_extra`]) may not touch them.
+    pub(crate) owned: &'static [&'static str],
 }
 
 /// Where an API's betas go ([`Spec::betas`]).
@@ -138,6 +158,11 @@ impl Spec {
             profiled: false,
             betas: None,
             refuses_setting: |_| None,
+            service_tiers: &[],
+            stream_url: None,
+            members: None,
+            also: &[],
+            owned: &[],
         }
     }
 }

@@ -5,6 +5,7 @@
 //! do not edit by hand.
 
 use crate::steps::known::{Form, Kind, List};
+use crate::steps::members::Members;
 
 /// The SDK the tables come from.
 pub(crate) const SDK: &str = "anthropic 2.14.0";
@@ -290,6 +291,46 @@ pub(crate) const TOOL_RESULT_CONTENT: List = List {
             members: &["cache_control", "tool_name", "type"],
         },
     ],
+};
+
+/// The members of the request body (`""`) and of the objects in it, by
+/// their path of member names, as the SDK's request types list them; the
+/// objects under `free` take any member (a map, a JSON document).
+pub(crate) const REQUEST: Members = Members {
+    objects: &[
+        (
+            "",
+            &[
+                "cache_control",
+                "container",
+                "diagnostics",
+                "inference_geo",
+                "max_tokens",
+                "messages",
+                "metadata",
+                "model",
+                "output_config",
+                "service_tier",
+                "speed",
+                "stop_sequences",
+                "stream",
+                "system",
+                "thinking",
+                "tool_choice",
+                "tools",
+                "user_profile_id",
+                "workspace_id",
+            ],
+        ),
+        ("cache_control", &["ttl", "type"]),
+        ("container", &["id", "skills"]),
+        ("diagnostics", &["previous_message_id"]),
+        ("metadata", &["user_id"]),
+        ("output_config", &["effort", "format"]),
+        ("output_config.format", &["schema", "type"]),
+        ("thinking", &["budget_tokens", "display", "type"]),
+    ],
+    free: &["output_config.format.schema"],
 };
 
 /// Every list (for the tests of the tables).

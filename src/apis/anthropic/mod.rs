@@ -37,7 +37,13 @@ pub(crate) const SPEC: Spec = Spec {
         ThinkingBudget,
         ReasoningEffort,
         CacheTtl,
+        Stream,
+        ParallelToolCalls,
+        ServiceTier,
     ],
+    // `service_tier`'s literal in the SDK's `MessageCreateParams`
+    // (`anthropic` 2.14.0).
+    service_tiers: &["auto", "standard_only"],
     holder: Some(Holder::Anthropic),
     // Every model on the Messages API is Claude.
     family: |_, _| Some(Family::Claude),
@@ -50,8 +56,21 @@ pub(crate) const SPEC: Spec = Spec {
         header: "anthropic-beta",
         files: FILES_BETA,
     }),
+    members: Some((&known::REQUEST, known::SDK)),
+    owned: &["model", "messages", "system", "tools", "tool_choice"],
+    // Anthropic's SDKs dropped the sampling settings from their types;
+    // the models before Opus 4.7 still take them (the facts' `sampling`).
+    also: &[
+        ("temperature", SAMPLING),
+        ("top_p", SAMPLING),
+        ("top_k", SAMPLING),
+    ],
     ..Spec::of(Provider::Anthropic)
 };
+
+/// Where the sampling settings are documented as taken by the models
+/// before Claude Opus 4.7 (read 2026-12-05).
+const SAMPLING: &str = "https://platform.claude.com/docs/en/about-claude/models/migration-guide";
 
 /// The `anthropic-beta` value a request naming Files API files needs
 /// (<https://docs.claude.com/en/api/files-create>, read 2026-12-02).

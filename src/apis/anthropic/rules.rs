@@ -156,7 +156,25 @@ rule!(
     Documented
 );
 
+rule!(
+    MEMBERS,
+    "anthropic/members",
+    "every member of the body, and of the settings' objects in it, is one the official SDK's request types list (the API refuses an unknown parameter)",
+    "https://pypi.org/project/anthropic/ (the pinned SDK's MessageCreateParams)",
+    Documented
+);
+
+rule!(
+    CHOICE_NEEDS_TOOLS,
+    "anthropic/tool-choice-needs-tools",
+    "tool_choice says how the model uses the tools the request declares (OpenAI answers 'tool_choice' is only allowed when 'tools' are specified)",
+    "https://platform.claude.com/docs/en/agents-and-tools/tool-use/implement-tool-use (forcing tool use)",
+    Prudent
+);
+
 pub(crate) static RULES: &[&Rule] = &[
+    &CHOICE_NEEDS_TOOLS,
+    &MEMBERS,
     &OUTPUT_CAP,
     &PDF_PAGES,
     &PDF_ENCRYPTED,
@@ -187,9 +205,17 @@ fn blocks<'v>(message: &'v Value<'_>) -> &'v [Value<'v>] {
 }
 
 pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
+    crate::steps::rule::members_listed(&MEMBERS, super::SPEC.members, super::SPEC.also, body, out);
     crate::steps::rule::pdf_limits(&PDF_PAGES, Some(&PDF_ENCRYPTED), target, body, out);
     crate::steps::rule::output_cap(&OUTPUT_CAP, target, body, &["max_tokens"], out);
     settings(body, out);
+    if body.get("tool_choice").is_some() && array(body, "tools").is_empty() {
+        out.push(
+            &CHOICE_NEEDS_TOOLS,
+            "$.tool_choice",
+            "no tools are declared",
+        );
+    }
     crate::steps::rule::message_count(&MESSAGE_COUNT, body, "messages", 100_000, out);
     let mut marks = Vec::new();
     crate::steps::rule::members_named(body, "cache_control", "$".into(), &mut marks);

@@ -32,6 +32,10 @@ pub(crate) struct Body<'a> {
     pub thinking: Option<Thinking>,
     #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
     pub output_config: Option<OutputConfig>,
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub stream: Option<bool>,
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub service_tier: Option<String>,
     #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
     pub system: Option<TextOr<'a, Marked<Item<'a>>>>,
     #[serde(skip_deserializing, skip_serializing_if = "Vec::is_empty")]
@@ -74,6 +78,8 @@ pub(crate) enum Tool<'a> {
 pub(crate) struct ToolChoice {
     #[serde(rename = "type")]
     pub kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub disable_parallel_tool_use: Option<bool>,
 }
 
 /// Who says a message. Besides the user and the assistant, a `system`

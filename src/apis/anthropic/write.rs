@@ -128,7 +128,7 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
         .filter(|s| !s.trim().is_empty())
         .collect();
     let system = system.join("\n\n");
-    let (mut tools, tool_choice) = declare(cx.declarations);
+    let (mut tools, tool_choice) = declare(cx.declarations, cx.params.parallel_tool_calls);
     // Tools come before the system text in the cached prefix.
     let before = json_tokens(&tools).saturating_add(text_tokens(&system));
     let long = |prefix: u64| cx.cache_min_tokens.is_none_or(|min| prefix >= min);
@@ -173,6 +173,8 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
     // "adaptive"}` with `output_config: {"effort"}`
     // (<https://platform.claude.com/docs/en/build-with-claude/adaptive-thinking>,
     // read 2026-12-02). Which model takes which was checked before.
+    // Since #45, from the SDK's `MessageCreateParams` (`anthropic`
+    // 2.14.0): `stream` and `service_tier`.
     let p = cx.params;
     let thinking = match (p.thinking_budget, p.reasoning_effort) {
         (Some(budget), _) => Some(Thinking {
@@ -196,6 +198,8 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
         output_config: p
             .reasoning_effort
             .map(|e| OutputConfig { effort: e.name() }),
+        stream: p.stream,
+        service_tier: p.service_tier.clone(),
         system,
         tools,
         tool_choice,
@@ -203,8 +207,15 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
     }
 }
 
-/// `tools`, and `tool_choice` none when every tool is a stand-in.
-fn declare(declarations: &Declarations) -> (Vec<Marked<Tool<'static>>>, Option<ToolChoice>) {
+/// `tools`, and `tool_choice` none when every tool is a stand-in; else,
+/// with `parallel_tool_calls` given, `auto` with its
+/// `disable_parallel_tool_use` (the SDK's `ToolChoiceAutoParam`,
+/// `anthropic` 2.14.0), with tools or without (the rules refuse a choice
+/// without tools).
+fn declare(
+    declarations: &Declarations,
+    parallel: Option<bool>,
+) -> (Vec<Marked<Tool<'static>>>, Option<ToolChoice>) {
     let tools = declarations
         .tools
         .iter()
@@ -218,8 +229,18 @@ fn declare(declarations: &Declarations) -> (Vec<Marked<Tool<'static>>>, Option<T
         })
         .map(Marked::plain)
         .collect();
-    let choice = (!declarations.is_empty() && declarations.choice_none)
-        .then_some(ToolChoice { kind: "none" });
+    let choice = if !declarations.is_empty() && declarations.choice_none {
+        // No call can be made: whether several could is moot.
+        Some(ToolChoice {
+            kind: "none",
+            disable_parallel_tool_use: None,
+        })
+    } else {
+        parallel.map(|parallel| ToolChoice {
+            kind: "auto",
+            disable_parallel_tool_use: Some(!parallel),
+        })
+    };
     (tools, choice)
 }
 

@@ -5,6 +5,7 @@
 //! do not edit by hand.
 
 use crate::steps::known::{Form, Kind, List};
+use crate::steps::members::Members;
 
 /// The SDK the tables come from.
 pub(crate) const SDK: &str = "botocore 1.44.8";
@@ -136,6 +137,50 @@ pub(crate) const SYSTEM: List = List {
             tag: "text",
             members: &[],
         },
+    ],
+};
+
+/// The members of the request body (`""`) and of the objects in it, by
+/// their path of member names, as the SDK's request types list them; the
+/// objects under `free` take any member (a map, a JSON document).
+pub(crate) const REQUEST: Members = Members {
+    objects: &[
+        (
+            "",
+            &[
+                "additionalModelRequestFields",
+                "additionalModelResponseFieldPaths",
+                "guardrailConfig",
+                "inferenceConfig",
+                "messages",
+                "outputConfig",
+                "performanceConfig",
+                "projectIdentifier",
+                "promptVariables",
+                "requestMetadata",
+                "serviceTier",
+                "system",
+                "toolConfig",
+            ],
+        ),
+        (
+            "guardrailConfig",
+            &["guardrailIdentifier", "guardrailVersion", "trace"],
+        ),
+        (
+            "inferenceConfig",
+            &["maxTokens", "stopSequences", "temperature", "topP"],
+        ),
+        ("outputConfig", &["effort", "textFormat"]),
+        ("outputConfig.textFormat", &["structure", "type"]),
+        ("outputConfig.textFormat.structure", &["jsonSchema"]),
+        ("performanceConfig", &["latency"]),
+        ("serviceTier", &["type"]),
+    ],
+    free: &[
+        "additionalModelRequestFields",
+        "promptVariables",
+        "requestMetadata",
     ],
 };
 

@@ -32,7 +32,15 @@ pub(crate) const SPEC: Spec = Spec {
     names: Pattern::TOOL_NAME,
     ids: Pattern::BEDROCK_ID,
     // Where each goes, with its source: `write.rs`.
-    settings: &[MaxTokens, Temperature, TopP, Stop],
+    settings: &[MaxTokens, Temperature, TopP, Stop, Stream, ServiceTier],
+    // `ServiceTierType`'s enum in botocore 1.44.8's service model.
+    service_tiers: &["priority", "default", "flex", "reserved"],
+    // The ConverseStream operation
+    // (<https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStream.html>,
+    // read 2026-12-05).
+    stream_url: Some(
+        "https://bedrock-runtime.{region}.amazonaws.com/model/{model}/converse-stream",
+    ),
     // Through `additionalModelRequestFields`, as Claude spells them.
     claude_settings: &[TopK, ThinkingBudget, CacheTtl],
     holder: Some(Holder::Bedrock),
@@ -57,6 +65,8 @@ pub(crate) const SPEC: Spec = Spec {
             )
         })
     },
+    members: Some((&known::REQUEST, known::SDK)),
+    owned: &["messages", "system", "toolConfig"],
     ..Spec::of(Provider::Bedrock)
 };
 

@@ -27,8 +27,17 @@ pub(crate) struct Body<'a> {
     pub inference_config: Option<InferenceConfig>,
     #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
     pub additional_model_request_fields: Option<Extra>,
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub service_tier: Option<ServiceTier>,
     #[serde(borrow)]
     pub messages: Vec<Message<'a>>,
+}
+
+/// `serviceTier`: `{"type": …}`.
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct ServiceTier {
+    #[serde(rename = "type")]
+    pub kind: String,
 }
 
 #[derive(Clone, Debug, Serialize)]

@@ -35,7 +35,8 @@ use serde_json::Map;
 
 use super::wire::{
     Block, Body, Bytes, CachePoint, Document, Extra, Image, InferenceConfig, Message, Role,
-    S3Location, Schema, Thinking, Tool, ToolConfig, ToolResultBlock, ToolSpec, ToolUse,
+    S3Location, Schema, ServiceTier, Thinking, Tool, ToolConfig, ToolResultBlock, ToolSpec,
+    ToolUse,
 };
 use crate::steps::compose::{
     attachment_label, cache_breakpoints, has_media, long_enough, slot_file_name, text_tokens,
@@ -178,6 +179,12 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
         tool_config,
         inference_config: has_inference.then_some(inference_config),
         additional_model_request_fields: extra,
+        // `serviceTier: {"type"}` (botocore 1.44.8's ConverseRequest).
+        service_tier: cx
+            .params
+            .service_tier
+            .clone()
+            .map(|kind| ServiceTier { kind }),
         messages,
     }
 }

@@ -5,6 +5,7 @@
 //! do not edit by hand.
 
 use crate::steps::known::{Form, Kind, List};
+use crate::steps::members::Members;
 
 /// The SDK the tables come from.
 pub(crate) const SDK: &str = "google-genai 3.6.1";
@@ -230,6 +231,125 @@ pub(crate) const FUNCTION_RESPONSE_PART: List = List {
                 "videoMetadata",
             ],
         },
+    ],
+};
+
+/// The members of the request body (`""`) and of the objects in it, by
+/// their path of member names, as the SDK's request types list them; the
+/// objects under `free` take any member (a map, a JSON document).
+pub(crate) const REQUEST: Members = Members {
+    objects: &[
+        (
+            "",
+            &[
+                "cachedContent",
+                "contents",
+                "continuationToken",
+                "generationConfig",
+                "labels",
+                "safetySettings",
+                "serviceTier",
+                "store",
+                "systemInstruction",
+                "toolConfig",
+                "tools",
+            ],
+        ),
+        (
+            "generationConfig",
+            &[
+                "audioTranscriptionConfig",
+                "candidateCount",
+                "enableEnhancedCivicAnswers",
+                "frequencyPenalty",
+                "imageConfig",
+                "logprobs",
+                "maxOutputTokens",
+                "mediaResolution",
+                "presencePenalty",
+                "responseJsonSchema",
+                "responseLogprobs",
+                "responseMimeType",
+                "responseModalities",
+                "responseSchema",
+                "seed",
+                "speechConfig",
+                "stopSequences",
+                "temperature",
+                "thinkingConfig",
+                "topK",
+                "topP",
+            ],
+        ),
+        (
+            "generationConfig.audioTranscriptionConfig",
+            &[
+                "adaptationPhrases",
+                "customVocabulary",
+                "diarization",
+                "languageAuto",
+                "languageCodes",
+                "languageHints",
+                "mode",
+                "sourceText",
+                "wordTimestamp",
+            ],
+        ),
+        (
+            "generationConfig.audioTranscriptionConfig.languageHints",
+            &["languageCodes"],
+        ),
+        (
+            "generationConfig.responseSchema",
+            &[
+                "additionalProperties",
+                "anyOf",
+                "default",
+                "defs",
+                "description",
+                "enum",
+                "example",
+                "format",
+                "items",
+                "maxItems",
+                "maxLength",
+                "maxProperties",
+                "maximum",
+                "minItems",
+                "minLength",
+                "minProperties",
+                "minimum",
+                "nullable",
+                "pattern",
+                "properties",
+                "propertyOrdering",
+                "ref",
+                "required",
+                "title",
+                "type",
+            ],
+        ),
+        (
+            "generationConfig.speechConfig",
+            &["languageCode", "multiSpeakerVoiceConfig", "voiceConfig"],
+        ),
+        (
+            "generationConfig.speechConfig.multiSpeakerVoiceConfig",
+            &["speakerVoiceConfigs"],
+        ),
+        (
+            "generationConfig.speechConfig.voiceConfig",
+            &["prebuiltVoiceConfig", "replicatedVoiceConfig", "voice"],
+        ),
+        (
+            "generationConfig.thinkingConfig",
+            &["includeThoughts", "thinkingBudget", "thinkingLevel"],
+        ),
+    ],
+    free: &[
+        "generationConfig.responseSchema.defs",
+        "generationConfig.responseSchema.properties",
+        "labels",
     ],
 };
 

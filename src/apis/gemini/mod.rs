@@ -39,7 +39,18 @@ pub(crate) const SPEC: Spec = Spec {
         Seed,
         ReasoningEffort,
         ThinkingBudget,
+        Stream,
+        Store,
+        ServiceTier,
     ],
+    // `ServiceTier`'s values in `google-genai` 3.6.1's types.
+    service_tiers: &["unspecified", "standard", "flex", "priority"],
+    // Streamed as server-sent events
+    // (<https://ai.google.dev/api/generate-content#method:-models.streamgeneratecontent>,
+    // read 2026-12-05).
+    stream_url: Some(
+        "https://generativelanguage.googleapis.com/v1beta/models/{model}:streamGenerateContent?alt=sse",
+    ),
     holder: Some(Holder::Gemini),
     // `fileData` needs its `mimeType`.
     refuses_file: |file, is_document, _| match file.media_type_for(is_document) {
@@ -58,6 +69,8 @@ pub(crate) const SPEC: Spec = Spec {
             )
         })
     },
+    members: Some((&known::REQUEST, known::SDK)),
+    owned: &["contents", "systemInstruction", "tools", "toolConfig"],
     ..Spec::of(Provider::Gemini)
 };
 

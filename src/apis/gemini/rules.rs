@@ -97,7 +97,16 @@ rule!(
     Documented
 );
 
+rule!(
+    MEMBERS,
+    "gemini/members",
+    "every member of the body, and of the settings' objects in it, is one the official SDK's request types list (the API refuses an unknown parameter)",
+    "https://pypi.org/project/google-genai/ (the pinned SDK's Developer API request converter)",
+    Documented
+);
+
 pub(crate) static RULES: &[&Rule] = &[
+    &MEMBERS,
     &OUTPUT_CAP,
     &PDF_PAGES,
     &SAMPLING,
@@ -127,6 +136,7 @@ fn name_ok(name: &str) -> bool {
 }
 
 pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
+    crate::steps::rule::members_listed(&MEMBERS, super::SPEC.members, super::SPEC.also, body, out);
     crate::steps::rule::pdf_limits(&PDF_PAGES, None, target, body, out);
     crate::steps::rule::output_cap(
         &OUTPUT_CAP,

@@ -59,6 +59,10 @@ pub(crate) struct Body<'a> {
     pub tool_config: Option<ToolConfig>,
     #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
     pub generation_config: Option<GenerationConfig>,
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub store: Option<bool>,
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub service_tier: Option<String>,
     #[serde(borrow)]
     pub contents: Vec<Content<'a>>,
 }

@@ -103,6 +103,11 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
         tools,
         tool_config,
         generation_config: generation_config(cx.params),
+        // `store` and `serviceTier`: members the SDK's Developer API
+        // converter sets on the body (`google-genai` 3.6.1,
+        // `_GenerateContentConfig_to_mldev`).
+        store: cx.params.store,
+        service_tier: cx.params.service_tier.clone(),
         contents,
     }
 }

@@ -5,6 +5,7 @@
 //! do not edit by hand.
 
 use crate::steps::known::{Form, Kind, List};
+use crate::steps::members::Members;
 
 /// The SDK the tables come from.
 pub(crate) const SDK: &str = "ollama 0.6.3";
@@ -36,6 +37,28 @@ pub(crate) const TOOL_CALL: List = List {
         tag: "",
         members: &["function"],
     }],
+};
+
+/// The members of the request body (`""`) and of the objects in it, by
+/// their path of member names, as the SDK's request types list them; the
+/// objects under `free` take any member (a map, a JSON document).
+pub(crate) const REQUEST: Members = Members {
+    objects: &[(
+        "",
+        &[
+            "format",
+            "keep_alive",
+            "logprobs",
+            "messages",
+            "model",
+            "options",
+            "stream",
+            "think",
+            "tools",
+            "top_logprobs",
+        ],
+    )],
+    free: &["format", "options"],
 };
 
 /// Every list (for the tests of the tables).

@@ -28,10 +28,12 @@ pub(crate) const SPEC: Spec = Spec {
     names: Pattern::ANY,
     ids: Pattern::ANY_ID,
     // Where each goes, with its source: `write.rs`.
-    settings: &[MaxTokens, Temperature, TopP, TopK, Stop, Seed],
+    settings: &[MaxTokens, Temperature, TopP, TopK, Stop, Seed, Stream],
     // `tool` messages take text; images go on a `user` message after.
     tool_media: ToolMedia::After,
     dialect: Dialect::Ollama,
+    members: Some((&known::REQUEST, known::SDK)),
+    owned: &["model", "messages", "tools"],
     ..Spec::of(Provider::Ollama)
 };
 

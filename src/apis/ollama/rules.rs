@@ -31,9 +31,18 @@ rule!(
     Documented
 );
 
-pub(crate) static RULES: &[&Rule] = &[&MESSAGES, &IMAGES, &TOOL_NAME, &ARGUMENTS];
+rule!(
+    MEMBERS,
+    "ollama/members",
+    "every member of the body, and of the settings' objects in it, is one the official SDK's request types list (the API refuses an unknown parameter)",
+    "https://pypi.org/project/ollama/ (the pinned SDK's ChatRequest)",
+    Documented
+);
+
+pub(crate) static RULES: &[&Rule] = &[&MEMBERS, &MESSAGES, &IMAGES, &TOOL_NAME, &ARGUMENTS];
 
 pub(crate) fn check(_: &Target<'_>, body: &Value, out: &mut Out) {
+    crate::steps::rule::members_listed(&MEMBERS, super::SPEC.members, super::SPEC.also, body, out);
     crate::steps::rule::message_count(&MESSAGES, body, "messages", usize::MAX, out);
     let messages = array(body, "messages");
     for (m, message) in messages.iter().enumerate() {

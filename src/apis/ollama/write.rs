@@ -20,6 +20,7 @@
 use super::wire::{Body, CallFunction, Message, Role, Sampling, ToolCall};
 use crate::steps::compose::{attachment_label, has_media, text_with_notes, Placement};
 use crate::steps::context::Context;
+use crate::steps::params::Setting;
 use crate::steps::walk::{AssistantTurn, Media, Slot, ToolResult, Turn, UserCarrier};
 use crate::steps::wire::{AsObject, B64};
 
@@ -43,7 +44,9 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
     // read 2026-12-01): `num_predict`, `temperature`, `top_p`, `top_k`,
     // `stop`, `seed`.
     let p = cx.params;
-    let options = p.given().next().map(|_| Sampling {
+    // `stream` is the body's own member; the rest go in `options`.
+    let sampling = p.given().any(|s| s != Setting::Stream);
+    let options = sampling.then(|| Sampling {
         num_predict: p.max_tokens,
         temperature: p.temperature,
         top_p: p.top_p,
@@ -53,7 +56,8 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
     });
     Body {
         model: cx.model.to_owned().into(),
-        stream: false,
+        // Not streamed unless asked: the API streams by default.
+        stream: p.stream.unwrap_or(false),
         options,
         tools,
         messages,

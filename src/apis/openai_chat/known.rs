@@ -5,6 +5,7 @@
 //! do not edit by hand.
 
 use crate::steps::known::{Form, Kind, List};
+use crate::steps::members::Members;
 
 /// The SDK the tables come from.
 pub(crate) const SDK: &str = "openai 3.57.0";
@@ -128,6 +129,84 @@ pub(crate) const TOOL_CALL: List = List {
             tag: "function",
             members: &["function", "id", "type"],
         },
+    ],
+};
+
+/// The members of the request body (`""`) and of the objects in it, by
+/// their path of member names, as the SDK's request types list them; the
+/// objects under `free` take any member (a map, a JSON document).
+pub(crate) const REQUEST: Members = Members {
+    objects: &[
+        (
+            "",
+            &[
+                "audio",
+                "frequency_penalty",
+                "function_call",
+                "functions",
+                "logit_bias",
+                "logprobs",
+                "max_completion_tokens",
+                "max_tokens",
+                "messages",
+                "metadata",
+                "modalities",
+                "model",
+                "moderation",
+                "n",
+                "parallel_tool_calls",
+                "prediction",
+                "presence_penalty",
+                "prompt_cache_key",
+                "prompt_cache_options",
+                "prompt_cache_retention",
+                "reasoning_effort",
+                "response_format",
+                "safety_identifier",
+                "seed",
+                "service_tier",
+                "stop",
+                "store",
+                "stream",
+                "stream_options",
+                "temperature",
+                "tool_choice",
+                "tools",
+                "top_logprobs",
+                "top_p",
+                "user",
+                "verbosity",
+                "web_search_options",
+            ],
+        ),
+        ("audio", &["format", "voice"]),
+        ("audio.voice", &["id"]),
+        ("moderation", &["model", "policy"]),
+        ("moderation.policy", &["input", "output"]),
+        ("moderation.policy.input", &["mode"]),
+        ("moderation.policy.output", &["mode"]),
+        ("prediction", &["content", "type"]),
+        ("prompt_cache_options", &["mode", "ttl"]),
+        ("response_format", &["json_schema", "type"]),
+        (
+            "response_format.json_schema",
+            &["description", "name", "schema", "strict"],
+        ),
+        ("stream_options", &["include_obfuscation", "include_usage"]),
+        (
+            "web_search_options",
+            &["search_context_size", "user_location"],
+        ),
+        ("web_search_options.user_location", &["approximate", "type"]),
+        (
+            "web_search_options.user_location.approximate",
+            &["city", "country", "region", "timezone"],
+        ),
+    ],
+    free: &[
+        "logit_bias",
+        "metadata",
+        "response_format.json_schema.schema",
     ],
 };
 

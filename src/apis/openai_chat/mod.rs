@@ -34,7 +34,15 @@ pub(crate) const SPEC: Spec = Spec {
         ReasoningEffort,
         PromptCacheKey,
         PromptCacheRetention,
+        Stream,
+        Store,
+        ParallelToolCalls,
+        ServiceTier,
+        Verbosity,
     ],
+    // `service_tier`'s literal in the SDK's `CompletionCreateParams`
+    // (`openai` 3.57.0).
+    service_tiers: &["auto", "default", "flex", "scale", "priority", "fast"],
     holder: Some(Holder::OpenAi),
     // The image part is a URL only; the `file` part takes a file id, for
     // documents (<https://platform.openai.com/docs/api-reference/chat/create>,
@@ -45,6 +53,15 @@ pub(crate) const SPEC: Spec = Spec {
     // `tool` messages take text: the media go after the batch.
     tool_media: ToolMedia::After,
     refuses_setting,
+    members: Some((&known::REQUEST, known::SDK)),
+    owned: &[
+        "model",
+        "messages",
+        "tools",
+        "tool_choice",
+        "functions",
+        "function_call",
+    ],
     ..Spec::of(Provider::OpenAiChat)
 };
 

@@ -89,7 +89,33 @@ rule!(
     Prudent
 );
 
+rule!(
+    MEMBERS,
+    "openai-chat/members",
+    "every member of the body, and of the settings' objects in it, is one the official SDK's request types list (the API refuses an unknown parameter)",
+    "https://pypi.org/project/openai/ (the pinned SDK's CompletionCreateParams)",
+    Documented
+);
+
+rule!(
+    PARALLEL_NEEDS_TOOLS,
+    "openai-chat/parallel-needs-tools",
+    "'parallel_tool_calls' is only allowed when 'tools' are specified",
+    "https://github.com/Upsonic/Upsonic/issues/323 (the 400 invalid_request_error, quoted)",
+    Observed
+);
+rule!(
+    STREAM_OPTIONS,
+    "openai-chat/stream-options-need-stream",
+    "The 'stream_options' parameter is only allowed when 'stream' is enabled.",
+    "https://github.com/BerriAI/litellm/issues/5803 (the 400 invalid_request_error, quoted)",
+    Observed
+);
+
 pub(crate) static RULES: &[&Rule] = &[
+    &PARALLEL_NEEDS_TOOLS,
+    &STREAM_OPTIONS,
+    &MEMBERS,
     &OUTPUT_CAP,
     &PDF_PAGES,
     &SAMPLING,
@@ -108,6 +134,7 @@ pub(crate) static RULES: &[&Rule] = &[
 ];
 
 pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
+    crate::steps::rule::members_listed(&MEMBERS, super::SPEC.members, super::SPEC.also, body, out);
     crate::steps::rule::pdf_limits(&PDF_PAGES, None, target, body, out);
     for key in ["max_completion_tokens", "max_tokens"] {
         crate::steps::rule::output_cap(&OUTPUT_CAP, target, body, &[key], out);
@@ -118,6 +145,20 @@ pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
         out.push(&SAMPLING, "$.stop", "more than 4 sequences");
     }
     crate::steps::rule::message_count(&MESSAGE_COUNT, body, "messages", usize::MAX, out);
+    if body.get("parallel_tool_calls").is_some() && array(body, "tools").is_empty() {
+        out.push(
+            &PARALLEL_NEEDS_TOOLS,
+            "$.parallel_tool_calls",
+            "no tools are declared",
+        );
+    }
+    if body.get("stream_options").is_some() && body.get("stream") != Some(&Value::Bool(true)) {
+        out.push(
+            &STREAM_OPTIONS,
+            "$.stream_options",
+            "the request is not streamed",
+        );
+    }
     let messages = array(body, "messages");
     declarations(
         body,

@@ -42,12 +42,30 @@ pub(crate) struct Body<'a> {
     pub prompt_cache_key: Option<String>,
     #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
     pub prompt_cache_retention: Option<&'static str>,
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub stream: Option<bool>,
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub stream_options: Option<StreamOptions>,
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub store: Option<bool>,
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub service_tier: Option<String>,
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub verbosity: Option<&'static str>,
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub parallel_tool_calls: Option<bool>,
     #[serde(skip_deserializing, skip_serializing_if = "Vec::is_empty")]
     pub tools: Vec<Tool>,
     #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
     pub tool_choice: Option<&'static str>,
     #[serde(borrow)]
     pub messages: Vec<Message<'a>>,
+}
+
+/// `stream_options`: the usage asked for in the stream's last chunk.
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct StreamOptions {
+    pub include_usage: bool,
 }
 
 /// `{"type": "function", "function": {…}}`, as Chat Completions and Ollama

@@ -44,7 +44,9 @@ use crate::steps::wire::{AsText, Open, Sorted, TextOr, Url};
 
 /// Ollama declares its tools as Chat does.
 pub(crate) use super::wire::Tool;
-use super::wire::{Body, CallFunction, File, Function, ImageUrl, Message, Part, Role, ToolCall};
+use super::wire::{
+    Body, CallFunction, File, Function, ImageUrl, Message, Part, Role, StreamOptions, ToolCall,
+};
 
 /// How the body is shaped: OpenAI's own, or as a compatible server's
 /// profile says.
@@ -124,7 +126,12 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
     // `prompt_cache_retention` (the SDK's `CompletionCreateParams`, `openai`
     // 3.57.0). A compatible server is written the same way:
     // no profile in the facts spells them otherwise.
+    // Since #45, from the same types: `stream` (and, to OpenAI itself,
+    // `stream_options.include_usage`, the usage in the last chunk: a
+    // compatible server's profile does not say it takes stream options),
+    // `store`, `service_tier`, `verbosity`, `parallel_tool_calls`.
     let p = cx.params;
+    let openai = cx.profile.is_none();
     Body {
         model: cx.model.to_owned().into(),
         max_completion_tokens: p.max_tokens,
@@ -135,6 +142,14 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
         reasoning_effort: p.reasoning_effort.map(|e| e.name()),
         prompt_cache_key: p.prompt_cache_key.clone(),
         prompt_cache_retention: p.prompt_cache_retention.map(|r| r.name()),
+        stream: p.stream,
+        stream_options: (openai && p.stream == Some(true)).then_some(StreamOptions {
+            include_usage: true,
+        }),
+        store: p.store,
+        service_tier: p.service_tier.clone(),
+        verbosity: p.verbosity.map(|v| v.name()),
+        parallel_tool_calls: p.parallel_tool_calls,
         tools,
         tool_choice,
         messages,

@@ -21,7 +21,15 @@ pub(crate) const SPEC: Spec = Spec {
     names: Pattern::TOOL_NAME,
     ids: Pattern::OPENAI_ID,
     // Where each goes: `write.rs` (the Chat writer's for servers).
-    settings: &[MaxTokens, Temperature, TopP, Stop, Seed, ReasoningEffort],
+    settings: &[
+        MaxTokens,
+        Temperature,
+        TopP,
+        Stop,
+        Seed,
+        ReasoningEffort,
+        Stream,
+    ],
     // Where media go, and what one request may carry: the profile's.
     profiled: true,
     ..Spec::of(Provider::OpenAiCompatible)

@@ -5,6 +5,7 @@
 //! do not edit by hand.
 
 use crate::steps::known::{Form, Kind, List};
+use crate::steps::members::Members;
 
 /// The SDK the tables come from.
 pub(crate) const SDK: &str = "openai 3.57.0";
@@ -342,6 +343,80 @@ pub(crate) const FUNCTION_CALL_OUTPUT_OUTPUT: List = List {
             members: &["prompt_cache_breakpoint", "text", "type"],
         },
     ],
+};
+
+/// The members of the request body (`""`) and of the objects in it, by
+/// their path of member names, as the SDK's request types list them; the
+/// objects under `free` take any member (a map, a JSON document).
+pub(crate) const REQUEST: Members = Members {
+    objects: &[
+        (
+            "",
+            &[
+                "access_programs",
+                "background",
+                "background_options",
+                "context_management",
+                "conversation",
+                "image",
+                "include",
+                "input",
+                "instructions",
+                "max_output_tokens",
+                "max_tool_calls",
+                "metadata",
+                "model",
+                "moderation",
+                "parallel_tool_calls",
+                "previous_response_id",
+                "prompt",
+                "prompt_cache_key",
+                "prompt_cache_options",
+                "prompt_cache_retention",
+                "reasoning",
+                "safety_identifier",
+                "service_tier",
+                "store",
+                "stream",
+                "stream_options",
+                "temperature",
+                "text",
+                "tool_choice",
+                "tools",
+                "top_logprobs",
+                "top_p",
+                "truncation",
+                "user",
+            ],
+        ),
+        ("access_programs", &["cyber"]),
+        (
+            "background_options",
+            &["completion_window", "continuation_id"],
+        ),
+        ("conversation", &["id"]),
+        ("image", &["context_compression"]),
+        ("moderation", &["model", "policy"]),
+        ("moderation.policy", &["input", "output"]),
+        ("moderation.policy.input", &["mode"]),
+        ("moderation.policy.output", &["mode"]),
+        ("prompt", &["id", "variables", "version"]),
+        (
+            "prompt_cache_options",
+            &["comparison_response_id", "mode", "prewarm", "ttl"],
+        ),
+        (
+            "reasoning",
+            &["context", "effort", "generate_summary", "mode", "summary"],
+        ),
+        ("stream_options", &["include_obfuscation"]),
+        ("text", &["format", "verbosity"]),
+        (
+            "text.format",
+            &["description", "name", "schema", "strict", "type"],
+        ),
+    ],
+    free: &["metadata", "prompt.variables", "text.format.schema"],
 };
 
 /// Every list (for the tests of the tables).

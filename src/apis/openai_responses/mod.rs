@@ -33,12 +33,31 @@ pub(crate) const SPEC: Spec = Spec {
         ReasoningEffort,
         PromptCacheKey,
         PromptCacheRetention,
+        Stream,
+        Store,
+        ParallelToolCalls,
+        ServiceTier,
+        Verbosity,
+        ReasoningSummary,
+    ],
+    // `service_tier`'s literal in the SDK's `ResponseCreateParams`
+    // (`openai` 3.57.0).
+    service_tiers: &[
+        "auto",
+        "default",
+        "flex",
+        "scale",
+        "priority",
+        "fast",
+        "ultrafast",
     ],
     holder: Some(Holder::OpenAi),
     // `function_call_output` takes `input_image` and `input_file`.
     tool_media: ToolMedia::Inside,
     // The same retention rule as Chat's.
     refuses_setting: super::openai_chat::refuses_setting,
+    members: Some((&known::REQUEST, known::SDK)),
+    owned: &["model", "input", "instructions", "tools", "tool_choice"],
     ..Spec::of(Provider::OpenAiResponses)
 };
 

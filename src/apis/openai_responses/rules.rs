@@ -92,7 +92,25 @@ rule!(
     Prudent
 );
 
+rule!(
+    MEMBERS,
+    "openai-responses/members",
+    "every member of the body, and of the settings' objects in it, is one the official SDK's request types list (the API refuses an unknown parameter)",
+    "https://pypi.org/project/openai/ (the pinned SDK's ResponseCreateParams)",
+    Documented
+);
+
+rule!(
+    PARALLEL_NEEDS_TOOLS,
+    "openai-responses/parallel-needs-tools",
+    "parallel_tool_calls goes with declared tools (Chat Completions answers 'parallel_tool_calls' is only allowed when 'tools' are specified)",
+    "https://github.com/Upsonic/Upsonic/issues/323 (Chat's 400, quoted)",
+    Prudent
+);
+
 pub(crate) static RULES: &[&Rule] = &[
+    &PARALLEL_NEEDS_TOOLS,
+    &MEMBERS,
     &OUTPUT_CAP,
     &PDF_PAGES,
     &SAMPLING,
@@ -131,8 +149,16 @@ fn data_lengths(item: &Value, path: &str, out: &mut Out) {
 }
 
 pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
+    crate::steps::rule::members_listed(&MEMBERS, super::SPEC.members, super::SPEC.also, body, out);
     crate::steps::rule::pdf_limits(&PDF_PAGES, None, target, body, out);
     crate::steps::rule::output_cap(&OUTPUT_CAP, target, body, &["max_output_tokens"], out);
+    if body.get("parallel_tool_calls").is_some() && array(body, "tools").is_empty() {
+        out.push(
+            &PARALLEL_NEEDS_TOOLS,
+            "$.parallel_tool_calls",
+            "no tools are declared",
+        );
+    }
     crate::steps::rule::in_range(&SAMPLING, body, "$", "temperature", (0.0, 2.0), out);
     crate::steps::rule::in_range(&SAMPLING, body, "$", "top_p", (0.0, 1.0), out);
     // A request continuing a stored response (or conversation) holds only

@@ -20,7 +20,16 @@ use crate::steps::wire::{AsText, Open, Tagged, TextOr, Url};
 /// `reasoning: {"effort": …}`.
 #[derive(Clone, Copy, Debug, Serialize)]
 pub(crate) struct Reasoning {
-    pub effort: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub effort: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub summary: Option<&'static str>,
+}
+
+/// `text`: the answer's verbosity.
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct Text {
+    pub verbosity: &'static str,
 }
 
 /// A Responses request body.
@@ -44,6 +53,16 @@ pub(crate) struct Body<'a> {
     pub prompt_cache_key: Option<String>,
     #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
     pub prompt_cache_retention: Option<&'static str>,
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub text: Option<Text>,
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub stream: Option<bool>,
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub store: Option<bool>,
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub service_tier: Option<String>,
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub parallel_tool_calls: Option<bool>,
     #[serde(skip_deserializing, skip_serializing_if = "Vec::is_empty")]
     pub tools: Vec<Tool>,
     #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]

@@ -43,7 +43,7 @@ use crate::steps::walk::{AssistantTurn, Media, Slot, ToolResult, Turn, UserCarri
 use crate::steps::wire::{AsText, Open, TextOr, Url};
 use serde_json::value::RawValue;
 
-use super::wire::{Body, Content, Input, Item, Part, Reasoning, Role, Tool};
+use super::wire::{Body, Content, Input, Item, Part, Reasoning, Role, Text, Tool};
 
 /// Build the body.
 pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
@@ -71,6 +71,8 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
     // `reasoning: {"effort": …}`, and the prompt cache's `prompt_cache_key`
     // and `prompt_cache_retention` (the SDK's `ResponseCreateParams`,
     // `openai` 3.57.0). Responses takes no `stop` or `seed`.
+    // Since #45, from the same types: `stream`, `store`, `service_tier`,
+    // `parallel_tool_calls`, `reasoning.summary` and `text.verbosity`.
     let p = cx.params;
     Body {
         model: cx.model.to_owned().into(),
@@ -78,9 +80,21 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
         max_output_tokens: p.max_tokens,
         temperature: p.temperature,
         top_p: p.top_p,
-        reasoning: p.reasoning_effort.map(|e| Reasoning { effort: e.name() }),
+        reasoning: (p.reasoning_effort.is_some() || p.reasoning_summary.is_some()).then(|| {
+            Reasoning {
+                effort: p.reasoning_effort.map(|e| e.name()),
+                summary: p.reasoning_summary.map(|s| s.name()),
+            }
+        }),
         prompt_cache_key: p.prompt_cache_key.clone(),
         prompt_cache_retention: p.prompt_cache_retention.map(|r| r.name()),
+        text: p.verbosity.map(|v| Text {
+            verbosity: v.name(),
+        }),
+        stream: p.stream,
+        store: p.store,
+        service_tier: p.service_tier.clone(),
+        parallel_tool_calls: p.parallel_tool_calls,
         tools,
         tool_choice,
         input: TextOr::Parts(input),
