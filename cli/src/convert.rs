@@ -1,4 +1,4 @@
-//! `tool-carrier convert --provider NAME [--model M] [--family F] [--root DIR]… [--no-vision] [--keep-images N] [--keep-documents N] [--image-tokens T] [--evict-step K] [--max-dim N] [--cache-dir DIR [--cache-max-mb MB]] [--detail low|high|original|auto] [--cache-ttl 5m|1h] [--prompt-cache-key KEY] [--prompt-cache-retention in_memory|24h] [--no-cache-breakpoints] [--tools FILE] [--uploads FILE] [--profile NAME|FILE] [--base-url URL] [--vision on|off] [--tool-images on|off] [--params FILE.json] [--param KEY=VALUE]… [--extra PATH=JSON]… [FILE|-]`
+//! `tool-carrier convert --provider NAME [--model M] [--family F] [--root DIR]… [--no-vision] [--keep-images N] [--keep-documents N] [--image-tokens T] [--evict-step K] [--max-dim N] [--cache-dir DIR [--cache-max-mb MB]] [--detail low|high|original|auto] [--cache-ttl 5m|1h] [--prompt-cache-key KEY] [--prompt-cache-retention in_memory|24h] [--no-cache-breakpoints] [--tools FILE] [--uploads FILE] [--profile NAME|FILE] [--base-url URL] [--vision on|off] [--tool-images on|off] [--params FILE.json] [--param KEY=VALUE]… [--extra PATH=JSON]… [--fetch-urls HOST,… [--fetch-max-mb MB] [--fetch-timeout SECS]] [FILE|-]`
 
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
@@ -195,6 +195,24 @@ pub struct Args {
     /// the API's SDK's member tables.
     #[arg(long = "extra", value_name = "PATH=JSON")]
     extra: Vec<String>,
+    /// Fetch the `http(s)` attachments of these hosts (comma-separated,
+    /// repeatable; any port) for a provider that takes no URL for them:
+    /// nothing is fetched otherwise. Redirects are followed to the same
+    /// host only; the bytes are checked and fitted as a local file's.
+    #[arg(
+        long = "fetch-urls",
+        value_name = "HOST[,HOST...]",
+        value_delimiter = ','
+    )]
+    fetch_urls: Vec<String>,
+    /// With --fetch-urls: the most one URL may answer, in MiB (at most,
+    /// and by default, 64: the local file limit).
+    #[arg(long, value_name = "MB", requires = "fetch_urls")]
+    fetch_max_mb: Option<u64>,
+    /// With --fetch-urls: the seconds one URL may take, redirects included
+    /// (default 10).
+    #[arg(long, value_name = "SECS", requires = "fetch_urls")]
+    fetch_timeout: Option<u64>,
     #[command(flatten)]
     limits: input::Limits,
     #[command(flatten)]
@@ -298,6 +316,33 @@ fn read_extra(args: &Args) -> Result<Extra, Failure> {
     Ok(extra)
 }
 
+/// `options` with the fetcher `--fetch-urls` asks for.
+#[cfg(feature = "gateway")]
+fn with_fetcher(options: Options, args: &Args) -> Result<Options, Failure> {
+    let limit = options.policy().max_file_bytes();
+    let max_bytes = match args.fetch_max_mb {
+        Some(mb) if mb.saturating_mul(1 << 20) > limit => {
+            return Err(Failure::new(format!(
+                "--fetch-max-mb {mb}: at most {} (the local file limit)",
+                limit >> 20
+            )))
+        }
+        Some(mb) => mb << 20,
+        None => limit,
+    };
+    let timeout = std::time::Duration::from_secs(args.fetch_timeout.unwrap_or(10));
+    let fetcher = crate::fetch_urls::Fetcher::new(&args.fetch_urls, max_bytes, timeout)?;
+    Ok(options.with_url_fetcher(std::sync::Arc::new(fetcher)))
+}
+
+/// Without the `gateway` feature there is no HTTP client to fetch with.
+#[cfg(not(feature = "gateway"))]
+fn with_fetcher(_: Options, _: &Args) -> Result<Options, Failure> {
+    Err(Failure::new(
+        "--fetch-urls: this tool-carrier was built without the gateway feature, whose HTTP client fetches",
+    ))
+}
+
 /// Options that contradict each other, refused before anything is read,
 /// named by their flags.
 fn contradictions(args: &Args, options: &Options) -> Result<(), Failure> {
@@ -353,6 +398,9 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
         options = options.with_params(params);
     }
     options = options.with_extra(read_extra(&args)?);
+    if !args.fetch_urls.is_empty() {
+        options = with_fetcher(options, &args)?;
+    }
     if let Some(family) = args.family {
         options = options.with_family(family);
     }

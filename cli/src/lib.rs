@@ -12,6 +12,8 @@ use clap::{Parser, Subcommand};
 pub mod cache;
 mod convert;
 mod facts;
+#[cfg(feature = "gateway")]
+mod fetch_urls;
 mod fit;
 #[cfg(feature = "gateway")]
 mod gateway;

@@ -94,6 +94,7 @@ mod encode;
 pub(crate) mod encoded;
 mod error;
 mod estimate;
+mod fetch_url;
 mod file_uri;
 pub(crate) mod header;
 pub(crate) mod memory;
@@ -119,6 +120,7 @@ pub use cache::{decode_entry, encode_entry, CacheKey, EntryError, MemoryCache, P
 pub use error::{ErrorReason, MediaError};
 pub use estimate::Estimates;
 pub(crate) use estimate::{anthropic_tokens, crop_tiles, patches_within, tile_tokens};
+pub use fetch_url::UrlFetcher;
 pub use file_uri::FileUriError;
 pub use memory::{Gate, Permit, DECODED_BUDGET};
 pub use pdf::{pdf_info, PdfInfo};

@@ -116,8 +116,10 @@ where
 pub enum Source {
     /// The bytes themselves.
     Bytes(Loaded),
-    /// An `http(s)` URL, never fetched: a provider that takes image URLs
-    /// gets it as one; the others say so in a note.
+    /// An `http(s)` URL, never fetched by the crate: a provider that takes
+    /// the kind's URLs gets it as one; for the others it is fetched by the
+    /// caller's [`UrlFetcher`](super::UrlFetcher) where one is given, else
+    /// a note says why it was not sent.
     Url(String),
 }
 
@@ -142,6 +144,9 @@ pub enum Origin {
     DataUri,
     /// A local file, by its canonical path inside a root.
     File(PathBuf),
+    /// An `http(s)` URL, fetched by the caller's
+    /// [`UrlFetcher`](super::UrlFetcher).
+    Url(String),
     /// A resolver of the caller's.
     Other,
 }

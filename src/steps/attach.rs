@@ -20,7 +20,7 @@
 use std::sync::Arc;
 
 use crate::carrier::AttachmentKind;
-use crate::media::{DefaultResolver, Policy, Prepared, PreparedCache, Resolver};
+use crate::media::{DefaultResolver, Policy, Prepared, PreparedCache, Resolver, UrlFetcher};
 
 use super::evict::{article, counted, Evict};
 use super::held::Held;
@@ -59,6 +59,8 @@ pub(super) struct Step<'o> {
     pub(super) images: bool,
     pub(super) policy: &'o Policy,
     pub(super) resolver: &'o (dyn Resolver + Sync),
+    /// Fetches the URLs a provider takes no reference to, where given.
+    pub(super) fetcher: Option<&'o (dyn UrlFetcher + Send + Sync)>,
     pub(super) eviction: Eviction,
     pub(super) cache: Option<&'o dyn PreparedCache>,
     pub(super) memo: Option<&'o Memo>,
@@ -115,6 +117,7 @@ pub(crate) fn decide(
         images: caps.vision,
         policy,
         resolver,
+        fetcher: options.fetcher.as_deref(),
         facts: options.facts(),
         eviction: options.eviction,
         cache: options.cache.as_deref(),

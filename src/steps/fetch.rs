@@ -7,8 +7,8 @@
 use std::sync::Arc;
 
 use crate::media::{
-    check_whole, header::read_header, sniff, CacheKey, MediaType, Prepared, ProviderFile, Sniffed,
-    Source, Uploads,
+    check_whole, header::read_header, sniff, CacheKey, Loaded, MediaType, Origin, Prepared,
+    ProviderFile, Sniffed, Source, Uploads,
 };
 
 use super::attach::Step;
@@ -163,13 +163,27 @@ impl<'o> Step<'o> {
                 } else {
                     self.limits.image_urls
                 };
-                if !takes {
+                if takes {
+                    return Fetched::Url(url);
+                }
+                let Some(fetcher) = self.fetcher else {
                     return not_attached(
                         NoteReason::NotTaken,
                         &format!("{provider} does not take {what} URLs here"),
                     );
+                };
+                // Fetched on the caller's say, then held to a file's limit.
+                let cap = self.policy.max_file_bytes();
+                match fetcher.fetch(&url) {
+                    Ok(bytes) if bytes.len() as u64 > cap => {
+                        return not_attached(
+                            NoteReason::Media,
+                            &format!("fetched {} bytes, over the {cap}-byte limit", bytes.len()),
+                        )
+                    }
+                    Ok(bytes) => Loaded::new(bytes, Origin::Url(url)),
+                    Err(e) => return not_attached(NoteReason::Media, &e.reason()),
                 }
-                return Fetched::Url(url);
             }
             Ok(Source::Bytes(loaded)) => loaded,
             Err(e) => return not_attached(NoteReason::Media, &e.reason()),

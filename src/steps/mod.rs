@@ -29,6 +29,7 @@ mod merged;
 pub(crate) mod model;
 pub(crate) mod names;
 pub(crate) mod options;
+mod options_media;
 pub(crate) mod params;
 pub(crate) mod replay;
 pub(crate) mod report;

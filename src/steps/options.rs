@@ -6,7 +6,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::facts::Facts;
-use crate::media::{Policy, PreparedCache, Resolver};
+use crate::media::{Policy, PreparedCache, Resolver, UrlFetcher};
 
 use super::params::Params;
 use super::tools::Tools;
@@ -38,6 +38,7 @@ pub struct Options {
     pub(crate) extra: super::extra::Extra,
     pub(crate) policy: Policy,
     pub(crate) resolver: Option<Box<dyn Resolver + Send + Sync>>,
+    pub(crate) fetcher: Option<Arc<dyn UrlFetcher + Send + Sync>>,
     pub(crate) tools: Option<Tools>,
     pub(crate) family: Option<Family>,
     pub(crate) eviction: Eviction,
@@ -138,6 +139,7 @@ impl Options {
             extra: super::extra::Extra::new(),
             policy: Policy::default(),
             resolver: None,
+            fetcher: None,
             tools: None,
             family: None,
             eviction: Eviction {
@@ -518,68 +520,6 @@ impl Options {
         &self.params
     }
 
-    /// Limits and roots for resolving and preparing attachments. The
-    /// built-in resolver follows this policy unless
-    /// [`Options::with_resolver`] replaces it.
-    pub fn with_policy(self, policy: Policy) -> Options {
-        Options { policy, ..self }
-    }
-
-    /// Read local targets only inside these folders (the media policy's
-    /// roots; by default there are none, so no local file is read).
-    ///
-    /// ```
-    /// use tool_carrier::provider::Options;
-    /// use tool_carrier::roots::Roots;
-    /// let options = Options::new().with_roots(Roots::new(["."])?);
-    /// assert_eq!(options.policy().roots().dirs().len(), 1);
-    /// # Ok::<(), tool_carrier::roots::RootsError>(())
-    /// ```
-    pub fn with_roots(self, roots: crate::roots::Roots) -> Options {
-        Options {
-            policy: self.policy.with_roots(roots),
-            ..self
-        }
-    }
-
-    /// Load targets with this resolver instead of the built-in one. Its
-    /// bytes are still sniffed and prepared under the policy. It must be
-    /// `Send + Sync`, like everything `Options` holds, so options can be
-    /// shared between threads and async tasks.
-    pub fn with_resolver(self, resolver: impl Resolver + Send + Sync + 'static) -> Options {
-        Options {
-            resolver: Some(Box::new(resolver)),
-            ..self
-        }
-    }
-
-    /// Media the caller already uploaded to providers: a local image or
-    /// PDF whose bytes the map names a file of the request's provider for
-    /// goes to that provider by reference (its file id, never read past
-    /// hashing, decoded or resized: the caller uploaded what the model is
-    /// to see), and inline to any other.
-    ///
-    /// ```
-    /// use tool_carrier::media::{ProviderFile, Uploads};
-    /// use tool_carrier::provider::Options;
-    ///
-    /// let file = ProviderFile::parse("anthropic-file:file_1").unwrap().unwrap();
-    /// let uploads = Uploads::new().with(b"the bytes", file).unwrap();
-    /// let options = Options::new().with_uploads(uploads);
-    /// # let _ = options;
-    /// ```
-    pub fn with_uploads(self, uploads: crate::media::Uploads) -> Options {
-        Options {
-            uploads: (!uploads.is_empty()).then(|| Arc::new(uploads)),
-            ..self
-        }
-    }
-
-    /// The uploads map given ([`Options::with_uploads`]), if any.
-    pub fn uploads(&self) -> Option<&crate::media::Uploads> {
-        self.uploads.as_deref()
-    }
-
     /// These options for `model`, without a resolver: what fitting a
     /// request that names its own model needs (its payloads are inline,
     /// no target is resolved).
@@ -592,6 +532,7 @@ impl Options {
             extra: super::extra::Extra::new(),
             policy: self.policy.clone(),
             resolver: None,
+            fetcher: None,
             tools: self.tools.clone(),
             family: self.family,
             eviction: self.eviction,
@@ -656,10 +597,5 @@ impl Options {
     /// The `max_tokens` given, if any ([`Options::with_max_tokens`]).
     pub fn max_tokens(&self) -> Option<u32> {
         self.params.max_tokens
-    }
-
-    /// The media policy.
-    pub fn policy(&self) -> &Policy {
-        &self.policy
     }
 }

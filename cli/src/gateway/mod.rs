@@ -10,7 +10,7 @@
 mod body;
 mod forward;
 mod pool;
-mod upstream;
+pub(crate) mod upstream;
 
 use std::net::SocketAddr;
 use std::num::NonZeroUsize;

@@ -47,44 +47,11 @@ impl Upstream {
             return Err(bad("a query: requests keep their own"));
         }
         let prefix = uri.path().trim_end_matches('/').to_owned();
-        let mut roots = rustls::RootCertStore::empty();
-        let native = rustls_native_certs::load_native_certs();
-        let (added, _) = roots.add_parsable_certificates(native.certs);
-        if let Some(ca) = ca {
-            let certs: Vec<CertificateDer<'static>> = CertificateDer::pem_file_iter(ca)
-                .and_then(|certs| certs.collect())
-                .map_err(|e| Failure::new(format!("--upstream-ca {}: {e}", ca.display())))?;
-            if certs.is_empty() {
-                return Err(Failure::new(format!(
-                    "--upstream-ca {}: no certificate in it (PEM, BEGIN CERTIFICATE)",
-                    ca.display()
-                )));
-            }
-            for cert in certs {
-                roots
-                    .add(cert)
-                    .map_err(|e| Failure::new(format!("--upstream-ca {}: {e}", ca.display())))?;
-            }
-        } else if added == 0 && scheme == hyper::http::uri::Scheme::HTTPS {
-            return Err(bad(
-                "no root certificate found on this system to trust it by; name one with --upstream-ca",
-            ));
-        }
-        // ring, as chosen for its plain build (aws-lc-rs, which rustls now
-        // prefers for post-quantum key exchange, needs cmake).
-        #[allow(deprecated)]
-        let provider = Arc::new(rustls::crypto::ring::default_provider());
-        // HTTP/1.1 is what `enable_http1` offers by ALPN.
-        let tls = rustls::ClientConfig::builder_with_provider(provider)
-            .with_safe_default_protocol_versions()
-            .map_err(|e| Failure::new(format!("TLS: {e}")))?
-            .with_root_certificates(roots)
-            .with_no_client_auth();
-        let https = hyper_rustls::HttpsConnectorBuilder::new()
-            .with_tls_config(tls)
-            .https_or_http()
-            .enable_http1()
-            .build();
+        let https = connector(
+            ca,
+            scheme == hyper::http::uri::Scheme::HTTPS,
+            &format!("--upstream {url}"),
+        )?;
         let client = Client::builder(TokioExecutor::new()).build(https);
         Ok(Upstream {
             base: format!("{scheme}://{authority}{prefix}"),
@@ -132,6 +99,55 @@ impl Upstream {
         }
         self.client.request(request).await
     }
+}
+
+/// An HTTP/1.1 connector, plain or over TLS (rustls with ring) trusting
+/// the platform's roots and the certificates of `ca`; `https` when the
+/// first URL it is for needs a root (else none found is no error). `flag`
+/// names what it is for, in messages.
+pub fn connector(
+    ca: Option<&Path>,
+    https: bool,
+    flag: &str,
+) -> Result<HttpsConnector<HttpConnector>, Failure> {
+    let mut roots = rustls::RootCertStore::empty();
+    let native = rustls_native_certs::load_native_certs();
+    let (added, _) = roots.add_parsable_certificates(native.certs);
+    if let Some(ca) = ca {
+        let certs: Vec<CertificateDer<'static>> = CertificateDer::pem_file_iter(ca)
+            .and_then(|certs| certs.collect())
+            .map_err(|e| Failure::new(format!("--upstream-ca {}: {e}", ca.display())))?;
+        if certs.is_empty() {
+            return Err(Failure::new(format!(
+                "--upstream-ca {}: no certificate in it (PEM, BEGIN CERTIFICATE)",
+                ca.display()
+            )));
+        }
+        for cert in certs {
+            roots
+                .add(cert)
+                .map_err(|e| Failure::new(format!("--upstream-ca {}: {e}", ca.display())))?;
+        }
+    } else if added == 0 && https {
+        return Err(Failure::new(format!(
+            "{flag}: no root certificate found on this system to trust it by; name one with --upstream-ca"
+        )));
+    }
+    // ring, as chosen for its plain build (aws-lc-rs, which rustls now
+    // prefers for post-quantum key exchange, needs cmake).
+    #[allow(deprecated)]
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    // HTTP/1.1 is what `enable_http1` offers by ALPN.
+    let tls = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .map_err(|e| Failure::new(format!("TLS: {e}")))?
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    Ok(hyper_rustls::HttpsConnectorBuilder::new()
+        .with_tls_config(tls)
+        .https_or_http()
+        .enable_http1()
+        .build())
 }
 
 /// The hop-by-hop headers (RFC 9110 §7.6.1), which are the connection's,
