@@ -376,6 +376,27 @@ fn an_extra_member_the_sdk_does_not_list_is_refused_at_its_place() {
 }
 
 #[test]
+fn an_extra_that_is_no_object_where_the_sdk_types_one_is_refused() {
+    for (provider, path, value) in [
+        (Provider::Anthropic, "metadata", json!("")),
+        (Provider::OpenAiChat, "stream_options", json!(true)),
+        (Provider::Gemini, "generationConfig", json!([])),
+        (Provider::Bedrock, "inferenceConfig", json!(1)),
+    ] {
+        match with_extra(provider, &[(path, value)]) {
+            Err(BuildError::Refused { violation, .. }) => {
+                assert!(violation.rule.id.ends_with("/members"), "{violation}");
+                assert!(violation.detail.contains("is an object"), "{violation}");
+            }
+            other => panic!("{provider} {path}: {other:?}"),
+        }
+    }
+    // A union of an object and a word takes the word.
+    let b = with_extra(Provider::OpenAiChat, &[("service_tier", json!("flex"))]).unwrap();
+    assert_eq!(b["service_tier"], "flex");
+}
+
+#[test]
 fn what_the_crate_writes_is_never_replaced_by_an_extra() {
     // The members it writes from the history, the tools and the model.
     for (provider, member) in [

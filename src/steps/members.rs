@@ -17,6 +17,18 @@ pub(crate) struct Members {
     /// The paths of objects that take any member (a map, a JSON
     /// document), sorted.
     pub free: &'static [&'static str],
+    /// The paths of members that are objects (or null) in every type the
+    /// SDK gives them, sorted.
+    pub only: &'static [&'static str],
+}
+
+/// What the tables say is wrong with a member.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Finding {
+    /// Its name is not one the object may hold.
+    Unlisted,
+    /// It is an object in every type the SDK gives it; this is not one.
+    NotAnObject,
 }
 
 /// What the tables say of the object at a path.
@@ -50,14 +62,16 @@ impl Members {
 }
 
 /// Each member of `body` (and of the objects in it the tables describe)
-/// that they do not list, nor `also`: its path and its name, each object's
-/// in its order, an object's before those of the objects in it. Objects the tables do not describe, and everything in a free one,
-/// are not looked into.
+/// that they do not list, nor `also`, or that is no object where the SDK
+/// types only objects: its path, its name and which, each object's in its
+/// order, an object's before those of the objects in it. Objects the
+/// tables do not describe, and everything in a free one, are not looked
+/// into.
 pub(crate) fn unlisted<'b>(
     members: &Members,
     also: &[(&str, &str)],
     body: &'b Json<'_>,
-) -> Vec<(String, &'b str)> {
+) -> Vec<(String, &'b str, Finding)> {
     let mut out = Vec::new();
     let mut stack = vec![(String::new(), body)];
     while let Some((path, value)) = stack.pop() {
@@ -69,14 +83,19 @@ pub(crate) fn unlisted<'b>(
             let known = listed.binary_search(&name).is_ok()
                 || (path.is_empty() && also.iter().any(|(a, _)| *a == name));
             if !known {
-                out.push((path.clone(), name));
-            } else if member.is_object() {
-                let sub = if path.is_empty() {
-                    name.to_owned()
-                } else {
-                    format!("{path}.{name}")
-                };
+                out.push((path.clone(), name, Finding::Unlisted));
+                continue;
+            }
+            let sub = if path.is_empty() {
+                name.to_owned()
+            } else {
+                format!("{path}.{name}")
+            };
+            let only = members.only.binary_search(&sub.as_str()).is_ok();
+            if member.is_object() {
                 inner.push((sub, member));
+            } else if only && !matches!(member, Json::Null) {
+                out.push((path.clone(), name, Finding::NotAnObject));
             }
         }
         // Depth first, in the body's order.
@@ -95,6 +114,7 @@ mod tests {
             ("thinking", &["budget_tokens", "type"]),
         ],
         free: &["metadata"],
+        only: &["metadata", "thinking"],
     };
 
     #[test]
@@ -123,16 +143,23 @@ mod tests {
         });
         let body = Json::from_value(&body);
         let found = unlisted(&TABLE, &[], &body);
+        use Finding::*;
         assert_eq!(
             found,
             [
-                (String::new(), "strem"),
-                (String::new(), "temperature"),
-                ("thinking".to_owned(), "budget"),
+                (String::new(), "strem", Unlisted),
+                (String::new(), "temperature", Unlisted),
+                ("thinking".to_owned(), "budget", Unlisted),
             ]
         );
         let found = unlisted(&TABLE, &[("temperature", "https://docs")], &body);
         assert_eq!(found.len(), 2);
+        // An object member that is none; null is no value, left to the API.
+        let body = serde_json::json!({"metadata": "", "thinking": null});
+        assert_eq!(
+            unlisted(&TABLE, &[], &Json::from_value(&body)),
+            [(String::new(), "metadata", NotAnObject)]
+        );
         assert!(unlisted(&TABLE, &[], &Json::from_value(&serde_json::json!([1]))).is_empty());
     }
 

@@ -186,16 +186,22 @@ pub(crate) fn members_listed(
     let Some((members, sdk)) = members else {
         return;
     };
-    for (path, name) in crate::steps::members::unlisted(members, also, body) {
-        out.push(
-            rule,
-            if path.is_empty() {
-                "$".to_owned()
-            } else {
-                format!("$.{path}")
-            },
-            format!("`{name}` is not a member the request types of {sdk} list"),
-        );
+    use crate::steps::members::Finding;
+    for (path, name, finding) in crate::steps::members::unlisted(members, also, body) {
+        let detail = match finding {
+            Finding::Unlisted => {
+                format!("`{name}` is not a member the request types of {sdk} list")
+            }
+            Finding::NotAnObject => {
+                format!("`{name}` is an object in the request types of {sdk}, and this is none")
+            }
+        };
+        let at = if path.is_empty() {
+            "$".to_owned()
+        } else {
+            format!("$.{path}")
+        };
+        out.push(rule, at, detail);
     }
 }
 

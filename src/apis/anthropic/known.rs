@@ -295,7 +295,8 @@ pub(crate) const TOOL_RESULT_CONTENT: List = List {
 
 /// The members of the request body (`""`) and of the objects in it, by
 /// their path of member names, as the SDK's request types list them; the
-/// objects under `free` take any member (a map, a JSON document).
+/// objects under `free` take any member (a map, a JSON document); the
+/// members under `only` are objects (or null) in every type they may be.
 pub(crate) const REQUEST: Members = Members {
     objects: &[
         (
@@ -331,6 +332,15 @@ pub(crate) const REQUEST: Members = Members {
         ("thinking", &["budget_tokens", "display", "type"]),
     ],
     free: &["output_config.format.schema"],
+    only: &[
+        "cache_control",
+        "diagnostics",
+        "metadata",
+        "output_config",
+        "output_config.format",
+        "output_config.format.schema",
+        "thinking",
+    ],
 };
 
 /// Every list (for the tests of the tables).

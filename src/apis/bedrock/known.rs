@@ -142,7 +142,8 @@ pub(crate) const SYSTEM: List = List {
 
 /// The members of the request body (`""`) and of the objects in it, by
 /// their path of member names, as the SDK's request types list them; the
-/// objects under `free` take any member (a map, a JSON document).
+/// objects under `free` take any member (a map, a JSON document); the
+/// members under `only` are objects (or null) in every type they may be.
 pub(crate) const REQUEST: Members = Members {
     objects: &[
         (
@@ -181,6 +182,17 @@ pub(crate) const REQUEST: Members = Members {
         "additionalModelRequestFields",
         "promptVariables",
         "requestMetadata",
+    ],
+    only: &[
+        "guardrailConfig",
+        "inferenceConfig",
+        "outputConfig",
+        "outputConfig.textFormat",
+        "outputConfig.textFormat.structure",
+        "performanceConfig",
+        "promptVariables",
+        "requestMetadata",
+        "serviceTier",
     ],
 };
 

@@ -236,7 +236,8 @@ pub(crate) const FUNCTION_RESPONSE_PART: List = List {
 
 /// The members of the request body (`""`) and of the objects in it, by
 /// their path of member names, as the SDK's request types list them; the
-/// objects under `free` take any member (a map, a JSON document).
+/// objects under `free` take any member (a map, a JSON document); the
+/// members under `only` are objects (or null) in every type they may be.
 pub(crate) const REQUEST: Members = Members {
     objects: &[
         (
@@ -349,6 +350,21 @@ pub(crate) const REQUEST: Members = Members {
     free: &[
         "generationConfig.responseSchema.defs",
         "generationConfig.responseSchema.properties",
+        "labels",
+    ],
+    only: &[
+        "generationConfig",
+        "generationConfig.audioTranscriptionConfig",
+        "generationConfig.audioTranscriptionConfig.languageAuto",
+        "generationConfig.audioTranscriptionConfig.languageHints",
+        "generationConfig.responseSchema",
+        "generationConfig.responseSchema.defs",
+        "generationConfig.responseSchema.items",
+        "generationConfig.responseSchema.properties",
+        "generationConfig.speechConfig",
+        "generationConfig.speechConfig.multiSpeakerVoiceConfig",
+        "generationConfig.speechConfig.voiceConfig",
+        "generationConfig.thinkingConfig",
         "labels",
     ],
 };

@@ -41,7 +41,8 @@ pub(crate) const TOOL_CALL: List = List {
 
 /// The members of the request body (`""`) and of the objects in it, by
 /// their path of member names, as the SDK's request types list them; the
-/// objects under `free` take any member (a map, a JSON document).
+/// objects under `free` take any member (a map, a JSON document); the
+/// members under `only` are objects (or null) in every type they may be.
 pub(crate) const REQUEST: Members = Members {
     objects: &[(
         "",
@@ -59,6 +60,7 @@ pub(crate) const REQUEST: Members = Members {
         ],
     )],
     free: &["format", "options"],
+    only: &["options"],
 };
 
 /// Every list (for the tests of the tables).

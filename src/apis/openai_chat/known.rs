@@ -134,7 +134,8 @@ pub(crate) const TOOL_CALL: List = List {
 
 /// The members of the request body (`""`) and of the objects in it, by
 /// their path of member names, as the SDK's request types list them; the
-/// objects under `free` take any member (a map, a JSON document).
+/// objects under `free` take any member (a map, a JSON document); the
+/// members under `only` are objects (or null) in every type they may be.
 pub(crate) const REQUEST: Members = Members {
     objects: &[
         (
@@ -207,6 +208,24 @@ pub(crate) const REQUEST: Members = Members {
         "logit_bias",
         "metadata",
         "response_format.json_schema.schema",
+    ],
+    only: &[
+        "audio",
+        "logit_bias",
+        "metadata",
+        "moderation",
+        "moderation.policy",
+        "moderation.policy.input",
+        "moderation.policy.output",
+        "prediction",
+        "prompt_cache_options",
+        "response_format",
+        "response_format.json_schema",
+        "response_format.json_schema.schema",
+        "stream_options",
+        "web_search_options",
+        "web_search_options.user_location",
+        "web_search_options.user_location.approximate",
     ],
 };
 

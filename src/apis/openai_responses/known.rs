@@ -347,7 +347,8 @@ pub(crate) const FUNCTION_CALL_OUTPUT_OUTPUT: List = List {
 
 /// The members of the request body (`""`) and of the objects in it, by
 /// their path of member names, as the SDK's request types list them; the
-/// objects under `free` take any member (a map, a JSON document).
+/// objects under `free` take any member (a map, a JSON document); the
+/// members under `only` are objects (or null) in every type they may be.
 pub(crate) const REQUEST: Members = Members {
     objects: &[
         (
@@ -417,6 +418,24 @@ pub(crate) const REQUEST: Members = Members {
         ),
     ],
     free: &["metadata", "prompt.variables", "text.format.schema"],
+    only: &[
+        "access_programs",
+        "background_options",
+        "image",
+        "metadata",
+        "moderation",
+        "moderation.policy",
+        "moderation.policy.input",
+        "moderation.policy.output",
+        "prompt",
+        "prompt.variables",
+        "prompt_cache_options",
+        "reasoning",
+        "stream_options",
+        "text",
+        "text.format",
+        "text.format.schema",
+    ],
 };
 
 /// Every list (for the tests of the tables).
