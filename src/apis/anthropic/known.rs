@@ -343,6 +343,9 @@ pub(crate) const REQUEST: Members = Members {
     ],
 };
 
+/// The service tiers the request types spell, in their order.
+pub(crate) const SERVICE_TIERS: &[&str] = &["auto", "standard_only"];
+
 /// Every list (for the tests of the tables).
 #[cfg(test)]
 pub(crate) const LISTS: &[&List] = &[

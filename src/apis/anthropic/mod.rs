@@ -41,9 +41,8 @@ pub(crate) const SPEC: Spec = Spec {
         ParallelToolCalls,
         ServiceTier,
     ],
-    // `service_tier`'s literal in the SDK's `MessageCreateParams`
-    // (`anthropic` 2.14.0).
-    service_tiers: &["auto", "standard_only"],
+    // As the SDK spells them (generated: `known.rs`).
+    service_tiers: known::SERVICE_TIERS,
     holder: Some(Holder::Anthropic),
     // Every model on the Messages API is Claude.
     family: |_, _| Some(Family::Claude),

@@ -196,6 +196,9 @@ pub(crate) const REQUEST: Members = Members {
     ],
 };
 
+/// The service tiers the request types spell, in their order.
+pub(crate) const SERVICE_TIERS: &[&str] = &["priority", "default", "flex", "reserved"];
+
 /// Every list (for the tests of the tables).
 #[cfg(test)]
 pub(crate) const LISTS: &[&List] = &[&MESSAGE, &CONTENT, &TOOL_RESULT_CONTENT, &SYSTEM];

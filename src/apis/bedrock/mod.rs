@@ -33,8 +33,8 @@ pub(crate) const SPEC: Spec = Spec {
     ids: Pattern::BEDROCK_ID,
     // Where each goes, with its source: `write.rs`.
     settings: &[MaxTokens, Temperature, TopP, Stop, Stream, ServiceTier],
-    // `ServiceTierType`'s enum in botocore 1.44.8's service model.
-    service_tiers: &["priority", "default", "flex", "reserved"],
+    // As the SDK spells them (generated: `known.rs`).
+    service_tiers: known::SERVICE_TIERS,
     // The ConverseStream operation
     // (<https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStream.html>,
     // read 2026-12-05).

@@ -369,6 +369,9 @@ pub(crate) const REQUEST: Members = Members {
     ],
 };
 
+/// The service tiers the request types spell, in their order.
+pub(crate) const SERVICE_TIERS: &[&str] = &["unspecified", "flex", "standard", "priority"];
+
 /// Every list (for the tests of the tables).
 #[cfg(test)]
 pub(crate) const LISTS: &[&List] = &[&CONTENT, &PART, &FUNCTION_RESPONSE, &FUNCTION_RESPONSE_PART];

@@ -43,8 +43,8 @@ pub(crate) const SPEC: Spec = Spec {
         Store,
         ServiceTier,
     ],
-    // `ServiceTier`'s values in `google-genai` 3.6.1's types.
-    service_tiers: &["unspecified", "standard", "flex", "priority"],
+    // As the SDK spells them (generated: `known.rs`).
+    service_tiers: known::SERVICE_TIERS,
     // Streamed as server-sent events
     // (<https://ai.google.dev/api/generate-content#method:-models.streamgeneratecontent>,
     // read 2026-12-05).

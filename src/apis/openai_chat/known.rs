@@ -229,6 +229,9 @@ pub(crate) const REQUEST: Members = Members {
     ],
 };
 
+/// The service tiers the request types spell, in their order.
+pub(crate) const SERVICE_TIERS: &[&str] = &["auto", "default", "flex", "scale", "priority", "fast"];
+
 /// Every list (for the tests of the tables).
 #[cfg(test)]
 pub(crate) const LISTS: &[&List] = &[

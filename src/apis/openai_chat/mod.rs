@@ -40,9 +40,8 @@ pub(crate) const SPEC: Spec = Spec {
         ServiceTier,
         Verbosity,
     ],
-    // `service_tier`'s literal in the SDK's `CompletionCreateParams`
-    // (`openai` 3.57.0).
-    service_tiers: &["auto", "default", "flex", "scale", "priority", "fast"],
+    // As the SDK spells them (generated: `known.rs`).
+    service_tiers: known::SERVICE_TIERS,
     holder: Some(Holder::OpenAi),
     // The image part is a URL only; the `file` part takes a file id, for
     // documents (<https://platform.openai.com/docs/api-reference/chat/create>,

@@ -438,6 +438,17 @@ pub(crate) const REQUEST: Members = Members {
     ],
 };
 
+/// The service tiers the request types spell, in their order.
+pub(crate) const SERVICE_TIERS: &[&str] = &[
+    "auto",
+    "default",
+    "flex",
+    "scale",
+    "priority",
+    "fast",
+    "ultrafast",
+];
+
 /// Every list (for the tests of the tables).
 #[cfg(test)]
 pub(crate) const LISTS: &[&List] = &[

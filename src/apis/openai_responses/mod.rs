@@ -40,17 +40,8 @@ pub(crate) const SPEC: Spec = Spec {
         Verbosity,
         ReasoningSummary,
     ],
-    // `service_tier`'s literal in the SDK's `ResponseCreateParams`
-    // (`openai` 3.57.0).
-    service_tiers: &[
-        "auto",
-        "default",
-        "flex",
-        "scale",
-        "priority",
-        "fast",
-        "ultrafast",
-    ],
+    // As the SDK spells them (generated: `known.rs`).
+    service_tiers: known::SERVICE_TIERS,
     holder: Some(Holder::OpenAi),
     // `function_call_output` takes `input_image` and `input_file`.
     tool_media: ToolMedia::Inside,
