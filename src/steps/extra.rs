@@ -6,8 +6,6 @@
 //! The merged body then goes through the API's rules like any other: its
 //! member tables refuse a member the API's SDK does not list.
 
-use std::fmt;
-
 use serde_json::{Map, Value};
 
 /// Extra members for a request body, by path (`"metadata.user_id"`).
@@ -142,20 +140,11 @@ pub(crate) fn merge(base: Value, extra: &Value) -> Result<Value, Vec<String>> {
 }
 
 /// A path of names as given (`a.b`), or `the body` for none.
-pub(crate) fn shown(at: &[String]) -> Shown<'_> {
-    Shown(at)
-}
-
-/// [`shown`].
-pub(crate) struct Shown<'a>(&'a [String]);
-
-impl fmt::Display for Shown<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.0.is_empty() {
-            return f.write_str("the body");
-        }
-        f.write_str(&self.0.join("."))
+pub(crate) fn shown(at: &[String]) -> String {
+    if at.is_empty() {
+        return "the body".to_owned();
     }
+    at.join(".")
 }
 
 #[cfg(test)]

@@ -68,7 +68,7 @@ impl<M: SerializeMap> SerializeStruct for Members<'_, M> {
             let there = at.iter().fold(&written, |v, name| &v[name.as_str()]);
             let path: Vec<String> = std::iter::once(key.to_owned()).chain(at).collect();
             let conflict = ExtraError {
-                path: shown(&path).to_string(),
+                path: shown(&path),
                 problem: format!(
                     "the crate writes {there} there; set it with its parameter or leave it out"
                 ),
