@@ -58,6 +58,11 @@ const CASES: &[(&str, &str, bool, Option<&str>)] = &[
     // beside a tool's screenshot, and a later pasted image alone: each
     // sent in the user's turn, fitted like the tool's.
     ("user-pasted", "tests/golden/user-pasted.jsonl", true, None),
+    // The caller's cache marks (`"cache": true`) on the system record, on
+    // an attachment of the user's, on one inside a tool result and on the
+    // last user record: a breakpoint after each where the model caches at
+    // marks (Claude), none elsewhere.
+    ("cache-marks", "tests/golden/cache-marks.jsonl", true, None),
     // A full-size screenshot (a Retina laptop's 2880×1800), sent at the
     // size each provider's default model processes.
     (

@@ -24,6 +24,15 @@ pub enum RenderError {
         /// Position of the attachment in the list, from 0.
         index: usize,
     },
+    /// A marker line has no room for a cache mark: mark the record
+    /// instead, or write a native carrier.
+    #[error(
+        "attachment {index}: a marker line cannot carry a cache mark (mark the message instead)"
+    )]
+    CacheInMarker {
+        /// Position of the attachment in the list, from 0.
+        index: usize,
+    },
 }
 
 /// Why [`rebuild_carrier`](super::rebuild_carrier) refused.

@@ -59,6 +59,7 @@ pub fn parse_marker_line(line: &str) -> Option<Attachment<'_>> {
         kind,
         target: Cow::Borrowed(target),
         name: None,
+        cache: false,
     })
 }
 
@@ -66,8 +67,9 @@ pub fn parse_marker_line(line: &str) -> Option<Attachment<'_>> {
 /// (without a line feed).
 ///
 /// # Errors
-/// [`RenderError::EmptyTarget`] or [`RenderError::LineFeedInTarget`] (with
-/// index 0) when the line would not parse back as the same attachment.
+/// [`RenderError::EmptyTarget`], [`RenderError::LineFeedInTarget`] or
+/// [`RenderError::CacheInMarker`] (with index 0) when the line would not
+/// parse back as the same attachment.
 ///
 /// # Example
 /// ```
@@ -78,15 +80,20 @@ pub fn parse_marker_line(line: &str) -> Option<Attachment<'_>> {
 /// assert!(marker_line(&Attachment::image("a\nb")).is_err());
 /// ```
 pub fn marker_line(attachment: &Attachment<'_>) -> Result<String, RenderError> {
-    check_marker_target(0, &attachment.target)?;
+    check_marker(0, attachment)?;
     let mut out = String::with_capacity(attachment.target.len() + 11);
     push_marker_line(&mut out, attachment);
     Ok(out)
 }
 
-/// Check that `target` survives a marker line; `index` names it in the error.
-pub(crate) fn check_marker_target(index: usize, target: &str) -> Result<(), RenderError> {
-    if target.is_empty() {
+/// Check that an attachment survives a marker line; `index` names it in
+/// the error. Its `name` is not written and not asked for (a marker line
+/// has none); a cache mark would be lost, so it is refused.
+pub(crate) fn check_marker(index: usize, attachment: &Attachment<'_>) -> Result<(), RenderError> {
+    let target = &attachment.target;
+    if attachment.cache {
+        Err(RenderError::CacheInMarker { index })
+    } else if target.is_empty() {
         Err(RenderError::EmptyTarget { index })
     } else if target.contains('\n') {
         Err(RenderError::LineFeedInTarget { index })

@@ -140,6 +140,12 @@ pub struct Attachment<'a> {
     /// declaration gives none (or gives an empty one).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<Cow<'a, str>>,
+    /// Whether the declaration marks it as the end of a prefix to cache
+    /// (`"cache": true`): where the request's API caches prompts at marks,
+    /// a breakpoint is placed with it. Only a native record carries one;
+    /// a marker line cannot.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub cache: bool,
 }
 
 impl<'a> Attachment<'a> {
@@ -149,6 +155,7 @@ impl<'a> Attachment<'a> {
             kind,
             target: target.into(),
             name: None,
+            cache: false,
         }
     }
 
@@ -170,6 +177,23 @@ impl<'a> Attachment<'a> {
         }
     }
 
+    /// The same attachment, marked (or not) as the end of a prefix to
+    /// cache.
+    ///
+    /// ```
+    /// use tool_carrier::{render_native_tool_carrier, Attachment};
+    ///
+    /// let a = Attachment::image("a.png").with_cache(true);
+    /// assert_eq!(
+    ///     render_native_tool_carrier("shot", &[a])?,
+    ///     r#"{"content":"shot","attachments":[{"kind":"image","target":"a.png","cache":true}]}"#
+    /// );
+    /// # Ok::<(), tool_carrier::RenderError>(())
+    /// ```
+    pub fn with_cache(self, cache: bool) -> Self {
+        Attachment { cache, ..self }
+    }
+
     /// An image attachment at `target`.
     pub fn image(target: impl Into<Cow<'a, str>>) -> Self {
         Attachment::new(AttachmentKind::Image, target)
@@ -181,6 +205,7 @@ impl<'a> Attachment<'a> {
             kind: self.kind,
             target: Cow::Owned(self.target.into_owned()),
             name: self.name.map(|n| Cow::Owned(n.into_owned())),
+            cache: self.cache,
         }
     }
 }

@@ -9,7 +9,8 @@
 //!               and exactly one non-empty string "target"; at most one
 //!               string "name" (the original file name: kept when it is
 //!               exactly one non-empty string, else the record has none);
-//!               other members ignored
+//!               at most one boolean "cache" (true: a prompt-cache mark
+//!               after it); other members ignored
 //! ```
 //!
 //! The reader is one pass of the JSON scanner ([`crate::json::scan`]) that
@@ -146,7 +147,7 @@ fn checked(item: &str) -> Result<Attachment<'_>, Rejected> {
     if !item.starts_with('{') {
         return Err(Rejected::NotAnObject);
     }
-    let [kind, target, name] = scan::pick(item, ["kind", "target", "name"])
+    let [kind, target, name, cache] = scan::pick(item, ["kind", "target", "name", "cache"])
         .ok_or(Rejected::NotAnObject)?
         .picks;
     fn text<'i>(pick: scan::Pick<'i>, member: &'static str) -> Result<Cow<'i, str>, Rejected> {
@@ -164,7 +165,21 @@ fn checked(item: &str) -> Result<Attachment<'_>, Rejected> {
         return Err(Rejected::EmptyTarget);
     }
     let name = name.one().and_then(|m| m.decoded).filter(|n| !n.is_empty());
-    Ok(Attachment { kind, target, name })
+    let cache = match cache {
+        scan::Pick::Absent => false,
+        scan::Pick::Repeated { .. } => return Err(Rejected::Repeated("cache")),
+        scan::Pick::One(m) => match &item[m.value] {
+            "true" => true,
+            "false" => false,
+            _ => return Err(Rejected::NotABoolean("cache")),
+        },
+    };
+    Ok(Attachment {
+        kind,
+        target,
+        name,
+        cache,
+    })
 }
 
 /// Every item of an `attachments` array (its JSON text), in order: the
@@ -195,6 +210,8 @@ pub enum Rejected {
     UnknownKind(String),
     /// Its target is empty.
     EmptyTarget,
+    /// The member is not `true` or `false`.
+    NotABoolean(&'static str),
 }
 
 impl std::fmt::Display for Rejected {
@@ -209,6 +226,7 @@ impl std::fmt::Display for Rejected {
                 "its kind {k:?} is none of image, audio, video, document (lowercase)"
             ),
             Rejected::EmptyTarget => f.write_str("its target is empty"),
+            Rejected::NotABoolean(m) => write!(f, "its {m:?} is not true or false"),
         }
     }
 }
@@ -371,6 +389,9 @@ pub(crate) fn push_attachment_array(out: &mut String, attachments: &[Attachment<
         if let Some(name) = a.name.as_deref().filter(|n| !n.is_empty()) {
             out.push_str(",\"name\":");
             push_json_str(out, name);
+        }
+        if a.cache {
+            out.push_str(",\"cache\":true");
         }
         out.push('}');
     }

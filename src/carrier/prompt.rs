@@ -23,7 +23,7 @@ use nom::combinator::{map_opt, recognize};
 use nom::sequence::{delimited, pair, terminated};
 use nom::{IResult, Parser};
 
-use super::marker::{check_marker_target, parse_marker_line, push_marker_line};
+use super::marker::{check_marker, parse_marker_line, push_marker_line};
 use super::{
     is_prompt_tool_carrier, Attachment, Carrier, CarrierKind, CarrierParts, Declaration, Legacy,
     RenderError, TOOL_RESULTS_PREFIX,
@@ -192,7 +192,7 @@ pub fn render_prompt_tool_carrier(
 ) -> Result<String, RenderError> {
     let mut len = TOOL_RESULTS_PREFIX.len() + COUNT_OPEN.len() + 24 + body.len();
     for (index, a) in attachments.iter().enumerate() {
-        check_marker_target(index, &a.target)?;
+        check_marker(index, a)?;
         len += a.target.len() + 12;
     }
     let mut out = String::with_capacity(len);

@@ -78,6 +78,8 @@ impl<'de> Deserialize<'de> for AttachmentItem<'de> {
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
                 let (mut kind, mut target, mut name) = (None, None, None);
                 let (mut duplicated, mut names) = (false, 0);
+                // `cache`: how many, and whether each was a boolean.
+                let (mut caches, mut cache, mut cache_ok) = (0, false, true);
                 while let Some(CowStr(key)) = map.next_key::<CowStr<'de>>()? {
                     let slot = match key.as_ref() {
                         "kind" => &mut kind,
@@ -86,6 +88,13 @@ impl<'de> Deserialize<'de> for AttachmentItem<'de> {
                             let MaybeStr(value) = map.next_value::<MaybeStr<'de>>()?;
                             names += 1;
                             name = value;
+                            continue;
+                        }
+                        "cache" => {
+                            let value = map.next_value::<serde_json::Value>()?.as_bool();
+                            caches += 1;
+                            cache = value.unwrap_or(false);
+                            cache_ok &= value.is_some();
                             continue;
                         }
                         _ => {
@@ -98,12 +107,15 @@ impl<'de> Deserialize<'de> for AttachmentItem<'de> {
                     *slot = Some(value);
                 }
                 let record = match (duplicated, kind.flatten(), target.flatten()) {
-                    (false, Some(kind), Some(target)) if !target.is_empty() => {
+                    (false, Some(kind), Some(target))
+                        if !target.is_empty() && caches <= 1 && cache_ok =>
+                    {
                         let name = name.filter(|n: &Cow<'_, str>| names == 1 && !n.is_empty());
                         AttachmentKind::from_name(&kind).map(|kind| Attachment {
                             kind,
                             target,
                             name,
+                            cache,
                         })
                     }
                     _ => None,

@@ -13,6 +13,12 @@
 //! | `{"role":"user","content":"…","attachments":[…]}` — a user's own | the record's `attachments` member, beside `content` ([`Record`]) |
 //! | `{"role":"assistant","content":"{\"content\":…,\"tool_calls\":[…]}"}` — the calls | none |
 //!
+//! Any record may carry `"cache": true` (once; `true` or `false`, else the
+//! record is no message), and so may an attachment object: the caller's
+//! prompt-cache mark, a breakpoint after that record's (or attachment's)
+//! content where the request's API caches at marks
+//! ([`AsRecord::cache`]).
+//!
 //! The attachment objects are the same in the envelope and the record
 //! (`{"kind", "target", "name"?}`). Text never declares anything: a
 //! `content` holding what looks like either member is text.
@@ -132,6 +138,9 @@ pub enum MessageError {
     /// A member that must be an array is not.
     #[error("{0:?} is not an array")]
     NotAnArray(&'static str),
+    /// A member that must be `true` or `false` is not.
+    #[error("{0:?} is not true or false")]
+    NotABoolean(&'static str),
     /// An `attachments` member on a record that is not a user's: a tool's
     /// attachments are declared inside its carrier, and no other role has
     /// any.
@@ -225,6 +234,18 @@ impl<'a> Message<'a> {
             }
             Some(m) => Some(m.value),
         };
+        // `cache` marks the record as the end of a prefix to cache: once,
+        // and `true` or `false` (a record of another spelling would be a
+        // mark one reader sees and another does not).
+        let mut caches = members.iter().filter(|(name, _)| name == "cache");
+        if let Some((_, span)) = caches.next() {
+            if caches.next().is_some() {
+                return Err(MessageError::Duplicate("cache"));
+            }
+            if !matches!(&raw[span.clone()], "true" | "false") {
+                return Err(MessageError::NotABoolean("cache"));
+            }
+        }
         Ok(Message {
             role,
             content,

@@ -130,6 +130,25 @@ impl Record {
             .map(|(_, json)| json.as_str())
     }
 
+    /// The record marked as the end of a prefix to cache (its `cache`
+    /// member `true`), or unmarked (the member taken out).
+    ///
+    /// ```
+    /// use tool_carrier::history::{AsRecord, Record};
+    ///
+    /// let r = Record::new("user", "the brief").with_cache(true);
+    /// assert_eq!(r.to_json(), r#"{"role":"user","content":"the brief","cache":true}"#);
+    /// assert!(r.cache());
+    /// assert!(!r.with_cache(false).cache());
+    /// ```
+    pub fn with_cache(mut self, cache: bool) -> Record {
+        self.members.retain(|(name, _)| name != "cache");
+        if cache {
+            self.members.push(("cache".to_owned(), "true".to_owned()));
+        }
+        self
+    }
+
     /// The members other than `role`, `content` and `attachments`, as
     /// `(name, JSON text)`, in order.
     pub fn members(&self) -> &[(String, String)] {
@@ -188,6 +207,11 @@ pub trait AsRecord {
     fn attachments_json(&self) -> Option<&str> {
         None
     }
+    /// Whether the record carries `"cache": true`: the caller marks it as
+    /// the end of a prefix to cache.
+    fn cache(&self) -> bool {
+        false
+    }
 }
 
 impl AsRecord for Record {
@@ -199,6 +223,9 @@ impl AsRecord for Record {
     }
     fn attachments_json(&self) -> Option<&str> {
         self.attachments.as_deref()
+    }
+    fn cache(&self) -> bool {
+        self.member("cache") == Some("true")
     }
 }
 
@@ -220,5 +247,8 @@ impl<T: AsRecord + ?Sized> AsRecord for &T {
     }
     fn attachments_json(&self) -> Option<&str> {
         (**self).attachments_json()
+    }
+    fn cache(&self) -> bool {
+        (**self).cache()
     }
 }

@@ -353,10 +353,21 @@ fn assemble(
         options.detail,
         &mut report,
     )?;
+    let caller_marks = crate::steps::cache_marks::count(&turns);
+    if caller_marks > 0 && !caps.cache_marks {
+        crate::steps::cache_marks::clear(&mut turns);
+        report
+            .setting_notes
+            .push(crate::steps::cache_marks::left_out(
+                caller_marks,
+                provider.display_name(),
+                &model,
+            ));
+    }
     if let Some(ttl) = options
         .params
         .cache_ttl
-        .filter(|_| !(options.cache_breakpoints && caps.cache_marks))
+        .filter(|_| !(caps.cache_marks && (options.cache_breakpoints || caller_marks > 0)))
     {
         report.setting_notes.push(format!(
             "cache TTL {ttl}: no effect: no cache breakpoints are written (they are turned off)"

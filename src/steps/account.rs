@@ -37,7 +37,7 @@ pub(crate) fn account(turns: &[Turn<'_, ()>], media: &[Media], tally: &mut Tally
                 tally.read("result", 1);
                 tally.noted("result");
             }
-            Turn::Carrier(_) | Turn::System(_) | Turn::User(_) => {}
+            Turn::Carrier(_) | Turn::System(..) | Turn::User(..) => {}
         }
     }
     let slots = turns.iter().flat_map(Turn::slots);

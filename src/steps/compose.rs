@@ -156,19 +156,48 @@ pub(crate) fn file_name(target: &str) -> Option<&str> {
 }
 
 /// Messages for APIs whose roles must alternate (Anthropic, Bedrock):
-/// content pushed for the role of the last message joins it.
+/// content pushed for the role of the last message joins it. It keeps
+/// where the caller's cache marks fall as the messages grow.
 pub(crate) struct Alternating<R, B> {
     messages: Vec<(R, Vec<B>)>,
+    /// The blocks the caller marks, as `(message, block)`.
+    marks: Vec<(usize, usize)>,
 }
+
+/// The messages an [`Alternating`] built, and the blocks the caller marks
+/// in them (`(message, block)`, in order, each once).
+pub(crate) type Finished<R, B> = (Vec<(R, Vec<B>)>, Vec<(usize, usize)>);
 
 impl<R: Copy + PartialEq, B> Alternating<R, B> {
     pub(crate) fn new() -> Self {
         Alternating {
             messages: Vec::new(),
+            marks: Vec::new(),
         }
     }
 
-    pub(crate) fn push(&mut self, role: R, blocks: Vec<B>) {
+    /// Push `blocks`, the caller marking those at `marked` (indices into
+    /// `blocks`). A mark past the last block (content that wrote no
+    /// block) falls on the last block before it, which ends the same
+    /// prefix.
+    pub(crate) fn push_marked(
+        &mut self,
+        role: R,
+        blocks: Vec<B>,
+        marked: impl IntoIterator<Item = usize>,
+    ) {
+        let (message, offset) = match self.messages.last() {
+            Some((last, content)) if *last == role => (self.messages.len() - 1, content.len()),
+            _ => (self.messages.len(), 0),
+        };
+        let count = blocks.len();
+        for i in marked {
+            if i < count {
+                self.marks.push((message, offset + i));
+            } else if let Some(last) = self.last_block() {
+                self.marks.push(last);
+            }
+        }
         if blocks.is_empty() {
             return;
         }
@@ -178,15 +207,33 @@ impl<R: Copy + PartialEq, B> Alternating<R, B> {
         }
     }
 
+    /// Where the last block pushed so far is.
+    fn last_block(&self) -> Option<(usize, usize)> {
+        let m = self.messages.len().checked_sub(1)?;
+        Some((m, self.messages[m].1.len().checked_sub(1)?))
+    }
+
     /// The messages, a `user` one holding `opening` put first when the
     /// history starts with the assistant (both APIs require a user turn
-    /// first).
-    pub(crate) fn finish(mut self, user: R, opening: B) -> Vec<(R, Vec<B>)> {
+    /// first), and the blocks the caller marks.
+    pub(crate) fn finish(mut self, user: R, opening: B) -> Finished<R, B> {
         if self.messages.first().is_some_and(|(role, _)| *role != user) {
             self.messages.insert(0, (user, vec![opening]));
+            for (m, _) in &mut self.marks {
+                *m += 1;
+            }
         }
-        self.messages
+        self.marks.sort_unstable();
+        self.marks.dedup();
+        (self.messages, self.marks)
     }
+}
+
+/// The index a caller's mark on a record takes in [`Alternating::push_marked`]:
+/// the last of the `count` blocks the record wrote (past the end when it
+/// wrote none).
+pub(crate) fn record_end(count: usize, cache: bool) -> Option<usize> {
+    cache.then(|| count.saturating_sub(1))
 }
 
 /// Text of the user turn put first when a history opens with the assistant.
@@ -256,6 +303,66 @@ pub(crate) fn cache_breakpoints<R, B>(
     stable.into_iter().chain([last]).collect()
 }
 
+/// The blocks that end in a prompt-cache breakpoint, `(message, block)`
+/// in order, and whether the head (the system text, else the last tool)
+/// ends in one.
+///
+/// Every block the caller marks (`caller`, `caller_head`) keeps its mark;
+/// then the crate's own, while the request has room for them (`limit`
+/// marks in all, the head's among them), in the order they are worth:
+/// the last message's (the next turn reads the whole conversation), the
+/// head's, the stable prefix's (`own`: message indices from
+/// [`cache_breakpoints`] after [`long_enough`], `own_head`). A mark falls
+/// on the last block of its message, and on a block that cannot carry
+/// one (`markable` false) it falls back to the nearest block before that
+/// can, which ends a prefix of the one asked for. The caller's marks are
+/// never cut to fit: more than `limit` are the request's to refuse, and
+/// the API's rule says so.
+pub(crate) fn with_callers<R, B>(
+    messages: &[(R, Vec<B>)],
+    (caller, caller_head): (Vec<(usize, usize)>, bool),
+    (own, own_head): (Vec<usize>, bool),
+    limit: usize,
+    markable: impl Fn(&B) -> bool,
+) -> (Vec<(usize, usize)>, bool) {
+    let at_or_before = |(m, b): (usize, usize)| -> Option<(usize, usize)> {
+        (0..=m).rev().find_map(|i| {
+            let blocks = &messages[i].1;
+            let end = if i == m { b + 1 } else { blocks.len() };
+            (0..end.min(blocks.len()))
+                .rev()
+                .find(|&j| markable(&blocks[j]))
+                .map(|j| (i, j))
+        })
+    };
+    let mut blocks: Vec<(usize, usize)> = caller.into_iter().filter_map(at_or_before).collect();
+    blocks.sort_unstable();
+    blocks.dedup();
+    let mut head = caller_head;
+    enum Own {
+        Head,
+        Block((usize, usize)),
+    }
+    let ends = |i: usize| at_or_before((i, messages[i].1.len().saturating_sub(1)));
+    let mut worth: Vec<Own> = own.into_iter().rev().filter_map(ends).map(Own::Block).collect();
+    if own_head {
+        // The head's comes second: after the last message's.
+        worth.insert(worth.len().min(1), Own::Head);
+    }
+    for mark in worth {
+        if blocks.len() + usize::from(head) >= limit {
+            break;
+        }
+        match mark {
+            Own::Head => head = true,
+            Own::Block(b) if !blocks.contains(&b) => blocks.push(b),
+            Own::Block(_) => {}
+        }
+    }
+    blocks.sort_unstable();
+    (blocks, head)
+}
+
 #[cfg(test)]
 mod cache_prefix_tests {
     use super::*;
@@ -267,6 +374,59 @@ mod cache_prefix_tests {
         assert_eq!(text_tokens("abcdefgh"), 2);
         // Characters, not bytes.
         assert_eq!(text_tokens("ééééé"), 1);
+    }
+
+    #[test]
+    fn callers_marks_follow_their_blocks_as_messages_merge() {
+        let mut m = Alternating::new();
+        m.push_marked("a", vec![1, 2], record_end(2, true));
+        m.push_marked("u", vec![3], []);
+        // Joins message 1; its block 1 is the message's block 2.
+        m.push_marked("u", vec![4, 5], [1]);
+        // Writes nothing: the mark falls on the block before.
+        m.push_marked("u", vec![], record_end(0, true));
+        let (messages, marks) = m.finish("u", 0);
+        assert_eq!(messages, [("u", vec![0]), ("a", vec![1, 2]), ("u", vec![3, 4, 5])]);
+        // The opening user message shifted every mark by one.
+        assert_eq!(marks, [(1, 1), (2, 2)]);
+    }
+
+    #[test]
+    fn the_callers_marks_come_first_and_the_crates_fill_the_rest() {
+        let messages = vec![("u", vec![1, 2]), ("a", vec![3]), ("u", vec![4, 5])];
+        let any = |_: &i32| true;
+        // Own: the stable prefix (message 1) and the last (message 2).
+        let own = || (vec![1, 2], true);
+        assert_eq!(
+            with_callers(&messages, (vec![], false), own(), 4, any),
+            (vec![(1, 0), (2, 1)], true)
+        );
+        // Two of the caller's leave two: the last message's, the head's.
+        assert_eq!(
+            with_callers(&messages, (vec![(0, 0), (0, 1)], false), own(), 4, any),
+            (vec![(0, 0), (0, 1), (2, 1)], true)
+        );
+        // A caller's mark where the crate's would be counts once.
+        assert_eq!(
+            with_callers(&messages, (vec![(2, 1), (0, 0)], true), own(), 4, any),
+            (vec![(0, 0), (1, 0), (2, 1)], true)
+        );
+        // More than the limit are kept, and the crate adds none.
+        let five = vec![(0, 0), (0, 1), (1, 0), (2, 0), (2, 1)];
+        assert_eq!(
+            with_callers(&messages, (five.clone(), true), own(), 4, any),
+            (five, true)
+        );
+        // A block that takes no mark passes it to the nearest before.
+        let odd = |b: &i32| b % 2 == 1;
+        assert_eq!(
+            with_callers(&messages, (vec![(2, 1), (1, 0)], false), (vec![], false), 4, odd),
+            (vec![(1, 0), (2, 1)], false)
+        );
+        assert_eq!(
+            with_callers(&messages, (vec![(2, 0)], false), (vec![], false), 4, odd),
+            (vec![(1, 0)], false)
+        );
     }
 
     #[test]
@@ -302,6 +462,7 @@ mod tests {
             target: Cow::Owned(target.to_owned()),
             name: name.map(|n| Cow::Owned(n.to_owned())),
             rejected: None,
+            cache: false,
             media: (),
         }
     }

@@ -9,6 +9,7 @@ pub(crate) mod account;
 pub(crate) mod attach;
 pub(crate) mod audit;
 pub(crate) mod body;
+pub(crate) mod cache_marks;
 pub(crate) mod compose;
 pub(crate) mod context;
 pub(crate) mod declare;

@@ -294,7 +294,7 @@ pub(crate) fn rewrite(turns: &mut [Turn<'_>], ids: &mut Rename, names: &mut Rena
                     result.name = names.get(&result.name);
                 }
             }
-            Turn::System(_) | Turn::User(_) | Turn::Carrier(_) => {}
+            Turn::System(..) | Turn::User(..) | Turn::Carrier(_) => {}
         }
     }
 }

@@ -21,6 +21,8 @@ pub(crate) struct Slot<'a, M = Media> {
     /// grammar skips (its `target` is then its place, `attachments[N]`,
     /// and its kind is no more than a placeholder): a failed attachment.
     pub rejected: Option<Rejected>,
+    /// Whether the caller marks it as the end of a prefix to cache.
+    pub cache: bool,
     /// What it became.
     pub media: M,
 }
@@ -34,6 +36,7 @@ impl<'a> Slot<'a, ()> {
             target: self.target,
             name: self.name,
             rejected: self.rejected,
+            cache: self.cache,
             media,
         }
     }
@@ -49,6 +52,7 @@ pub(crate) fn slots<'a>(index: usize, attachments: &[Attachment<'a>]) -> Vec<Slo
             target: a.target.clone(),
             name: a.name.clone(),
             rejected: None,
+            cache: a.cache,
             media: (),
         })
         .collect()
@@ -84,6 +88,7 @@ pub(crate) fn item_slots<'a>(
                 target: a.target,
                 name: a.name,
                 rejected: None,
+                cache: a.cache,
                 media: (),
             },
             Err(why) => Slot {
@@ -92,6 +97,7 @@ pub(crate) fn item_slots<'a>(
                 target: Cow::Owned(format!("attachments[{i}]")),
                 name: None,
                 rejected: Some(why),
+                cache: false,
                 media: (),
             },
         })

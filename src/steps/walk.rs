@@ -41,10 +41,11 @@ use crate::Role;
 /// once the media step has decided.
 #[derive(Debug)]
 pub(crate) enum Turn<'a, M = Media> {
-    /// System text.
-    System(&'a str),
-    /// User text.
-    User(Cow<'a, str>),
+    /// System text, and whether the caller marks it as the end of a prefix
+    /// to cache (the record's `"cache": true`).
+    System(&'a str, bool),
+    /// User text, and whether the caller marks it.
+    User(Cow<'a, str>, bool),
     /// Assistant text and tool calls.
     Assistant(AssistantTurn<'a>),
     /// The results of the preceding assistant turn's calls, in call order.
@@ -74,6 +75,8 @@ pub(crate) struct AssistantTurn<'a> {
     /// list of objects; thinking that is no string): left out, each to be
     /// noted.
     pub malformed: Vec<&'static str>,
+    /// Whether the caller marks it as the end of a prefix to cache.
+    pub cache: bool,
 }
 
 /// One entry an envelope kept, under its member.
@@ -127,6 +130,8 @@ pub(crate) struct ToolResult<'a, M = Media> {
     /// The history message it was read from; `None` for the result the
     /// walk writes for a call nobody answered.
     pub index: Option<usize>,
+    /// Whether the caller marks it as the end of a prefix to cache.
+    pub cache: bool,
 }
 
 /// A user message holding attachments.
@@ -138,6 +143,8 @@ pub(crate) struct UserCarrier<'a, M = Media> {
     pub slots: Vec<Slot<'a, M>>,
     /// Whether it is a tool result no call claims, sent as a user's.
     pub unclaimed: bool,
+    /// Whether the caller marks it as the end of a prefix to cache.
+    pub cache: bool,
 }
 
 impl<'a> Turn<'a, ()> {
@@ -146,7 +153,7 @@ impl<'a> Turn<'a, ()> {
         match self {
             Turn::Results(results) => Box::new(results.iter().flat_map(|r| r.slots.iter())),
             Turn::Carrier(carrier) => Box::new(carrier.slots.iter()),
-            Turn::System(_) | Turn::User(_) | Turn::Assistant(_) => Box::new(std::iter::empty()),
+            Turn::System(..) | Turn::User(..) | Turn::Assistant(_) => Box::new(std::iter::empty()),
         }
     }
 
@@ -159,8 +166,8 @@ impl<'a> Turn<'a, ()> {
                 .collect()
         };
         match self {
-            Turn::System(text) => Turn::System(text),
-            Turn::User(text) => Turn::User(text),
+            Turn::System(text, cache) => Turn::System(text, cache),
+            Turn::User(text, cache) => Turn::User(text, cache),
             Turn::Assistant(a) => Turn::Assistant(a),
             Turn::Results(results) => Turn::Results(
                 results
@@ -172,6 +179,7 @@ impl<'a> Turn<'a, ()> {
                         slots: fill(r.slots),
                         is_error: r.is_error,
                         index: r.index,
+                        cache: r.cache,
                     })
                     .collect(),
             ),
@@ -179,6 +187,7 @@ impl<'a> Turn<'a, ()> {
                 text: c.text,
                 slots: fill(c.slots),
                 unclaimed: c.unclaimed,
+                cache: c.cache,
             }),
         }
     }
@@ -220,7 +229,10 @@ pub(crate) fn walk<M: AsRecord>(messages: &[M]) -> Vec<Turn<'_, ()>> {
             i += 1;
             continue;
         }
-        let turn = assistant(i, content);
+        let turn = AssistantTurn {
+            cache: messages[i].cache(),
+            ..assistant(i, content)
+        };
         if turn.calls.is_empty() {
             turns.push(Turn::Assistant(turn));
             i += 1;
@@ -259,9 +271,10 @@ pub(crate) fn walk<M: AsRecord>(messages: &[M]) -> Vec<Turn<'_, ()>> {
                         body: carrier.body,
                         is_error: carrier.is_error,
                         index: Some(j),
+                        cache: m.cache(),
                     });
                 }
-                None => after.push(unclaimed(j, carrier, c)),
+                None => after.push(unclaimed(j, carrier, c, m.cache())),
             }
         }
         let results = turn
@@ -276,6 +289,7 @@ pub(crate) fn walk<M: AsRecord>(messages: &[M]) -> Vec<Turn<'_, ()>> {
                     slots: Vec::new(),
                     is_error: false,
                     index: None,
+                    cache: false,
                 })
             })
             .collect();
@@ -314,8 +328,9 @@ pub(crate) fn misroled<M: AsRecord>(messages: &[M]) -> Option<(usize, String, &'
 /// A message that is not an assistant's, on its own.
 fn single<'a, M: AsRecord>(index: usize, role: Role<'_>, message: &'a M) -> Turn<'a, ()> {
     let content = message.content();
+    let cache = message.cache();
     match role {
-        Role::System | Role::Developer => Turn::System(content),
+        Role::System | Role::Developer => Turn::System(content, cache),
         Role::User => {
             // The user's own attachments: a member of the record, never
             // read from its text.
@@ -339,23 +354,26 @@ fn single<'a, M: AsRecord>(index: usize, role: Role<'_>, message: &'a M) -> Turn
                         text,
                         slots,
                         unclaimed: false,
+                        cache,
                     })
                 }
                 None if !own.is_empty() => Turn::Carrier(UserCarrier {
                     text: Cow::Borrowed(content),
                     slots: own,
                     unclaimed: false,
+                    cache,
                 }),
-                None => Turn::User(Cow::Borrowed(content)),
+                None => Turn::User(Cow::Borrowed(content), cache),
             }
         }
-        Role::Tool => unclaimed(index, Carrier::native(content), content),
-        Role::Other(other) => Turn::User(Cow::Owned(format!("[{other}]\n{content}"))),
+        Role::Tool => unclaimed(index, Carrier::native(content), content, cache),
+        Role::Other(other) => Turn::User(Cow::Owned(format!("[{other}]\n{content}")), cache),
         // The walk takes assistant messages apart (their calls pair with
         // the results after them); as text here for completeness.
         Role::Assistant => Turn::Assistant(AssistantTurn {
             index,
             text: (!content.is_empty()).then_some(Cow::Borrowed(content)),
+            cache,
             ..AssistantTurn::default()
         }),
     }
@@ -363,7 +381,12 @@ fn single<'a, M: AsRecord>(index: usize, role: Role<'_>, message: &'a M) -> Turn
 
 /// A tool result no call claims, labelled (with its call id when the
 /// envelope names one).
-fn unclaimed<'a>(index: usize, carrier: Carrier<'a>, content: &'a str) -> Turn<'a, ()> {
+fn unclaimed<'a>(
+    index: usize,
+    carrier: Carrier<'a>,
+    content: &'a str,
+    cache: bool,
+) -> Turn<'a, ()> {
     let label = match carrier.call_id.as_deref() {
         Some(id) => format!("[Tool result for call {id}, which no tool call is waiting for]"),
         None => "[Tool result that no tool call is waiting for]".to_owned(),
@@ -372,6 +395,7 @@ fn unclaimed<'a>(index: usize, carrier: Carrier<'a>, content: &'a str) -> Turn<'
         slots: carrier_slots(index, &carrier, content),
         text: Cow::Owned(format!("{label}\n{}", carrier.body)),
         unclaimed: true,
+        cache,
     })
 }
 
@@ -471,6 +495,7 @@ fn envelope(index: usize, content: &str) -> Option<AssistantTurn<'static>> {
         kept,
         ollama_thinking,
         malformed,
+        cache: false,
     })
 }
 

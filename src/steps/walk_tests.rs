@@ -7,8 +7,8 @@ fn kinds(turns: &[Turn<'_, ()>]) -> Vec<String> {
     turns
         .iter()
         .map(|t| match t {
-            Turn::System(_) => "system".to_owned(),
-            Turn::User(_) => "user".to_owned(),
+            Turn::System(..) => "system".to_owned(),
+            Turn::User(..) => "user".to_owned(),
             Turn::Assistant(a) => format!("assistant:{}", a.calls.len()),
             Turn::Results(r) => format!(
                 "results:{}",

@@ -28,8 +28,8 @@ use super::wire::{
     Source, Thinking, Tool, ToolChoice,
 };
 use crate::steps::compose::{
-    cache_breakpoints, has_media, long_enough, text_tokens, text_with_notes, Alternating,
-    Placement, OPENING_TEXT,
+    cache_breakpoints, has_media, long_enough, record_end, text_tokens, text_with_notes,
+    with_callers, Alternating, Placement, OPENING_TEXT,
 };
 use crate::steps::context::Context;
 use crate::steps::declare::{Declarations, Input};
@@ -37,30 +37,40 @@ use crate::steps::envelope::ANTHROPIC_THINKING;
 use crate::steps::walk::{AssistantTurn, Media, Slot, ToolResult, Turn, UserCarrier};
 use crate::steps::wire::{AsObject, Open, Sorted, TextOr, B64};
 
-/// A lone text block as a plain string, unless it is a breakpoint.
+/// A lone text block as a plain string, unless it is a breakpoint; each
+/// block of `marked` (their indices) a breakpoint.
 fn content(
     mut blocks: Vec<Item<'static>>,
-    breakpoint: Option<CacheControl>,
+    marked: &[usize],
+    cache_control: CacheControl,
 ) -> TextOr<'static, Marked<Item<'static>>> {
-    if breakpoint.is_none() {
+    if marked.is_empty() {
         if let [Open::Known(Block::Text { .. })] = blocks.as_slice() {
             if let Some(Open::Known(Block::Text { text })) = blocks.pop() {
                 return TextOr::Text(text);
             }
         }
     }
-    let last = blocks.len().saturating_sub(1);
     TextOr::Parts(
         blocks
             .into_iter()
             .enumerate()
-            .map(|(i, b)| match breakpoint.filter(|_| i == last) {
-                Some(cache_control) => Marked::breakpoint(b, cache_control),
-                None => Marked::plain(b),
+            .map(|(i, b)| {
+                if marked.contains(&i) {
+                    Marked::breakpoint(b, cache_control)
+                } else {
+                    Marked::plain(b)
+                }
             })
             .collect(),
     )
 }
+
+/// The most `cache_control` marks a request carries: "You can define up
+/// to 4 cache breakpoints"
+/// (<https://platform.claude.com/docs/en/build-with-claude/prompt-caching>,
+/// read 2026-12-05).
+const MAX_MARKS: usize = 4;
 
 /// A block's input tokens, estimated for the cached-prefix rule: text
 /// by [`text_tokens`], an image sent inline by the model's count, a call's
@@ -100,22 +110,47 @@ fn json_tokens(value: &impl serde::Serialize) -> u64 {
 /// Build the body.
 pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
     let mut system: Vec<&str> = Vec::new();
+    let mut system_marked = false;
     let mut messages = Alternating::new();
     for turn in turns {
         match turn {
-            Turn::System(text) => system.push(text),
-            Turn::User(text) => messages.push(Role::User, text_block(&text).into_iter().collect()),
-            Turn::Assistant(a) => messages.push(Role::Assistant, assistant(a)),
-            Turn::Results(results) => {
-                messages.push(Role::User, results.into_iter().map(tool_result).collect())
+            Turn::System(text, cache) => {
+                system.push(text);
+                system_marked |= cache;
             }
-            Turn::Carrier(c) => messages.push(Role::User, carrier(c)),
+            Turn::User(text, cache) => {
+                let blocks: Vec<_> = text_block(&text).into_iter().collect();
+                let end = record_end(blocks.len(), cache);
+                messages.push_marked(Role::User, blocks, end);
+            }
+            Turn::Assistant(a) => {
+                let cache = a.cache;
+                let blocks = assistant(a);
+                let end = record_end(blocks.len(), cache);
+                messages.push_marked(Role::Assistant, blocks, end);
+            }
+            Turn::Results(results) => {
+                // A mark on a result, or on an attachment inside it, falls
+                // on its `tool_result` block.
+                let marked: Vec<usize> = results
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, r)| r.cache || r.slots.iter().any(|s| s.cache))
+                    .map(|(i, _)| i)
+                    .collect();
+                let blocks = results.into_iter().map(tool_result).collect();
+                messages.push_marked(Role::User, blocks, marked);
+            }
+            Turn::Carrier(c) => {
+                let (blocks, marked) = carrier(c);
+                messages.push_marked(Role::User, blocks, marked);
+            }
         }
     }
     let opening = Open::Known(Block::Text {
         text: OPENING_TEXT.into(),
     });
-    let messages = messages.finish(Role::User, opening);
+    let (messages, caller) = messages.finish(Role::User, opening);
     // Caching: <https://platform.claude.com/docs/en/build-with-claude/prompt-caching>
     // (read 2026-12-01): everything up to a marked block is cached; at
     // most 4 marks a request; none on a prefix shorter than the model's
@@ -132,20 +167,36 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
     // Tools come before the system text in the cached prefix.
     let before = json_tokens(&tools).saturating_add(text_tokens(&system));
     let long = |prefix: u64| cx.cache_min_tokens.is_none_or(|min| prefix >= min);
-    let marks = cache_breakpoints(&messages, sends_media, cx.cache_breakpoints);
-    let marks = long_enough(&messages, marks, before, cx.cache_min_tokens, |b| {
+    let own = cache_breakpoints(&messages, sends_media, cx.cache_breakpoints);
+    let own = long_enough(&messages, own, before, cx.cache_min_tokens, |b| {
         block_tokens(b, cx)
     });
+    let own_head = cx.cache_breakpoints && long(before);
+    // A kept block (thinking, as the model wrote it) takes no mark.
+    let (marks, head) = with_callers(
+        &messages,
+        (caller, system_marked),
+        (own, own_head),
+        MAX_MARKS,
+        |b| !matches!(b, Open::Raw(_)),
+    );
     let messages = messages
         .into_iter()
         .enumerate()
-        .map(|(i, (role, blocks))| Message {
-            role,
-            content: content(blocks, marks.contains(&i).then_some(cache_control)),
+        .map(|(i, (role, blocks))| {
+            let marked: Vec<usize> = marks
+                .iter()
+                .filter(|(m, _)| *m == i)
+                .map(|&(_, b)| b)
+                .collect();
+            Message {
+                role,
+                content: content(blocks, &marked, cache_control),
+            }
         })
         .collect();
     let system = (!system.is_empty()).then(|| {
-        if cx.cache_breakpoints && long(before) {
+        if head {
             TextOr::Parts(vec![Marked::breakpoint(
                 Block::Text {
                     text: system.into(),
@@ -159,7 +210,7 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
     });
     // The system text's breakpoint covers the tools too; without system
     // text, the last tool.
-    if cx.cache_breakpoints && system.is_none() && long(before) {
+    if head && system.is_none() {
         if let Some(last) = tools.last_mut() {
             last.cache_control = Some(cache_control);
         }
@@ -290,11 +341,25 @@ fn tool_result(result: ToolResult<'_>) -> Item<'static> {
     })
 }
 
-fn carrier(c: UserCarrier<'_>) -> Vec<Item<'static>> {
+/// A carrier's blocks, and those the caller marks: its last for a mark on
+/// the record; an attachment's own block for a mark on an attachment sent
+/// as media, the text holding its note for one that is not.
+fn carrier(c: UserCarrier<'_>) -> (Vec<Item<'static>>, Vec<usize>) {
     let text = text_with_notes(&c.text, &c.slots, Placement::Inside);
     let mut blocks: Vec<Item<'static>> = text_block(&text).into_iter().collect();
+    let mut marked = Vec::new();
+    let mut next = blocks.len();
+    for slot in &c.slots {
+        let sent = slot.media.is_sent();
+        if slot.cache {
+            // A note lives in the text block, the first when there is one.
+            marked.push(if sent { next } else { 0 });
+        }
+        next += usize::from(sent);
+    }
     blocks.extend(media_blocks(c.slots));
-    blocks
+    marked.extend(record_end(blocks.len(), c.cache));
+    (blocks, marked)
 }
 
 /// A document's `title`: its declared file name, control characters made

@@ -39,14 +39,20 @@ use super::wire::{
     ToolUse,
 };
 use crate::steps::compose::{
-    attachment_label, cache_breakpoints, has_media, long_enough, slot_file_name, text_tokens,
-    text_with_notes, Alternating, Placement, OPENING_TEXT,
+    attachment_label, cache_breakpoints, has_media, long_enough, record_end, slot_file_name,
+    text_tokens, text_with_notes, with_callers, Alternating, Placement, OPENING_TEXT,
 };
 use crate::steps::context::Context;
 use crate::steps::declare::Declarations;
 use crate::steps::envelope::BEDROCK_BLOCKS;
 use crate::steps::walk::{AssistantTurn, Media, Slot, ToolResult, Turn, UserCarrier};
 use crate::steps::wire::{AsObject, Keyed, Sorted, B64};
+
+/// The most `cachePoint` blocks a request carries: "up to 4 cache
+/// checkpoints" for Claude
+/// (<https://docs.aws.amazon.com/bedrock/latest/userguide/prompt-caching.html>,
+/// read 2026-12-05).
+const MAX_POINTS: usize = 4;
 
 /// Text of a tool result that has neither text nor media.
 const NO_OUTPUT: &str = "(no output)";
@@ -94,18 +100,37 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
         media_in_results: cx.caps.media_in_tool_result,
     };
     let mut system = Vec::new();
+    let mut system_marked = false;
     let mut messages = Alternating::new();
     for turn in turns {
         match turn {
-            Turn::System(text) => system.extend(text_block(text)),
-            Turn::User(text) => messages.push(Role::User, text_block(&text).into_iter().collect()),
-            Turn::Assistant(a) => messages.push(Role::Assistant, b.assistant(a)),
-            Turn::Results(results) => messages.push(Role::User, b.results(results)),
-            Turn::Carrier(c) => messages.push(Role::User, b.carrier(c)),
+            Turn::System(text, cache) => {
+                system.extend(text_block(text));
+                system_marked |= cache;
+            }
+            Turn::User(text, cache) => {
+                let blocks: Vec<_> = text_block(&text).into_iter().collect();
+                let end = record_end(blocks.len(), cache);
+                messages.push_marked(Role::User, blocks, end);
+            }
+            Turn::Assistant(a) => {
+                let cache = a.cache;
+                let blocks = b.assistant(a);
+                let end = record_end(blocks.len(), cache);
+                messages.push_marked(Role::Assistant, blocks, end);
+            }
+            Turn::Results(results) => {
+                let (blocks, marked) = b.results(results);
+                messages.push_marked(Role::User, blocks, marked);
+            }
+            Turn::Carrier(c) => {
+                let (blocks, marked) = b.carrier(c);
+                messages.push_marked(Role::User, blocks, marked);
+            }
         }
     }
     let opening = Block::Text(OPENING_TEXT.into());
-    let messages = messages.finish(Role::User, opening);
+    let (messages, caller) = messages.finish(Role::User, opening);
     // Caching: <https://docs.aws.amazon.com/bedrock/latest/userguide/prompt-caching.html>
     // (read 2026-12-01): a cachePoint block caches everything before it;
     // Claude takes them in system, messages and tools, at most 4; a
@@ -120,16 +145,25 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
         .as_ref()
         .map_or(0, |c| json_tokens(&c.tools))
         .saturating_add(system.iter().map(|b| block_tokens(b, cx)).sum());
-    let marks = cache_breakpoints(&messages, Block::sends_media, cx.cache_breakpoints);
-    let marks = long_enough(&messages, marks, before, cx.cache_min_tokens, |b| {
+    let own = cache_breakpoints(&messages, Block::sends_media, cx.cache_breakpoints);
+    let own = long_enough(&messages, own, before, cx.cache_min_tokens, |b| {
         block_tokens(b, cx)
     });
+    let own_head = cx.cache_breakpoints && cx.cache_min_tokens.is_none_or(|min| before >= min);
+    let (marks, head) = with_callers(
+        &messages,
+        (caller, system_marked),
+        (own, own_head),
+        MAX_POINTS,
+        |_| true,
+    );
     let messages = messages
         .into_iter()
         .enumerate()
         .map(|(i, (role, mut content))| {
-            if marks.contains(&i) {
-                content.push(Block::CachePoint(point));
+            // After each marked block, from the last so the indices hold.
+            for &(_, b) in marks.iter().rev().filter(|(m, _)| *m == i) {
+                content.insert(b + 1, Block::CachePoint(point));
             }
             Message {
                 role,
@@ -137,7 +171,7 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
             }
         })
         .collect();
-    if cx.cache_breakpoints && cx.cache_min_tokens.is_none_or(|min| before >= min) {
+    if head {
         match tool_config.as_mut() {
             Some(config) if system.is_empty() => config.tools.push(Tool::CachePoint(point)),
             _ if !system.is_empty() => system.push(Block::CachePoint(point)),
@@ -296,19 +330,30 @@ impl Builder {
 
     /// A batch of results: `toolResult` blocks, then (for a model that
     /// takes no media inside them) each result's media as blocks of the
-    /// same message, labelled with the call they came from.
-    fn results(&mut self, results: Vec<ToolResult<'_>>) -> Vec<Block<'static>> {
+    /// same message, labelled with the call they came from; and the blocks
+    /// the caller marks: a marked result's `toolResult`, a marked
+    /// attachment's own block where it follows the results, else the
+    /// `toolResult` holding it or its note.
+    fn results(&mut self, results: Vec<ToolResult<'_>>) -> (Vec<Block<'static>>, Vec<usize>) {
         let placement = if self.media_in_results {
             Placement::Inside
         } else {
             Placement::AfterResults
         };
         let mut blocks = Vec::with_capacity(results.len());
+        let mut marked = Vec::new();
         let mut held = Vec::new();
         for result in results {
             let text = text_with_notes(&result.body, &result.slots, placement);
             let mut content: Vec<Block<'static>> = text_block(&text).into_iter().collect();
             let id = result.call_id;
+            let follows = |s: &Slot<'_>| {
+                placement == Placement::AfterResults
+                    && matches!(s.media, Media::Inline(_) | Media::File(_))
+            };
+            if result.cache || result.slots.iter().any(|s| s.cache && !follows(s)) {
+                marked.push(blocks.len());
+            }
             if placement == Placement::Inside {
                 content.extend(self.media_blocks(result.slots));
             } else if has_media(&result.slots) {
@@ -326,22 +371,38 @@ impl Builder {
         for (name, id, slots) in held {
             for slot in slots {
                 if matches!(slot.media, Media::Inline(_) | Media::File(_)) {
+                    let cache = slot.cache;
                     blocks.push(Block::Text(attachment_label(&name, &id, &slot).into()));
                     blocks.extend(self.media_blocks(vec![slot]));
+                    if cache {
+                        marked.push(blocks.len() - 1);
+                    }
                 }
             }
         }
-        blocks
+        (blocks, marked)
     }
 
-    fn carrier(&mut self, c: UserCarrier<'_>) -> Vec<Block<'static>> {
+    /// A carrier's blocks, and those the caller marks: its last for a mark
+    /// on the record, the last block so far after an attachment marked
+    /// (its own, or the text holding its note).
+    fn carrier(&mut self, c: UserCarrier<'_>) -> (Vec<Block<'static>>, Vec<usize>) {
         let text = text_with_notes(&c.text, &c.slots, Placement::Inside);
         let mut blocks: Vec<Block<'static>> = text_block(&text).into_iter().collect();
-        blocks.extend(self.media_blocks(c.slots));
-        if blocks.iter().any(Block::is_document) {
-            ensure_text(&mut blocks, NO_OUTPUT);
+        let mut marked = Vec::new();
+        for slot in c.slots {
+            let cache = slot.cache;
+            blocks.extend(self.media_blocks(vec![slot]));
+            if cache {
+                marked.extend(blocks.len().checked_sub(1));
+            }
         }
-        blocks
+        if blocks.iter().any(Block::is_document) && !blocks.iter().any(Block::is_text) {
+            ensure_text(&mut blocks, NO_OUTPUT);
+            marked.iter_mut().for_each(|i| *i += 1);
+        }
+        marked.extend(record_end(blocks.len(), c.cache));
+        (blocks, marked)
     }
 
     fn media_blocks(&mut self, slots: Vec<Slot<'_>>) -> Vec<Block<'static>> {

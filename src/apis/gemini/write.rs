@@ -67,8 +67,8 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
     let mut contents = Vec::new();
     for turn in turns {
         match turn {
-            Turn::System(text) => system.push(text),
-            Turn::User(text) => push(
+            Turn::System(text, _) => system.push(text),
+            Turn::User(text, _) => push(
                 &mut contents,
                 Role::User,
                 text_part(&text).into_iter().collect(),

@@ -29,8 +29,8 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
     let mut messages = Vec::new();
     for turn in turns {
         match turn {
-            Turn::System(text) => messages.push(message(Role::System, text.to_owned())),
-            Turn::User(text) => messages.push(message(Role::User, text.into_owned())),
+            Turn::System(text, _) => messages.push(message(Role::System, text.to_owned())),
+            Turn::User(text, _) => messages.push(message(Role::User, text.into_owned())),
             Turn::Assistant(a) => messages.push(assistant(a)),
             Turn::Results(results) => batch(results, &mut messages),
             Turn::Carrier(c) => messages.push(carrier(c)),

@@ -99,8 +99,8 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
     let mut messages = Vec::new();
     for turn in turns {
         match turn {
-            Turn::System(t) => messages.push(Message::new(system, text(t.to_owned()))),
-            Turn::User(t) => messages.push(Message::new(Role::User, text(t.into_owned()))),
+            Turn::System(t, _) => messages.push(Message::new(system, text(t.to_owned()))),
+            Turn::User(t, _) => messages.push(Message::new(Role::User, text(t.into_owned()))),
             Turn::Assistant(a) if shape.tools => messages.push(assistant(a)),
             Turn::Assistant(a) => messages.push(assistant_as_text(a)),
             Turn::Results(results) if !shape.tools => messages.push(results_as_user(results)),

@@ -55,8 +55,8 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
     };
     for turn in turns {
         match turn {
-            Turn::System(text) => input.push(message(system, text.to_owned())),
-            Turn::User(text) => input.push(message(Role::User, text.into_owned())),
+            Turn::System(text, _) => input.push(message(system, text.to_owned())),
+            Turn::User(text, _) => input.push(message(Role::User, text.into_owned())),
             Turn::Assistant(a) => assistant(a, &mut input),
             Turn::Results(results) => input.extend(results.into_iter().map(output)),
             Turn::Carrier(c) => input.push(carrier(c)),
