@@ -380,3 +380,59 @@ proptest! {
         }
     }
 }
+
+/// Where each `prompt_cache_breakpoint` is in a Responses body:
+/// `input[i]:type/part-type`.
+fn responses_marks(body: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    for (i, item) in body["input"].as_array().unwrap().iter().enumerate() {
+        let kind = item["type"].as_str().unwrap_or("message");
+        let parts = item
+            .get("content")
+            .or_else(|| item.get("output"))
+            .and_then(Value::as_array);
+        for part in parts.into_iter().flatten() {
+            if let Some(point) = part.get("prompt_cache_breakpoint") {
+                assert_eq!(point, &json!({"mode": "explicit"}));
+                out.push(format!(
+                    "input[{i}]:{kind}/{}",
+                    part["type"].as_str().unwrap()
+                ));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn responses_models_that_take_explicit_breakpoints_get_each_mark_on_its_part() {
+    let fixture = Fixture::new();
+    let options = fixture.options().with_model("gpt-5.6");
+    let history = round(true, true, true, true, true);
+    let request = build_lines(Provider::OpenAiResponses, &history, &options);
+    let body = value(&request);
+    // system, the pasted image, each result's output (the first for its
+    // image, the second as a record), the last user message. OpenAI takes
+    // more than four: it writes the latest and matches on the rest.
+    assert_eq!(
+        responses_marks(&body),
+        [
+            "input[0]:message/input_text",
+            "input[1]:message/input_image",
+            "input[4]:function_call_output/input_image",
+            "input[5]:function_call_output/input_image",
+            "input[7]:message/input_text",
+        ],
+        "{body:#}"
+    );
+    assert!(request.report.setting_notes.is_empty());
+    // An assistant's message takes none: its mark ends the prefix at the
+    // item before that does.
+    let history = line("user", "Look.") + &marked("assistant", "Seen.");
+    let body = value(&build_lines(Provider::OpenAiResponses, &history, &options));
+    assert_eq!(responses_marks(&body), ["input[0]:message/input_text"]);
+    // GPT-5.5 takes none: left out and said.
+    let request = build_lines(Provider::OpenAiResponses, &history, &fixture.options());
+    assert!(responses_marks(&value(&request)).is_empty());
+    assert_eq!(request.report.setting_notes.len(), 1);
+}

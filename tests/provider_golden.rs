@@ -61,7 +61,8 @@ const CASES: &[(&str, &str, bool, Option<&str>)] = &[
     // The caller's cache marks (`"cache": true`) on the system record, on
     // an attachment of the user's, on one inside a tool result and on the
     // last user record: a breakpoint after each where the model caches at
-    // marks (Claude), none elsewhere.
+    // marks (Claude) or takes explicit ones (Responses' GPT-5.6), none
+    // elsewhere.
     ("cache-marks", "tests/golden/cache-marks.jsonl", true, None),
     // A full-size screenshot (a Retina laptop's 2880×1800), sent at the
     // size each provider's default model processes.
@@ -265,6 +266,10 @@ fn golden(provider: Provider) {
             if provider == Provider::Bedrock {
                 options = options.with_model("us.amazon.nova-pro-v1:0");
             }
+        }
+        // Of OpenAI's models GPT-5.6 and later take explicit breakpoints.
+        if case == "cache-marks" && provider == Provider::OpenAiResponses {
+            options = options.with_model("gpt-5.6");
         }
         if let Some(tools) = tools {
             let text = fs::read_to_string(manifest_dir().join(tools)).unwrap();

@@ -244,6 +244,9 @@ fn cases() -> Vec<Case> {
         (OpenAiChat, "gpt-5", with(without(c(), "tools"), "/parallel_tool_calls", json!(false)), "openai-chat/parallel-needs-tools"),
         (OpenAiChat, "gpt-5", with(c(), "/stream_options", json!({"include_usage": true})), "openai-chat/stream-options-need-stream"),
         (OpenAiResponses, "gpt-5", with(without(r(), "tools"), "/parallel_tool_calls", json!(true)), "openai-responses/parallel-needs-tools"),
+        // Explicit cache breakpoints: GPT-5.6 and later, mode "explicit".
+        (OpenAiResponses, "gpt-5.5", with(r(), "/input/0/content", json!([{"type": "input_text", "text": "Go.", "prompt_cache_breakpoint": {"mode": "explicit"}}])), "openai-responses/cache-breakpoint"),
+        (OpenAiResponses, "gpt-5.6", with(r(), "/input/0/content", json!([{"type": "input_text", "text": "Go.", "prompt_cache_breakpoint": {"mode": "implicit"}}])), "openai-responses/cache-breakpoint"),
         (Anthropic, CLAUDE, with(without(a(), "tools"), "/tool_choice", json!({"type": "auto"})), "anthropic/tool-choice-needs-tools"),
         // Anthropic
         (Anthropic, CLAUDE, without(a(), "tools"), "anthropic/tools-declared"),

@@ -88,6 +88,11 @@ pub struct Traits {
     pub image_detail: Option<bool>,
     /// The shortest prompt prefix a cache mark caches, in tokens.
     pub cache_min_tokens: Option<u64>,
+    /// Whether the models take a caller's explicit prompt-cache
+    /// breakpoints on content parts where their API has them (OpenAI
+    /// Responses' `prompt_cache_breakpoint`), though they cache prefixes
+    /// on their own.
+    pub cache_breakpoints: Option<bool>,
     /// The sizing at a detail level where it differs from
     /// [`Traits::sizing`] (which is `auto`'s), by level name: OpenAI's
     /// `high` and `original` on the models where they differ, Gemini 3's
@@ -106,6 +111,7 @@ impl Traits {
             media_in_tool_result: self.media_in_tool_result.or(under.media_in_tool_result),
             image_detail: self.image_detail.or(under.image_detail),
             cache_min_tokens: self.cache_min_tokens.or(under.cache_min_tokens),
+            cache_breakpoints: self.cache_breakpoints.or(under.cache_breakpoints),
             detail_sizing: {
                 let mut levels = under.detail_sizing.clone();
                 levels.extend(self.detail_sizing.iter().map(|(k, v)| (k.clone(), *v)));

@@ -71,6 +71,7 @@ impl Facts {
                     media_in_tool_result: t.media_in_tool_result,
                     image_detail: t.image_detail,
                     cache_min_tokens: t.cache_min_tokens,
+                    cache_breakpoints: t.cache_breakpoints,
                 },
             );
         }
@@ -145,6 +146,7 @@ impl Facts {
                     media_in_tool_result: m.media_in_tool_result,
                     image_detail: None,
                     cache_min_tokens: m.cache_min_tokens,
+                    cache_breakpoints: m.cache_breakpoints,
                 },
                 retires,
                 retires_on,

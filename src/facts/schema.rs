@@ -44,6 +44,7 @@ pub(super) struct TraitsDoc {
     pub media_in_tool_result: Option<bool>,
     pub image_detail: Option<bool>,
     pub cache_min_tokens: Option<u64>,
+    pub cache_breakpoints: Option<bool>,
 }
 
 /// One date for every API, or one per API.
@@ -75,6 +76,7 @@ pub(super) struct ModelDoc {
     pub max_pages: Option<u64>,
     pub media_in_tool_result: Option<bool>,
     pub cache_min_tokens: Option<u64>,
+    pub cache_breakpoints: Option<bool>,
     pub retires: Option<RetiresDoc>,
     pub successor: Option<String>,
 }

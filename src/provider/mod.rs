@@ -354,7 +354,7 @@ fn assemble(
         &mut report,
     )?;
     let caller_marks = crate::steps::cache_marks::count(&turns);
-    if caller_marks > 0 && !caps.cache_marks {
+    if caller_marks > 0 && !caps.takes_marks {
         crate::steps::cache_marks::clear(&mut turns);
         report
             .setting_notes

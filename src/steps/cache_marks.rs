@@ -50,8 +50,9 @@ pub(crate) fn left_out(n: usize, provider: &str, model: &str) -> String {
     let marks = if n == 1 { "mark" } else { "marks" };
     format!(
         "{n} cache {marks} left out: {model} at {provider} takes no prompt-cache breakpoints \
-         from this crate (it writes them for Claude only: Anthropic's cache_control, \
-         Bedrock's cachePoint)"
+         from this crate (it writes them for Claude, as Anthropic's cache_control and \
+         Bedrock's cachePoint, and for OpenAI Responses' GPT-5.6 and later, as \
+         prompt_cache_breakpoint)"
     )
 }
 
@@ -82,8 +83,9 @@ mod tests {
         assert_eq!(
             left_out(1, "Gemini", "gemini-3-pro"),
             "1 cache mark left out: gemini-3-pro at Gemini takes no prompt-cache breakpoints \
-             from this crate (it writes them for Claude only: Anthropic's cache_control, \
-             Bedrock's cachePoint)"
+             from this crate (it writes them for Claude, as Anthropic's cache_control and \
+             Bedrock's cachePoint, and for OpenAI Responses' GPT-5.6 and later, as \
+             prompt_cache_breakpoint)"
         );
         assert!(left_out(2, "x", "y").starts_with("2 cache marks"));
     }

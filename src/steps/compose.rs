@@ -344,7 +344,12 @@ pub(crate) fn with_callers<R, B>(
         Block((usize, usize)),
     }
     let ends = |i: usize| at_or_before((i, messages[i].1.len().saturating_sub(1)));
-    let mut worth: Vec<Own> = own.into_iter().rev().filter_map(ends).map(Own::Block).collect();
+    let mut worth: Vec<Own> = own
+        .into_iter()
+        .rev()
+        .filter_map(ends)
+        .map(Own::Block)
+        .collect();
     if own_head {
         // The head's comes second: after the last message's.
         worth.insert(worth.len().min(1), Own::Head);
@@ -386,7 +391,10 @@ mod cache_prefix_tests {
         // Writes nothing: the mark falls on the block before.
         m.push_marked("u", vec![], record_end(0, true));
         let (messages, marks) = m.finish("u", 0);
-        assert_eq!(messages, [("u", vec![0]), ("a", vec![1, 2]), ("u", vec![3, 4, 5])]);
+        assert_eq!(
+            messages,
+            [("u", vec![0]), ("a", vec![1, 2]), ("u", vec![3, 4, 5])]
+        );
         // The opening user message shifted every mark by one.
         assert_eq!(marks, [(1, 1), (2, 2)]);
     }
@@ -420,7 +428,13 @@ mod cache_prefix_tests {
         // A block that takes no mark passes it to the nearest before.
         let odd = |b: &i32| b % 2 == 1;
         assert_eq!(
-            with_callers(&messages, (vec![(2, 1), (1, 0)], false), (vec![], false), 4, odd),
+            with_callers(
+                &messages,
+                (vec![(2, 1), (1, 0)], false),
+                (vec![], false),
+                4,
+                odd
+            ),
             (vec![(1, 0), (2, 1)], false)
         );
         assert_eq!(

@@ -59,6 +59,11 @@ pub(crate) struct Capabilities {
     /// <https://docs.aws.amazon.com/bedrock/latest/userguide/prompt-caching.html>,
     /// read 2026-12-01). OpenAI and Gemini cache prefixes on their own.
     pub cache_marks: bool,
+    /// Whether the model takes the caller's cache marks (`"cache": true`):
+    /// where it caches at marks, and where its API has explicit
+    /// breakpoints ([`Spec::cache_parts`](crate::steps::spec::Spec)) its
+    /// facts say it takes.
+    pub takes_marks: bool,
     /// Whether the model takes images at all (an OpenAI-compatible
     /// server's profile may say not; documents are apart).
     pub vision: bool,
@@ -98,6 +103,12 @@ impl Capabilities {
             typed_tools: (spec.typed_tools)(shape),
             limits: limits(facts, provider, model, family),
             cache_marks: claude,
+            takes_marks: claude
+                || (spec.cache_parts
+                    && facts
+                        .traits(provider, model, family.map(Family::facts_name))
+                        .cache_breakpoints
+                        == Some(true)),
             vision: true,
             claude,
             developer_role: facts.api(provider).reasoning_developer_role
@@ -112,6 +123,7 @@ impl Capabilities {
             typed_tools: TypedTools::AsFunctions,
             limits: profile.limits(),
             cache_marks: false,
+            takes_marks: false,
             vision: profile.vision && profile.writes_images(),
             claude: false,
             developer_role: false,

@@ -74,6 +74,11 @@ pub struct Spec {
     /// with where the API documents it (Anthropic's sampling settings,
     /// which older models still take).
     pub(crate) also: &'static [(&'static str, &'static str)],
+    /// Whether the writer puts a caller's cache marks on content parts as
+    /// explicit breakpoints, for the models whose facts say they take them
+    /// ([`crate::facts::Traits::cache_breakpoints`]); Claude's marks are
+    /// apart ([`crate::steps::model::Capabilities::cache_marks`]).
+    pub(crate) cache_parts: bool,
     /// The service tiers the API takes ([`Params::service_tier`]), as it
     /// spells them (its SDK's literal); a tier not listed is refused.
     pub(crate) service_tiers: &'static [&'static str],
@@ -163,6 +168,7 @@ impl Spec {
             members: None,
             also: &[],
             owned: &[],
+            cache_parts: false,
         }
     }
 }

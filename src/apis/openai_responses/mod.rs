@@ -49,6 +49,9 @@ pub(crate) const SPEC: Spec = Spec {
     refuses_setting: super::openai_chat::refuses_setting,
     members: Some((&known::REQUEST, known::SDK)),
     owned: &["model", "input", "instructions", "tools", "tool_choice"],
+    // `prompt_cache_breakpoint` on `input_text`, `input_image` and
+    // `input_file` (GPT-5.6 and later: `write.rs`).
+    cache_parts: true,
     ..Spec::of(Provider::OpenAiResponses)
 };
 

@@ -222,7 +222,7 @@ impl Gathered {
 /// A part's text: an `input_text` part's, or an `output_text` one's.
 fn part_text<'p>(part: &'p Open<Part<'_>>) -> Option<&'p str> {
     match part {
-        Open::Known(Part::Text { text }) => Some(text),
+        Open::Known(Part::Text { text, .. }) => Some(text),
         Open::Known(_) | Open::Raw(_) => None,
         Open::Other(part) if part.get("type").and_then(Value::as_str) == Some("output_text") => {
             part.get("text").and_then(Value::as_str)

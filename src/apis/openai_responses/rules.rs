@@ -33,6 +33,13 @@ rule!(
     Prudent
 );
 rule!(
+    CACHE_BREAKPOINT,
+    "openai-responses/cache-breakpoint",
+    "prompt_cache_breakpoint, {\"mode\": \"explicit\"}, only for the models that take explicit breakpoints (\"Supported for gpt-5.6 and later models\")",
+    "https://github.com/openai/openai-python/blob/v3.57.0/src/openai/types/responses/response_create_params.py (PromptCacheOptions)",
+    Documented
+);
+rule!(
     FUNCTION_NAME,
     "openai-responses/function-name",
     "function names are a-z, A-Z, 0-9, underscores and dashes, at most 64",
@@ -148,8 +155,32 @@ fn data_lengths(item: &Value, path: &str, out: &mut Out) {
     }
 }
 
+/// Every `prompt_cache_breakpoint` is `{"mode": "explicit"}`, for a model
+/// whose facts say it takes one.
+fn breakpoints(target: &Target<'_>, body: &Value, out: &mut Out) {
+    let mut found = Vec::new();
+    crate::steps::rule::members_named(body, "prompt_cache_breakpoint", "$".into(), &mut found);
+    if found.is_empty() {
+        return;
+    }
+    let family = target.family.map(crate::facts::Family::facts_name);
+    let takes = target
+        .facts
+        .traits(target.provider, target.model, family)
+        .cache_breakpoints
+        == Some(true);
+    for (path, point) in found {
+        if !takes {
+            out.push(&CACHE_BREAKPOINT, path, format!("for {}", target.model));
+        } else if string(point, "mode") != Some("explicit") {
+            out.push(&CACHE_BREAKPOINT, at(&path, "mode"), "not \"explicit\"");
+        }
+    }
+}
+
 pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
     crate::steps::rule::members_listed(&MEMBERS, super::SPEC.members, super::SPEC.also, body, out);
+    breakpoints(target, body, out);
     crate::steps::rule::pdf_limits(&PDF_PAGES, None, target, body, out);
     crate::steps::rule::output_cap(&OUTPUT_CAP, target, body, &["max_output_tokens"], out);
     if body.get("parallel_tool_calls").is_some() && array(body, "tools").is_empty() {

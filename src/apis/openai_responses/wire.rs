@@ -153,6 +153,9 @@ pub(crate) enum Part<'a> {
     Text {
         #[serde(borrow)]
         text: Cow<'a, str>,
+        /// Written only (read, it is the request's, not the history's).
+        #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+        prompt_cache_breakpoint: Option<Breakpoint>,
     },
     #[serde(rename = "input_image")]
     Image {
@@ -164,6 +167,8 @@ pub(crate) enum Part<'a> {
         /// A file uploaded with the Files API.
         #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
         file_id: Option<Cow<'a, str>>,
+        #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+        prompt_cache_breakpoint: Option<Breakpoint>,
     },
     /// Read, one with none of `file_data`, `file_url` and `file_id` is
     /// refused by the reader.
@@ -179,7 +184,40 @@ pub(crate) enum Part<'a> {
         /// A file uploaded with the Files API.
         #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
         file_id: Option<Cow<'a, str>>,
+        #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+        prompt_cache_breakpoint: Option<Breakpoint>,
     },
+}
+
+/// `{"mode": "explicit"}`: the end of a prefix to cache, on a content part
+/// (the SDK's `PromptCacheBreakpoint`, `openai` 3.57.0; its `ttl` is left
+/// to the request's).
+#[derive(Clone, Copy, Debug, Serialize)]
+pub(crate) struct Breakpoint {
+    pub mode: &'static str,
+}
+
+impl Breakpoint {
+    pub(crate) const EXPLICIT: Breakpoint = Breakpoint { mode: "explicit" };
+}
+
+impl Part<'_> {
+    /// Mark the part as the end of a prefix to cache.
+    pub(crate) fn mark(&mut self) {
+        let (Part::Text {
+            prompt_cache_breakpoint,
+            ..
+        }
+        | Part::Image {
+            prompt_cache_breakpoint,
+            ..
+        }
+        | Part::File {
+            prompt_cache_breakpoint,
+            ..
+        }) = self;
+        *prompt_cache_breakpoint = Some(Breakpoint::EXPLICIT);
+    }
 }
 
 impl Tagged for Part<'_> {

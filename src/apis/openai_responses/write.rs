@@ -53,15 +53,47 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
     } else {
         Role::System
     };
+    // The caller's marks: an item, and which of its parts (`None`: the
+    // last). The provider step left some only for a model that takes them.
+    let mut marks: Vec<(usize, Option<usize>)> = Vec::new();
     for turn in turns {
-        match turn {
-            Turn::System(text, _) => input.push(message(system, text.to_owned())),
-            Turn::User(text, _) => input.push(message(Role::User, text.into_owned())),
-            Turn::Assistant(a) => assistant(a, &mut input),
-            Turn::Results(results) => input.extend(results.into_iter().map(output)),
-            Turn::Carrier(c) => input.push(carrier(c)),
+        let cache = match turn {
+            Turn::System(text, cache) => {
+                input.push(message(system, text.to_owned()));
+                cache
+            }
+            Turn::User(text, cache) => {
+                input.push(message(Role::User, text.into_owned()));
+                cache
+            }
+            Turn::Assistant(a) => {
+                let cache = a.cache;
+                assistant(a, &mut input);
+                cache
+            }
+            Turn::Results(results) => {
+                for result in results {
+                    // A mark on an attachment inside falls on the output.
+                    let cache = result.cache || result.slots.iter().any(|s| s.cache);
+                    input.push(output(result));
+                    if cache {
+                        marks.push((input.len() - 1, None));
+                    }
+                }
+                false
+            }
+            Turn::Carrier(c) => {
+                let (item, parts) = carrier(c);
+                input.push(item);
+                marks.extend(parts.into_iter().map(|p| (input.len() - 1, p)));
+                false
+            }
+        };
+        if cache {
+            marks.extend(input.len().checked_sub(1).map(|i| (i, None)));
         }
     }
+    place(&mut input, marks);
     if let Some(detail) = cx.detail {
         with_detail(&mut input, detail);
     }
@@ -225,7 +257,13 @@ fn content(text: String, slots: Vec<Slot<'_>>) -> Content<'static> {
     }
     let mut parts: Vec<Open<Part<'static>>> = Vec::new();
     if !text.is_empty() {
-        parts.push(Part::Text { text: text.into() }.into());
+        parts.push(
+            Part::Text {
+                text: text.into(),
+                prompt_cache_breakpoint: None,
+            }
+            .into(),
+        );
     }
     parts.extend(slots.into_iter().filter_map(media_part));
     TextOr::Parts(parts)
@@ -240,13 +278,78 @@ fn output(result: ToolResult<'_>) -> Input<'static> {
     .into()
 }
 
-fn carrier(c: UserCarrier<'_>) -> Input<'static> {
+/// A carrier's message, and the parts the caller marks (`None`: the
+/// last): an attachment's own part, or the text holding its note.
+fn carrier(c: UserCarrier<'_>) -> (Input<'static>, Vec<Option<usize>>) {
     let text = text_with_notes(&c.text, &c.slots, Placement::Inside);
-    Item::Message {
+    let mut marked = Vec::new();
+    if has_media(&c.slots) {
+        let mut next = usize::from(!text.is_empty());
+        for slot in &c.slots {
+            let sent = slot.media.is_sent();
+            if slot.cache {
+                marked.push(Some(if sent { next } else { 0 }));
+            }
+            next += usize::from(sent);
+        }
+    } else if c.slots.iter().any(|s| s.cache) {
+        marked.push(None);
+    }
+    if c.cache {
+        marked.push(None);
+    }
+    let item = Item::Message {
         role: Role::User,
         content: content(text, c.slots),
     }
-    .into()
+    .into();
+    (item, marked)
+}
+
+/// Each of the caller's marks as a `prompt_cache_breakpoint` on its part,
+/// a plain string made an `input_text` part to carry it. An item that
+/// takes none (an assistant's message, a function call, a kept item: the
+/// SDK types breakpoints on input parts only) passes its mark to the
+/// nearest item before it that does, which ends a prefix of the one
+/// asked for.
+fn place(input: &mut [Input<'static>], marks: Vec<(usize, Option<usize>)>) {
+    let takes = |item: &Input<'_>| match &item.0 {
+        Open::Known(Item::Message { role, .. }) => *role != Role::Assistant,
+        Open::Known(Item::FunctionCallOutput { .. }) => true,
+        _ => false,
+    };
+    for (item, part) in marks {
+        let Some(at) = (0..=item).rev().find(|&i| takes(&input[i])) else {
+            continue;
+        };
+        let part = part.filter(|_| at == item);
+        let content = match &mut input[at].0 {
+            Open::Known(Item::Message { content, .. })
+            | Open::Known(Item::FunctionCallOutput {
+                output: content, ..
+            }) => content,
+            _ => continue,
+        };
+        if let TextOr::Text(text) = content {
+            let text = std::mem::take(text);
+            *content = TextOr::Parts(vec![Part::Text {
+                text,
+                prompt_cache_breakpoint: None,
+            }
+            .into()]);
+        }
+        let TextOr::Parts(parts) = content else {
+            continue;
+        };
+        let end = part.map_or(parts.len(), |p| (p + 1).min(parts.len()));
+        let known = parts[..end].iter_mut().rev().find_map(|p| match p {
+            Open::Known(p) => Some(p),
+            _ => None,
+        });
+        if let Some(p) = known {
+            p.mark();
+        }
+    }
 }
 
 /// Every `input_image` part's `detail` set to `detail`
@@ -277,11 +380,13 @@ fn media_part(slot: Slot<'_>) -> Option<Open<Part<'static>>> {
         file_data,
         file_url,
         file_id,
+        prompt_cache_breakpoint: None,
     };
     let image = |image_url, file_id| Part::Image {
         detail: "auto",
         image_url,
         file_id,
+        prompt_cache_breakpoint: None,
     };
     let part = match slot.media {
         Media::Inline(p) if p.is_document() => {
