@@ -128,29 +128,34 @@ fn settings_golden_name(provider: Provider) -> String {
     format!("{}__settings.json", provider.name())
 }
 
-/// Every setting of #45 each API takes, and an extra member its SDK lists:
+/// Every setting of #45 each API takes (a named tool where the API takes
+/// one, else `required`), and an extra member its SDK lists:
 /// (provider, params as `--params` reads them, extra members).
 fn settings_cases() -> Vec<(Provider, Value, Value)> {
     use serde_json::json;
     use Provider::*;
-    let gemini = json!({"stream": true, "store": false, "service_tier": "flex"});
+    let gemini = json!({"stream": true, "store": false, "service_tier": "flex",
+                        "tool_choice": {"tool": "screenshot"}});
     vec![
         (
             Anthropic,
-            json!({"stream": true, "parallel_tool_calls": false, "service_tier": "standard_only"}),
-            json!({"metadata": {"user_id": "u-7"}}),
+            json!({"stream": true, "parallel_tool_calls": false, "service_tier": "standard_only",
+                   "tool_choice": {"tool": "screenshot"}, "user": "u-7"}),
+            json!({"inference_geo": "us"}),
         ),
         (
             OpenAiChat,
             json!({"stream": true, "store": false, "parallel_tool_calls": false,
-                   "service_tier": "flex", "verbosity": "low"}),
-            json!({"safety_identifier": "u-7"}),
+                   "service_tier": "flex", "verbosity": "low", "tool_choice": "required",
+                   "user": "u-7", "metadata": {"run": "nightly"}}),
+            json!({"logprobs": true}),
         ),
         (
             OpenAiResponses,
             json!({"stream": true, "store": false, "parallel_tool_calls": false,
                    "service_tier": "priority", "verbosity": "low", "reasoning_summary": "concise",
-                   "reasoning_effort": "low"}),
+                   "reasoning_effort": "low", "tool_choice": {"tool": "screenshot"},
+                   "user": "u-7", "metadata": {"run": "nightly"}}),
             json!({"truncation": "auto"}),
         ),
         (
@@ -165,8 +170,9 @@ fn settings_cases() -> Vec<(Provider, Value, Value)> {
         ),
         (
             Bedrock,
-            json!({"stream": true, "service_tier": "flex"}),
-            json!({"requestMetadata": {"run": "nightly"}}),
+            json!({"stream": true, "service_tier": "flex", "tool_choice": "required",
+                   "metadata": {"run": "nightly"}}),
+            json!({"performanceConfig": {"latency": "standard"}}),
         ),
         (Ollama, json!({"stream": true}), json!({"keep_alive": "5m"})),
         // No SDK's tables: a server's own member passes as given.

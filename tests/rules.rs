@@ -244,6 +244,20 @@ fn cases() -> Vec<Case> {
         (OpenAiChat, "gpt-5", with(without(c(), "tools"), "/parallel_tool_calls", json!(false)), "openai-chat/parallel-needs-tools"),
         (OpenAiChat, "gpt-5", with(c(), "/stream_options", json!({"include_usage": true})), "openai-chat/stream-options-need-stream"),
         (OpenAiResponses, "gpt-5", with(without(r(), "tools"), "/parallel_tool_calls", json!(true)), "openai-responses/parallel-needs-tools"),
+        // A choice names a declared tool; metadata and the user's id in
+        // the lengths the SDKs type.
+        (Anthropic, CLAUDE, with(a(), "/tool_choice", json!({"type": "tool", "name": "nope"})), "anthropic/tool-choice-declared"),
+        (OpenAiChat, "gpt-5", with(c(), "/tool_choice", json!({"type": "function", "function": {"name": "nope"}})), "openai-chat/tool-choice-declared"),
+        (OpenAiChat, "gpt-5", with(c(), "/metadata", json!({"run": "x".repeat(513)})), "openai-chat/metadata"),
+        (OpenAiChat, "gpt-5", with(c(), "/metadata", Value::Object((0..17).map(|i| (format!("k{i}"), json!("v"))).collect())), "openai-chat/metadata"),
+        (OpenAiChat, "gpt-5", with(c(), "/safety_identifier", json!("u".repeat(129))), "openai-chat/safety-identifier"),
+        (OpenAiResponses, "gpt-5", with(r(), "/tool_choice", json!({"type": "function", "name": "nope"})), "openai-responses/tool-choice-declared"),
+        (OpenAiResponses, "gpt-5", with(r(), "/metadata", json!({"k".repeat(65): "v"})), "openai-responses/metadata"),
+        (OpenAiResponses, "gpt-5", with(r(), "/safety_identifier", json!("u".repeat(129))), "openai-responses/safety-identifier"),
+        (Gemini, G3, with(g(), "/toolConfig/functionCallingConfig", json!({"mode": "ANY", "allowedFunctionNames": ["nope"]})), "gemini/allowed-functions-declared"),
+        (Bedrock, CLAUDE_BEDROCK, with(b(), "/toolConfig/toolChoice", json!({"tool": {"name": "nope"}})), "bedrock/tool-choice-declared"),
+        (Bedrock, CLAUDE_BEDROCK, with(b(), "/requestMetadata", json!({"no <tags>": "v"})), "bedrock/request-metadata"),
+        (Bedrock, CLAUDE_BEDROCK, with(b(), "/requestMetadata", json!({})), "bedrock/request-metadata"),
         // Explicit cache breakpoints: GPT-5.6 and later, mode "explicit".
         (OpenAiResponses, "gpt-5.5", with(r(), "/input/0/content", json!([{"type": "input_text", "text": "Go.", "prompt_cache_breakpoint": {"mode": "explicit"}}])), "openai-responses/cache-breakpoint"),
         (OpenAiResponses, "gpt-5.6", with(r(), "/input/0/content", json!([{"type": "input_text", "text": "Go.", "prompt_cache_breakpoint": {"mode": "implicit"}}])), "openai-responses/cache-breakpoint"),
@@ -410,6 +424,15 @@ fn compatible_cases() -> Vec<(Profile, Value, &'static str)> {
             generic(),
             with(k(), "/messages", json!([])),
             "openai-compatible/message-count",
+        ),
+        (
+            generic(),
+            with(
+                k(),
+                "/tool_choice",
+                json!({"type": "function", "function": {"name": "nope"}}),
+            ),
+            "openai-compatible/tool-choice-declared",
         ),
         (
             generic(),

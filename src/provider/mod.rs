@@ -108,7 +108,7 @@ pub use crate::steps::error::BuildError;
 pub use crate::steps::extra::{Extra, ExtraError};
 pub use crate::steps::options::{Options, OptionsError};
 pub use crate::steps::params::{
-    CacheTtl, Effort, Params, ParamsError, ReasoningSummary, Retention, Verbosity,
+    CacheTtl, Effort, Params, ParamsError, ReasoningSummary, Retention, ToolChoice, Verbosity,
 };
 pub use crate::steps::report::{Note, NoteReason, ReplayNote, Report};
 pub use crate::steps::spec::Endpoint;
@@ -338,6 +338,7 @@ fn assemble(
             &mut report,
         )?
     };
+    let tool_choice = settings::tool_choice(options, &declarations, &mut names)?;
     let ids = profile
         .as_ref()
         .map_or(spec.ids, |p| p.tool_call_ids.pattern());
@@ -388,6 +389,7 @@ fn assemble(
         cache_min_tokens: traits.cache_min_tokens,
         sizing: traits.sizing,
         detail,
+        tool_choice,
         profile: profile.as_ref(),
     };
     let body = (crate::apis::api(provider).write)(turns, &cx);

@@ -4,7 +4,7 @@
 
 use crate::facts::Provider;
 use crate::steps::model as capabilities;
-use crate::steps::params::Setting;
+use crate::steps::params::{Setting, ToolChoice};
 use crate::steps::spec::SettingAsk;
 
 use super::{BuildError, Options};
@@ -36,6 +36,7 @@ pub(super) fn settings(
     }
     let ask = SettingAsk {
         model,
+        family: (spec.family)(model, options.family),
         params,
         cache_breakpoints: options.cache_breakpoints,
     };
@@ -154,3 +155,56 @@ pub(super) fn settings(
 /// (<https://platform.claude.com/docs/en/cli-sdks-libraries/sdks/python#long-requests>,
 /// read 2026-12-01). A caller streaming the request may give more.
 const NON_STREAMING_MAX_TOKENS: u32 = 128_000 / 6;
+
+/// The caller's `tool_choice` as the request sends it, a named tool by the
+/// name the API knows it by (`names`); `None` when none was given.
+///
+/// # Errors
+/// [`BuildError::ToolChoice`] when nothing is declared, when only stand-ins
+/// are (the model would be asked to call a tool it has no definition of),
+/// when the tool named has no definition, and for `none` beside
+/// `parallel_tool_calls` (no call can be made, so whether several could is
+/// no question).
+pub(super) fn tool_choice(
+    options: &Options,
+    declarations: &crate::steps::declare::Declarations,
+    names: &mut crate::steps::names::Rename,
+) -> Result<Option<ToolChoice>, BuildError> {
+    let Some(choice) = &options.params.tool_choice else {
+        return Ok(None);
+    };
+    let refuse = |problem: String| BuildError::ToolChoice {
+        choice: choice.clone(),
+        problem,
+    };
+    if options.params.parallel_tool_calls.is_some() && *choice == ToolChoice::None {
+        return Err(refuse(
+            "no tool can be called, so parallel_tool_calls says nothing: leave one out".into(),
+        ));
+    }
+    if declarations.is_empty() {
+        return Err(refuse(
+            "no tools are declared (give their definitions)".into(),
+        ));
+    }
+    if declarations.choice_none && *choice != ToolChoice::None {
+        return Err(refuse(
+            "the tools the history calls are declared only as stand-ins: give their definitions for the model to call them".into(),
+        ));
+    }
+    let ToolChoice::Tool(name) = choice else {
+        return Ok(Some(choice.clone()));
+    };
+    let defined: Vec<&str> = options
+        .tools
+        .iter()
+        .flat_map(|tools| tools.iter().map(|t| t.name()))
+        .collect();
+    if !defined.contains(&name.as_str()) {
+        return Err(refuse(format!(
+            "no tool of that name is defined (defined: {})",
+            defined.join(", ")
+        )));
+    }
+    Ok(Some(ToolChoice::Tool(names.get(name))))
+}

@@ -31,6 +31,9 @@ pub(crate) struct Context<'a> {
     /// How the model counts an image (its facts' sizing), for the prefix
     /// counts; Anthropic's formula where the facts have none.
     pub sizing: Option<crate::facts::Sizing>,
+    /// The caller's `tool_choice`, a named tool by the name the request
+    /// declares it under (checked against the declarations before).
+    pub tool_choice: Option<crate::steps::params::ToolChoice>,
     /// The server's profile, for [`Provider::OpenAiCompatible`].
     pub profile: Option<&'a Profile>,
 }

@@ -96,6 +96,17 @@ pub enum BuildError {
         /// not describe).
         levels: Vec<String>,
     },
+    /// The caller's `tool_choice` cannot be sent as given: no tools are
+    /// declared, only stand-ins for the tools the history calls are, it
+    /// names a tool no definition names, or it says `none` beside
+    /// `parallel_tool_calls`.
+    #[error("tool_choice {choice}: {problem}")]
+    ToolChoice {
+        /// The choice given.
+        choice: super::choice::ToolChoice,
+        /// Why it cannot be sent.
+        problem: String,
+    },
     /// The body breaks a rule of the provider's API: it would be refused.
     /// A history with nothing to send (empty, or system text alone) gets
     /// here; any other case would be a fault of this crate's builders,

@@ -10,6 +10,7 @@ pub(crate) mod attach;
 pub(crate) mod audit;
 pub(crate) mod body;
 pub(crate) mod cache_marks;
+mod choice;
 pub(crate) mod compose;
 pub(crate) mod context;
 pub(crate) mod declare;

@@ -2,8 +2,11 @@
 //! them where its API documents them, in its own spelling, and an API that
 //! does not take one refuses the request ([`Params::refused`]).
 
+use std::collections::BTreeMap;
+
 use serde_json::Value;
 
+pub use super::choice::ToolChoice;
 use super::spelled::Word;
 pub use super::spelled::{CacheTtl, Effort, ReasoningSummary, Retention, Verbosity};
 
@@ -83,6 +86,16 @@ pub struct Params {
     /// `reasoning_summary`: the summary of its reasoning a Responses model
     /// writes (`reasoning.summary`).
     pub reasoning_summary: Option<ReasoningSummary>,
+    /// `tool_choice`: whether the model may, must or must not call a tool,
+    /// or which one it must call. Only with tools declared, and not beside
+    /// `parallel_tool_calls` when it is `none`.
+    pub tool_choice: Option<ToolChoice>,
+    /// `user`: a stable, opaque id of the application's end user
+    /// (Anthropic's `metadata.user_id`, OpenAI's `safety_identifier`).
+    pub user: Option<String>,
+    /// `metadata`: string pairs kept with the request (OpenAI's
+    /// `metadata`, Bedrock's `requestMetadata`), by key.
+    pub metadata: Option<BTreeMap<String, String>>,
 }
 
 /// One setting of [`Params`], by its key.
@@ -105,10 +118,13 @@ pub(crate) enum Setting {
     ServiceTier,
     Verbosity,
     ReasoningSummary,
+    ToolChoice,
+    User,
+    Metadata,
 }
 
 impl Setting {
-    pub(crate) const ALL: [Setting; 17] = [
+    pub(crate) const ALL: [Setting; 20] = [
         Setting::MaxTokens,
         Setting::Temperature,
         Setting::TopP,
@@ -126,6 +142,9 @@ impl Setting {
         Setting::ServiceTier,
         Setting::Verbosity,
         Setting::ReasoningSummary,
+        Setting::ToolChoice,
+        Setting::User,
+        Setting::Metadata,
     ];
 
     /// The key [`Params::from_json`] reads it under.
@@ -148,6 +167,9 @@ impl Setting {
             Setting::ServiceTier => "service_tier",
             Setting::Verbosity => "verbosity",
             Setting::ReasoningSummary => "reasoning_summary",
+            Setting::ToolChoice => "tool_choice",
+            Setting::User => "user",
+            Setting::Metadata => "metadata",
         }
     }
 }
@@ -191,7 +213,9 @@ impl Params {
     /// or `"24h"`), `stream`, `store`, `parallel_tool_calls` (`true` or
     /// `false`), `service_tier`, `verbosity` (`"low"`, `"medium"` or
     /// `"high"`), `reasoning_summary` (`"auto"`, `"concise"` or
-    /// `"detailed"`)). `stop` may be one string or a list of them; `null`
+    /// `"detailed"`), `tool_choice` (`"auto"`, `"none"`, `"required"` or
+    /// `{"tool": NAME}`), `user` (a string) and `metadata` (an object of
+    /// strings)). `stop` may be one string or a list of them; `null`
     /// leaves a setting unset.
     ///
     /// # Errors
@@ -300,6 +324,27 @@ impl Params {
             }
             Setting::Verbosity => self.verbosity = Some(spelled(key, value)?),
             Setting::ReasoningSummary => self.reasoning_summary = Some(spelled(key, value)?),
+            Setting::ToolChoice => {
+                self.tool_choice = Some(ToolChoice::from_json(value).map_err(|e| wrong(key, e))?)
+            }
+            Setting::User => match value.as_str() {
+                Some(user) if !user.is_empty() => self.user = Some(user.to_owned()),
+                _ => return Err(wrong(key, format!("expected a user's id, got {value}"))),
+            },
+            Setting::Metadata => {
+                let pairs = value
+                    .as_object()
+                    .and_then(|object| {
+                        object
+                            .iter()
+                            .map(|(k, v)| Some((k.clone(), v.as_str()?.to_owned())))
+                            .collect::<Option<BTreeMap<_, _>>>()
+                    })
+                    .ok_or_else(|| {
+                        wrong(key, format!("expected an object of strings, got {value}"))
+                    })?;
+                self.metadata = Some(pairs);
+            }
             Setting::PromptCacheKey => {
                 let text = value
                     .as_str()
@@ -332,6 +377,9 @@ impl Params {
             Setting::ServiceTier => self.service_tier = None,
             Setting::Verbosity => self.verbosity = None,
             Setting::ReasoningSummary => self.reasoning_summary = None,
+            Setting::ToolChoice => self.tool_choice = None,
+            Setting::User => self.user = None,
+            Setting::Metadata => self.metadata = None,
         }
     }
 
@@ -355,6 +403,9 @@ impl Params {
             Setting::ServiceTier => self.service_tier.is_some(),
             Setting::Verbosity => self.verbosity.is_some(),
             Setting::ReasoningSummary => self.reasoning_summary.is_some(),
+            Setting::ToolChoice => self.tool_choice.is_some(),
+            Setting::User => self.user.is_some(),
+            Setting::Metadata => self.metadata.is_some(),
         })
     }
 
@@ -491,6 +542,38 @@ impl Params {
         }
     }
 
+    /// With `tool_choice`.
+    pub fn with_tool_choice(self, choice: ToolChoice) -> Params {
+        Params {
+            tool_choice: Some(choice),
+            ..self
+        }
+    }
+
+    /// With `user`.
+    pub fn with_user(self, user: impl Into<String>) -> Params {
+        Params {
+            user: Some(user.into()),
+            ..self
+        }
+    }
+
+    /// With `metadata`.
+    pub fn with_metadata<K: Into<String>, V: Into<String>>(
+        self,
+        pairs: impl IntoIterator<Item = (K, V)>,
+    ) -> Params {
+        Params {
+            metadata: Some(
+                pairs
+                    .into_iter()
+                    .map(|(k, v)| (k.into(), v.into()))
+                    .collect(),
+            ),
+            ..self
+        }
+    }
+
     /// With `thinking_budget`.
     pub fn with_thinking_budget(self, tokens: u32) -> Params {
         Params {
@@ -512,7 +595,8 @@ mod tests {
             "stop": "x", "seed": -3, "reasoning_effort": "high", "thinking_budget": 2048,
             "cache_ttl": "1h", "prompt_cache_key": "agent-7", "prompt_cache_retention": "24h",
             "stream": true, "store": false, "parallel_tool_calls": false, "service_tier": "flex",
-            "verbosity": "low", "reasoning_summary": "concise"
+            "verbosity": "low", "reasoning_summary": "concise",
+            "tool_choice": {"tool": "shot"}, "user": "u-7", "metadata": {"run": "nightly"}
         }))
         .unwrap();
         assert_eq!(p.given().count(), Setting::ALL.len());
@@ -544,6 +628,9 @@ mod tests {
             ("service_tier", json!(2)),
             ("verbosity", json!("terse")),
             ("reasoning_summary", json!(true)),
+            ("tool_choice", json!("any")),
+            ("user", json!(7)),
+            ("metadata", json!(["a"])),
             ("maxTokens", json!(1)),
         ] {
             let err = Params::from_json(&json!({ key: value })).unwrap_err();

@@ -105,6 +105,8 @@ pub(crate) struct Betas {
 pub(crate) struct SettingAsk<'a> {
     /// The model's id.
     pub model: &'a str,
+    /// The family whose request shape the model takes ([`Spec::family`]).
+    pub family: Option<Family>,
     /// The settings given.
     pub params: &'a Params,
     /// Whether the request places cache marks.

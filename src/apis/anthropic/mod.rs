@@ -40,6 +40,8 @@ pub(crate) const SPEC: Spec = Spec {
         Stream,
         ParallelToolCalls,
         ServiceTier,
+        ToolChoice,
+        User,
     ],
     // As the SDK spells them (generated: `known.rs`).
     service_tiers: known::SERVICE_TIERS,

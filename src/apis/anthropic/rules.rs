@@ -172,8 +172,17 @@ rule!(
     Prudent
 );
 
+rule!(
+    CHOICE_DECLARED,
+    "anthropic/tool-choice-declared",
+    "a tool_choice of type tool names a tool the request declares",
+    "https://platform.claude.com/docs/en/agents-and-tools/tool-use/implement-tool-use (forcing tool use)",
+    Prudent
+);
+
 pub(crate) static RULES: &[&Rule] = &[
     &CHOICE_NEEDS_TOOLS,
+    &CHOICE_DECLARED,
     &MEMBERS,
     &OUTPUT_CAP,
     &PDF_PAGES,
@@ -209,6 +218,22 @@ pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
     crate::steps::rule::pdf_limits(&PDF_PAGES, Some(&PDF_ENCRYPTED), target, body, out);
     crate::steps::rule::output_cap(&OUTPUT_CAP, target, body, &["max_tokens"], out);
     settings(body, out);
+    if let Some(name) = body
+        .get("tool_choice")
+        .filter(|c| string(c, "type") == Some("tool"))
+        .and_then(|c| string(c, "name"))
+    {
+        if !array(body, "tools")
+            .iter()
+            .any(|t| string(t, "name") == Some(name))
+        {
+            out.push(
+                &CHOICE_DECLARED,
+                "$.tool_choice.name",
+                format!("{name:?} is not declared"),
+            );
+        }
+    }
     if body.get("tool_choice").is_some() && array(body, "tools").is_empty() {
         out.push(
             &CHOICE_NEEDS_TOOLS,

@@ -36,6 +36,8 @@ pub(crate) struct Body<'a> {
     pub stream: Option<bool>,
     #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
     pub service_tier: Option<String>,
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<Metadata>,
     #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
     pub system: Option<TextOr<'a, Marked<Item<'a>>>>,
     #[serde(skip_deserializing, skip_serializing_if = "Vec::is_empty")]
@@ -53,6 +55,13 @@ pub(crate) struct Thinking {
     pub kind: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub budget_tokens: Option<u32>,
+}
+
+/// `metadata`: the end user's opaque id (the SDK's `MetadataParam`,
+/// `anthropic` 2.14.0, has no other member).
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct Metadata {
+    pub user_id: String,
 }
 
 /// `output_config`: how much effort the model spends.
@@ -78,6 +87,9 @@ pub(crate) enum Tool<'a> {
 pub(crate) struct ToolChoice {
     #[serde(rename = "type")]
     pub kind: &'static str,
+    /// The tool a `tool` choice names.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub disable_parallel_tool_use: Option<bool>,
 }

@@ -24,8 +24,8 @@
 //!   minimal declarations, `tool_choice` is `{"type": "none"}`.
 
 use super::wire::{
-    sends_media, Block, Body, CacheControl, Content, Item, Marked, Message, OutputConfig, Role,
-    Source, Thinking, Tool, ToolChoice,
+    sends_media, Block, Body, CacheControl, Content, Item, Marked, Message, Metadata, OutputConfig,
+    Role, Source, Thinking, Tool, ToolChoice,
 };
 use crate::steps::compose::{
     cache_breakpoints, has_media, long_enough, record_end, text_tokens, text_with_notes,
@@ -163,7 +163,11 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
         .filter(|s| !s.trim().is_empty())
         .collect();
     let system = system.join("\n\n");
-    let (mut tools, tool_choice) = declare(cx.declarations, cx.params.parallel_tool_calls);
+    let (mut tools, tool_choice) = declare(
+        cx.declarations,
+        cx.tool_choice.as_ref(),
+        cx.params.parallel_tool_calls,
+    );
     // Tools come before the system text in the cached prefix.
     let before = json_tokens(&tools).saturating_add(text_tokens(&system));
     let long = |prefix: u64| cx.cache_min_tokens.is_none_or(|min| prefix >= min);
@@ -251,6 +255,7 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
             .map(|e| OutputConfig { effort: e.name() }),
         stream: p.stream,
         service_tier: p.service_tier.clone(),
+        metadata: p.user.clone().map(|user_id| Metadata { user_id }),
         system,
         tools,
         tool_choice,
@@ -258,15 +263,18 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
     }
 }
 
-/// `tools`, and `tool_choice` none when every tool is a stand-in; else,
-/// with `parallel_tool_calls` given, `auto` with its
-/// `disable_parallel_tool_use` (the SDK's `ToolChoiceAutoParam`,
-/// `anthropic` 2.14.0), with tools or without (the rules refuse a choice
-/// without tools).
+/// `tools`, and `tool_choice`: none when every tool is a stand-in; else
+/// the caller's (`auto`, `none`, `any` for required, `tool` with its
+/// `name`: the SDK's `ToolChoiceParam`, `anthropic` 2.14.0), `auto` when
+/// only `parallel_tool_calls` is given, with `disable_parallel_tool_use`
+/// beside any but `none` (which has no such member); with tools or
+/// without (the rules refuse a choice without tools).
 fn declare(
     declarations: &Declarations,
+    choice: Option<&crate::steps::params::ToolChoice>,
     parallel: Option<bool>,
 ) -> (Vec<Marked<Tool<'static>>>, Option<ToolChoice>) {
+    use crate::steps::params::ToolChoice as Choice;
     let tools = declarations
         .tools
         .iter()
@@ -280,17 +288,24 @@ fn declare(
         })
         .map(Marked::plain)
         .collect();
-    let choice = if !declarations.is_empty() && declarations.choice_none {
+    let none = ToolChoice {
+        kind: "none",
+        name: None,
+        disable_parallel_tool_use: None,
+    };
+    let with = |kind, name| ToolChoice {
+        kind,
+        name,
+        disable_parallel_tool_use: parallel.map(|p| !p),
+    };
+    let choice = match choice {
         // No call can be made: whether several could is moot.
-        Some(ToolChoice {
-            kind: "none",
-            disable_parallel_tool_use: None,
-        })
-    } else {
-        parallel.map(|parallel| ToolChoice {
-            kind: "auto",
-            disable_parallel_tool_use: Some(!parallel),
-        })
+        _ if !declarations.is_empty() && declarations.choice_none => Some(none),
+        Some(Choice::None) => Some(none),
+        Some(Choice::Auto) => Some(with("auto", None)),
+        Some(Choice::Required) => Some(with("any", None)),
+        Some(Choice::Tool(name)) => Some(with("tool", Some(name.clone()))),
+        None => parallel.map(|_| with("auto", None)),
     };
     (tools, choice)
 }

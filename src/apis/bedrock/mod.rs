@@ -18,8 +18,8 @@ use crate::steps::declare::TypedTools;
 use crate::steps::held::needs_media_type;
 use crate::steps::names::Pattern;
 use crate::steps::params::Setting::*;
-use crate::steps::params::{CacheTtl, Setting};
-use crate::steps::spec::{Spec, ToolMedia};
+use crate::steps::params::{CacheTtl, Setting, ToolChoice};
+use crate::steps::spec::{SettingAsk, Spec, ToolMedia};
 use crate::steps::tools::schema::Dialect;
 
 /// What the crate knows of the API's request shape.
@@ -32,7 +32,16 @@ pub(crate) const SPEC: Spec = Spec {
     names: Pattern::TOOL_NAME,
     ids: Pattern::BEDROCK_ID,
     // Where each goes, with its source: `write.rs`.
-    settings: &[MaxTokens, Temperature, TopP, Stop, Stream, ServiceTier],
+    settings: &[
+        MaxTokens,
+        Temperature,
+        TopP,
+        Stop,
+        Stream,
+        ServiceTier,
+        ToolChoice,
+        Metadata,
+    ],
     // As the SDK spells them (generated: `known.rs`).
     service_tiers: known::SERVICE_TIERS,
     // The ConverseStream operation
@@ -54,21 +63,42 @@ pub(crate) const SPEC: Spec = Spec {
         _ => TypedTools::AsFunctions,
     },
     dialect: Dialect::JsonSchema,
-    refuses_setting: |ask| {
-        (ask.params.cache_ttl == Some(CacheTtl::OneHour)
-            && ask.cache_breakpoints
-            && rules::five_minute_cache_only(ask.model))
-        .then(|| {
-            (
-                Setting::CacheTtl,
-                format!("{} keeps Bedrock's cache five minutes only: a one-hour TTL is for Claude 4.5 and later", ask.model),
-            )
-        })
-    },
+    refuses_setting,
     members: Some((&known::REQUEST, known::SDK)),
     owned: &["messages", "system", "toolConfig"],
     ..Spec::of(Provider::Bedrock)
 };
+
+/// A setting Converse refuses for the model: a one-hour cache TTL before
+/// Claude 4.5; a `tool_choice` of `none`, which its `ToolChoice` (auto,
+/// any, tool) cannot say; a named tool for a model other than Claude and
+/// Nova ("Only supported by Anthropic Claude 3 and Amazon Nova models",
+/// botocore 1.44.8's `ToolChoice.tool`).
+fn refuses_setting(ask: &SettingAsk<'_>) -> Option<(Setting, String)> {
+    let model = ask.model;
+    if ask.params.cache_ttl == Some(CacheTtl::OneHour)
+        && ask.cache_breakpoints
+        && rules::five_minute_cache_only(model)
+    {
+        return Some((
+            Setting::CacheTtl,
+            format!("{model} keeps Bedrock's cache five minutes only: a one-hour TTL is for Claude 4.5 and later"),
+        ));
+    }
+    match &ask.params.tool_choice {
+        Some(ToolChoice::None) => Some((
+            Setting::ToolChoice,
+            "Converse's toolChoice is auto, any or one tool: there is no none".to_owned(),
+        )),
+        Some(ToolChoice::Tool(_)) if !matches!(ask.family, Some(Family::Claude | Family::Nova)) => {
+            Some((
+                Setting::ToolChoice,
+                format!("a named tool only for Claude and Nova models, and {model} is neither"),
+            ))
+        }
+        _ => None,
+    }
+}
 
 /// Why Converse cannot take an S3 file as it is named. Only the Nova
 /// models read "Amazon S3 links for multimedia"

@@ -22,6 +22,14 @@ rule!(
     API,
     Observed
 );
+rule!(
+    CHOICE_DECLARED,
+    "bedrock/tool-choice-declared",
+    "a toolChoice of one tool names a tool the request declares",
+    API,
+    Prudent
+);
+rule!(REQUEST_METADATA, "bedrock/request-metadata", "requestMetadata: 1 to 16 pairs, keys of 1 to 256 and values of 0 to 256 of the characters [a-zA-Z0-9 whitespace :_@$#=/+,-.]", "https://github.com/boto/botocore/blob/1.44.8/botocore/data/bedrock-runtime/2023-09-30/service-2.json (RequestMetadata)", Documented);
 rule!(CALLS_DECLARED, "bedrock/calls-declared", "every toolUse names a tool of toolConfig (or, for Claude, of additionalModelRequestFields.tools)", API, Prudent);
 rule!(
     NAMES,
@@ -153,6 +161,8 @@ rule!(
 );
 
 pub(crate) static RULES: &[&Rule] = &[
+    &CHOICE_DECLARED,
+    &REQUEST_METADATA,
     &MEMBERS,
     &OUTPUT_CAP,
     &PDF_PAGES,
@@ -314,6 +324,18 @@ pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
             declared.insert(name);
         }
     }
+    let chosen = config
+        .and_then(|c| c.get("toolChoice"))
+        .and_then(|c| c.get("tool"))
+        .and_then(|t| string(t, "name"));
+    if let Some(name) = chosen.filter(|n| !declared.contains(n)) {
+        out.push(
+            &CHOICE_DECLARED,
+            "$.toolConfig.toolChoice.tool.name",
+            format!("{name:?} is not declared"),
+        );
+    }
+    request_metadata(body, out);
     let messages = array(body, "messages");
     if messages.first().and_then(|m| string(m, "role")) != Some("user") {
         out.push(
@@ -546,6 +568,41 @@ fn content_rules(
                     format!("{name:?}"),
                 );
             }
+        }
+    }
+}
+
+/// `requestMetadata`: 1 to 16 pairs, each key 1 to 256 and each value 0 to
+/// 256 characters of `[a-zA-Z0-9\s:_@$#=/+,-.]` (botocore 1.44.8's
+/// `RequestMetadata`, `RequestMetadataKeyString` and
+/// `RequestMetadataValueString`).
+fn request_metadata(body: &Value, out: &mut Out) {
+    let Some(Value::Object(metadata)) = body.get("requestMetadata") else {
+        return;
+    };
+    let allowed =
+        |c: char| c.is_ascii_alphanumeric() || c.is_whitespace() || ":_@$#=/+,-.".contains(c);
+    let count = metadata.keys().count();
+    if !(1..=16).contains(&count) {
+        out.push(
+            &REQUEST_METADATA,
+            "$.requestMetadata",
+            format!("{count} pairs"),
+        );
+    }
+    for (key, value) in metadata {
+        let path = at("$.requestMetadata", key);
+        let len = key.chars().count();
+        if !(1..=256).contains(&len) || !key.chars().all(allowed) {
+            out.push(&REQUEST_METADATA, path.clone(), format!("the key {key:?}"));
+        }
+        match value.as_str() {
+            Some(text) if text.chars().count() <= 256 && text.chars().all(allowed) => {}
+            _ => out.push(
+                &REQUEST_METADATA,
+                path,
+                "the value is no string of at most 256 allowed characters",
+            ),
         }
     }
 }

@@ -8,6 +8,7 @@
 //! for (`toolConfig`, Claude's own fields, inference settings).
 
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -29,6 +30,8 @@ pub(crate) struct Body<'a> {
     pub additional_model_request_fields: Option<Extra>,
     #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
     pub service_tier: Option<ServiceTier>,
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub request_metadata: Option<BTreeMap<String, String>>,
     #[serde(borrow)]
     pub messages: Vec<Message<'a>>,
 }
@@ -41,8 +44,21 @@ pub(crate) struct ServiceTier {
 }
 
 #[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub(crate) struct ToolConfig<'a> {
     pub tools: Vec<Tool<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool_choice: Option<ToolChoice>,
+}
+
+/// `toolChoice`, a union: `{"auto": {}}`, `{"any": {}}` or
+/// `{"tool": {"name"}}` (botocore 1.44.8's `ToolChoice`).
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) enum ToolChoice {
+    Auto {},
+    Any {},
+    Tool { name: String },
 }
 
 #[derive(Clone, Debug, Serialize)]

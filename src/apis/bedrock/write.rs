@@ -35,8 +35,8 @@ use serde_json::Map;
 
 use super::wire::{
     Block, Body, Bytes, CachePoint, Document, Extra, Image, InferenceConfig, Message, Role,
-    S3Location, Schema, ServiceTier, Thinking, Tool, ToolConfig, ToolResultBlock, ToolSpec,
-    ToolUse,
+    S3Location, Schema, ServiceTier, Thinking, Tool, ToolChoice, ToolConfig, ToolResultBlock,
+    ToolSpec, ToolUse,
 };
 use crate::steps::compose::{
     attachment_label, cache_breakpoints, has_media, long_enough, record_end, slot_file_name,
@@ -140,6 +140,17 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
     // messages, which one TTL keeps.
     let point = CachePoint::with_ttl(cx.cache_ttl());
     let (mut tool_config, extra) = declare(cx.declarations);
+    // The caller's choice (`none` was refused before: Converse has none).
+    if let Some(config) = tool_config.as_mut() {
+        config.tool_choice = cx.tool_choice.as_ref().and_then(|choice| match choice {
+            crate::steps::params::ToolChoice::Auto => Some(ToolChoice::Auto {}),
+            crate::steps::params::ToolChoice::Required => Some(ToolChoice::Any {}),
+            crate::steps::params::ToolChoice::Tool(name) => {
+                Some(ToolChoice::Tool { name: name.clone() })
+            }
+            _ => None,
+        });
+    }
     // Tools come before the system text in the cached prefix.
     let before = tool_config
         .as_ref()
@@ -219,6 +230,8 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
             .service_tier
             .clone()
             .map(|kind| ServiceTier { kind }),
+        // `requestMetadata` (botocore 1.44.8's `ConverseRequest`).
+        request_metadata: p.metadata.clone(),
         messages,
     }
 }
@@ -271,7 +284,13 @@ fn declare(declarations: &Declarations) -> (Option<ToolConfig<'static>>, Option<
         anthropic_beta: declarations.betas(),
         ..Extra::default()
     });
-    (Some(ToolConfig { tools }), extra)
+    (
+        Some(ToolConfig {
+            tools,
+            tool_choice: None,
+        }),
+        extra,
+    )
 }
 
 /// The tool `toolConfig` holds when every declared tool is a typed one

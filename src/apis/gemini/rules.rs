@@ -105,7 +105,16 @@ rule!(
     Documented
 );
 
+rule!(
+    CHOICE_DECLARED,
+    "gemini/allowed-functions-declared",
+    "each of functionCallingConfig.allowedFunctionNames names a function the request declares",
+    "https://ai.google.dev/api/caching#FunctionCallingConfig",
+    Prudent
+);
+
 pub(crate) static RULES: &[&Rule] = &[
+    &CHOICE_DECLARED,
     &MEMBERS,
     &OUTPUT_CAP,
     &PDF_PAGES,
@@ -187,12 +196,21 @@ pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
             }
         }
     }
-    if body
+    let calling = body
         .get("toolConfig")
-        .and_then(|c| c.get("functionCallingConfig"))
-        .is_some()
-        && declared.is_empty()
-    {
+        .and_then(|c| c.get("functionCallingConfig"));
+    let allowed = calling.map_or(&[][..], |c| array(c, "allowedFunctionNames"));
+    for (i, name) in allowed.iter().enumerate() {
+        let name = name.as_str().unwrap_or_default();
+        if !declared.contains(name) {
+            out.push(
+                &CHOICE_DECLARED,
+                idx("$.toolConfig.functionCallingConfig.allowedFunctionNames", i),
+                format!("{name:?} is not declared"),
+            );
+        }
+    }
+    if calling.is_some() && declared.is_empty() {
         out.push(
             &CONFIG_NEEDS_TOOLS,
             "$.toolConfig",

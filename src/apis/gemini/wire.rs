@@ -96,8 +96,12 @@ pub(crate) struct ToolConfig {
 }
 
 #[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub(crate) struct FunctionCallingConfig {
     pub mode: &'static str,
+    /// The functions an `ANY` mode may call (a named tool's, alone).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub allowed_function_names: Vec<String>,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

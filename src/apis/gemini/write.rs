@@ -97,7 +97,7 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
             with_resolution(&mut content.parts, level);
         }
     }
-    let (tools, tool_config) = declare(cx.declarations);
+    let (tools, tool_config) = declare(cx.declarations, cx.tool_choice.as_ref());
     Body {
         system_instruction,
         tools,
@@ -169,9 +169,16 @@ fn with_resolution(parts: &mut [Item<'static>], level: MediaResolution) {
     }
 }
 
-/// `tools[].functionDeclarations` with `parametersJsonSchema`, and
-/// function calling mode `NONE` when every tool is a stand-in.
-fn declare(declarations: &Declarations) -> (Vec<Tools<'static>>, Option<ToolConfig>) {
+/// `tools[].functionDeclarations` with `parametersJsonSchema`, and the
+/// function calling mode: `NONE` when every tool is a stand-in, else the
+/// caller's choice (`AUTO`, `NONE`, `ANY`, and `ANY` with the one name in
+/// `allowedFunctionNames` for a named tool: the SDK's
+/// `FunctionCallingConfig`, `google-genai` 3.6.1).
+fn declare(
+    declarations: &Declarations,
+    choice: Option<&crate::steps::params::ToolChoice>,
+) -> (Vec<Tools<'static>>, Option<ToolConfig>) {
+    use crate::steps::params::ToolChoice;
     if declarations.is_empty() {
         return (Vec::new(), None);
     }
@@ -183,8 +190,19 @@ fn declare(declarations: &Declarations) -> (Vec<Tools<'static>>, Option<ToolConf
             parameters_json_schema: Sorted(schema.clone()),
         })
         .collect();
-    let config = declarations.choice_none.then_some(ToolConfig {
-        function_calling_config: FunctionCallingConfig { mode: "NONE" },
+    let (mode, allowed_function_names) = match choice {
+        _ if declarations.choice_none => ("NONE", Vec::new()),
+        None => ("", Vec::new()),
+        Some(ToolChoice::Auto) => ("AUTO", Vec::new()),
+        Some(ToolChoice::None) => ("NONE", Vec::new()),
+        Some(ToolChoice::Required) => ("ANY", Vec::new()),
+        Some(ToolChoice::Tool(name)) => ("ANY", vec![name.clone()]),
+    };
+    let config = (!mode.is_empty()).then_some(ToolConfig {
+        function_calling_config: FunctionCallingConfig {
+            mode,
+            allowed_function_names,
+        },
     });
     (
         vec![Tools {

@@ -26,6 +26,29 @@ rule!(
     "https://platform.openai.com/docs/api-reference/chat/create",
     Observed
 );
+rule!(
+    CHOICE_DECLARED,
+    "openai-chat/tool-choice-declared",
+    "a tool_choice naming a function names one the request declares",
+    "https://platform.openai.com/docs/api-reference/chat/create",
+    Prudent
+);
+rule!(
+    METADATA,
+    "openai-chat/metadata",
+    "metadata: at most 16 pairs, keys of at most 64 characters, string values of at most 512",
+    CREATE_PARAMS,
+    Documented
+);
+rule!(
+    SAFETY_IDENTIFIER,
+    "openai-chat/safety-identifier",
+    "safety_identifier: at most 128 characters",
+    CREATE_PARAMS,
+    Documented
+);
+/// Where the `openai` SDK types the request (3.57.0).
+const CREATE_PARAMS: &str = "https://github.com/openai/openai-python/blob/v3.57.0/src/openai/types/chat/completion_create_params.py";
 rule!(FUNCTION_NAME, "openai-chat/function-name", "function names are a-z, A-Z, 0-9, underscores and dashes, at most 64 (documented for `tools`; the same pattern is reported enforced on the history's `tool_calls`)", "https://platform.openai.com/docs/api-reference/chat/create", Documented);
 rule!(CALL_ID, "openai-chat/tool-call-id", "a tool call id is at most 40 characters (\"string too long. Expected a string with maximum length 40\")", "https://community.openai.com/ (reports of the error, 2025-2026)", Observed);
 rule!(
@@ -123,6 +146,9 @@ pub(crate) static RULES: &[&Rule] = &[
     &RESULTS_FOLLOW,
     &TOOL_ANSWERS,
     &CHOICE_NEEDS_TOOLS,
+    &CHOICE_DECLARED,
+    &METADATA,
+    &SAFETY_IDENTIFIER,
     &FUNCTION_NAME,
     &CALL_ID,
     &ARRAY_ITEMS,
@@ -145,6 +171,7 @@ pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
         out.push(&SAMPLING, "$.stop", "more than 4 sequences");
     }
     crate::steps::rule::message_count(&MESSAGE_COUNT, body, "messages", usize::MAX, out);
+    metadata(body, (&METADATA, &SAFETY_IDENTIFIER), out);
     if body.get("parallel_tool_calls").is_some() && array(body, "tools").is_empty() {
         out.push(
             &PARALLEL_NEEDS_TOOLS,
@@ -165,6 +192,7 @@ pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
         "function",
         &Declarations {
             choice: &CHOICE_NEEDS_TOOLS,
+            named: &CHOICE_DECLARED,
             name: &FUNCTION_NAME,
             items: &ARRAY_ITEMS,
             object: &PARAMETERS_OBJECT,
@@ -304,6 +332,8 @@ pub(crate) fn pairing(messages: &[Value], m: usize, rules: &Pairing, out: &mut O
 /// its own copy.
 pub(crate) struct Declarations {
     pub choice: &'static Rule,
+    /// A choice naming a function names a declared one.
+    pub named: &'static Rule,
     pub name: &'static Rule,
     pub items: &'static Rule,
     pub object: &'static Rule,
@@ -317,6 +347,29 @@ pub(crate) fn declarations(body: &Value, nested: &str, rules: &Declarations, out
     let tools = array(body, "tools");
     if body.get("tool_choice").is_some() && tools.is_empty() {
         out.push(rules.choice, "$.tool_choice", "no tools");
+    }
+    // `{"type": "function", "function": {"name"}}` in Chat, `{"type":
+    // "function", "name"}` in Responses.
+    let (named, path) = match body.get("tool_choice") {
+        Some(choice) if nested.is_empty() => (choice.get("name"), "$.tool_choice.name".to_owned()),
+        Some(choice) => (
+            choice.get(nested).and_then(|f| f.get("name")),
+            format!("$.tool_choice.{nested}.name"),
+        ),
+        None => (None, String::new()),
+    };
+    if let Some(name) = named.and_then(Value::as_str) {
+        let declared = tools.iter().any(|tool| {
+            let f = if nested.is_empty() {
+                tool
+            } else {
+                &tool[nested]
+            };
+            string(f, "name") == Some(name)
+        });
+        if !declared {
+            out.push(rules.named, path, format!("{name:?} is not declared"));
+        }
     }
     for (i, tool) in tools.iter().enumerate() {
         let (path, f) = if nested.is_empty() {
@@ -406,6 +459,37 @@ pub(crate) fn schema_walk(
                 schema_walk(s, &at(path, key), false, items_rule, object_rule, out);
             }
             _ => {}
+        }
+    }
+}
+
+/// OpenAI's `metadata` (at most 16 pairs, keys of at most 64 characters,
+/// string values of at most 512) and `safety_identifier` (at most 128
+/// characters), as its SDK's request types say them, Chat's and
+/// Responses' alike.
+pub(crate) fn metadata(body: &Value, (pairs, id): (&'static Rule, &'static Rule), out: &mut Out) {
+    if let Some(Value::Object(metadata)) = body.get("metadata") {
+        let count = metadata.keys().count();
+        if count > 16 {
+            out.push(pairs, "$.metadata", format!("{count} pairs"));
+        }
+        for (key, value) in metadata {
+            let path = at("$.metadata", key);
+            if key.chars().count() > 64 {
+                out.push(pairs, path.clone(), "a key over 64 characters");
+            }
+            match value.as_str() {
+                Some(text) if text.chars().count() > 512 => {
+                    out.push(pairs, path, "a value over 512 characters")
+                }
+                Some(_) => {}
+                None => out.push(pairs, path, "not a string"),
+            }
+        }
+    }
+    if let Some(text) = body.get("safety_identifier").and_then(Value::as_str) {
+        if text.chars().count() > 128 {
+            out.push(id, "$.safety_identifier", "over 128 characters");
         }
     }
 }

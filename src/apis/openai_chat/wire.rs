@@ -14,6 +14,7 @@
 //! role's own object would.
 
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -54,12 +55,36 @@ pub(crate) struct Body<'a> {
     pub verbosity: Option<&'static str>,
     #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
     pub parallel_tool_calls: Option<bool>,
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub safety_identifier: Option<String>,
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<BTreeMap<String, String>>,
     #[serde(skip_deserializing, skip_serializing_if = "Vec::is_empty")]
     pub tools: Vec<Tool>,
     #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
-    pub tool_choice: Option<&'static str>,
+    pub tool_choice: Option<Choice>,
     #[serde(borrow)]
     pub messages: Vec<Message<'a>>,
+}
+
+/// `tool_choice`: a mode (`auto`, `none`, `required`), or the function the
+/// model must call (the SDK's `ChatCompletionToolChoiceOptionParam`,
+/// `openai` 3.57.0).
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub(crate) enum Choice {
+    Mode(&'static str),
+    Function {
+        #[serde(rename = "type")]
+        kind: &'static str,
+        function: Named,
+    },
+}
+
+/// `{"name"}`: the function a choice names.
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct Named {
+    pub name: String,
 }
 
 /// `stream_options`: the usage asked for in the stream's last chunk.

@@ -45,7 +45,8 @@ use crate::steps::wire::{AsText, Open, Sorted, TextOr, Url};
 /// Ollama declares its tools as Chat does.
 pub(crate) use super::wire::Tool;
 use super::wire::{
-    Body, CallFunction, File, Function, ImageUrl, Message, Part, Role, StreamOptions, ToolCall,
+    Body, CallFunction, Choice, File, Function, ImageUrl, Message, Named, Part, Role,
+    StreamOptions, ToolCall,
 };
 
 /// How the body is shaped: OpenAI's own, or as a compatible server's
@@ -115,7 +116,8 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
         with_detail(&mut messages, detail);
     }
     let (tools, tool_choice) = if shape.tools {
-        declare(cx.declarations)
+        let (tools, none) = declare(cx.declarations);
+        (tools, none.map(Choice::Mode).or_else(|| choice(cx)))
     } else {
         (Vec::new(), None)
     };
@@ -129,7 +131,10 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
     // Since #45, from the same types: `stream` (and, to OpenAI itself,
     // `stream_options.include_usage`, the usage in the last chunk: a
     // compatible server's profile does not say it takes stream options),
-    // `store`, `service_tier`, `verbosity`, `parallel_tool_calls`.
+    // `store`, `service_tier`, `verbosity`, `parallel_tool_calls`,
+    // `tool_choice`, `metadata`, and the end user's id as
+    // `safety_identifier` (`user` "is being replaced by
+    // `safety_identifier` and `prompt_cache_key`").
     let p = cx.params;
     let openai = cx.profile.is_none();
     Body {
@@ -150,10 +155,26 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
         service_tier: p.service_tier.clone(),
         verbosity: p.verbosity.map(|v| v.name()),
         parallel_tool_calls: p.parallel_tool_calls,
+        safety_identifier: p.user.clone(),
+        metadata: p.metadata.clone(),
         tools,
         tool_choice,
         messages,
     }
+}
+
+/// The caller's `tool_choice`, as Chat spells it.
+fn choice(cx: &Context<'_>) -> Option<Choice> {
+    use crate::steps::params::ToolChoice;
+    Some(match cx.tool_choice.as_ref()? {
+        ToolChoice::Auto => Choice::Mode("auto"),
+        ToolChoice::None => Choice::Mode("none"),
+        ToolChoice::Required => Choice::Mode("required"),
+        ToolChoice::Tool(name) => Choice::Function {
+            kind: "function",
+            function: Named { name: name.clone() },
+        },
+    })
 }
 
 /// `messages` with the [`BRIDGE`] assistant message put between every

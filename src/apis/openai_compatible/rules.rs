@@ -52,6 +52,13 @@ rule!(
     Prudent
 );
 rule!(
+    CHOICE_DECLARED,
+    "openai-compatible/tool-choice-declared",
+    "a tool_choice naming a function names one the request declares",
+    CHAT,
+    Prudent
+);
+rule!(
     FUNCTION_NAME,
     "openai-compatible/function-name",
     "function names are a-z, A-Z, 0-9, underscores and dashes, at most 64",
@@ -114,6 +121,7 @@ pub(crate) static RULES: &[&Rule] = &[
     &RESULTS_FOLLOW,
     &TOOL_ANSWERS,
     &CHOICE_NEEDS_TOOLS,
+    &CHOICE_DECLARED,
     &FUNCTION_NAME,
     &ARRAY_ITEMS,
     &PARAMETERS_OBJECT,
@@ -165,6 +173,7 @@ pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
         "function",
         &Declarations {
             choice: &CHOICE_NEEDS_TOOLS,
+            named: &CHOICE_DECLARED,
             name: &FUNCTION_NAME,
             items: &ARRAY_ITEMS,
             object: &PARAMETERS_OBJECT,

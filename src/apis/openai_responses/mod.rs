@@ -39,6 +39,9 @@ pub(crate) const SPEC: Spec = Spec {
         ServiceTier,
         Verbosity,
         ReasoningSummary,
+        ToolChoice,
+        User,
+        Metadata,
     ],
     // As the SDK spells them (generated: `known.rs`).
     service_tiers: known::SERVICE_TIERS,

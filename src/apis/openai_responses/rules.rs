@@ -33,6 +33,29 @@ rule!(
     Prudent
 );
 rule!(
+    CHOICE_DECLARED,
+    "openai-responses/tool-choice-declared",
+    "a tool_choice naming a function names one the request declares",
+    "https://platform.openai.com/docs/api-reference/responses/create",
+    Prudent
+);
+rule!(
+    METADATA,
+    "openai-responses/metadata",
+    "metadata: at most 16 pairs, keys of at most 64 characters, string values of at most 512",
+    CREATE_PARAMS,
+    Documented
+);
+rule!(
+    SAFETY_IDENTIFIER,
+    "openai-responses/safety-identifier",
+    "safety_identifier: at most 128 characters",
+    CREATE_PARAMS,
+    Documented
+);
+/// Where the `openai` SDK types the request (3.57.0).
+const CREATE_PARAMS: &str = "https://github.com/openai/openai-python/blob/v3.57.0/src/openai/types/responses/response_create_params.py";
+rule!(
     CACHE_BREAKPOINT,
     "openai-responses/cache-breakpoint",
     "prompt_cache_breakpoint, {\"mode\": \"explicit\"}, only for the models that take explicit breakpoints (\"Supported for gpt-5.6 and later models\")",
@@ -125,6 +148,10 @@ pub(crate) static RULES: &[&Rule] = &[
     &OUTPUT_HAS_CALL,
     &CALL_HAS_OUTPUT,
     &CHOICE_NEEDS_TOOLS,
+    &CHOICE_DECLARED,
+    &METADATA,
+    &SAFETY_IDENTIFIER,
+    &CACHE_BREAKPOINT,
     &FUNCTION_NAME,
     &CALL_ID,
     &ARRAY_ITEMS,
@@ -181,6 +208,7 @@ fn breakpoints(target: &Target<'_>, body: &Value, out: &mut Out) {
 pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
     crate::steps::rule::members_listed(&MEMBERS, super::SPEC.members, super::SPEC.also, body, out);
     breakpoints(target, body, out);
+    crate::apis::openai_chat::rules::metadata(body, (&METADATA, &SAFETY_IDENTIFIER), out);
     crate::steps::rule::pdf_limits(&PDF_PAGES, None, target, body, out);
     crate::steps::rule::output_cap(&OUTPUT_CAP, target, body, &["max_output_tokens"], out);
     if body.get("parallel_tool_calls").is_some() && array(body, "tools").is_empty() {
@@ -213,6 +241,7 @@ pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
         "",
         &Declarations {
             choice: &CHOICE_NEEDS_TOOLS,
+            named: &CHOICE_DECLARED,
             name: &FUNCTION_NAME,
             items: &ARRAY_ITEMS,
             object: &PARAMETERS_OBJECT,

@@ -9,6 +9,7 @@
 //! copy (as [`Open`] reads them), so their strings are copied.
 
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 
 use serde::de::{self, Deserializer};
 use serde::{Deserialize, Serialize};
@@ -30,6 +31,20 @@ pub(crate) struct Reasoning {
 #[derive(Clone, Debug, Serialize)]
 pub(crate) struct Text {
     pub verbosity: &'static str,
+}
+
+/// `tool_choice`: a mode (`auto`, `none`, `required`), or the function
+/// the model must call (the SDK's `ToolChoiceFunctionParam`, `openai`
+/// 3.57.0).
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub(crate) enum Choice {
+    Mode(&'static str),
+    Function {
+        #[serde(rename = "type")]
+        kind: &'static str,
+        name: String,
+    },
 }
 
 /// A Responses request body.
@@ -63,10 +78,14 @@ pub(crate) struct Body<'a> {
     pub service_tier: Option<String>,
     #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
     pub parallel_tool_calls: Option<bool>,
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub safety_identifier: Option<String>,
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<BTreeMap<String, String>>,
     #[serde(skip_deserializing, skip_serializing_if = "Vec::is_empty")]
     pub tools: Vec<Tool>,
     #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
-    pub tool_choice: Option<&'static str>,
+    pub tool_choice: Option<Choice>,
     /// A list of items, or (read) text: one user message.
     #[serde(borrow)]
     pub input: TextOr<'a, Input<'a>>,

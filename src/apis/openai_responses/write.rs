@@ -43,7 +43,7 @@ use crate::steps::walk::{AssistantTurn, Media, Slot, ToolResult, Turn, UserCarri
 use crate::steps::wire::{AsText, Open, TextOr, Url};
 use serde_json::value::RawValue;
 
-use super::wire::{Body, Content, Input, Item, Part, Reasoning, Role, Text, Tool};
+use super::wire::{Body, Choice, Content, Input, Item, Part, Reasoning, Role, Text, Tool};
 
 /// Build the body.
 pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
@@ -97,14 +97,17 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
     if let Some(detail) = cx.detail {
         with_detail(&mut input, detail);
     }
-    let (tools, tool_choice) = declare(cx.declarations);
+    let (tools, none) = declare(cx.declarations);
+    let tool_choice = none.map(Choice::Mode).or_else(|| choice(cx));
     // Generation settings: <https://platform.openai.com/docs/api-reference/responses/create>
     // (read 2026-12-01): `max_output_tokens`, `temperature`, `top_p`,
     // `reasoning: {"effort": …}`, and the prompt cache's `prompt_cache_key`
     // and `prompt_cache_retention` (the SDK's `ResponseCreateParams`,
     // `openai` 3.57.0). Responses takes no `stop` or `seed`.
     // Since #45, from the same types: `stream`, `store`, `service_tier`,
-    // `parallel_tool_calls`, `reasoning.summary` and `text.verbosity`.
+    // `parallel_tool_calls`, `reasoning.summary`, `text.verbosity`,
+    // `tool_choice`, `metadata`, and the end user's id as
+    // `safety_identifier` (`user` "is being replaced by it").
     let p = cx.params;
     Body {
         model: cx.model.to_owned().into(),
@@ -127,6 +130,8 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
         store: p.store,
         service_tier: p.service_tier.clone(),
         parallel_tool_calls: p.parallel_tool_calls,
+        safety_identifier: p.user.clone(),
+        metadata: p.metadata.clone(),
         tools,
         tool_choice,
         input: TextOr::Parts(input),
@@ -146,6 +151,20 @@ fn declare(declarations: &Declarations) -> (Vec<Tool>, Option<&'static str>) {
         .collect();
     let choice = (!declarations.is_empty() && declarations.choice_none).then_some("none");
     (tools, choice)
+}
+
+/// The caller's `tool_choice`, as Responses spells it.
+fn choice(cx: &Context<'_>) -> Option<Choice> {
+    use crate::steps::params::ToolChoice;
+    Some(match cx.tool_choice.as_ref()? {
+        ToolChoice::Auto => Choice::Mode("auto"),
+        ToolChoice::None => Choice::Mode("none"),
+        ToolChoice::Required => Choice::Mode("required"),
+        ToolChoice::Tool(name) => Choice::Function {
+            kind: "function",
+            name: name.clone(),
+        },
+    })
 }
 
 fn message(role: Role, text: String) -> Input<'static> {
