@@ -207,6 +207,13 @@ impl<R: Copy + PartialEq, B> Alternating<R, B> {
         }
     }
 
+    /// Push a record's `blocks`, its last marked when the caller marks the
+    /// record.
+    pub(crate) fn push_record(&mut self, role: R, blocks: Vec<B>, cache: bool) {
+        let end = record_end(blocks.len(), cache);
+        self.push_marked(role, blocks, end);
+    }
+
     /// Where the last block pushed so far is.
     fn last_block(&self) -> Option<(usize, usize)> {
         let m = self.messages.len().checked_sub(1)?;

@@ -119,15 +119,11 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
                 system_marked |= cache;
             }
             Turn::User(text, cache) => {
-                let blocks: Vec<_> = text_block(&text).into_iter().collect();
-                let end = record_end(blocks.len(), cache);
-                messages.push_marked(Role::User, blocks, end);
+                messages.push_record(Role::User, text_block(&text).into_iter().collect(), cache)
             }
             Turn::Assistant(a) => {
                 let cache = a.cache;
-                let blocks = assistant(a);
-                let end = record_end(blocks.len(), cache);
-                messages.push_marked(Role::Assistant, blocks, end);
+                messages.push_record(Role::Assistant, assistant(a), cache);
             }
             Turn::Results(results) => {
                 // A mark on a result, or on an attachment inside it, falls

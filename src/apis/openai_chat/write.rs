@@ -165,15 +165,25 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
 
 /// The caller's `tool_choice`, as Chat spells it.
 fn choice(cx: &Context<'_>) -> Option<Choice> {
+    Some(match mode_or_name(cx)? {
+        Ok(mode) => Choice::Mode(mode),
+        Err(name) => Choice::Function {
+            kind: "function",
+            function: Named { name },
+        },
+    })
+}
+
+/// The caller's `tool_choice` as OpenAI's APIs take it: a mode (`auto`,
+/// `none`, `required`), or the name of the function it must call (Chat
+/// and Responses nest it differently).
+pub(crate) fn mode_or_name(cx: &Context<'_>) -> Option<Result<&'static str, String>> {
     use crate::steps::params::ToolChoice;
     Some(match cx.tool_choice.as_ref()? {
-        ToolChoice::Auto => Choice::Mode("auto"),
-        ToolChoice::None => Choice::Mode("none"),
-        ToolChoice::Required => Choice::Mode("required"),
-        ToolChoice::Tool(name) => Choice::Function {
-            kind: "function",
-            function: Named { name: name.clone() },
-        },
+        ToolChoice::Auto => Ok("auto"),
+        ToolChoice::None => Ok("none"),
+        ToolChoice::Required => Ok("required"),
+        ToolChoice::Tool(name) => Err(name.clone()),
     })
 }
 

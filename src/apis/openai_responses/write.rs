@@ -32,7 +32,7 @@
 //! types, `openai` 3.57.0). A reasoning item has none: it goes back byte
 //! for byte.
 
-use crate::apis::openai_chat::write::functions;
+use crate::apis::openai_chat::write::{functions, mode_or_name};
 use crate::facts::Detail;
 use crate::steps::compose::{has_media, slot_file_name, text_with_notes, Placement};
 use crate::steps::context::Context;
@@ -155,14 +155,11 @@ fn declare(declarations: &Declarations) -> (Vec<Tool>, Option<&'static str>) {
 
 /// The caller's `tool_choice`, as Responses spells it.
 fn choice(cx: &Context<'_>) -> Option<Choice> {
-    use crate::steps::params::ToolChoice;
-    Some(match cx.tool_choice.as_ref()? {
-        ToolChoice::Auto => Choice::Mode("auto"),
-        ToolChoice::None => Choice::Mode("none"),
-        ToolChoice::Required => Choice::Mode("required"),
-        ToolChoice::Tool(name) => Choice::Function {
+    Some(match mode_or_name(cx)? {
+        Ok(mode) => Choice::Mode(mode),
+        Err(name) => Choice::Function {
             kind: "function",
-            name: name.clone(),
+            name,
         },
     })
 }
