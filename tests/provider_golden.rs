@@ -128,26 +128,38 @@ fn settings_golden_name(provider: Provider) -> String {
     format!("{}__settings.json", provider.name())
 }
 
-/// Every setting of #45 each API takes (a named tool where the API takes
+/// Every setting of #45 each API takes (structured outputs too) (a named tool where the API takes
 /// one, else `required`), and an extra member its SDK lists:
 /// (provider, params as `--params` reads them, extra members).
 fn settings_cases() -> Vec<(Provider, Value, Value)> {
     use serde_json::json;
     use Provider::*;
+    // A schema every API with structured outputs takes as it is (each
+    // object closed, every property required: OpenAI's strict subset).
+    let format = json!({"name": "verdict", "description": "Whether the dashboard recovered",
+        "schema": {"type": "object", "additionalProperties": false,
+                   "properties": {"recovered": {"type": "boolean"}, "summary": {"type": "string"}},
+                   "required": ["recovered", "summary"]}});
+    let strict = {
+        let mut f = format.clone();
+        f["strict"] = json!(true);
+        f
+    };
     let gemini = json!({"stream": true, "store": false, "service_tier": "flex",
-                        "tool_choice": {"tool": "screenshot"}});
+                        "tool_choice": {"tool": "screenshot"}, "response_format": format});
     vec![
         (
             Anthropic,
             json!({"stream": true, "parallel_tool_calls": false, "service_tier": "standard_only",
-                   "tool_choice": {"tool": "screenshot"}, "user": "u-7"}),
+                   "tool_choice": {"tool": "screenshot"}, "user": "u-7",
+                   "response_format": format}),
             json!({"inference_geo": "us"}),
         ),
         (
             OpenAiChat,
             json!({"stream": true, "store": false, "parallel_tool_calls": false,
                    "service_tier": "flex", "verbosity": "low", "tool_choice": "required",
-                   "user": "u-7", "metadata": {"run": "nightly"}}),
+                   "user": "u-7", "metadata": {"run": "nightly"}, "response_format": strict}),
             json!({"logprobs": true}),
         ),
         (
@@ -155,7 +167,7 @@ fn settings_cases() -> Vec<(Provider, Value, Value)> {
             json!({"stream": true, "store": false, "parallel_tool_calls": false,
                    "service_tier": "priority", "verbosity": "low", "reasoning_summary": "concise",
                    "reasoning_effort": "low", "tool_choice": {"tool": "screenshot"},
-                   "user": "u-7", "metadata": {"run": "nightly"}}),
+                   "user": "u-7", "metadata": {"run": "nightly"}, "response_format": strict}),
             json!({"truncation": "auto"}),
         ),
         (
@@ -171,10 +183,14 @@ fn settings_cases() -> Vec<(Provider, Value, Value)> {
         (
             Bedrock,
             json!({"stream": true, "service_tier": "flex", "tool_choice": "required",
-                   "metadata": {"run": "nightly"}}),
+                   "metadata": {"run": "nightly"}, "response_format": format}),
             json!({"performanceConfig": {"latency": "standard"}}),
         ),
-        (Ollama, json!({"stream": true}), json!({"keep_alive": "5m"})),
+        (
+            Ollama,
+            json!({"stream": true, "response_format": format}),
+            json!({"keep_alive": "5m"}),
+        ),
         // No SDK's tables: a server's own member passes as given.
         (
             OpenAiCompatible,

@@ -178,8 +178,11 @@ pub struct Args {
     /// temperature, top_p, top_k, stop, seed, reasoning_effort (low,
     /// medium, high), thinking_budget, stream, store, parallel_tool_calls
     /// (true, false), service_tier (as the API spells it), verbosity (low,
-    /// medium, high), reasoning_summary (auto, concise, detailed). VALUE is
-    /// read as JSON, else as a string. Each is sent where the provider's
+    /// medium, high), reasoning_summary (auto, concise, detailed),
+    /// tool_choice (auto, none, required, {"tool": NAME}), user, metadata
+    /// (an object of strings), response_format ("json", or {"schema": {…},
+    /// "name": …, "description": …, "strict": …}). VALUE is read as JSON,
+    /// else as a string. Each is sent where the provider's
     /// API takes it; one it does not take is an error. Overrides the same
     /// key of --params.
     #[arg(long = "param", value_name = "KEY=VALUE")]

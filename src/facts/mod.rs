@@ -93,6 +93,9 @@ pub struct Traits {
     /// Responses' `prompt_cache_breakpoint`), though they cache prefixes
     /// on their own.
     pub cache_breakpoints: Option<bool>,
+    /// Whether the models take a JSON Schema their answer must follow
+    /// (structured outputs: the setting `response_format` with a schema).
+    pub structured_outputs: Option<bool>,
     /// The sizing at a detail level where it differs from
     /// [`Traits::sizing`] (which is `auto`'s), by level name: OpenAI's
     /// `high` and `original` on the models where they differ, Gemini 3's
@@ -112,6 +115,7 @@ impl Traits {
             image_detail: self.image_detail.or(under.image_detail),
             cache_min_tokens: self.cache_min_tokens.or(under.cache_min_tokens),
             cache_breakpoints: self.cache_breakpoints.or(under.cache_breakpoints),
+            structured_outputs: self.structured_outputs.or(under.structured_outputs),
             detail_sizing: {
                 let mut levels = under.detail_sizing.clone();
                 levels.extend(self.detail_sizing.iter().map(|(k, v)| (k.clone(), *v)));

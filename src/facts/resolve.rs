@@ -72,6 +72,7 @@ impl Facts {
                     image_detail: t.image_detail,
                     cache_min_tokens: t.cache_min_tokens,
                     cache_breakpoints: t.cache_breakpoints,
+                    structured_outputs: t.structured_outputs,
                 },
             );
         }
@@ -147,6 +148,7 @@ impl Facts {
                     image_detail: None,
                     cache_min_tokens: m.cache_min_tokens,
                     cache_breakpoints: m.cache_breakpoints,
+                    structured_outputs: m.structured_outputs,
                 },
                 retires,
                 retires_on,

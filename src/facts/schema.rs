@@ -45,6 +45,7 @@ pub(super) struct TraitsDoc {
     pub image_detail: Option<bool>,
     pub cache_min_tokens: Option<u64>,
     pub cache_breakpoints: Option<bool>,
+    pub structured_outputs: Option<bool>,
 }
 
 /// One date for every API, or one per API.
@@ -77,6 +78,7 @@ pub(super) struct ModelDoc {
     pub media_in_tool_result: Option<bool>,
     pub cache_min_tokens: Option<u64>,
     pub cache_breakpoints: Option<bool>,
+    pub structured_outputs: Option<bool>,
     pub retires: Option<RetiresDoc>,
     pub successor: Option<String>,
 }

@@ -108,7 +108,8 @@ pub use crate::steps::error::BuildError;
 pub use crate::steps::extra::{Extra, ExtraError};
 pub use crate::steps::options::{Options, OptionsError};
 pub use crate::steps::params::{
-    CacheTtl, Effort, Params, ParamsError, ReasoningSummary, Retention, ToolChoice, Verbosity,
+    CacheTtl, Effort, OutputSchema, Params, ParamsError, ReasoningSummary, ResponseFormat,
+    Retention, ToolChoice, Verbosity,
 };
 pub use crate::steps::report::{Note, NoteReason, ReplayNote, Report};
 pub use crate::steps::spec::Endpoint;

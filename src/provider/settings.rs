@@ -4,7 +4,7 @@
 
 use crate::facts::Provider;
 use crate::steps::model as capabilities;
-use crate::steps::params::{Setting, ToolChoice};
+use crate::steps::params::{ResponseFormat, Setting, ToolChoice};
 use crate::steps::spec::SettingAsk;
 
 use super::{BuildError, Options};
@@ -142,10 +142,56 @@ pub(super) fn settings(
             }
         }
     }
+    if let Some(format) = &params.response_format {
+        response_format(format, spec, model, caps, options, notes)
+            .map_err(|why| unsupported(Setting::ResponseFormat, why))?;
+    }
     Ok(known
         .and_then(|m| m.max_output)
         .and_then(|n| u32::try_from(n).ok())
         .map_or(4096, |n| n.min(NON_STREAMING_MAX_TOKENS)))
+}
+
+/// Why the API or the model cannot take `format`: JSON mode where the API
+/// takes a schema only, a schema where the model's facts say it takes
+/// none. A schema for a model the facts say nothing of is sent, with a
+/// note, where the API documents its models.
+fn response_format(
+    format: &ResponseFormat,
+    spec: &crate::steps::spec::Spec,
+    model: &str,
+    caps: &capabilities::Capabilities,
+    options: &Options,
+    notes: &mut Vec<String>,
+) -> Result<(), String> {
+    if *format == ResponseFormat::Json && !spec.json_mode {
+        return Err(format!(
+            "{} has no JSON mode: give a JSON Schema ({{\"schema\": {{…}}}})",
+            spec.display_name
+        ));
+    }
+    if format.schema().is_none() {
+        return Ok(());
+    }
+    let name = options
+        .facts()
+        .model(spec.provider, model)
+        .and_then(|m| m.name.as_deref())
+        .unwrap_or(model);
+    match caps.structured_outputs {
+        Some(true) => Ok(()),
+        Some(false) => Err(format!(
+            "the facts say {name} takes no JSON Schema for its answer (structured outputs)"
+        )),
+        None => {
+            if options.facts().api(spec.provider).documented_models {
+                notes.push(format!(
+                    "response_format: sent as given: the facts do not say whether {name} takes a JSON Schema for its answer"
+                ));
+            }
+            Ok(())
+        }
+    }
 }
 
 /// The most `max_tokens` sent by default. The body asks for no stream, and

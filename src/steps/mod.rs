@@ -32,6 +32,8 @@ pub(crate) mod model;
 pub(crate) mod names;
 pub(crate) mod options;
 mod options_media;
+mod output;
+pub(crate) mod output_rules;
 pub(crate) mod params;
 pub(crate) mod replay;
 pub(crate) mod report;

@@ -74,6 +74,9 @@ pub(crate) struct Capabilities {
     /// (its facts' `reasoning`) on an API whose facts say so
     /// (`reasoning_developer_role`: OpenAI Chat Completions).
     pub developer_role: bool,
+    /// Whether the model takes a JSON Schema its answer follows, as its
+    /// facts say (`structured_outputs`); `None` where they say nothing.
+    pub structured_outputs: Option<bool>,
 }
 
 impl Capabilities {
@@ -88,31 +91,25 @@ impl Capabilities {
         let spec = provider.spec();
         let shape = (spec.family)(model, family);
         let claude = shape == Some(Family::Claude);
+        let traits = facts.traits(provider, model, family.map(Family::facts_name));
         let media_in_tool_result = match spec.tool_media {
             ToolMedia::Inside => true,
             ToolMedia::After => false,
             // Where the API's shape leaves the choice to the model
             // (Bedrock's families, Gemini's generations), the data says.
-            ToolMedia::AsTheFactsSay => facts
-                .traits(provider, model, family.map(Family::facts_name))
-                .media_in_tool_result
-                .unwrap_or(false),
+            ToolMedia::AsTheFactsSay => traits.media_in_tool_result.unwrap_or(false),
         };
         Capabilities {
             media_in_tool_result,
             typed_tools: (spec.typed_tools)(shape),
             limits: limits(facts, provider, model, family),
             cache_marks: claude,
-            takes_marks: claude
-                || (spec.cache_parts
-                    && facts
-                        .traits(provider, model, family.map(Family::facts_name))
-                        .cache_breakpoints
-                        == Some(true)),
+            takes_marks: claude || (spec.cache_parts && traits.cache_breakpoints == Some(true)),
             vision: true,
             claude,
             developer_role: facts.api(provider).reasoning_developer_role
                 && facts.model(provider, model).and_then(|m| m.reasoning) == Some(true),
+            structured_outputs: traits.structured_outputs,
         }
     }
 
@@ -127,6 +124,7 @@ impl Capabilities {
             vision: profile.vision && profile.writes_images(),
             claude: false,
             developer_role: false,
+            structured_outputs: None,
         }
     }
 }

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 pub use super::choice::ToolChoice;
+pub use super::output::{OutputSchema, ResponseFormat};
 use super::spelled::Word;
 pub use super::spelled::{CacheTtl, Effort, ReasoningSummary, Retention, Verbosity};
 
@@ -96,6 +97,10 @@ pub struct Params {
     /// `metadata`: string pairs kept with the request (OpenAI's
     /// `metadata`, Bedrock's `requestMetadata`), by key.
     pub metadata: Option<BTreeMap<String, String>>,
+    /// `response_format`: the answer as JSON, or as JSON a schema
+    /// describes (structured outputs), where the API and the model take
+    /// it.
+    pub response_format: Option<ResponseFormat>,
 }
 
 /// One setting of [`Params`], by its key.
@@ -121,10 +126,11 @@ pub(crate) enum Setting {
     ToolChoice,
     User,
     Metadata,
+    ResponseFormat,
 }
 
 impl Setting {
-    pub(crate) const ALL: [Setting; 20] = [
+    pub(crate) const ALL: [Setting; 21] = [
         Setting::MaxTokens,
         Setting::Temperature,
         Setting::TopP,
@@ -145,6 +151,7 @@ impl Setting {
         Setting::ToolChoice,
         Setting::User,
         Setting::Metadata,
+        Setting::ResponseFormat,
     ];
 
     /// The key [`Params::from_json`] reads it under.
@@ -170,6 +177,7 @@ impl Setting {
             Setting::ToolChoice => "tool_choice",
             Setting::User => "user",
             Setting::Metadata => "metadata",
+            Setting::ResponseFormat => "response_format",
         }
     }
 }
@@ -214,8 +222,9 @@ impl Params {
     /// `false`), `service_tier`, `verbosity` (`"low"`, `"medium"` or
     /// `"high"`), `reasoning_summary` (`"auto"`, `"concise"` or
     /// `"detailed"`), `tool_choice` (`"auto"`, `"none"`, `"required"` or
-    /// `{"tool": NAME}`), `user` (a string) and `metadata` (an object of
-    /// strings)). `stop` may be one string or a list of them; `null`
+    /// `{"tool": NAME}`), `user` (a string), `metadata` (an object of
+    /// strings) and `response_format` (`"json"` or `{"schema": {…}, "name":
+    /// …, "description": …, "strict": …}`)). `stop` may be one string or a list of them; `null`
     /// leaves a setting unset.
     ///
     /// # Errors
@@ -345,6 +354,10 @@ impl Params {
                     })?;
                 self.metadata = Some(pairs);
             }
+            Setting::ResponseFormat => {
+                self.response_format =
+                    Some(ResponseFormat::from_json(value).map_err(|e| wrong(key, e))?)
+            }
             Setting::PromptCacheKey => {
                 let text = value
                     .as_str()
@@ -380,6 +393,7 @@ impl Params {
             Setting::ToolChoice => self.tool_choice = None,
             Setting::User => self.user = None,
             Setting::Metadata => self.metadata = None,
+            Setting::ResponseFormat => self.response_format = None,
         }
     }
 
@@ -406,6 +420,7 @@ impl Params {
             Setting::ToolChoice => self.tool_choice.is_some(),
             Setting::User => self.user.is_some(),
             Setting::Metadata => self.metadata.is_some(),
+            Setting::ResponseFormat => self.response_format.is_some(),
         })
     }
 
@@ -574,6 +589,14 @@ impl Params {
         }
     }
 
+    /// With `response_format`.
+    pub fn with_response_format(self, format: ResponseFormat) -> Params {
+        Params {
+            response_format: Some(format),
+            ..self
+        }
+    }
+
     /// With `thinking_budget`.
     pub fn with_thinking_budget(self, tokens: u32) -> Params {
         Params {
@@ -596,7 +619,8 @@ mod tests {
             "cache_ttl": "1h", "prompt_cache_key": "agent-7", "prompt_cache_retention": "24h",
             "stream": true, "store": false, "parallel_tool_calls": false, "service_tier": "flex",
             "verbosity": "low", "reasoning_summary": "concise",
-            "tool_choice": {"tool": "shot"}, "user": "u-7", "metadata": {"run": "nightly"}
+            "tool_choice": {"tool": "shot"}, "user": "u-7", "metadata": {"run": "nightly"},
+            "response_format": "json"
         }))
         .unwrap();
         assert_eq!(p.given().count(), Setting::ALL.len());
@@ -631,6 +655,7 @@ mod tests {
             ("tool_choice", json!("any")),
             ("user", json!(7)),
             ("metadata", json!(["a"])),
+            ("response_format", json!({"schema": []})),
             ("maxTokens", json!(1)),
         ] {
             let err = Params::from_json(&json!({ key: value })).unwrap_err();

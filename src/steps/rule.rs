@@ -117,14 +117,17 @@ impl<'a> Target<'a> {
 
 /// One rule of an API, as a static: `rule!(NAME, "api/id", "what it
 /// says", SOURCE, Basis)`; the date it was read is the calling file's
-/// `READ`.
+/// `READ`, or the date given last (`rule!(…, Basis, "2026-12-06")`).
 macro_rules! rule {
     ($name:ident, $id:expr, $says:expr, $source:expr, $basis:ident) => {
+        $crate::steps::rule::rule!($name, $id, $says, $source, $basis, READ);
+    };
+    ($name:ident, $id:expr, $says:expr, $source:expr, $basis:ident, $read:expr) => {
         pub(crate) static $name: $crate::steps::rule::Rule = $crate::steps::rule::Rule {
             id: $id,
             says: $says,
             source: $source,
-            read: READ,
+            read: $read,
             basis: $crate::steps::rule::Basis::$basis,
         };
     };

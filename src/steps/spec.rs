@@ -82,6 +82,9 @@ pub struct Spec {
     /// The service tiers the API takes ([`Params::service_tier`]), as it
     /// spells them (its SDK's literal); a tier not listed is refused.
     pub(crate) service_tiers: &'static [&'static str],
+    /// Whether the API takes JSON mode (`response_format: "json"`, any
+    /// JSON object without a schema); where not, a schema only.
+    pub(crate) json_mode: bool,
     /// The URL a streamed request goes to where the API streams at
     /// another URL than [`Spec::url`] (Gemini, Bedrock); `None` where the
     /// body says so.
@@ -166,6 +169,7 @@ impl Spec {
             betas: None,
             refuses_setting: |_| None,
             service_tiers: &[],
+            json_mode: true,
             stream_url: None,
             members: None,
             also: &[],

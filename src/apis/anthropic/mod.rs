@@ -42,6 +42,7 @@ pub(crate) const SPEC: Spec = Spec {
         ServiceTier,
         ToolChoice,
         User,
+        ResponseFormat,
     ],
     // As the SDK spells them (generated: `known.rs`).
     service_tiers: known::SERVICE_TIERS,
@@ -66,6 +67,9 @@ pub(crate) const SPEC: Spec = Spec {
         ("top_p", SAMPLING),
         ("top_k", SAMPLING),
     ],
+    // A JSON Schema only: no JSON mode (`output_config.format` /
+    // `outputConfig.textFormat` take `json_schema` alone).
+    json_mode: false,
     ..Spec::of(Provider::Anthropic)
 };
 

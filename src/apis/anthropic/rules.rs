@@ -103,6 +103,31 @@ rule!(
 rule!(THINKING_SAMPLING, "anthropic/thinking-sampling", "thinking is not compatible with temperature or top_k modifications; with thinking, top_p may be set between 0.95 and 1", THINKING, Documented);
 
 /// The generation settings' ranges.
+/// `output_config.format`: its schema's objects closed, none of the
+/// constraints the grammar cannot hold, and no prefilled answer.
+fn output_format(body: &Value, out: &mut Out) {
+    use crate::steps::output_rules::{closed_objects, no_keywords, CONSTRAINTS};
+    let Some(format) = body.get("output_config").and_then(|c| c.get("format")) else {
+        return;
+    };
+    if let Some(schema) = format.get("schema") {
+        let path = "$.output_config.format.schema";
+        closed_objects(&OUTPUT_SCHEMA, schema, path, out);
+        no_keywords(&OUTPUT_KEYWORDS, schema, path, CONSTRAINTS, out);
+    }
+    let messages = array(body, "messages");
+    if messages
+        .last()
+        .is_some_and(|m| string(m, "role") == Some("assistant"))
+    {
+        out.push(
+            &OUTPUT_PREFILL,
+            idx("$.messages", messages.len() - 1),
+            "the last message is the assistant's",
+        );
+    }
+}
+
 fn settings(body: &Value, out: &mut Out) {
     use crate::steps::rule::{in_range, number};
     in_range(&TEMPERATURE, body, "$", "temperature", (0.0, 1.0), out);
@@ -180,7 +205,37 @@ rule!(
     Prudent
 );
 
+/// The structured outputs page (read 2026-12-06).
+const STRUCTURED: &str = "https://platform.claude.com/docs/en/build-with-claude/structured-outputs";
+rule!(
+    OUTPUT_SCHEMA,
+    "anthropic/output-schema",
+    "each object in an output_config.format schema sets additionalProperties to false (\"must be set to false for objects\"; a schema without it is refused with a 400 too)",
+    "https://platform.claude.com/docs/en/build-with-claude/structured-outputs; the 400 without it: https://github.com/veryfront/veryfront-code/issues/3918",
+    Documented,
+    "2026-12-06"
+);
+rule!(
+    OUTPUT_KEYWORDS,
+    "anthropic/output-schema-keywords",
+    "an output_config.format schema uses no numeric constraints (minimum, maximum, multipleOf), no string lengths (minLength, maxLength) and no array constraint but a minItems of 0 or 1",
+    STRUCTURED,
+    Documented,
+    "2026-12-06"
+);
+rule!(
+    OUTPUT_PREFILL,
+    "anthropic/output-format-prefill",
+    "output_config.format does not go with a prefilled answer (\"Message Prefilling: Incompatible with JSON outputs\"): the last message is the user's",
+    STRUCTURED,
+    Documented,
+    "2026-12-06"
+);
+
 pub(crate) static RULES: &[&Rule] = &[
+    &OUTPUT_SCHEMA,
+    &OUTPUT_KEYWORDS,
+    &OUTPUT_PREFILL,
     &CHOICE_NEEDS_TOOLS,
     &CHOICE_DECLARED,
     &MEMBERS,
@@ -218,6 +273,7 @@ pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
     crate::steps::rule::pdf_limits(&PDF_PAGES, Some(&PDF_ENCRYPTED), target, body, out);
     crate::steps::rule::output_cap(&OUTPUT_CAP, target, body, &["max_tokens"], out);
     settings(body, out);
+    output_format(body, out);
     if let Some(name) = body
         .get("tool_choice")
         .filter(|c| string(c, "type") == Some("tool"))

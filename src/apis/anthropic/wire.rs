@@ -64,10 +64,24 @@ pub(crate) struct Metadata {
     pub user_id: String,
 }
 
-/// `output_config`: how much effort the model spends.
-#[derive(Clone, Copy, Debug, Serialize)]
+/// `output_config`: how much effort the model spends, and the JSON
+/// Schema its answer follows (the SDK's `OutputConfigParam`, `anthropic`
+/// 2.14.0).
+#[derive(Clone, Debug, Serialize)]
 pub(crate) struct OutputConfig {
-    pub effort: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub effort: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub format: Option<JsonOutputFormat>,
+}
+
+/// `output_config.format`: `{"type": "json_schema", "schema": {…}}` (the
+/// SDK's `JSONOutputFormatParam`).
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct JsonOutputFormat {
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub schema: crate::steps::wire::Sorted,
 }
 
 #[derive(Clone, Debug, Serialize)]

@@ -24,8 +24,8 @@
 //!   minimal declarations, `tool_choice` is `{"type": "none"}`.
 
 use super::wire::{
-    sends_media, Block, Body, CacheControl, Content, Item, Marked, Message, Metadata, OutputConfig,
-    Role, Source, Thinking, Tool, ToolChoice,
+    sends_media, Block, Body, CacheControl, Content, Item, JsonOutputFormat, Marked, Message,
+    Metadata, OutputConfig, Role, Source, Thinking, Tool, ToolChoice,
 };
 use crate::steps::compose::{
     cache_breakpoints, has_media, long_enough, record_end, text_tokens, text_with_notes,
@@ -246,9 +246,7 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
         top_k: p.top_k,
         stop_sequences: p.stop.clone(),
         thinking,
-        output_config: p
-            .reasoning_effort
-            .map(|e| OutputConfig { effort: e.name() }),
+        output_config: output_config(p),
         stream: p.stream,
         service_tier: p.service_tier.clone(),
         metadata: p.user.clone().map(|user_id| Metadata { user_id }),
@@ -257,6 +255,24 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
         tool_choice,
         messages,
     }
+}
+
+/// `output_config`: the effort level, and a JSON Schema as `format`
+/// (structured outputs:
+/// <https://platform.claude.com/docs/en/build-with-claude/structured-outputs>,
+/// read 2026-12-06). Anthropic has no JSON mode without a schema: the
+/// settings check refused one before.
+fn output_config(p: &crate::steps::params::Params) -> Option<OutputConfig> {
+    let format = p
+        .response_format
+        .as_ref()
+        .and_then(|f| f.schema())
+        .map(|s| JsonOutputFormat {
+            kind: "json_schema",
+            schema: Sorted(s.schema.clone()),
+        });
+    let effort = p.reasoning_effort.map(|e| e.name());
+    (effort.is_some() || format.is_some()).then_some(OutputConfig { effort, format })
 }
 
 /// `tools`, and `tool_choice`: none when every tool is a stand-in; else

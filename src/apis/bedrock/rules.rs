@@ -160,7 +160,17 @@ rule!(
     Documented
 );
 
+rule!(
+    OUTPUT_SCHEMA,
+    "bedrock/output-schema",
+    "outputConfig's jsonSchema.schema is a JSON object written as a string; each object in it sets additionalProperties to false; it uses no numeric constraints, no string lengths and no array constraint but a minItems of 0 or 1",
+    "https://docs.aws.amazon.com/bedrock/latest/userguide/structured-output.html; botocore 1.44.8's JsonSchemaDefinition (schema: a string)",
+    Documented,
+    "2026-12-06"
+);
+
 pub(crate) static RULES: &[&Rule] = &[
+    &OUTPUT_SCHEMA,
     &CHOICE_DECLARED,
     &REQUEST_METADATA,
     &MEMBERS,
@@ -188,6 +198,33 @@ pub(crate) static RULES: &[&Rule] = &[
     &CACHE_TTL,
 ];
 
+/// `outputConfig.textFormat.structure.jsonSchema.schema`: a JSON object
+/// in a string, held to what the grammar can follow.
+fn output_schema(body: &Value, out: &mut Out) {
+    use crate::steps::output_rules::{closed_objects, no_keywords, CONSTRAINTS};
+    let path = "$.outputConfig.textFormat.structure.jsonSchema.schema";
+    let Some(schema) = body
+        .get("outputConfig")
+        .and_then(|c| c.get("textFormat"))
+        .and_then(|f| f.get("structure"))
+        .and_then(|s| s.get("jsonSchema"))
+        .and_then(|j| j.get("schema"))
+    else {
+        return;
+    };
+    let Some(text) = schema.as_str() else {
+        out.push(&OUTPUT_SCHEMA, path, "not a string");
+        return;
+    };
+    match Value::from_str(text) {
+        Ok(schema @ Value::Object(_)) => {
+            closed_objects(&OUTPUT_SCHEMA, &schema, path, out);
+            no_keywords(&OUTPUT_SCHEMA, &schema, path, CONSTRAINTS, out);
+        }
+        _ => out.push(&OUTPUT_SCHEMA, path, "not a JSON object"),
+    }
+}
+
 fn id_char(c: char) -> bool {
     word(c) || c == '.' || c == ':'
 }
@@ -210,6 +247,7 @@ struct Tally<'b> {
 
 pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
     crate::steps::rule::members_listed(&MEMBERS, super::SPEC.members, super::SPEC.also, body, out);
+    output_schema(body, out);
     crate::steps::rule::pdf_limits(&PDF_PAGES, None, target, body, out);
     crate::steps::rule::output_cap(
         &OUTPUT_CAP,

@@ -32,8 +32,42 @@ pub(crate) struct Body<'a> {
     pub service_tier: Option<ServiceTier>,
     #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
     pub request_metadata: Option<BTreeMap<String, String>>,
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub output_config: Option<OutputConfig>,
     #[serde(borrow)]
     pub messages: Vec<Message<'a>>,
+}
+
+/// `outputConfig`: the JSON Schema the answer follows, as
+/// `{"textFormat": {"type": "json_schema", "structure": {"jsonSchema":
+/// {"schema": "<the schema as a JSON string>", "name", "description"}}}}`
+/// (botocore 1.44.8's `OutputConfig`, `OutputFormat`,
+/// `JsonSchemaDefinition`: `schema` a string).
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct OutputConfig {
+    pub text_format: OutputFormat,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct OutputFormat {
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub structure: OutputStructure,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct OutputStructure {
+    pub json_schema: JsonSchemaDefinition,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct JsonSchemaDefinition {
+    pub schema: String,
+    pub name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
 }
 
 /// `serviceTier`: `{"type": …}`.

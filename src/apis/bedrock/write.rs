@@ -34,9 +34,9 @@ use std::collections::HashSet;
 use serde_json::Map;
 
 use super::wire::{
-    Block, Body, Bytes, CachePoint, Document, Extra, Image, InferenceConfig, Message, Role,
-    S3Location, Schema, ServiceTier, Thinking, Tool, ToolChoice, ToolConfig, ToolResultBlock,
-    ToolSpec, ToolUse,
+    Block, Body, Bytes, CachePoint, Document, Extra, Image, InferenceConfig, JsonSchemaDefinition,
+    Message, OutputConfig, OutputFormat, OutputStructure, Role, S3Location, Schema, ServiceTier,
+    Thinking, Tool, ToolChoice, ToolConfig, ToolResultBlock, ToolSpec, ToolUse,
 };
 use crate::steps::compose::{
     attachment_label, cache_breakpoints, has_media, long_enough, record_end, slot_file_name,
@@ -228,7 +228,34 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
             .map(|kind| ServiceTier { kind }),
         // `requestMetadata` (botocore 1.44.8's `ConverseRequest`).
         request_metadata: p.metadata.clone(),
+        output_config: p
+            .response_format
+            .as_ref()
+            .and_then(|f| f.schema())
+            .map(output_config),
         messages,
+    }
+}
+
+/// `outputConfig` for a JSON Schema (structured outputs:
+/// <https://docs.aws.amazon.com/bedrock/latest/userguide/structured-output.html>,
+/// read 2026-12-06). Converse has no JSON mode without a schema: the
+/// settings check refused one before.
+fn output_config(s: &crate::steps::params::OutputSchema) -> OutputConfig {
+    // Keys sorted, as every caller's object the crate writes.
+    let schema = serde_json::to_string(&crate::steps::wire::Sorted(s.schema.clone()))
+        .expect("a JSON object serializes");
+    OutputConfig {
+        text_format: OutputFormat {
+            kind: "json_schema",
+            structure: OutputStructure {
+                json_schema: JsonSchemaDefinition {
+                    schema,
+                    name: s.name.clone(),
+                    description: s.description.clone(),
+                },
+            },
+        },
     }
 }
 

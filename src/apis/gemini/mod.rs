@@ -43,6 +43,7 @@ pub(crate) const SPEC: Spec = Spec {
         Store,
         ServiceTier,
         ToolChoice,
+        ResponseFormat,
     ],
     // As the SDK spells them (generated: `known.rs`).
     service_tiers: known::SERVICE_TIERS,

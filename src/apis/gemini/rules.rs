@@ -113,7 +113,17 @@ rule!(
     Prudent
 );
 
+rule!(
+    JSON_SCHEMA,
+    "gemini/response-json-schema",
+    "responseJsonSchema goes with responseMimeType application/json and without responseSchema (\"If set, `response_schema` must be omitted, but `response_mime_type` is required\")",
+    "https://github.com/googleapis/python-genai/blob/v2.19.0/google/genai/types.py (GenerateContentConfig.response_json_schema)",
+    Documented,
+    "2026-12-06"
+);
+
 pub(crate) static RULES: &[&Rule] = &[
+    &JSON_SCHEMA,
     &CHOICE_DECLARED,
     &MEMBERS,
     &OUTPUT_CAP,
@@ -156,6 +166,22 @@ pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
     );
     if let Some(config) = body.get("generationConfig") {
         let base = "$.generationConfig";
+        if config.get("responseJsonSchema").is_some() {
+            if string(config, "responseMimeType") != Some("application/json") {
+                out.push(
+                    &JSON_SCHEMA,
+                    at(base, "responseMimeType"),
+                    "not application/json beside responseJsonSchema",
+                );
+            }
+            if config.get("responseSchema").is_some() {
+                out.push(
+                    &JSON_SCHEMA,
+                    at(base, "responseSchema"),
+                    "beside responseJsonSchema",
+                );
+            }
+        }
         crate::steps::rule::in_range(&SAMPLING, config, base, "temperature", (0.0, 2.0), out);
         crate::steps::rule::in_range(&SAMPLING, config, base, "topP", (0.0, 1.0), out);
         if array(config, "stopSequences").len() > 5 {

@@ -35,6 +35,10 @@ pub(crate) struct GenerationConfig {
     pub seed: Option<i64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub thinking_config: Option<ThinkingConfig>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub response_mime_type: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub response_json_schema: Option<crate::steps::wire::Sorted>,
 }
 
 /// `generationConfig.thinkingConfig`.

@@ -119,7 +119,11 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
 /// `thinkingBudget` (Gemini 2.5, and Gemini 3 for compatibility); an
 /// effort level is `thinkingLevel`, which only Gemini 3 takes
 /// (<https://ai.google.dev/gemini-api/docs/thinking>, read 2026-12-01); an
-/// effort for an earlier model is refused before.
+/// effort for an earlier model is refused before. Structured outputs
+/// (<https://ai.google.dev/gemini-api/docs/structured-output>, read
+/// 2026-12-06): `responseMimeType` `application/json`, with the caller's
+/// JSON Schema as `responseJsonSchema` (not `responseSchema`, which takes
+/// OpenAPI's subset).
 fn generation_config(p: &crate::steps::params::Params) -> Option<GenerationConfig> {
     let thinking_config =
         (p.thinking_budget.is_some() || p.reasoning_effort.is_some()).then(|| ThinkingConfig {
@@ -134,6 +138,12 @@ fn generation_config(p: &crate::steps::params::Params) -> Option<GenerationConfi
         stop_sequences: p.stop.clone(),
         seed: p.seed,
         thinking_config,
+        response_mime_type: p.response_format.as_ref().map(|_| "application/json"),
+        response_json_schema: p
+            .response_format
+            .as_ref()
+            .and_then(|f| f.schema())
+            .map(|s| crate::steps::wire::Sorted(s.schema.clone())),
     };
     p.given().next().map(|_| config)
 }

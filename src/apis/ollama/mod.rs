@@ -28,7 +28,16 @@ pub(crate) const SPEC: Spec = Spec {
     names: Pattern::ANY,
     ids: Pattern::ANY_ID,
     // Where each goes, with its source: `write.rs`.
-    settings: &[MaxTokens, Temperature, TopP, TopK, Stop, Seed, Stream],
+    settings: &[
+        MaxTokens,
+        Temperature,
+        TopP,
+        TopK,
+        Stop,
+        Seed,
+        Stream,
+        ResponseFormat,
+    ],
     // `tool` messages take text; images go on a `user` message after.
     tool_media: ToolMedia::After,
     dialect: Dialect::Ollama,

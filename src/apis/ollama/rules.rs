@@ -39,11 +39,27 @@ rule!(
     Documented
 );
 
-pub(crate) static RULES: &[&Rule] = &[&MEMBERS, &MESSAGES, &IMAGES, &TOOL_NAME, &ARGUMENTS];
+rule!(
+    FORMAT,
+    "ollama/format",
+    "`format` is \"json\" or a JSON Schema object (\"Format can be `json` or a JSON schema\"; anything else: \"invalid format\")",
+    API,
+    Documented,
+    "2026-12-06"
+);
+
+pub(crate) static RULES: &[&Rule] = &[
+    &MEMBERS, &MESSAGES, &IMAGES, &TOOL_NAME, &ARGUMENTS, &FORMAT,
+];
 
 pub(crate) fn check(_: &Target<'_>, body: &Value, out: &mut Out) {
     crate::steps::rule::members_listed(&MEMBERS, super::SPEC.members, super::SPEC.also, body, out);
     crate::steps::rule::message_count(&MESSAGES, body, "messages", usize::MAX, out);
+    match body.get("format") {
+        None | Some(Value::Object(_)) => {}
+        Some(Value::String(word)) if word == "json" => {}
+        Some(_) => out.push(&FORMAT, "$.format", "neither \"json\" nor a schema"),
+    }
     let messages = array(body, "messages");
     for (m, message) in messages.iter().enumerate() {
         let path = idx("$.messages", m);

@@ -38,10 +38,21 @@ pub(crate) struct Body<'a> {
     pub stream: bool,
     #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
     pub options: Option<Sampling>,
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub format: Option<Format>,
     #[serde(skip_deserializing, skip_serializing_if = "Vec::is_empty")]
     pub tools: Vec<Tool>,
     #[serde(borrow)]
     pub messages: Vec<Message<'a>>,
+}
+
+/// `format`: `"json"`, or a JSON Schema the answer follows (`ChatRequest`'s
+/// `Format`, a raw JSON value: ollama v0.33.0-rc2, `api/types.go`).
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub(crate) enum Format {
+    Json(&'static str),
+    Schema(crate::steps::wire::Sorted),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

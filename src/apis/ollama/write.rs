@@ -17,7 +17,7 @@
 //! from an Ollama response ([`import::OLLAMA_THINKING`](crate::import::OLLAMA_THINKING))
 //! goes back as its message's `thinking`.
 
-use super::wire::{Body, CallFunction, Message, Role, Sampling, ToolCall};
+use super::wire::{Body, CallFunction, Format, Message, Role, Sampling, ToolCall};
 use crate::steps::compose::{attachment_label, has_media, text_with_notes, Placement};
 use crate::steps::context::Context;
 use crate::steps::params::Setting;
@@ -44,8 +44,11 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
     // read 2026-12-01): `num_predict`, `temperature`, `top_p`, `top_k`,
     // `stop`, `seed`.
     let p = cx.params;
-    // `stream` is the body's own member; the rest go in `options`.
-    let sampling = p.given().any(|s| s != Setting::Stream);
+    // `stream` and `format` (structured outputs: "json" or a schema) are
+    // the body's own members; the rest go in `options`.
+    let sampling = p
+        .given()
+        .any(|s| !matches!(s, Setting::Stream | Setting::ResponseFormat));
     let options = sampling.then(|| Sampling {
         num_predict: p.max_tokens,
         temperature: p.temperature,
@@ -59,6 +62,10 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
         // Not streamed unless asked: the API streams by default.
         stream: p.stream.unwrap_or(false),
         options,
+        format: p.response_format.as_ref().map(|f| match f.schema() {
+            None => Format::Json("json"),
+            Some(s) => Format::Schema(crate::steps::wire::Sorted(s.schema.clone())),
+        }),
         tools,
         messages,
     }

@@ -1,5 +1,6 @@
 //! OpenAI Chat Completions: writing, reading, rules and facts.
 
+pub(crate) mod format_rules;
 pub(crate) mod http;
 pub(crate) mod known;
 pub(crate) mod read;
@@ -42,6 +43,7 @@ pub(crate) const SPEC: Spec = Spec {
         ToolChoice,
         User,
         Metadata,
+        ResponseFormat,
     ],
     // As the SDK spells them (generated: `known.rs`).
     service_tiers: known::SERVICE_TIERS,

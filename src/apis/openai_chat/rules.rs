@@ -47,6 +47,32 @@ rule!(
     CREATE_PARAMS,
     Documented
 );
+rule!(
+    FORMAT_NAME,
+    "openai-chat/response-format-name",
+    "a response format's name is a-z, A-Z, 0-9, underscores and dashes, at most 64",
+    CREATE_PARAMS,
+    Documented,
+    "2026-12-06"
+);
+rule!(
+    JSON_WORD,
+    "openai-chat/json-mode-word",
+    "JSON mode needs the word JSON in the messages: \"the API will throw an error if the string \"JSON\" does not appear somewhere in the context\"",
+    STRUCTURED,
+    Documented,
+    "2026-12-06"
+);
+rule!(
+    STRICT_SCHEMA,
+    "openai-chat/strict-schema",
+    "a strict response format's schema has an object root (not anyOf), additionalProperties: false and every property required on each object, at most 10 levels of nesting and 5000 properties",
+    STRUCTURED,
+    Documented,
+    "2026-12-06"
+);
+/// OpenAI's structured outputs guide.
+pub(crate) const STRUCTURED: &str = "https://platform.openai.com/docs/guides/structured-outputs";
 /// Where the `openai` SDK types the request (3.57.0).
 const CREATE_PARAMS: &str = "https://github.com/openai/openai-python/blob/v3.57.0/src/openai/types/chat/completion_create_params.py";
 rule!(FUNCTION_NAME, "openai-chat/function-name", "function names are a-z, A-Z, 0-9, underscores and dashes, at most 64 (documented for `tools`; the same pattern is reported enforced on the history's `tool_calls`)", "https://platform.openai.com/docs/api-reference/chat/create", Documented);
@@ -149,6 +175,9 @@ pub(crate) static RULES: &[&Rule] = &[
     &CHOICE_DECLARED,
     &METADATA,
     &SAFETY_IDENTIFIER,
+    &FORMAT_NAME,
+    &JSON_WORD,
+    &STRICT_SCHEMA,
     &FUNCTION_NAME,
     &CALL_ID,
     &ARRAY_ITEMS,
@@ -172,6 +201,21 @@ pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
     }
     crate::steps::rule::message_count(&MESSAGE_COUNT, body, "messages", usize::MAX, out);
     metadata(body, (&METADATA, &SAFETY_IDENTIFIER), out);
+    if let Some(format) = body.get("response_format") {
+        super::format_rules::check(
+            &super::format_rules::FormatRules {
+                name: &FORMAT_NAME,
+                json_word: &JSON_WORD,
+                strict: &STRICT_SCHEMA,
+            },
+            (format, "$.response_format"),
+            format
+                .get("json_schema")
+                .map(|named| (named, "$.response_format.json_schema".to_owned())),
+            || super::format_rules::mentions_json(&body["messages"]),
+            out,
+        );
+    }
     if body.get("parallel_tool_calls").is_some() && array(body, "tools").is_empty() {
         out.push(
             &PARALLEL_NEEDS_TOOLS,

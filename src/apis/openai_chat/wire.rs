@@ -59,12 +59,48 @@ pub(crate) struct Body<'a> {
     pub safety_identifier: Option<String>,
     #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
     pub metadata: Option<BTreeMap<String, String>>,
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub response_format: Option<Format>,
     #[serde(skip_deserializing, skip_serializing_if = "Vec::is_empty")]
     pub tools: Vec<Tool>,
     #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
     pub tool_choice: Option<Choice>,
     #[serde(borrow)]
     pub messages: Vec<Message<'a>>,
+}
+
+/// `response_format`: JSON mode, or a JSON Schema (the SDK's
+/// `ResponseFormatJSONObject` and `ResponseFormatJSONSchema`, `openai`
+/// 3.57.0).
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub(crate) enum Format {
+    JsonObject,
+    JsonSchema { json_schema: JsonSchema },
+}
+
+/// A named JSON Schema, as both OpenAI APIs spell it (Chat under
+/// `json_schema`, Responses beside `type` in `text.format`).
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct JsonSchema {
+    pub name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    pub schema: Sorted,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub strict: Option<bool>,
+}
+
+impl JsonSchema {
+    /// The caller's schema.
+    pub(crate) fn of(s: &crate::steps::params::OutputSchema) -> JsonSchema {
+        JsonSchema {
+            name: s.name.clone(),
+            description: s.description.clone(),
+            schema: Sorted(s.schema.clone()),
+            strict: s.strict,
+        }
+    }
 }
 
 /// `tool_choice`: a mode (`auto`, `none`, `required`), or the function the

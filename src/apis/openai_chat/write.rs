@@ -45,8 +45,8 @@ use crate::steps::wire::{AsText, Open, Sorted, TextOr, Url};
 /// Ollama declares its tools as Chat does.
 pub(crate) use super::wire::Tool;
 use super::wire::{
-    Body, CallFunction, Choice, File, Function, ImageUrl, Message, Named, Part, Role,
-    StreamOptions, ToolCall,
+    Body, CallFunction, Choice, File, Format, Function, ImageUrl, JsonSchema, Message, Named, Part,
+    Role, StreamOptions, ToolCall,
 };
 
 /// How the body is shaped: OpenAI's own, or as a compatible server's
@@ -134,7 +134,8 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
     // `store`, `service_tier`, `verbosity`, `parallel_tool_calls`,
     // `tool_choice`, `metadata`, and the end user's id as
     // `safety_identifier` (`user` "is being replaced by
-    // `safety_identifier` and `prompt_cache_key`").
+    // `safety_identifier` and `prompt_cache_key`"), and `response_format`
+    // (structured outputs: a schema or JSON mode).
     let p = cx.params;
     let openai = cx.profile.is_none();
     Body {
@@ -157,6 +158,12 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
         parallel_tool_calls: p.parallel_tool_calls,
         safety_identifier: p.user.clone(),
         metadata: p.metadata.clone(),
+        response_format: p.response_format.as_ref().map(|f| match f.schema() {
+            None => Format::JsonObject,
+            Some(s) => Format::JsonSchema {
+                json_schema: JsonSchema::of(s),
+            },
+        }),
         tools,
         tool_choice,
         messages,

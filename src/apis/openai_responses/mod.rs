@@ -42,6 +42,7 @@ pub(crate) const SPEC: Spec = Spec {
         ToolChoice,
         User,
         Metadata,
+        ResponseFormat,
     ],
     // As the SDK spells them (generated: `known.rs`).
     service_tiers: known::SERVICE_TIERS,

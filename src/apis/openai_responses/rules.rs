@@ -4,6 +4,7 @@ use std::collections::HashSet;
 
 use crate::json::tree::Json as Value;
 
+use crate::apis::openai_chat::format_rules::{self, FormatRules};
 use crate::apis::openai_chat::rules::{declarations, Declarations};
 use crate::steps::rule::{array, at, fits, idx, rule, string, word, Out, Rule, Target};
 
@@ -138,7 +139,35 @@ rule!(
     Prudent
 );
 
+rule!(
+    FORMAT_NAME,
+    "openai-responses/response-format-name",
+    "a text format's name is a-z, A-Z, 0-9, underscores and dashes, at most 64",
+    CREATE_PARAMS,
+    Documented,
+    "2026-12-06"
+);
+rule!(
+    JSON_WORD,
+    "openai-responses/json-mode-word",
+    "JSON mode needs the word JSON in the instructions or input: \"the API will throw an error if the string \"JSON\" does not appear somewhere in the context\"",
+    crate::apis::openai_chat::rules::STRUCTURED,
+    Documented,
+    "2026-12-06"
+);
+rule!(
+    STRICT_SCHEMA,
+    "openai-responses/strict-schema",
+    "a strict text format's schema has an object root (not anyOf), additionalProperties: false and every property required on each object, at most 10 levels of nesting and 5000 properties",
+    crate::apis::openai_chat::rules::STRUCTURED,
+    Documented,
+    "2026-12-06"
+);
+
 pub(crate) static RULES: &[&Rule] = &[
+    &FORMAT_NAME,
+    &JSON_WORD,
+    &STRICT_SCHEMA,
     &PARALLEL_NEEDS_TOOLS,
     &MEMBERS,
     &OUTPUT_CAP,
@@ -209,6 +238,25 @@ pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
     crate::steps::rule::members_listed(&MEMBERS, super::SPEC.members, super::SPEC.also, body, out);
     breakpoints(target, body, out);
     crate::apis::openai_chat::rules::metadata(body, (&METADATA, &SAFETY_IDENTIFIER), out);
+    if let Some(format) = body.get("text").and_then(|t| t.get("format")) {
+        let rules = FormatRules {
+            name: &FORMAT_NAME,
+            json_word: &JSON_WORD,
+            strict: &STRICT_SCHEMA,
+        };
+        let named = Some((format, "$.text.format".to_owned()));
+        // The instructions and the input, a string or items.
+        let mentions_json = || {
+            ["instructions", "input"]
+                .iter()
+                .filter_map(|key| body.get(key))
+                .any(|v| {
+                    v.as_str()
+                        .map_or_else(|| format_rules::mentions_json(v), format_rules::says_json)
+                })
+        };
+        format_rules::check(&rules, (format, "$.text.format"), named, mentions_json, out);
+    }
     crate::steps::rule::pdf_limits(&PDF_PAGES, None, target, body, out);
     crate::steps::rule::output_cap(&OUTPUT_CAP, target, body, &["max_output_tokens"], out);
     if body.get("parallel_tool_calls").is_some() && array(body, "tools").is_empty() {

@@ -15,7 +15,7 @@ use serde::de::{self, Deserializer};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::apis::openai_chat::wire::Function;
+use crate::apis::openai_chat::wire::{Function, JsonSchema};
 use crate::steps::wire::{AsText, Open, Tagged, TextOr, Url};
 
 /// `reasoning: {"effort": …}`.
@@ -27,10 +27,23 @@ pub(crate) struct Reasoning {
     pub summary: Option<&'static str>,
 }
 
-/// `text`: the answer's verbosity.
+/// `text`: the answer's verbosity and format (the SDK's
+/// `ResponseTextConfigParam`, `openai` 3.57.0).
 #[derive(Clone, Debug, Serialize)]
 pub(crate) struct Text {
-    pub verbosity: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verbosity: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub format: Option<Format>,
+}
+
+/// `text.format`: JSON mode, or a JSON Schema with its name beside its
+/// `type` (the SDK's `ResponseFormatTextConfigParam`).
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub(crate) enum Format {
+    JsonObject,
+    JsonSchema(JsonSchema),
 }
 
 /// `tool_choice`: a mode (`auto`, `none`, `required`), or the function

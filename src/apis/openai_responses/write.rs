@@ -43,7 +43,8 @@ use crate::steps::walk::{AssistantTurn, Media, Slot, ToolResult, Turn, UserCarri
 use crate::steps::wire::{AsText, Open, TextOr, Url};
 use serde_json::value::RawValue;
 
-use super::wire::{Body, Choice, Content, Input, Item, Part, Reasoning, Role, Text, Tool};
+use super::wire::{Body, Choice, Content, Format, Input, Item, Part, Reasoning, Role, Text, Tool};
+use crate::apis::openai_chat::wire::JsonSchema;
 
 /// Build the body.
 pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
@@ -106,6 +107,7 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
     // `openai` 3.57.0). Responses takes no `stop` or `seed`.
     // Since #45, from the same types: `stream`, `store`, `service_tier`,
     // `parallel_tool_calls`, `reasoning.summary`, `text.verbosity`,
+    // `text.format` (structured outputs: a schema or JSON mode),
     // `tool_choice`, `metadata`, and the end user's id as
     // `safety_identifier` (`user` "is being replaced by it").
     let p = cx.params;
@@ -123,9 +125,7 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
         }),
         prompt_cache_key: p.prompt_cache_key.clone(),
         prompt_cache_retention: p.prompt_cache_retention.map(|r| r.name()),
-        text: p.verbosity.map(|v| Text {
-            verbosity: v.name(),
-        }),
+        text: text(p),
         stream: p.stream,
         store: p.store,
         service_tier: p.service_tier.clone(),
@@ -136,6 +136,17 @@ pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
         tool_choice,
         input: TextOr::Parts(input),
     }
+}
+
+/// `text`: the verbosity, and the caller's `response_format` as
+/// `format`.
+fn text(p: &crate::steps::params::Params) -> Option<Text> {
+    let format = p.response_format.as_ref().map(|f| match f.schema() {
+        None => Format::JsonObject,
+        Some(s) => Format::JsonSchema(JsonSchema::of(s)),
+    });
+    let verbosity = p.verbosity.map(|v| v.name());
+    (verbosity.is_some() || format.is_some()).then_some(Text { verbosity, format })
 }
 
 /// Function tools (`strict` off: the schemas are the caller's, not
