@@ -144,7 +144,7 @@ fn a_model_whose_facts_say_it_takes_no_schema_is_refused_naming_it() {
         let text = err.to_string();
         assert!(
             text.ends_with(&format!(
-                "does not take the setting response_format (the facts say {name} takes no JSON Schema for its answer (structured outputs))"
+                "does not take the setting response_format (the facts say {name} takes no JSON Schema for its answer)"
             )),
             "{provider} {model}: {text}"
         );

@@ -181,7 +181,7 @@ fn response_format(
     match caps.structured_outputs {
         Some(true) => Ok(()),
         Some(false) => Err(format!(
-            "the facts say {name} takes no JSON Schema for its answer (structured outputs)"
+            "the facts say {name} takes no JSON Schema for its answer"
         )),
         None => {
             if options.facts().api(spec.provider).documented_models {
