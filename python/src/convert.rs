@@ -1,0 +1,214 @@
+//! `convert`: a history to one provider's request body, as
+//! `tool-carrier convert` writes it, and the request it gives.
+
+use std::path::PathBuf;
+use std::str::FromStr;
+
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use tool_carrier::media::Policy;
+use tool_carrier::provider::{build_request, Extra, Options, Params, Provider, Request, Tools};
+use tool_carrier::roots::Roots;
+
+use crate::errors::{build_error, read_error, OptionsError};
+
+/// A built request: its body, where it goes, and what became of the
+/// history's attachments.
+#[pyclass(frozen, module = "tool_carrier._native", name = "Request")]
+pub(crate) struct NativeRequest {
+    request: Request,
+    import_notes: Vec<String>,
+}
+
+#[pymethods]
+impl NativeRequest {
+    /// The body as compact JSON, the bytes the rules were checked on.
+    #[getter]
+    fn body<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, self.request.json().as_bytes())
+    }
+
+    /// The provider's name (`--provider`).
+    #[getter]
+    fn provider(&self) -> &'static str {
+        self.request.provider.name()
+    }
+
+    /// The model the request names.
+    #[getter]
+    fn model(&self) -> &str {
+        &self.request.model
+    }
+
+    /// `POST`.
+    #[getter]
+    fn method(&self) -> &'static str {
+        self.request.endpoint().method
+    }
+
+    /// The URL, the model filled in where the URL names it.
+    #[getter]
+    fn url(&self) -> String {
+        self.request.endpoint().url
+    }
+
+    /// The headers the request needs besides authentication and the
+    /// content type.
+    #[getter]
+    fn headers(&self) -> Vec<(&'static str, String)> {
+        self.request.headers.clone()
+    }
+
+    /// What became of the attachments, as JSON.
+    #[getter]
+    fn report_json(&self) -> String {
+        report(&self.request, &self.import_notes).to_string()
+    }
+}
+
+/// The report as a JSON object.
+fn report(request: &Request, import_notes: &[String]) -> serde_json::Value {
+    let r = &request.report;
+    let notes: Vec<serde_json::Value> = r
+        .notes
+        .iter()
+        .map(|n| {
+            serde_json::json!({
+                "message": n.index, "target": n.target, "text": n.text,
+                "failure": n.reason.is_failure(),
+            })
+        })
+        .collect();
+    let replayed: Vec<serde_json::Value> = r
+        .replay_notes
+        .iter()
+        .map(|n| serde_json::json!({"message": n.index, "what": n.what, "text": n.text, "failure": n.failure}))
+        .collect();
+    serde_json::json!({
+        "images": r.images,
+        "documents": r.documents,
+        "urls": r.urls,
+        "files": r.files,
+        "notes": notes,
+        "replay_notes": replayed,
+        "image_tokens": r.image_tokens,
+        "declared": r.declared,
+        "stubbed": r.stubbed,
+        "tool_notes": r.tool_notes,
+        "setting_notes": r.setting_notes,
+        "caveats": r.caveats,
+        "import_notes": import_notes,
+        "tally": r.tally.summary("sent").to_string(),
+    })
+}
+
+/// The options `convert`'s keywords give, or why they cannot be.
+#[allow(clippy::too_many_arguments)]
+fn options(
+    model: Option<String>,
+    tools: Option<&str>,
+    roots: Vec<PathBuf>,
+    params: Option<&str>,
+    extra: Option<&str>,
+    strict: bool,
+    vision: bool,
+) -> Result<Options, String> {
+    let roots = Roots::new(&roots).map_err(|e| format!("roots: {e}"))?;
+    let mut options = Options::new()
+        .with_policy(Policy::default().with_roots(roots))
+        .with_strict(strict)
+        .with_vision(vision);
+    if let Some(model) = model {
+        options = options.with_model(model);
+    }
+    if let Some(tools) = tools {
+        options = options.with_tools(Tools::from_json(tools).map_err(|e| format!("tools: {e}"))?);
+    }
+    if let Some(params) = params {
+        let value: serde_json::Value =
+            serde_json::from_str(params).map_err(|e| format!("params: {e}"))?;
+        options = options.with_params(Params::from_json(&value).map_err(|e| e.to_string())?);
+    }
+    if let Some(extra) = extra {
+        let value: serde_json::Value =
+            serde_json::from_str(extra).map_err(|e| format!("extra: {e}"))?;
+        let mut members = Extra::new();
+        for (path, value) in value.as_object().ok_or("extra: not an object")? {
+            members = members
+                .with(path, value.clone())
+                .map_err(|e| e.to_string())?;
+        }
+        options = options.with_extra(members);
+    }
+    Ok(options)
+}
+
+/// Convert a history (its bytes, or the file at `path`) into a request
+/// body for `provider`. Tools, settings and extra members come as JSON
+/// text; the GIL is released while the history is read, its media
+/// prepared and the body written and checked.
+#[pyfunction]
+#[pyo3(signature = (provider, *, data=None, path=None, source=None, model=None, tools=None,
+                    roots=Vec::new(), params=None, extra=None, strict=false, vision=true,
+                    keep_unknown=false))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn convert(
+    py: Python<'_>,
+    provider: &str,
+    data: Option<Vec<u8>>,
+    path: Option<PathBuf>,
+    source: Option<String>,
+    model: Option<String>,
+    tools: Option<String>,
+    roots: Vec<PathBuf>,
+    params: Option<String>,
+    extra: Option<String>,
+    strict: bool,
+    vision: bool,
+    keep_unknown: bool,
+) -> PyResult<NativeRequest> {
+    let provider =
+        Provider::from_str(provider).map_err(|e| OptionsError::new_err(e.to_string()))?;
+    let options = options(
+        model,
+        tools.as_deref(),
+        roots,
+        params.as_deref(),
+        extra.as_deref(),
+        strict,
+        vision,
+    )
+    .map_err(OptionsError::new_err)?;
+    enum Failed {
+        Read(crate::read::Unread),
+        Build(tool_carrier::provider::BuildError),
+    }
+    let built = py.detach(|| {
+        let bytes = match (data, &path) {
+            (Some(bytes), None) => bytes,
+            (None, Some(path)) => std::fs::read(path).map_err(|e| {
+                Failed::Read(crate::read::Unread {
+                    message: format!("{}: {e}", path.display()),
+                    line: None,
+                })
+            })?,
+            _ => {
+                return Err(Failed::Read(crate::read::Unread {
+                    message: "give the history's bytes or its path, one of them".into(),
+                    line: None,
+                }))
+            }
+        };
+        let read =
+            crate::read::read(&bytes, source.as_deref(), keep_unknown).map_err(Failed::Read)?;
+        let request = build_request(provider, &read.records, &options).map_err(Failed::Build)?;
+        Ok(NativeRequest {
+            request,
+            import_notes: read.notes,
+        })
+    });
+    built.map_err(|failed| match failed {
+        Failed::Read(unread) => read_error(py, unread.message, unread.line),
+        Failed::Build(error) => build_error(py, error),
+    })
+}

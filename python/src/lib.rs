@@ -1,0 +1,20 @@
+//! `tool_carrier._native`: the crate's front door for Python. Each call
+//! takes and gives plain values (bytes, strings of JSON, numbers); the
+//! package's Python layer (`tool_carrier/__init__.py`) turns them into
+//! dicts and its classes. Work runs with the GIL released.
+
+use pyo3::prelude::*;
+
+mod convert;
+mod errors;
+mod models;
+mod read;
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_class::<convert::NativeRequest>()?;
+    m.add_function(wrap_pyfunction!(convert::convert, m)?)?;
+    m.add_function(wrap_pyfunction!(models::models, m)?)?;
+    errors::register(m)
+}

@@ -1,0 +1,158 @@
+"""The Python package: each wrapped call, its errors, the GIL released
+while it works, and bodies byte-identical to the command's."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import pathlib
+import subprocess
+import threading
+
+import pytest
+
+import tool_carrier as tc
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+EXAMPLES = REPO / "examples"
+ROUND = EXAMPLES / "screenshot-round.jsonl"
+# The release command, built by `.ci/run` before this runs.
+COMMAND = pathlib.Path(os.environ.get("TOOL_CARRIER_BIN", REPO / "target/release/tool-carrier"))
+
+
+def test_the_version_is_the_crates():
+    cargo = (REPO / "python/Cargo.toml").read_text()
+    crate = (REPO / "Cargo.toml").read_text()
+    line = next(l for l in crate.splitlines() if l.startswith("version = "))
+    assert line in cargo.splitlines()
+    assert f'version = "{tc.__version__}"' == line
+
+
+def test_a_history_reads_from_a_path_text_bytes_or_a_list():
+    text = ROUND.read_text()
+    records = [json.loads(line) for line in text.splitlines() if line.strip()]
+    bodies = {
+        tc.convert(h, "anthropic", roots=[EXAMPLES]).body
+        for h in (ROUND, text, text.encode(), records)
+    }
+    assert len(bodies) == 1
+    request = tc.convert(ROUND, "anthropic", roots=[EXAMPLES])
+    assert request.report["images"] == 2
+    assert request.report["tally"] == "read 2 calls, 2 results, 2 images: all sent"
+    assert request.method == "POST"
+    assert request.url == "https://api.anthropic.com/v1/messages"
+    assert request.json()["model"] == request.model
+
+
+def test_chat_completions_messages_are_read_as_such():
+    messages = [
+        {"role": "user", "content": "Take a shot."},
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "shot", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": "Done."},
+    ]
+    body = tc.convert(messages, "anthropic").json()
+    blocks = [m["content"] for m in body["messages"]]
+    assert [b["type"] for b in blocks[1]] == ["tool_use"]
+    assert blocks[2][0]["type"] == "tool_result"
+    assert blocks[2][0]["tool_use_id"] == "c1"
+
+
+@pytest.mark.skipif(not COMMAND.exists(), reason="the release command is not built (cargo build --release -p tool-carrier-cli)")
+@pytest.mark.parametrize("provider", ["anthropic", "openai-chat", "openai-responses", "gemini", "bedrock", "ollama"])
+def test_bodies_are_byte_identical_to_the_commands(provider):
+    params = {"max_tokens": 512, "stream": True}
+    command = subprocess.run(
+        [str(COMMAND), "convert", "--provider", provider, "--root", str(EXAMPLES), "--compact",
+         "--tools", str(EXAMPLES / "tools.json"), "--param", "max_tokens=512", "--param", "stream=true",
+         str(ROUND)],
+        capture_output=True, check=True,
+    )
+    tools = json.loads((EXAMPLES / "tools.json").read_text())
+    request = tc.convert(ROUND, provider, roots=[EXAMPLES], tools=tools, params=params)
+    assert request.body == command.stdout.rstrip(b"\n")
+
+
+def test_a_record_that_is_no_message_is_a_read_error_naming_its_line():
+    with pytest.raises(tc.ReadError) as caught:
+        tc.convert('{"role": "user", "content": "Hi."}\n{"role": "user"}\n', "anthropic")
+    assert caught.value.line == 2
+    assert 'no "content" member' in str(caught.value)
+    with pytest.raises(tc.ReadError, match="no-such-file"):
+        tc.convert(pathlib.Path("no-such-file.jsonl"), "anthropic")
+    with pytest.raises(tc.ReadError, match="not \"records\", \"auto\""):
+        tc.convert("{}", "anthropic", source="nonsense")
+    with pytest.raises(TypeError, match="history"):
+        tc.convert(42, "anthropic")  # type: ignore[arg-type]
+
+
+def test_a_body_the_api_would_refuse_names_the_rule_and_where():
+    schema = {"schema": {"type": "object", "properties": {"ok": {"type": "boolean"}}}}
+    with pytest.raises(tc.RefusedError) as caught:
+        tc.convert("Hi.\n".replace("Hi.", '{"role": "user", "content": "Hi."}'), "anthropic",
+                   params={"response_format": schema})
+    error = caught.value
+    assert error.rule == "anthropic/output-schema"
+    assert error.path == "$.output_config.format.schema"
+    assert error.source.startswith("https://platform.claude.com/")
+    assert "additionalProperties" in error.detail
+    assert isinstance(error, tc.ToolCarrierError)
+
+
+def test_settings_the_provider_does_not_take_are_options_errors():
+    hello = [{"role": "user", "content": "Hi."}]
+    with pytest.raises(tc.OptionsError, match="unknown key"):
+        tc.convert(hello, "anthropic", params={"temprature": 1})
+    with pytest.raises(tc.OptionsError, match="seed"):
+        tc.convert(hello, "anthropic", params={"seed": 7})
+    with pytest.raises(tc.OptionsError, match="unknown provider|provider"):
+        tc.convert(hello, "anthropics")
+    with pytest.raises(tc.OptionsError, match="extra member"):
+        tc.convert(hello, "openai-chat", extra={"model": "x"})
+
+
+def test_strict_refuses_failed_attachments_listing_them():
+    with pytest.raises(tc.MediaError) as caught:
+        tc.convert(ROUND, "anthropic", strict=True)  # no roots: local files refused
+    assert len(caught.value.notes) == 2
+    assert "not attached" in caught.value.notes[0]
+    request = tc.convert(ROUND, "anthropic")
+    assert [n["failure"] for n in request.report["notes"]] == [True, True]
+
+
+def test_the_gil_is_released_while_a_history_is_read(tmp_path):
+    # The conversion reads a FIFO no one has opened for writing: it waits
+    # there until this thread, which needs the GIL to run, writes it.
+    fifo = tmp_path / "history.jsonl"
+    os.mkfifo(fifo)
+    done: list[tc.Request] = []
+    worker = threading.Thread(target=lambda: done.append(tc.convert(fifo, "gemini")))
+    worker.start()
+    with open(fifo, "w") as writer:
+        writer.write('{"role": "user", "content": "Hi."}\n')
+    worker.join(timeout=60)
+    assert not worker.is_alive(), "the conversion held the GIL"
+    assert done[0].json()["contents"][0]["parts"] == [{"text": "Hi."}]
+
+
+def test_convert_async_runs_on_a_worker_thread():
+    request = asyncio.run(tc.convert_async([{"role": "user", "content": "Hi."}], "ollama"))
+    assert request.json()["messages"] == [{"role": "user", "content": "Hi."}]
+
+
+def test_models_lists_the_facts():
+    models = tc.models()
+    ids = {m["id"] for m in models}
+    assert "claude-sonnet-5-5" in ids and "gemini-3.8-flash" in ids
+
+
+def test_the_readmes_python_example_runs_as_written(capsys, monkeypatch):
+    readme = (REPO / "README.md").read_text()
+    start = readme.index("```python\n") + len("```python\n")
+    code = readme[start:readme.index("```", start)]
+    monkeypatch.chdir(REPO)
+    exec(compile(code, "README.md", "exec"), {})
+    printed = capsys.readouterr().out.strip()
+    shown = next(l for l in code.splitlines() if l.startswith("# https://"))
+    assert printed == shown.removeprefix("# ")
