@@ -20,6 +20,15 @@ pub(crate) struct NativeRequest {
     import_notes: Vec<String>,
 }
 
+impl NativeRequest {
+    pub(crate) fn new(request: Request, import_notes: Vec<String>) -> NativeRequest {
+        NativeRequest {
+            request,
+            import_notes,
+        }
+    }
+}
+
 #[pymethods]
 impl NativeRequest {
     /// The body as compact JSON, the bytes the rules were checked on.
@@ -104,7 +113,7 @@ fn report(request: &Request, import_notes: &[String]) -> serde_json::Value {
 
 /// The options `convert`'s keywords give, or why they cannot be.
 #[allow(clippy::too_many_arguments)]
-fn options(
+pub(crate) fn options(
     model: Option<String>,
     tools: Option<&str>,
     roots: Vec<PathBuf>,
@@ -184,21 +193,7 @@ pub(crate) fn convert(
         Build(tool_carrier::provider::BuildError),
     }
     let built = py.detach(|| {
-        let bytes = match (data, &path) {
-            (Some(bytes), None) => bytes,
-            (None, Some(path)) => std::fs::read(path).map_err(|e| {
-                Failed::Read(crate::read::Unread {
-                    message: format!("{}: {e}", path.display()),
-                    line: None,
-                })
-            })?,
-            _ => {
-                return Err(Failed::Read(crate::read::Unread {
-                    message: "give the history's bytes or its path, one of them".into(),
-                    line: None,
-                }))
-            }
-        };
+        let bytes = crate::input::bytes(data, path.as_ref()).map_err(Failed::Read)?;
         let read =
             crate::read::read(&bytes, source.as_deref(), keep_unknown).map_err(Failed::Read)?;
         let request = build_request(provider, &read.records, &options).map_err(Failed::Build)?;

@@ -34,6 +34,12 @@ create_exception!(
 );
 create_exception!(
     tool_carrier,
+    ResponseError,
+    ToolCarrierError,
+    "A provider's answer that could not be read: an error response, a stream cut short, or text of another shape."
+);
+create_exception!(
+    tool_carrier,
     OptionsError,
     ToolCarrierError,
     "A setting or option the provider, the model or the request cannot take."
@@ -45,6 +51,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("RefusedError", py.get_type::<RefusedError>())?;
     m.add("ReadError", py.get_type::<ReadError>())?;
     m.add("MediaError", py.get_type::<MediaError>())?;
+    m.add("ResponseError", py.get_type::<ResponseError>())?;
     m.add("OptionsError", py.get_type::<OptionsError>())
 }
 

@@ -20,7 +20,7 @@ pub(crate) struct Unread {
 }
 
 impl Unread {
-    fn new(message: String) -> Unread {
+    pub(crate) fn new(message: String) -> Unread {
         Unread {
             message,
             line: None,
@@ -35,17 +35,38 @@ pub(crate) struct Read {
     pub notes: Vec<String>,
 }
 
+/// Read `bytes` in a format other than the crate's records: `"auto"`, a
+/// provider's name or an agent's.
+pub(crate) fn imported(
+    bytes: &[u8],
+    source: &str,
+    keep_unknown: bool,
+) -> Result<ImportedHistory, Unread> {
+    let options = ImportOptions::new().with_keep_unknown(keep_unknown);
+    match source {
+        "auto" => read_auto(&mut &bytes[..], &mut InlineStore, &options)
+            .map(|read| read.history)
+            .map_err(|e| Unread::new(format!("source auto: {e}"))),
+        name => {
+            if let Ok(provider) = Provider::from_str(name) {
+                let body: serde_json::Value = serde_json::from_slice(bytes)
+                    .map_err(|e| Unread::new(format!("source {name}: not JSON: {e}")))?;
+                return from_provider(provider, &body, &mut InlineStore, &options)
+                    .map_err(|e| Unread::new(format!("source {name}: {e}")));
+            }
+            let agent = Agent::from_str(name).map_err(|_| {
+                Unread::new(format!(
+                    "source {name:?}: not \"records\", \"auto\", a provider's name or an agent's"
+                ))
+            })?;
+            from_agent(agent, &mut &bytes[..], &mut InlineStore, &options)
+                .map_err(|e| Unread::new(format!("source {name}: {e}")))
+        }
+    }
+}
+
 /// Read `bytes` as `source` says (`None`: the crate's records).
 pub(crate) fn read(bytes: &[u8], source: Option<&str>, keep_unknown: bool) -> Result<Read, Unread> {
-    let options = ImportOptions::new().with_keep_unknown(keep_unknown);
-    let imported = |history: ImportedHistory| Read {
-        notes: history
-            .notes
-            .iter()
-            .map(|n| format!("message {}: {}", n.message, n.text))
-            .collect(),
-        records: history.messages,
-    };
     match source {
         None | Some("records") => tool_carrier::history::read(bytes)
             .map(|records| Read {
@@ -59,25 +80,13 @@ pub(crate) fn read(bytes: &[u8], source: Option<&str>, keep_unknown: bool) -> Re
                 },
                 message: e.to_string(),
             }),
-        Some("auto") => read_auto(&mut &bytes[..], &mut InlineStore, &options)
-            .map(|read| imported(read.history))
-            .map_err(|e| Unread::new(format!("source auto: {e}"))),
-        Some(name) => {
-            if let Ok(provider) = Provider::from_str(name) {
-                let body: serde_json::Value = serde_json::from_slice(bytes)
-                    .map_err(|e| Unread::new(format!("source {name}: not JSON: {e}")))?;
-                return from_provider(provider, &body, &mut InlineStore, &options)
-                    .map(imported)
-                    .map_err(|e| Unread::new(format!("source {name}: {e}")));
-            }
-            let agent = Agent::from_str(name).map_err(|_| {
-                Unread::new(format!(
-                    "source {name:?}: not \"records\", \"auto\", a provider's name or an agent's"
-                ))
-            })?;
-            from_agent(agent, &mut &bytes[..], &mut InlineStore, &options)
-                .map(imported)
-                .map_err(|e| Unread::new(format!("source {name}: {e}")))
-        }
+        Some(name) => imported(bytes, name, keep_unknown).map(|history| Read {
+            notes: history
+                .notes
+                .iter()
+                .map(|n| format!("message {}: {}", n.message, n.text))
+                .collect(),
+            records: history.messages,
+        }),
     }
 }

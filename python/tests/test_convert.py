@@ -156,3 +156,104 @@ def test_the_readmes_python_example_runs_as_written(capsys, monkeypatch):
     printed = capsys.readouterr().out.strip()
     shown = next(l for l in code.splitlines() if l.startswith("# https://"))
     assert printed == shown.removeprefix("# ")
+
+
+def test_an_agents_transcript_is_imported_and_converted():
+    history = tc.import_history(EXAMPLES / "claude-code-session.jsonl")
+    assert history.records and all(set(r) >= {"role", "content"} for r in history.records)
+    assert history.tally.startswith("read ")
+    told = tc.import_history((EXAMPLES / "claude-code-session.jsonl").read_bytes(), "claude-code")
+    assert told.jsonl == history.jsonl
+    assert tc.convert(history, "openai-responses").json()["input"]
+    with pytest.raises(tc.ReadError, match="source codex"):
+        tc.import_history((EXAMPLES / "claude-code-session.jsonl").read_bytes(), "codex")
+
+
+def test_inspect_classifies_each_record():
+    lines, counts = tc.inspect(EXAMPLES / "legacy-history.jsonl")
+    assert counts["records"] == len(lines) and counts["legacy"] > 0
+    assert {"index", "role"} <= set(lines[0])
+
+
+def test_migrate_declares_legacy_carriers_and_leaves_the_rest():
+    migrated = tc.migrate(EXAMPLES / "legacy-history.jsonl")
+    assert migrated.report["upgraded_native"] + migrated.report["upgraded_prompt"] > 0
+    # Migrated once, migrated for good.
+    again = tc.migrate(migrated.data)
+    assert again.data == migrated.data
+    assert again.report["upgraded_native"] + again.report["upgraded_prompt"] == 0
+
+
+def test_fit_rewrites_an_oversized_screenshot_in_the_agents_own_format():
+    original = (EXAMPLES / "claude-code-session.jsonl").read_bytes()
+    fitted = tc.fit(EXAMPLES / "claude-code-session.jsonl", "anthropic")
+    assert (fitted.report["format"], fitted.report["fitted"], fitted.report["left_out"]) == ("claude-code", 1, 0)
+    assert fitted.data != original
+    again = tc.fit(fitted.data, "anthropic")
+    assert not again.report["changed"] and again.data == fitted.data
+    with pytest.raises(tc.OptionsError):
+        tc.fit(original, "anthropics")
+
+
+RESPONSES = REPO / "tests/data/responses"
+
+
+def test_a_conversation_runs_an_agent_loop():
+    loop = tc.Conversation("anthropic", roots=[EXAMPLES])
+    loop.push_user("Take a screenshot of the editor.")
+    assert loop.request().json()["messages"][0]["role"] == "user"
+    turn = loop.push_response((RESPONSES / "anthropic/tool_call.json").read_text())
+    (call,) = turn["calls"]
+    loop.push_result(call["id"], "Captured.", [("image", "shots/editor.png")])
+    request = loop.request()
+    assert request.report["images"] == 1
+    assert len(loop) == 3 and loop.records[2]["role"] == "tool"
+    loop.truncate(1)
+    assert len(loop) == 1
+    with pytest.raises(tc.ResponseError):
+        loop.push_response((RESPONSES / "anthropic/error.json").read_text())
+    with pytest.raises(tc.OptionsError, match="attachment kind"):
+        loop.push_result("x", "y", [("picture", "a.png")])
+
+
+def test_a_stream_read_in_chunks_of_any_size_is_the_whole_streams_turn():
+    stream = (RESPONSES / "anthropic/parallel_calls.sse").read_bytes()
+    whole = tc.Conversation("anthropic").push_response(stream)
+    for size in (1, 7, 4096):
+        reader = tc.ResponseReader("anthropic")
+        for i in range(0, len(stream), size):
+            reader.push(stream[i:i + size])
+        assert reader.finish() == whole
+    cut = tc.ResponseReader("anthropic")
+    cut.push(stream[: len(stream) // 2])
+    with pytest.raises(tc.ResponseError):
+        cut.finish()
+    loop = tc.Conversation("anthropic")
+    loop.push_user("Go.")
+    loop.push_assistant(whole)
+    assert loop.records[1]["role"] == "assistant"
+
+
+def test_media_prepare_fits_a_screenshot_for_the_model():
+    prepared = tc.media.prepare(EXAMPLES / "shots/dashboard.png", "anthropic")
+    report = prepared.report
+    assert report["original"]["media_type"] == "image/png"
+    assert prepared.data[:4] in (b"\x89PNG", b"\xff\xd8\xff\xe0", b"\xff\xd8\xff\xdb")
+    assert max(report["width"], report["height"]) <= max(report["original"]["width"], report["original"]["height"])
+    with pytest.raises(tc.MediaError):
+        tc.media.prepare(b"\x89PNG\r\n\x1a\nnot really", "anthropic")
+    with pytest.raises(TypeError):
+        tc.media.prepare("shots/dashboard.png", "anthropic")  # type: ignore[arg-type]
+
+
+def test_mcp_fit_result_keeps_every_byte_but_the_images():
+    line = json.loads((EXAMPLES / "mcp-results.jsonl").read_text().splitlines()[0])
+    result = line["result"]
+    fitted = tc.mcp.fit_result(result, "openai-chat")
+    assert [i["at"] for i in fitted.images] == ["content[1]"]
+    out = json.loads(fitted.text)
+    assert out["content"][0] == result["content"][0]
+    text_only = '{"content":[{"type":"text","text":"ok"}]}'
+    assert tc.mcp.fit_result(text_only, "gemini") == (text_only, [])
+    with pytest.raises(tc.OptionsError, match="method"):
+        tc.mcp.fit_result(text_only, "gemini", method="tools/list")

@@ -22,30 +22,98 @@ import json
 import os
 from typing import Any, Iterable, Mapping, Sequence, Union
 
-from . import _native
+from . import _native, mcp, media
 from ._native import (
     MediaError,
     OptionsError,
     ReadError,
     RefusedError,
+    ResponseError,
     ToolCarrierError,
     __version__,
 )
 
 __all__ = [
     "Request",
+    "History",
+    "Fitted",
+    "Migrated",
     "convert",
     "convert_async",
+    "import_history",
+    "inspect",
+    "migrate",
+    "fit",
     "models",
+    "media",
+    "mcp",
     "ToolCarrierError",
     "RefusedError",
     "ReadError",
     "MediaError",
     "OptionsError",
+    "ResponseError",
+    "Conversation",
+    "ResponseReader",
     "__version__",
 ]
 
-History = Union[str, bytes, "os.PathLike[str]", Sequence[Mapping[str, Any]]]
+class History:
+    """A history read into the crate's records: ``records`` (dicts),
+    ``jsonl`` (their JSON Lines), and what the reader said (``notes``,
+    ``tally``). ``convert`` takes it as it is."""
+
+    __slots__ = ("jsonl", "notes", "tally")
+
+    def __init__(self, jsonl: bytes, report: Mapping[str, Any]) -> None:
+        self.jsonl = jsonl
+        self.notes: list[dict[str, Any]] = list(report["notes"])
+        self.tally: str = report["tally"]
+
+    @property
+    def records(self) -> list[dict[str, Any]]:
+        return [json.loads(line) for line in self.jsonl.splitlines() if line.strip()]
+
+    def __repr__(self) -> str:
+        return f"<History {len(self.jsonl.splitlines())} records: {self.tally}>"
+
+
+class Fitted:
+    """A file fitted for a provider: its ``data`` (every byte not fitted as
+    it was) and the ``report`` (``kept``, ``fitted``, ``left_out``,
+    ``changed``, one item per payload)."""
+
+    __slots__ = ("data", "report")
+
+    def __init__(self, data: bytes, report: dict[str, Any]) -> None:
+        self.data = data
+        self.report = report
+
+
+class Migrated:
+    """A history with its legacy carriers declared: ``data`` and the
+    ``report`` (counts, and the records left as they were with why)."""
+
+    __slots__ = ("data", "report")
+
+    def __init__(self, data: bytes, report: dict[str, Any]) -> None:
+        self.data = data
+        self.report = report
+
+
+HistoryInput = Union[str, bytes, "os.PathLike[str]", Sequence[Mapping[str, Any]], History]
+Input = Union[str, bytes, "os.PathLike[str]"]
+
+
+def _input(value: Input) -> dict[str, Any]:
+    """``data`` or ``path`` for a call taking a file's bytes or its path."""
+    if isinstance(value, os.PathLike):
+        return {"path": os.fspath(value)}
+    if isinstance(value, bytes):
+        return {"data": value}
+    if isinstance(value, str):
+        return {"data": value.encode()}
+    raise TypeError(f"a path (os.PathLike), str or bytes, not {type(value).__name__}")
 
 
 class Request:
@@ -100,8 +168,10 @@ class Request:
         return f"<Request {self.provider} {self.model}: {len(self.body)} bytes>"
 
 
-def _history_bytes(history: History) -> tuple[bytes | None, str | None, str | None]:
+def _history_bytes(history: HistoryInput) -> tuple[bytes | None, str | None, str | None]:
     """The history's bytes or path, and the source a list implies."""
+    if isinstance(history, History):
+        return history.jsonl, None, None
     if isinstance(history, os.PathLike):
         return None, os.fspath(history), None
     if isinstance(history, bytes):
@@ -127,7 +197,7 @@ def _history_bytes(history: History) -> tuple[bytes | None, str | None, str | No
 
 
 def convert(
-    history: History,
+    history: HistoryInput,
     provider: str,
     *,
     model: str | None = None,
@@ -177,10 +247,147 @@ def convert(
     return Request(native)
 
 
-async def convert_async(history: History, provider: str, **options: Any) -> Request:
+async def convert_async(history: HistoryInput, provider: str, **options: Any) -> Request:
     """``convert`` on a worker thread (``asyncio.to_thread``): the event
     loop runs on while the history is prepared."""
     return await asyncio.to_thread(convert, history, provider, **options)
+
+
+def import_history(
+    history: Input, source: str = "auto", *, keep_unknown: bool = False
+) -> History:
+    """Read an agent's transcript, a provider's request body or response,
+    or an MCP result (``source``: ``"auto"`` tells it by its shape, or name
+    the format) into the crate's records."""
+    jsonl, report = _native.import_history(
+        **_input(history), source=source, keep_unknown=keep_unknown
+    )
+    return History(jsonl, json.loads(report))
+
+
+def inspect(history: Input) -> tuple[list[dict[str, Any]], dict[str, int]]:
+    """Each record classified (carrier kind, attachments, legacy markers),
+    as ``tool-carrier inspect --json`` prints it, and the counts."""
+    lines, counts = _native.inspect(**_input(history))
+    return [json.loads(line) for line in lines.splitlines()], json.loads(counts)
+
+
+def migrate(history: Input) -> Migrated:
+    """Upgrade legacy carriers to declared ones, every other byte kept."""
+    data, report = _native.migrate(**_input(history))
+    return Migrated(data, json.loads(report))
+
+
+def fit(
+    file: Input,
+    provider: str,
+    *,
+    model: str | None = None,
+    keep_images: int | None = None,
+) -> Fitted:
+    """Fit each image an agent's file stores for ``provider``, in the
+    agent's own format. Writing it back over a live file safely is the
+    command's ``tool-carrier fit`` (it locks and replaces atomically)."""
+    data, report = _native.fit(provider, **_input(file), model=model, keep_images=keep_images)
+    return Fitted(data, json.loads(report))
+
+
+class Conversation:
+    """An agent's records across turns, for one provider: each turn's
+    request is built from what earlier turns prepared (an image seen
+    before is not decoded again).
+
+    Use it from one thread at a time: a call made while another thread is
+    inside one raises ``RuntimeError``; ``request()`` releases the GIL.
+    """
+
+    __slots__ = ("_native",)
+
+    def __init__(
+        self,
+        provider: str,
+        *,
+        model: str | None = None,
+        tools: Sequence[Mapping[str, Any]] | str | None = None,
+        roots: Iterable[str | os.PathLike[str]] = (),
+        params: Mapping[str, Any] | None = None,
+        extra: Mapping[str, Any] | None = None,
+        strict: bool = False,
+        vision: bool = True,
+    ) -> None:
+        if tools is not None and not isinstance(tools, str):
+            tools = json.dumps(list(tools))
+        self._native = _native.Conversation(
+            provider,
+            model=model,
+            tools=tools,
+            roots=[os.fspath(r) for r in roots],
+            params=None if params is None else json.dumps(dict(params)),
+            extra=None if extra is None else json.dumps(dict(extra)),
+            strict=strict,
+            vision=vision,
+        )
+
+    def push(self, role: str, content: str) -> None:
+        """Append a record as it is."""
+        self._native.push(role, content)
+
+    def push_user(self, text: str) -> None:
+        self._native.push_user(text)
+
+    def push_result(
+        self,
+        call_id: str,
+        body: str,
+        attachments: Iterable[tuple[str, str]] = (),
+        *,
+        failed: bool = False,
+    ) -> None:
+        """Append a tool's result with the attachments it declares, as
+        ``(kind, target)`` pairs: ``("image", "shots/a.png")``."""
+        self._native.push_result(call_id, body, list(attachments), failed)
+
+    def push_response(self, text: str | bytes) -> dict[str, Any]:
+        """Read the provider's answer (a body or a whole stream), append it
+        and return it: ``{"text", "calls": [{"id", "name", "arguments"}]}``."""
+        if isinstance(text, bytes):
+            text = text.decode()
+        return json.loads(self._native.push_response(text))
+
+    def push_assistant(self, turn: Mapping[str, Any]) -> None:
+        """Append an assistant turn, as ``ResponseReader.finish`` gives it."""
+        self._native.push_assistant(json.dumps(dict(turn)))
+
+    def request(self) -> Request:
+        return Request(self._native.request())
+
+    @property
+    def records(self) -> list[dict[str, Any]]:
+        return [json.loads(line) for line in self._native.records_jsonl().splitlines()]
+
+    def truncate(self, length: int) -> None:
+        """Keep the first ``length`` records (undo a turn)."""
+        self._native.truncate(length)
+
+    def __len__(self) -> int:
+        return len(self._native)
+
+
+class ResponseReader:
+    """A provider's streamed answer read as its chunks arrive, split
+    anywhere: ``push`` each, then ``finish`` for the assistant turn. Use
+    it from the thread that made it (another raises an error)."""
+
+    __slots__ = ("_native",)
+
+    def __init__(self, provider: str) -> None:
+        self._native = _native.ResponseReader(provider)
+
+    def push(self, chunk: bytes) -> None:
+        self._native.push(chunk)
+
+    def finish(self) -> dict[str, Any]:
+        return json.loads(self._native.finish())
 
 
 def models() -> list[dict[str, Any]]:
