@@ -130,6 +130,9 @@ pub(crate) fn options(
     if let Some(model) = model {
         options = options.with_model(model);
     }
+    if let Some(cache) = crate::cache::shared() {
+        options = options.with_cache(cache);
+    }
     if let Some(tools) = tools {
         options = options.with_tools(Tools::from_json(tools).map_err(|e| format!("tools: {e}"))?);
     }

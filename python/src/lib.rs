@@ -5,6 +5,7 @@
 
 use pyo3::prelude::*;
 
+mod cache;
 mod conversation;
 mod convert;
 mod errors;
@@ -22,6 +23,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<conversation::NativeResponseReader>()?;
     m.add_function(wrap_pyfunction!(convert::convert, m)?)?;
     m.add_function(wrap_pyfunction!(models::models, m)?)?;
+    m.add_function(wrap_pyfunction!(cache::set_cache_limit, m)?)?;
     m.add_function(wrap_pyfunction!(history::import_history, m)?)?;
     m.add_function(wrap_pyfunction!(history::inspect, m)?)?;
     m.add_function(wrap_pyfunction!(history::migrate, m)?)?;

@@ -257,3 +257,40 @@ def test_mcp_fit_result_keeps_every_byte_but_the_images():
     assert tc.mcp.fit_result(text_only, "gemini") == (text_only, [])
     with pytest.raises(tc.OptionsError, match="method"):
         tc.mcp.fit_result(text_only, "gemini", method="tools/list")
+
+
+def test_the_shared_cache_changes_no_body():
+    warm = [tc.convert(ROUND, p, roots=[EXAMPLES]).body for p in ("anthropic", "gemini", "anthropic")]
+    tc.set_cache_limit(0)
+    try:
+        cold = [tc.convert(ROUND, p, roots=[EXAMPLES]).body for p in ("anthropic", "gemini", "anthropic")]
+    finally:
+        tc.set_cache_limit(64 << 20)
+    assert warm == cold and warm[0] == warm[2] and warm[0] != warm[1]
+
+
+@pytest.mark.parametrize("call", [
+    lambda p: tc.convert(p, "anthropic"),
+    lambda p: tc.import_history(p),
+    lambda p: tc.inspect(p),
+    lambda p: tc.migrate(p),
+    lambda p: tc.fit(p, "anthropic"),
+    lambda p: tc.media.prepare(p, "anthropic"),
+])
+def test_every_call_given_a_missing_file_raises_a_read_error_naming_it(call, tmp_path):
+    missing = tmp_path / "gone.jsonl"
+    with pytest.raises(tc.ReadError, match="gone.jsonl"):
+        call(missing)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: tc.convert("", "nobody"),
+    lambda: tc.fit(b"", "nobody"),
+    lambda: tc.media.prepare(b"x", "nobody"),
+    lambda: tc.mcp.fit_result("{}", "nobody"),
+    lambda: tc.Conversation("nobody"),
+    lambda: tc.ResponseReader("nobody"),
+])
+def test_every_call_given_an_unknown_provider_raises_an_options_error(call):
+    with pytest.raises(tc.OptionsError, match="nobody"):
+        call()

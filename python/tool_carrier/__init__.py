@@ -45,6 +45,7 @@ __all__ = [
     "migrate",
     "fit",
     "models",
+    "set_cache_limit",
     "media",
     "mcp",
     "ToolCarrierError",
@@ -388,6 +389,14 @@ class ResponseReader:
 
     def finish(self) -> dict[str, Any]:
         return json.loads(self._native.finish())
+
+
+def set_cache_limit(max_bytes: int) -> None:
+    """Bound the media every conversion of this process shares once
+    prepared (64 MB by default: an agent's next turn does not decode and
+    resize again the screenshots its last turn sent); 0 turns it off.
+    What it held is dropped. Bodies are the same with it or without it."""
+    _native.set_cache_limit(max_bytes)
 
 
 def models() -> list[dict[str, Any]]:

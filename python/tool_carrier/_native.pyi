@@ -8,6 +8,7 @@ __all__ = [
     "Request",
     "convert",
     "models",
+    "set_cache_limit",
     "import_history",
     "inspect",
     "migrate",
@@ -76,6 +77,7 @@ def convert(
     keep_unknown: bool = False,
 ) -> Request: ...
 def models() -> str: ...
+def set_cache_limit(max_bytes: int) -> None: ...
 def import_history(
     *,
     data: bytes | None = None,
