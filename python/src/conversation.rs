@@ -4,17 +4,15 @@
 //! turn.
 
 use std::path::PathBuf;
-use std::str::FromStr;
 
 use pyo3::prelude::*;
 use serde_json::json;
 use tool_carrier::history::{AssistantTurn, ToolResult};
 use tool_carrier::import::{response_stream, ResponseStream};
-use tool_carrier::provider::Provider;
 use tool_carrier::{Attachment, AttachmentKind, Conversation};
 
 use crate::convert::{options, NativeRequest};
-use crate::errors::{build_error, OptionsError, ResponseError};
+use crate::errors::{build_error, provider, OptionsError, ResponseError};
 
 /// An assistant turn as JSON: its text and its calls.
 fn turn_json(turn: &AssistantTurn) -> String {
@@ -24,10 +22,6 @@ fn turn_json(turn: &AssistantTurn) -> String {
         .map(|c| json!({"id": c.id, "name": c.name, "arguments": c.arguments}))
         .collect();
     json!({"text": turn.text(), "calls": calls}).to_string()
-}
-
-fn provider(name: &str) -> PyResult<Provider> {
-    Provider::from_str(name).map_err(|e| OptionsError::new_err(e.to_string()))
 }
 
 /// The records of one agent loop and the options its requests go with.
@@ -63,8 +57,7 @@ impl NativeConversation {
             extra.as_deref(),
             strict,
             vision,
-        )
-        .map_err(OptionsError::new_err)?;
+        )?;
         Ok(NativeConversation {
             inner: Conversation::new(provider, options),
         })

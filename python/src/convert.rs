@@ -2,15 +2,14 @@
 //! `tool-carrier convert` writes it, and the request it gives.
 
 use std::path::PathBuf;
-use std::str::FromStr;
 
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use tool_carrier::media::Policy;
-use tool_carrier::provider::{build_request, Extra, Options, Params, Provider, Request, Tools};
+use tool_carrier::provider::{build_request, Extra, Options, Params, Request, Tools};
 use tool_carrier::roots::Roots;
 
-use crate::errors::{build_error, read_error, OptionsError};
+use crate::errors::{Failed, OptionsError};
 
 /// A built request: its body, where it goes, and what became of the
 /// history's attachments.
@@ -111,9 +110,23 @@ fn report(request: &Request, import_notes: &[String]) -> serde_json::Value {
     })
 }
 
-/// The options `convert`'s keywords give, or why they cannot be.
+/// The options `convert`'s (and `Conversation`'s) keywords give, or an
+/// `OptionsError` saying why they cannot be.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn options(
+    model: Option<String>,
+    tools: Option<&str>,
+    roots: Vec<PathBuf>,
+    params: Option<&str>,
+    extra: Option<&str>,
+    strict: bool,
+    vision: bool,
+) -> PyResult<Options> {
+    settings(model, tools, roots, params, extra, strict, vision).map_err(OptionsError::new_err)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn settings(
     model: Option<String>,
     tools: Option<&str>,
     roots: Vec<PathBuf>,
@@ -179,8 +192,7 @@ pub(crate) fn convert(
     vision: bool,
     keep_unknown: bool,
 ) -> PyResult<NativeRequest> {
-    let provider =
-        Provider::from_str(provider).map_err(|e| OptionsError::new_err(e.to_string()))?;
+    let provider = crate::errors::provider(provider)?;
     let options = options(
         model,
         tools.as_deref(),
@@ -189,12 +201,7 @@ pub(crate) fn convert(
         extra.as_deref(),
         strict,
         vision,
-    )
-    .map_err(OptionsError::new_err)?;
-    enum Failed {
-        Read(crate::read::Unread),
-        Build(tool_carrier::provider::BuildError),
-    }
+    )?;
     let built = py.detach(|| {
         let bytes = crate::input::bytes(data, path.as_ref()).map_err(Failed::Read)?;
         let read =
@@ -205,8 +212,5 @@ pub(crate) fn convert(
             import_notes: read.notes,
         })
     });
-    built.map_err(|failed| match failed {
-        Failed::Read(unread) => read_error(py, unread.message, unread.line),
-        Failed::Build(error) => build_error(py, error),
-    })
+    built.map_err(|failed: Failed| failed.into_err(py))
 }

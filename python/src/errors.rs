@@ -66,6 +66,33 @@ fn with(py: Python<'_>, err: PyErr, attributes: &[(&str, Py<PyAny>)]) -> PyErr {
     err
 }
 
+/// The provider `name` names, or an `OptionsError` saying it names none.
+pub(crate) fn provider(name: &str) -> PyResult<tool_carrier::provider::Provider> {
+    name.parse()
+        .map_err(|e: tool_carrier::provider::UnknownProvider| OptionsError::new_err(e.to_string()))
+}
+
+/// What stopped a call while the GIL was released: made an exception
+/// once it is held again.
+pub(crate) enum Failed {
+    /// The input could not be read.
+    Read(crate::read::Unread),
+    /// The request could not be built.
+    Build(BuildError),
+    /// Any other failure, as the exception it raises.
+    Raise(PyErr),
+}
+
+impl Failed {
+    pub(crate) fn into_err(self, py: Python<'_>) -> PyErr {
+        match self {
+            Failed::Read(unread) => read_error(py, unread.message, unread.line),
+            Failed::Build(error) => build_error(py, error),
+            Failed::Raise(err) => err,
+        }
+    }
+}
+
 /// A history that could not be read, at `line` when known.
 pub(crate) fn read_error(py: Python<'_>, message: String, line: Option<usize>) -> PyErr {
     let line = line

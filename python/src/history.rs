@@ -4,16 +4,15 @@
 //! the GIL is released while it works.
 
 use std::path::PathBuf;
-use std::str::FromStr;
 
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use serde_json::json;
 use tool_carrier::fit::{fit as fit_file, FitAction};
 use tool_carrier::migrate::{migrate_history, MigrateOptions};
-use tool_carrier::provider::{Options, Provider};
+use tool_carrier::provider::Options;
 
-use crate::errors::{read_error, OptionsError, ToolCarrierError};
+use crate::errors::{read_error, Failed, ToolCarrierError};
 use crate::input::bytes;
 use crate::read::Unread;
 
@@ -126,8 +125,7 @@ pub(crate) fn fit<'py>(
     model: Option<String>,
     keep_images: Option<usize>,
 ) -> PyResult<(Bound<'py, PyBytes>, String)> {
-    let provider =
-        Provider::from_str(provider).map_err(|e| OptionsError::new_err(e.to_string()))?;
+    let provider = crate::errors::provider(provider)?;
     let mut options = Options::new();
     if let Some(model) = model {
         options = options.with_model(model);
@@ -135,14 +133,10 @@ pub(crate) fn fit<'py>(
     if let Some(n) = keep_images {
         options = options.with_keep_images(n);
     }
-    enum Failed {
-        Read(Unread),
-        Fit(String),
-    }
     let out = py.detach(|| {
         let input = bytes(data, path.as_ref()).map_err(Failed::Read)?;
-        let fitted =
-            fit_file(&input, None, provider, &options).map_err(|e| Failed::Fit(e.to_string()))?;
+        let fitted = fit_file(&input, None, provider, &options)
+            .map_err(|e| Failed::Raise(ToolCarrierError::new_err(e.to_string())))?;
         let r = fitted.report();
         let items: Vec<serde_json::Value> = r
             .items
@@ -165,9 +159,6 @@ pub(crate) fn fit<'py>(
         });
         Ok((fitted.to_vec(), report.to_string()))
     });
-    let (output, report) = out.map_err(|failed| match failed {
-        Failed::Read(u) => read_error(py, u.message, u.line),
-        Failed::Fit(message) => ToolCarrierError::new_err(message),
-    })?;
+    let (output, report) = out.map_err(|failed: Failed| failed.into_err(py))?;
     Ok((PyBytes::new(py, &output), report))
 }

@@ -4,7 +4,6 @@
 //! processing size, its API's limits and image types.
 
 use std::path::PathBuf;
-use std::str::FromStr;
 
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -12,15 +11,16 @@ use serde_json::json;
 use tool_carrier::facts::Facts;
 use tool_carrier::mcp::{fit_result as fit_mcp, FitOptions, Method};
 use tool_carrier::media::{prepare_for, MediaFacts};
-use tool_carrier::provider::Provider;
 
-use crate::errors::{read_error, MediaError, OptionsError};
+use crate::errors::{Failed, MediaError, OptionsError};
 use crate::input::bytes;
 
 fn options(provider: &str, model: Option<&str>) -> PyResult<FitOptions> {
-    let provider =
-        Provider::from_str(provider).map_err(|e| OptionsError::new_err(e.to_string()))?;
-    Ok(FitOptions::new(Facts::builtin(), provider, model))
+    Ok(FitOptions::new(
+        Facts::builtin(),
+        crate::errors::provider(provider)?,
+        model,
+    ))
 }
 
 fn facts(f: &MediaFacts) -> serde_json::Value {
@@ -39,10 +39,6 @@ pub(crate) fn prepare<'py>(
     model: Option<String>,
 ) -> PyResult<(Bound<'py, PyBytes>, String)> {
     let options = options(provider, model.as_deref())?;
-    enum Failed {
-        Read(crate::read::Unread),
-        Media(String),
-    }
     let prepared = py.detach(|| {
         let input = bytes(data, path.as_ref()).map_err(Failed::Read)?;
         prepare_for(
@@ -51,12 +47,9 @@ pub(crate) fn prepare<'py>(
             options.budget(),
             options.image_types(),
         )
-        .map_err(|e| Failed::Media(e.to_string()))
+        .map_err(|e| Failed::Raise(MediaError::new_err(e.to_string())))
     });
-    let prepared = prepared.map_err(|failed| match failed {
-        Failed::Read(u) => read_error(py, u.message, u.line),
-        Failed::Media(message) => MediaError::new_err(message),
-    })?;
+    let prepared = prepared.map_err(|failed: Failed| failed.into_err(py))?;
     let report = json!({
         "media_type": prepared.media_type.as_str(),
         "width": prepared.width, "height": prepared.height,

@@ -169,6 +169,30 @@ class Request:
         return f"<Request {self.provider} {self.model}: {len(self.body)} bytes>"
 
 
+def _settings(
+    model: str | None,
+    tools: Sequence[Mapping[str, Any]] | str | None,
+    roots: Iterable[str | os.PathLike[str]],
+    params: Mapping[str, Any] | None,
+    extra: Mapping[str, Any] | None,
+    strict: bool,
+    vision: bool,
+) -> dict[str, Any]:
+    """The keywords ``convert`` and ``Conversation`` share, as the
+    extension takes them (definitions, settings and members as JSON)."""
+    if tools is not None and not isinstance(tools, str):
+        tools = json.dumps(list(tools))
+    return {
+        "model": model,
+        "tools": tools,
+        "roots": [os.fspath(r) for r in roots],
+        "params": None if params is None else json.dumps(dict(params)),
+        "extra": None if extra is None else json.dumps(dict(extra)),
+        "strict": strict,
+        "vision": vision,
+    }
+
+
 def _history_bytes(history: HistoryInput) -> tuple[bytes | None, str | None, str | None]:
     """The history's bytes or path, and the source a list implies."""
     if isinstance(history, History):
@@ -229,21 +253,13 @@ def convert(
     ``MediaError`` (attachments failed, with ``strict``).
     """
     data, path, implied = _history_bytes(history)
-    if tools is not None and not isinstance(tools, str):
-        tools = json.dumps(list(tools))
     native = _native.convert(
         provider,
         data=data,
         path=path,
         source=source if source is not None else implied,
-        model=model,
-        tools=tools,
-        roots=[os.fspath(r) for r in roots],
-        params=None if params is None else json.dumps(dict(params)),
-        extra=None if extra is None else json.dumps(dict(extra)),
-        strict=strict,
-        vision=vision,
         keep_unknown=keep_unknown,
+        **_settings(model, tools, roots, params, extra, strict, vision),
     )
     return Request(native)
 
@@ -316,17 +332,8 @@ class Conversation:
         strict: bool = False,
         vision: bool = True,
     ) -> None:
-        if tools is not None and not isinstance(tools, str):
-            tools = json.dumps(list(tools))
         self._native = _native.Conversation(
-            provider,
-            model=model,
-            tools=tools,
-            roots=[os.fspath(r) for r in roots],
-            params=None if params is None else json.dumps(dict(params)),
-            extra=None if extra is None else json.dumps(dict(extra)),
-            strict=strict,
-            vision=vision,
+            provider, **_settings(model, tools, roots, params, extra, strict, vision)
         )
 
     def push(self, role: str, content: str) -> None:
