@@ -12,8 +12,9 @@ use tool_carrier::facts::Facts;
 use tool_carrier::mcp::{fit_result as fit_mcp, FitOptions, Method};
 use tool_carrier::media::{prepare_for, MediaFacts};
 
-use crate::errors::{Failed, MediaError, OptionsError};
+use crate::errors::{read_error, Failed, MediaError, OptionsError};
 use crate::input::bytes;
+use crate::read::Unread;
 
 fn options(provider: &str, model: Option<&str>) -> PyResult<FitOptions> {
     Ok(FitOptions::new(
@@ -82,14 +83,23 @@ pub(crate) fn fit_result(
             ))
         })?;
     let text = result.to_owned();
-    let (text, images) = py.detach(|| {
-        let fitted = fit_mcp(&text, method, &options);
-        let images: Vec<serde_json::Value> = fitted
-            .images()
-            .iter()
-            .map(|i| json!({"at": i.at, "changed": i.changed(), "said": i.to_string()}))
-            .collect();
-        (fitted.text().into_owned(), images)
-    });
+    let (text, images) = py
+        .detach(|| {
+            // The proxy passes text that is no result through as it is; a
+            // caller handing over something else is told so.
+            let raw: Box<serde_json::value::RawValue> = serde_json::from_str(&text)
+                .map_err(|e| Unread::new(format!("the result is not JSON: {e}")))?;
+            if !raw.get().starts_with('{') {
+                return Err(Unread::new("the result is not a JSON object".into()));
+            }
+            let fitted = fit_mcp(&text, method, &options);
+            let images: Vec<serde_json::Value> = fitted
+                .images()
+                .iter()
+                .map(|i| json!({"at": i.at, "changed": i.changed(), "said": i.to_string()}))
+                .collect();
+            Ok((fitted.text().into_owned(), images))
+        })
+        .map_err(|u| read_error(py, u.message, u.line))?;
     Ok((text, json!({"images": images}).to_string()))
 }

@@ -257,6 +257,9 @@ def test_mcp_fit_result_keeps_every_byte_but_the_images():
     assert tc.mcp.fit_result(text_only, "gemini") == (text_only, [])
     with pytest.raises(tc.OptionsError, match="method"):
         tc.mcp.fit_result(text_only, "gemini", method="tools/list")
+    for not_a_result, says in (("", "not JSON"), ("[1]", "not a JSON object"), (b"\xff", "not JSON")):
+        with pytest.raises(tc.ReadError, match=says):
+            tc.mcp.fit_result(not_a_result, "anthropic")
 
 
 def test_the_shared_cache_changes_no_body():

@@ -30,9 +30,10 @@ def fit_result(
     """Fit the images of one result of ``method`` (``tools/call``,
     ``resources/read`` or ``tasks/result``): a ``CallToolResult`` (or
     ``ReadResourceResult``) as JSON text, bytes or a dict. An image that
-    cannot be prepared becomes a text block saying why."""
+    cannot be prepared becomes a text block saying why; text that is no
+    JSON object raises ``ReadError``."""
     if isinstance(result, bytes):
-        result = result.decode()
+        result = result.decode(errors="replace")
     elif not isinstance(result, str):
         result = json.dumps(dict(result))
     text, report = _native.fit_result(result, provider, model=model, method=method)
