@@ -61,6 +61,40 @@ fn a_returned_body_is_the_checked_json() {
     }
 }
 
+/// A body is written once, payloads encoded into their places; serialized
+/// again (compact, indented, as a `Value`) it is the same body, for every
+/// provider, with or without a history text that holds what the writer
+/// marks a payload's place with (then written the ordinary way).
+#[test]
+fn a_body_with_payloads_is_the_same_however_it_is_written() {
+    let fixture = Fixture::new();
+    fixture.add("shots/noise.png", &noise_png(64, 48));
+    let marker = "\u{0}\u{1}tool-carrier payload\u{1}\u{0}";
+    for text in ["plain", marker] {
+        let history = line("user", &format!("Look: {text}"))
+            + &calls(&[("c1", "screenshot"), ("c2", "screenshot")])
+            + &result("c1", "ok", &["shots/noise.png"])
+            + &result("c2", text, &["shots/noise.png"]);
+        let messages = support::history_lines(&history);
+        for provider in Provider::ALL {
+            let request = support::build(provider, &messages, &fixture.options());
+            assert_eq!(request.report.images, 2, "{provider}");
+            let json = request.json();
+            assert_eq!(json, request.body.to_json(), "{provider}");
+            assert_eq!(json, serde_json::to_string(&request.body).unwrap());
+            let value: serde_json::Value = serde_json::from_str(json).unwrap();
+            assert_eq!(value, request.body.to_value(), "{provider}");
+            let mut pretty = Vec::new();
+            request.write_pretty(&mut pretty).unwrap();
+            let back: serde_json::Value = serde_json::from_slice(&pretty).unwrap();
+            assert_eq!(back, value, "{provider}");
+            // The history's own text, marker or not, is sent as it is.
+            let escaped = serde_json::to_string(text).unwrap();
+            assert!(json.contains(&escaped[1..escaped.len() - 1]), "{provider}");
+        }
+    }
+}
+
 /// `mb` megabytes of text in 1 MB user and assistant messages, then
 /// `shots` tool rounds of one incompressible 600×400 screenshot each
 /// (about 0.96 MB of base64).

@@ -706,7 +706,10 @@ fn finish(
         }
         Some(text)
     };
-    let mut stdout = BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    let mut stdout = BufWriter::with_capacity(
+        1 << 16,
+        crate::output::stdout_file().context(|| "writing the request".into())?,
+    );
     let written = match &pretty {
         Some(text) => stdout.write_all(text),
         None => request

@@ -45,6 +45,15 @@ pub fn replace_atomically<T>(
     }
 }
 
+/// Standard output as a file of its own (its descriptor duplicated), for
+/// a large result written once: Rust's standard output is line-buffered,
+/// and writing 90 MB through it searches all of them for a line feed.
+/// Whatever was written to standard output before must have been flushed.
+pub fn stdout_file() -> io::Result<File> {
+    use std::os::fd::AsFd;
+    Ok(File::from(io::stdout().as_fd().try_clone_to_owned()?))
+}
+
 /// A temporary file beside the path it will replace, registered for
 /// removal on a signal.
 pub struct Temp {

@@ -171,10 +171,15 @@ impl Prepared {
         DataUrl(self)
     }
 
+    /// Length of the payload's `data:<type>;base64,<payload>` URL.
+    pub fn data_url_len(&self) -> usize {
+        13 + self.media_type.as_str().len() + self.base64_len()
+    }
+
     /// Append a `data:<type>;base64,<payload>` URL to `out` (for providers
     /// that take images as data URLs).
     pub fn write_data_url(&self, out: &mut String) {
-        out.reserve(13 + self.media_type.as_str().len() + self.base64_len());
+        out.reserve(self.data_url_len());
         out.push_str("data:");
         out.push_str(self.media_type.as_str());
         out.push_str(";base64,");

@@ -85,6 +85,7 @@
 
 use std::collections::HashSet;
 use std::io::BufRead;
+use std::sync::Arc;
 
 use thiserror::Error;
 
@@ -228,25 +229,31 @@ pub fn build_request<M: AsRecord>(
             options,
             report,
         )?;
-        // The payloads' text, most of the body, is known: room for it and
-        // for the rest at once.
-        let payloads: usize = media
-            .iter()
-            .map(|m| match m {
-                walk::Media::Inline(p) => p.base64_len() + 64,
-                _ => 0,
-            })
-            .sum();
         request.body = request.body.with_extra(&options.extra);
-        request.json = request
-            .body
-            .try_json_in(payloads + payloads / 64 + (64 << 10))?;
-        let mut target = rules::Target::of(&request).with_facts(options.facts());
-        if let Some(family) = options.family {
-            target = target.with_family(family);
-        }
-        if let Some((rule, limit)) = rules::size_limit(&target) {
-            let size = request.json.len();
+        // The body's length is known from its skeleton, before a payload
+        // is encoded; the body that fits is then written once, each
+        // payload let go as its text is written (`steps::assembled`).
+        let skeleton = request.body.skeleton()?;
+        let size = match &skeleton {
+            Some(skeleton) => skeleton.len(),
+            None => {
+                // The payloads' text, most of the body, is known: room for
+                // it and for the rest at once.
+                let payloads: usize = media
+                    .iter()
+                    .map(|m| match m {
+                        walk::Media::Inline(p) => p.base64_len() + 64,
+                        _ => 0,
+                    })
+                    .sum();
+                let json = request
+                    .body
+                    .try_json_in(payloads + payloads / 64 + (64 << 10))?;
+                request.json = Arc::new(json);
+                request.json.len()
+            }
+        };
+        if let Some((rule, limit)) = rules::size_limit(&target(&request, options)) {
             if size > limit {
                 let (turns, replayed) = walk();
                 if attach::shrink(&turns, &mut media, size - limit, provider, options) {
@@ -261,7 +268,13 @@ pub fn build_request<M: AsRecord>(
                 });
             }
         }
-        let violations = rules::check_json(&target, &request.json)
+        if let Some(skeleton) = skeleton {
+            // Nothing below needs the prepared payloads: what the body
+            // does not hold is freed as the text is written.
+            drop(media);
+            request.json = skeleton.fill();
+        }
+        let violations = rules::check_json(&target(&request, options), &request.json)
             .expect("a body this crate serialized is JSON");
         if let Some(first) = violations.first() {
             return Err(BuildError::Refused {
@@ -270,6 +283,15 @@ pub fn build_request<M: AsRecord>(
             });
         }
         return Ok(request);
+    }
+}
+
+/// What `request` is checked as: the options' facts and family.
+fn target<'a>(request: &'a Request, options: &'a Options) -> rules::Target<'a> {
+    let target = rules::Target::of(request).with_facts(options.facts());
+    match options.family {
+        Some(family) => target.with_family(family),
+        None => target,
     }
 }
 
@@ -417,7 +439,7 @@ fn assemble(
         report,
         profile,
         stream: options.params.stream == Some(true),
-        json: String::new(),
+        json: Arc::default(),
     })
 }
 

@@ -2,6 +2,7 @@
 //! and the report.
 
 use std::io::{self, Write};
+use std::sync::Arc;
 
 use super::{Endpoint, Profile, Provider, Report};
 use crate::rules::Target;
@@ -28,8 +29,9 @@ pub struct Request {
     /// Whether the answer is asked for as a stream (`stream`): where the
     /// API streams at another URL, [`Request::endpoint`] is that one.
     pub(super) stream: bool,
-    /// The body as compact JSON: what the rules were checked on.
-    pub(super) json: String,
+    /// The body as compact JSON: what the rules were checked on. The
+    /// body's inline payloads are spans of it.
+    pub(super) json: Arc<String>,
 }
 
 impl Request {
@@ -78,7 +80,7 @@ impl Request {
 
     /// The body as compact JSON text (a copy of [`Request::json`]).
     pub fn to_json(&self) -> String {
-        self.json.clone()
+        self.json.as_ref().clone()
     }
 
     /// Write the body as compact JSON (one line, no final line feed):

@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use std::cell::RefCell;
 
+use super::assembled::Skeleton;
 use super::extra::{Extra, ExtraError};
 use super::merged::Merged;
 
@@ -17,12 +18,12 @@ use super::merged::Merged;
 /// as fast as writing the struct directly); any other serializer goes
 /// through `erased_serde`.
 trait Written: erased_serde::Serialize + fmt::Debug + Send + Sync {
-    fn json(&self, room: usize, extra: Option<&Extra>) -> Result<String, ExtraError>;
+    fn json(&self, room: usize, extra: Option<&Extra>) -> Result<Vec<u8>, ExtraError>;
     fn write_pretty(&self, w: &mut dyn io::Write, extra: Option<&Extra>) -> io::Result<()>;
 }
 
 impl<T: Serialize + fmt::Debug + Send + Sync> Written for T {
-    fn json(&self, room: usize, extra: Option<&Extra>) -> Result<String, ExtraError> {
+    fn json(&self, room: usize, extra: Option<&Extra>) -> Result<Vec<u8>, ExtraError> {
         let mut out = Vec::with_capacity(room);
         match extra {
             None => serde_json::to_writer(&mut out, self).expect("a body always serializes"),
@@ -42,7 +43,7 @@ impl<T: Serialize + fmt::Debug + Send + Sync> Written for T {
                 }
             }
         }
-        Ok(String::from_utf8(out).expect("serde_json writes UTF-8"))
+        Ok(out)
     }
 
     fn write_pretty(&self, w: &mut dyn io::Write, extra: Option<&Extra>) -> io::Result<()> {
@@ -99,7 +100,15 @@ impl Body {
     /// [`Body::to_json_in`], or why the extras cannot be merged in (a
     /// value the body writes where an extra gives another).
     pub(crate) fn try_json_in(&self, room: usize) -> Result<String, ExtraError> {
-        self.written.json(room, self.extra.as_deref())
+        let json = self.written.json(room, self.extra.as_deref())?;
+        Ok(String::from_utf8(json).expect("serde_json writes UTF-8"))
+    }
+
+    /// The body's [`Skeleton`], its payloads in their places to be
+    /// written; `Ok(None)` when it must be written whole
+    /// ([`Body::try_json_in`]). Errors as that.
+    pub(crate) fn skeleton(&self) -> Result<Option<Skeleton>, ExtraError> {
+        Skeleton::of(|| self.written.json(64 << 10, self.extra.as_deref()))
     }
 
     /// The body serialized anew as compact JSON (the API's own struct

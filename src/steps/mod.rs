@@ -6,6 +6,7 @@
 //! here names an API's folder.
 
 pub(crate) mod account;
+pub(crate) mod assembled;
 pub(crate) mod attach;
 pub(crate) mod audit;
 pub(crate) mod body;

@@ -9,9 +9,7 @@
 //! changes least between turns comes first, and `Deserialize`, borrowing
 //! every string from the body being read.
 
-use crate::media::encoded::Form;
 use std::borrow::Cow;
-use std::sync::Arc;
 
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::ser::{SerializeMap, Serializer};
@@ -19,23 +17,20 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-use crate::media::Prepared;
+pub(crate) use super::assembled::Payload;
 
 /// Base64 text: a payload's, written while it is serialized, or the text
 /// a body being read holds (borrowed from it).
 #[derive(Clone, Debug)]
 pub(crate) enum B64<'a> {
-    Payload(Arc<Prepared>),
+    Payload(Payload),
     Text(Cow<'a, str>),
 }
 
 impl Serialize for B64<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {
-            B64::Payload(p) => match p.encoded.get(Form::Base64, |t| p.write_base64(t)) {
-                Some(kept) => kept.serialize(s),
-                None => s.collect_str(&p.base64()),
-            },
+            B64::Payload(p) => p.serialize(s),
             B64::Text(text) => s.serialize_str(text),
         }
     }
@@ -62,17 +57,14 @@ impl<'a> B64<'a> {
 /// holds, borrowed from it).
 #[derive(Clone, Debug)]
 pub(crate) enum Url<'a> {
-    Payload(Arc<Prepared>),
+    Payload(Payload),
     Text(Cow<'a, str>),
 }
 
 impl Serialize for Url<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {
-            Url::Payload(p) => match p.encoded.get(Form::DataUrl, |t| p.write_data_url(t)) {
-                Some(kept) => kept.serialize(s),
-                None => s.collect_str(&p.data_url()),
-            },
+            Url::Payload(p) => p.serialize(s),
             Url::Text(text) => s.serialize_str(text),
         }
     }

@@ -35,7 +35,7 @@ use crate::steps::context::Context;
 use crate::steps::declare::{Declarations, Input};
 use crate::steps::envelope::ANTHROPIC_THINKING;
 use crate::steps::walk::{AssistantTurn, Media, Slot, ToolResult, Turn, UserCarrier};
-use crate::steps::wire::{AsObject, Open, Sorted, TextOr, B64};
+use crate::steps::wire::{AsObject, Open, Payload, Sorted, TextOr, B64};
 
 /// A lone text block as a plain string, unless it is a breakpoint; each
 /// block of `marked` (their indices) a breakpoint.
@@ -84,10 +84,7 @@ fn block_tokens(item: &Item<'_>, cx: &Context<'_>) -> u64 {
                     data: B64::Payload(p),
                     ..
                 },
-        }) => p
-            .width
-            .zip(p.height)
-            .map_or(0, |(w, h)| cx.image_tokens(w, h)),
+        }) => p.size().map_or(0, |(w, h)| cx.image_tokens(w, h)),
         Open::Known(Block::ToolUse { name, input, .. }) => {
             text_tokens(name).saturating_add(json_tokens(input))
         }
@@ -414,7 +411,7 @@ fn media_blocks(slots: Vec<Slot<'_>>) -> impl Iterator<Item = Item<'static>> + '
                 p.is_document(),
                 Source::Base64 {
                     media_type: p.media_type.as_str().into(),
-                    data: B64::Payload(p),
+                    data: B64::Payload(Payload::base64(p)),
                 },
             ),
             Media::Url(url) => (

@@ -46,7 +46,7 @@ use crate::steps::context::Context;
 use crate::steps::declare::Declarations;
 use crate::steps::envelope::BEDROCK_BLOCKS;
 use crate::steps::walk::{AssistantTurn, Media, Slot, ToolResult, Turn, UserCarrier};
-use crate::steps::wire::{AsObject, Keyed, Sorted, B64};
+use crate::steps::wire::{AsObject, Keyed, Payload, Sorted, B64};
 
 /// The most `cachePoint` blocks a request carries: "up to 4 cache
 /// checkpoints" for Claude
@@ -71,10 +71,7 @@ fn block_tokens(block: &Block<'_>, cx: &Context<'_>) -> u64 {
                     ..
                 },
             ..
-        }) => p
-            .width
-            .zip(p.height)
-            .map_or(0, |(w, h)| cx.image_tokens(w, h)),
+        }) => p.size().map_or(0, |(w, h)| cx.image_tokens(w, h)),
         Block::ToolUse(u) => text_tokens(&u.name).saturating_add(json_tokens(&u.input)),
         Block::ToolResult(r) => r
             .content
@@ -456,7 +453,7 @@ impl Builder {
                 Media::Inline(p) => (
                     p.is_document(),
                     p.media_type.as_str().to_owned(),
-                    Bytes::base64(B64::Payload(p)),
+                    Bytes::base64(B64::Payload(Payload::base64(p))),
                 ),
                 // An S3 object: the step sends none whose media type it
                 // does not know.

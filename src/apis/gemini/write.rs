@@ -40,7 +40,7 @@ use crate::steps::compose::{
 use crate::steps::context::Context;
 use crate::steps::declare::Declarations;
 use crate::steps::walk::{AssistantTurn, Media, Slot, ToolResult, Turn, UserCarrier};
-use crate::steps::wire::{AsObject, Keyed, Sorted, B64};
+use crate::steps::wire::{AsObject, Keyed, Payload, Sorted, B64};
 
 /// Where a function response's media go.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -332,7 +332,7 @@ fn inline_data(slot: Slot<'_>) -> Option<Item<'static>> {
     match slot.media {
         Media::Inline(p) => Some(Part::inline_data(Blob {
             mime_type: p.media_type.as_str().into(),
-            data: B64::Payload(p),
+            data: B64::Payload(Payload::base64(p)),
         })),
         // The step sends none without a media type.
         Media::File(f) => Some(Part::file_data(FileData {

@@ -22,7 +22,7 @@ use crate::steps::compose::{attachment_label, has_media, text_with_notes, Placem
 use crate::steps::context::Context;
 use crate::steps::params::Setting;
 use crate::steps::walk::{AssistantTurn, Media, Slot, ToolResult, Turn, UserCarrier};
-use crate::steps::wire::{AsObject, B64};
+use crate::steps::wire::{AsObject, Payload, B64};
 
 /// Build the body.
 pub(crate) fn build(turns: Vec<Turn<'_>>, cx: &Context<'_>) -> Body<'static> {
@@ -146,7 +146,7 @@ fn carrier(c: UserCarrier<'_>) -> Message<'static> {
 /// The raw base64 of an image sent inline.
 fn image(slot: Slot<'_>) -> Option<B64<'static>> {
     match slot.media {
-        Media::Inline(p) if !p.is_document() => Some(B64::Payload(p)),
+        Media::Inline(p) if !p.is_document() => Some(B64::Payload(Payload::base64(p))),
         _ => None,
     }
 }

@@ -40,7 +40,7 @@ use crate::steps::compose::{
 use crate::steps::context::Context;
 use crate::steps::declare::Declarations;
 use crate::steps::walk::{AssistantTurn, Media, Slot, ToolResult, Turn, UserCarrier};
-use crate::steps::wire::{AsText, Open, Sorted, TextOr, Url};
+use crate::steps::wire::{AsText, Open, Payload, Sorted, TextOr, Url};
 
 /// Ollama declares its tools as Chat does.
 pub(crate) use super::wire::Tool;
@@ -376,7 +376,7 @@ fn media_part(slot: Slot<'_>) -> Option<Open<Part<'static>>> {
         Media::Inline(p) if p.is_document() => Part::File {
             file: File {
                 filename: filename.into(),
-                file_data: Some(Url::Payload(p)),
+                file_data: Some(Url::Payload(Payload::data_url(p))),
                 file_id: None,
             },
         },
@@ -393,7 +393,7 @@ fn media_part(slot: Slot<'_>) -> Option<Open<Part<'static>>> {
         },
         Media::Inline(p) => Part::ImageUrl {
             image_url: ImageUrl {
-                url: Url::Payload(p),
+                url: Url::Payload(Payload::data_url(p)),
                 detail: None,
             },
         },

@@ -40,7 +40,7 @@ use crate::steps::declare::Declarations;
 use crate::steps::envelope::OPENAI_ITEMS;
 use crate::steps::response::Members;
 use crate::steps::walk::{AssistantTurn, Media, Slot, ToolResult, Turn, UserCarrier};
-use crate::steps::wire::{AsText, Open, TextOr, Url};
+use crate::steps::wire::{AsText, Open, Payload, TextOr, Url};
 use serde_json::value::RawValue;
 
 use super::wire::{Body, Choice, Content, Format, Input, Item, Part, Reasoning, Role, Text, Tool};
@@ -416,10 +416,13 @@ fn media_part(slot: Slot<'_>) -> Option<Open<Part<'static>>> {
         prompt_cache_breakpoint: None,
     };
     let part = match slot.media {
-        Media::Inline(p) if p.is_document() => {
-            file(Some(filename.into()), Some(Url::Payload(p)), None, None)
-        }
-        Media::Inline(p) => image(Some(Url::Payload(p)), None),
+        Media::Inline(p) if p.is_document() => file(
+            Some(filename.into()),
+            Some(Url::Payload(Payload::data_url(p))),
+            None,
+            None,
+        ),
+        Media::Inline(p) => image(Some(Url::Payload(Payload::data_url(p))), None),
         Media::Url(url) if is_document => file(None, None, Some(url.into()), None),
         Media::Url(url) => image(Some(Url::Text(url.into())), None),
         // A file uploaded with the Files API, by its id: `input_file` and
