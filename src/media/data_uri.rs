@@ -35,6 +35,50 @@ pub(crate) fn decode_read(b64: &str) -> Result<Vec<u8>, base64::DecodeError> {
     }
 }
 
+/// Whether `b64` is canonical standard base64: padded, no line breaks,
+/// the unused bits of its last character zero — the text
+/// [`decode_read`] writes back as it is, so a reader may keep it without
+/// decoding and encoding it again.
+pub(crate) fn is_canonical(b64: &str) -> bool {
+    let b = b64.as_bytes();
+    if b.is_empty() || !b.len().is_multiple_of(4) {
+        return false;
+    }
+    let pad = b.iter().rev().take(2).take_while(|&&c| c == b'=').count();
+    let body = &b[..b.len() - pad];
+    let mut alphabet = true;
+    // Without a branch a byte, so the loop runs on vectors.
+    for chunk in body.chunks(64) {
+        for &c in chunk {
+            let letter = (c | 0x20).wrapping_sub(b'a') < 26;
+            let digit = c.wrapping_sub(b'0') < 10;
+            alphabet &= letter | digit | (c == b'+') | (c == b'/');
+        }
+        if !alphabet {
+            return false;
+        }
+    }
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        _ => 63,
+    };
+    match pad {
+        2 => value(body[body.len() - 1]) & 0x0f == 0,
+        1 => value(body[body.len() - 1]) & 0x03 == 0,
+        _ => true,
+    }
+}
+
+/// The first bytes canonical `b64` stands for, at least as many as
+/// [`sniff`](super::sniff) reads (all of them when fewer).
+pub(crate) fn head_of(b64: &str) -> Result<Vec<u8>, base64::DecodeError> {
+    // 2048 characters are 1536 bytes; a multiple of 4 ends no quantum early.
+    BASE64.decode(b64.get(..2048).unwrap_or(b64))
+}
+
 /// `b64` without its line breaks (CR and LF, wherever they are): base64
 /// wrapped at 76 characters (RFC 2045, Python's `base64.encodebytes`) is
 /// the same bytes.

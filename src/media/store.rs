@@ -115,6 +115,38 @@ pub trait MediaStore {
     /// # Errors
     /// The store's I/O errors.
     fn put(&mut self, bytes: &[u8]) -> io::Result<Stored>;
+
+    /// Store the bytes `b64` stands for, as [`MediaStore::put`] does. `b64`
+    /// is canonical standard base64 (padded, no line breaks), as readers
+    /// hand it over; the text is decoded here, unless the store declares
+    /// payloads by that very text ([`InlineStore`]).
+    ///
+    /// # Errors
+    /// The store's I/O errors, or `b64` that is not base64
+    /// ([`io::ErrorKind::InvalidData`]).
+    fn put_base64(&mut self, b64: &str) -> io::Result<Stored> {
+        use base64::Engine;
+        let bytes = BASE64
+            .decode(b64)
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
+        self.put(&bytes)
+    }
+}
+
+/// Store the bytes a reader met as base64 text `b64` in another program's
+/// file ([`decode_read`](super::data_uri::decode_read)'s forms): canonical
+/// text is handed to [`MediaStore::put_base64`] as it is, any other form
+/// decoded first. `Err` when it is not base64; `Ok(Err)` for the store's
+/// errors.
+pub(crate) fn put_read(
+    store: &mut dyn MediaStore,
+    b64: &str,
+) -> Result<io::Result<Stored>, base64::DecodeError> {
+    if super::data_uri::is_canonical(b64) {
+        return Ok(store.put_base64(b64));
+    }
+    let bytes = super::data_uri::decode_read(b64)?;
+    Ok(store.put(&bytes))
 }
 
 /// Files under one folder, declared by their name (a target relative to
@@ -199,11 +231,89 @@ impl MediaStore for InlineStore {
             written: false,
         })
     }
+
+    /// The text as it is, its type sniffed from its first bytes: the
+    /// target [`InlineStore::put`] writes for the bytes it stands for,
+    /// without decoding and encoding them again.
+    fn put_base64(&mut self, b64: &str) -> io::Result<Stored> {
+        let head = super::data_uri::head_of(b64)
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
+        Ok(Stored {
+            target: format!("data:{};base64,{b64}", mime(&head)),
+            written: false,
+        })
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use base64::Engine;
+    use proptest::prelude::*;
+
+    /// What `put_read` stores, the old way: decoded, then put.
+    fn decoded_then_put(store: &mut dyn MediaStore, b64: &str) -> Option<String> {
+        let bytes = super::super::data_uri::decode_read(b64).ok()?;
+        Some(store.put(&bytes).unwrap().target)
+    }
+
+    proptest! {
+        /// Base64 text kept as it is makes the target decoding and
+        /// encoding it again made, whatever the text: canonical or not
+        /// (wrapped, unpadded, URL-safe, damaged), for either store.
+        #[test]
+        fn text_kept_as_it_is_makes_the_same_target(
+            bytes in prop::collection::vec(any::<u8>(), 0..3000),
+            png in any::<bool>(),
+            edit in prop::option::of((any::<prop::sample::Index>(), prop::sample::select(vec!['=', '-', '_', '\n', 'A', '!', 'B', 'Q']))),
+            cut in 0usize..3,
+        ) {
+            let mut bytes = bytes;
+            if png {
+                bytes.splice(0..0, *b"\x89PNG\r\n\x1a\n");
+            }
+            let mut text = BASE64.encode(&bytes);
+            if let Some((at, c)) = edit {
+                if !text.is_empty() {
+                    let at = at.index(text.len());
+                    text.replace_range(at..at + 1, &c.to_string());
+                }
+            }
+            text.truncate(text.len().saturating_sub(cut));
+            let canonical = super::super::data_uri::is_canonical(&text);
+            if canonical {
+                prop_assert_eq!(BASE64.encode(BASE64.decode(&text).unwrap()), text.clone());
+            }
+            let dir = tempfile::tempdir().unwrap();
+            let mut on_disk = DirStore::new(dir.path().join("m")).unwrap();
+            for store in [&mut InlineStore as &mut dyn MediaStore, &mut on_disk] {
+                let old = decoded_then_put(store, &text);
+                let new = put_read(store, &text).ok().map(|s| s.unwrap().target);
+                prop_assert_eq!(new, old);
+            }
+        }
+    }
+
+    #[test]
+    fn canonical_is_padded_standard_base64_with_its_unused_bits_zero() {
+        use super::super::data_uri::is_canonical;
+        for good in ["QQ==", "QUI=", "QUJD", "+/+/"] {
+            assert!(is_canonical(good), "{good}");
+        }
+        // Unused bits set, unpadded, URL-safe, wrapped, empty, too much padding.
+        for bad in [
+            "QR==",
+            "QUJ=",
+            "QQ",
+            "-_-_",
+            "QUJD\nQUJD",
+            "",
+            "Q===",
+            "QU=D",
+        ] {
+            assert!(!is_canonical(bad), "{bad}");
+        }
+    }
 
     #[test]
     fn names_are_the_sha256_and_the_sniffed_extension() {

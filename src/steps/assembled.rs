@@ -19,7 +19,7 @@
 use std::cell::RefCell;
 use std::fmt;
 use std::ops::Range;
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 
 use serde::{Serialize, Serializer};
 
@@ -76,22 +76,22 @@ impl Payload {
         self.0.size
     }
 
-    /// The prepared media, while its text is not yet written.
-    fn prepared(&self) -> Option<Arc<Prepared>> {
+    /// The prepared media the cell holds, locked.
+    fn held(&self) -> MutexGuard<'_, Option<Arc<Prepared>>> {
         self.0
             .prepared
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .clone()
+    }
+
+    /// The prepared media, while its text is not yet written.
+    fn prepared(&self) -> Option<Arc<Prepared>> {
+        self.held().clone()
     }
 
     /// The prepared media, taken: from now on the cell holds none.
     fn take(&self) -> Option<Arc<Prepared>> {
-        self.0
-            .prepared
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .take()
+        self.held().take()
     }
 
     /// The length of the payload's text (between its quotes).

@@ -220,9 +220,9 @@ pub(crate) fn target(
             .map(|(_, data)| data)
             .ok_or_else(|| ImportError::at(at, "a data: URL that is not base64"))?,
     };
-    let bytes = crate::media::data_uri::decode_read(b64)
+    let stored = crate::media::store::put_read(store, b64)
         .map_err(|e| ImportError::at(at, format!("the payload is not base64: {e}")))?;
-    Ok(store.put(&bytes).map_err(ImportError::Store)?.target)
+    Ok(stored.map_err(ImportError::Store)?.target)
 }
 
 /// An image URL or data URL as a payload.

@@ -264,9 +264,9 @@ fn kind(block: &Value) -> String {
 }
 
 fn store_payload(data: &str, at: &str, store: &mut dyn MediaStore) -> Result<String, ImportError> {
-    let bytes = crate::media::data_uri::decode_read(data)
+    let stored = crate::media::store::put_read(store, data)
         .map_err(|e| ImportError::at(at, format!("the payload is not base64: {e}")))?;
-    Ok(store.put(&bytes).map_err(ImportError::Store)?.target)
+    Ok(stored.map_err(ImportError::Store)?.target)
 }
 
 /// Replace every string of `value` equal to a stored payload's base64 text
