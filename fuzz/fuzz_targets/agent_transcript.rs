@@ -6,10 +6,10 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tool_carrier::Carrier;
-use tool_carrier::import::{Agent, from_agent, ImportedHistory, ImportOptions, read_auto};
+use tool_carrier::import::{from_agent, read_auto, Agent, ImportOptions, ImportedHistory};
 use tool_carrier::media::store::InlineStore;
 use tool_carrier::provider::{build_request, Options, Provider};
+use tool_carrier::Carrier;
 use tool_carrier::Role;
 
 fn check(data: &[u8], history: &ImportedHistory) {
@@ -18,7 +18,8 @@ fn check(data: &[u8], history: &ImportedHistory) {
         let role = record.role();
         assert!(role == "user" || record.declared().is_empty(), "{role}");
         if role == "tool" {
-            let c = Carrier::read(Role::Tool, record.content()).expect("a tool message is a carrier");
+            let c =
+                Carrier::read(Role::Tool, record.content()).expect("a tool message is a carrier");
             assert!(c.is_declared(), "{}", record.content());
         }
     }
@@ -27,17 +28,24 @@ fn check(data: &[u8], history: &ImportedHistory) {
         assert!(start <= end && end <= data.len(), "{payload:?}");
         assert!(!data[start..end].contains(&b'"'), "{payload:?}");
     }
-    if let Ok(request) =
-        build_request(Provider::Anthropic, &history.messages, &Options::new().with_vision(false))
-    {
-        assert!(request.report.tally.is_balanced(), "{:?}", request.report.tally);
+    if let Ok(request) = build_request(
+        Provider::Anthropic,
+        &history.messages,
+        &Options::new().with_vision(false),
+    ) {
+        assert!(
+            request.report.tally.is_balanced(),
+            "{:?}",
+            request.report.tally
+        );
     }
 }
 
 fuzz_target!(|data: &[u8]| {
     for agent in Agent::ALL {
         let mut input = data;
-        if let Ok(history) = from_agent(agent, &mut input, &mut InlineStore, &ImportOptions::new()) {
+        if let Ok(history) = from_agent(agent, &mut input, &mut InlineStore, &ImportOptions::new())
+        {
             check(data, &history);
         }
     }

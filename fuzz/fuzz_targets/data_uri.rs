@@ -12,7 +12,10 @@ fuzz_target!(|rest: &str| {
     let resolver = DefaultResolver::new(Policy::default().with_max_data_uri_len(1 << 20));
     if let Ok(Source::Bytes(loaded)) = resolver.resolve(&target) {
         let payload = target.split_once(',').expect("a comma").1;
-        let unwrapped: String = payload.chars().filter(|c| !matches!(c, '\r' | '\n')).collect();
+        let unwrapped: String = payload
+            .chars()
+            .filter(|c| !matches!(c, '\r' | '\n'))
+            .collect();
         let again = base64::engine::general_purpose::STANDARD.encode(&loaded.bytes);
         assert_eq!(again, unwrapped, "canonical base64 only, line breaks aside");
         assert!(loaded.declared.is_some());

@@ -3,8 +3,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tool_carrier::parse_native_tool_carrier_reference;
 use tool_carrier::parse_native_tool_carrier;
+use tool_carrier::parse_native_tool_carrier_reference;
 
 fuzz_target!(|content: &str| {
     assert_eq!(

@@ -51,7 +51,11 @@ fuzz_target!(|input: (u8, Vec<(String, String)>)| {
         .unwrap()
         .body
         .to_value();
-    match build_request(provider, &history, &Options::new().with_extra(extra.clone())) {
+    match build_request(
+        provider,
+        &history,
+        &Options::new().with_extra(extra.clone()),
+    ) {
         Ok(request) => {
             let body: Value = serde_json::from_str(request.json()).unwrap();
             // Both through one write and one read (serde_json reads a long

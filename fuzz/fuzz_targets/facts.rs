@@ -22,7 +22,9 @@ fuzz_target!(|data: &[u8]| {
                         let _ = facts.image_tokens(provider, id, 4000, 3);
                         let _ = facts.view(provider, id).map(|v| v.fit(4000, 3));
                         let _ = facts.max_images(provider, id);
-                        let _ = facts.check_model(provider, id, today).map(|w| w.to_string());
+                        let _ = facts
+                            .check_model(provider, id, today)
+                            .map(|w| w.to_string());
                     }
                 }
             }

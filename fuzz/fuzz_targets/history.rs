@@ -12,7 +12,8 @@ fuzz_target!(|data: &[u8]| {
     let mut reader = match HistoryReader::new(data) {
         Ok(reader) => reader,
         Err(e) => {
-            let Some(InputError::Binary { at } | InputError::ByteOrderMark { at }) = InputError::of(&e)
+            let Some(InputError::Binary { at } | InputError::ByteOrderMark { at }) =
+                InputError::of(&e)
             else {
                 panic!("{e}");
             };

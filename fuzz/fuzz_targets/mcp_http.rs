@@ -50,7 +50,10 @@ fuzz_target!(|input: (&[u8], [&[u8]; 3])| {
         }
         Addressed::Subscription(id) => {
             let v = value.expect("addressed, so JSON");
-            assert_eq!(as_json(&id), v["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"]);
+            assert_eq!(
+                as_json(&id),
+                v["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"]
+            );
         }
         _ => {}
     }

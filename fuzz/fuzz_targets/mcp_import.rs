@@ -5,19 +5,25 @@
 
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
-use tool_carrier::{Carrier, Declaration};
 use tool_carrier::import::{from_mcp, ImportOptions};
 use tool_carrier::media::store::InlineStore;
 use tool_carrier::Role;
+use tool_carrier::{Carrier, Declaration};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(value) = serde_json::from_slice::<Value>(data) else {
         return;
     };
-    let Ok(imported) = from_mcp(Some("c"), &value, &mut InlineStore, &ImportOptions::default()) else {
+    let Ok(imported) = from_mcp(
+        Some("c"),
+        &value,
+        &mut InlineStore,
+        &ImportOptions::default(),
+    ) else {
         return;
     };
-    let carrier = Carrier::read(Role::Tool, &imported.content).expect("a tool message is a carrier");
+    let carrier =
+        Carrier::read(Role::Tool, &imported.content).expect("a tool message is a carrier");
     let Declaration::Declared(attachments) = &carrier.declaration else {
         panic!("not declared: {}", imported.content);
     };
@@ -32,7 +38,8 @@ fuzz_target!(|data: &[u8]| {
         .iter()
         .filter(|b| {
             matches!(b["type"].as_str(), Some("image" | "audio"))
-                || (b["type"] == "resource" && b["resource"].get("text").and_then(Value::as_str).is_none())
+                || (b["type"] == "resource"
+                    && b["resource"].get("text").and_then(Value::as_str).is_none())
         })
         .count();
     assert!(attachments.len() >= payloads);

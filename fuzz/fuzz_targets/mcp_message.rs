@@ -16,7 +16,9 @@ use tool_carrier::provider::Provider;
 /// A small box keeps decoding and resizing quick.
 fn options() -> &'static FitOptions {
     static OPTIONS: OnceLock<FitOptions> = OnceLock::new();
-    OPTIONS.get_or_init(|| FitOptions::new(Facts::builtin(), Provider::Anthropic, None).with_max_dim(64))
+    OPTIONS.get_or_init(|| {
+        FitOptions::new(Facts::builtin(), Provider::Anthropic, None).with_max_dim(64)
+    })
 }
 
 /// The id of each message (the message, or each element of a batch).
@@ -39,7 +41,10 @@ fn check(text: &str, rewrite: &Rewrite<'_>) {
         return;
     }
     assert!(rewrite.images().iter().any(|i| i.changed()));
-    assert!(Calls::new().from_server(&out).is_message(), "not a message: {out}");
+    assert!(
+        Calls::new().from_server(&out).is_message(),
+        "not a message: {out}"
+    );
     // serde_json refuses numbers out of f64's range, which the scanner
     // leaves to the reader: compare where it reads both.
     if let Ok(before) = serde_json::from_str::<Value>(text) {

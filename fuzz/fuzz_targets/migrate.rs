@@ -22,7 +22,10 @@ fn split(data: &[u8]) -> (Vec<Vec<u8>>, Vec<Rec>) {
         match chunk {
             Chunk::Verbatim(v) => verbatim.push(v.to_vec()),
             Chunk::Record(r) => {
-                let m = r.message.ok().map(|m| (m.role.into_owned(), m.content.into_owned()));
+                let m = r
+                    .message
+                    .ok()
+                    .map(|m| (m.role.into_owned(), m.content.into_owned()));
                 records.push((r.raw.to_vec(), m));
             }
         }

@@ -57,7 +57,11 @@ fuzz_target!(|input: Input<'_>| {
     let was_declared = parts.declared;
     let same = rebuild_carrier("tool", input.content, &parts, &parts.attachments);
     if was_declared {
-        assert_eq!(same.as_deref(), Ok(input.content), "identity on declared envelopes");
+        assert_eq!(
+            same.as_deref(),
+            Ok(input.content),
+            "identity on declared envelopes"
+        );
     }
     let mut parts = parts;
     if let Some(b) = input.new_body {

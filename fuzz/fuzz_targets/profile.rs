@@ -13,13 +13,18 @@ fuzz_target!(|data: &[u8]| {
     };
     match Profile::from_json(text) {
         Ok(profile) => {
-            let again = Profile::from_value(&profile.to_value()).expect("what to_value writes reads back");
+            let again =
+                Profile::from_value(&profile.to_value()).expect("what to_value writes reads back");
             assert_eq!(again, profile);
         }
         Err(e) => {
             if let Some(key) = e.key() {
-                let value: serde_json::Value = serde_json::from_str(text).expect("a key error is on JSON");
-                assert!(value.as_object().is_some_and(|m| m.contains_key(key)), "{e}");
+                let value: serde_json::Value =
+                    serde_json::from_str(text).expect("a key error is on JSON");
+                assert!(
+                    value.as_object().is_some_and(|m| m.contains_key(key)),
+                    "{e}"
+                );
             }
             assert!(!e.to_string().is_empty());
         }

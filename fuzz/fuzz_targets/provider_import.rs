@@ -4,15 +4,16 @@
 //! targets, every assistant message either text or an envelope the
 //! converter reads, and the history converts for the same provider. Every
 //! reading accounts for what it read (its tally balances), with or without
-//! `keep_unknown`, and so does the conversion.
+//! `keep_unknown`, and so does the conversion; with images, the body
+//! written in two passes is the body serialized in one.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
-use tool_carrier::Carrier;
 use tool_carrier::import::{from_provider, ImportOptions};
 use tool_carrier::media::store::InlineStore;
 use tool_carrier::provider::{build_request, Options, Provider};
+use tool_carrier::Carrier;
 use tool_carrier::Role;
 
 fuzz_target!(|data: &[u8]| {
@@ -22,7 +23,12 @@ fuzz_target!(|data: &[u8]| {
     for provider in Provider::ALL {
         let keep = ImportOptions::new().with_keep_unknown(true);
         let kept = from_provider(provider, &value, &mut InlineStore, &keep);
-        let Ok(history) = from_provider(provider, &value, &mut InlineStore, &ImportOptions::default()) else {
+        let Ok(history) = from_provider(
+            provider,
+            &value,
+            &mut InlineStore,
+            &ImportOptions::default(),
+        ) else {
             if let Ok(kept) = kept {
                 assert!(kept.tally.is_balanced(), "{:?}", kept.tally);
             }
@@ -30,13 +36,22 @@ fuzz_target!(|data: &[u8]| {
         };
         assert!(history.tally.is_balanced(), "{:?}", history.tally);
         // What reads without keeping unknown kinds reads the same with.
-        assert_eq!(kept.map(|k| k.messages).ok().as_ref(), Some(&history.messages));
+        assert_eq!(
+            kept.map(|k| k.messages).ok().as_ref(),
+            Some(&history.messages)
+        );
         for record in &history.messages {
             let (role, content) = (record.role(), record.content());
-            assert!(matches!(role, "system" | "user" | "assistant" | "tool"), "{role}");
+            assert!(
+                matches!(role, "system" | "user" | "assistant" | "tool"),
+                "{role}"
+            );
             // Only a user's record declares its own attachments, each whole.
             assert!(role == "user" || record.declared().is_empty(), "{role}");
-            assert!(record.declared().iter().all(|a| a.as_ref().is_ok_and(|a| !a.target.is_empty())));
+            assert!(record
+                .declared()
+                .iter()
+                .all(|a| a.as_ref().is_ok_and(|a| !a.target.is_empty())));
             if role == "tool" {
                 let c = Carrier::read(Role::Tool, content).expect("a tool message is a carrier");
                 assert!(c.is_declared(), "{content}");
@@ -44,10 +59,26 @@ fuzz_target!(|data: &[u8]| {
             }
         }
         // No file is read (no roots) and no tool is declared by name.
-        if let Ok(request) =
-            build_request(provider, &history.messages, &Options::new().with_vision(false))
-        {
-            assert!(request.report.tally.is_balanced(), "{:?}", request.report.tally);
+        if let Ok(request) = build_request(
+            provider,
+            &history.messages,
+            &Options::new().with_vision(false),
+        ) {
+            assert!(
+                request.report.tally.is_balanced(),
+                "{:?}",
+                request.report.tally
+            );
+        }
+        // With the images it holds (data: URLs, prepared and sent): the body
+        // written in two passes is its serialization in one.
+        if let Ok(request) = build_request(provider, &history.messages, &Options::new()) {
+            assert!(
+                request.report.tally.is_balanced(),
+                "{:?}",
+                request.report.tally
+            );
+            assert_eq!(request.json(), request.body.to_json());
         }
     }
 });

@@ -20,7 +20,10 @@ fuzz_target!(|text: &str| {
         }
         Err(MessageError::NotAnObject) => match serde {
             Err(e) if e.is_data() => {}
-            Err(e) => assert!(e.to_string().starts_with("number out of range"), "{text:?}: {e}"),
+            Err(e) => assert!(
+                e.to_string().starts_with("number out of range"),
+                "{text:?}: {e}"
+            ),
             Ok(_) => panic!("an object called no object: {text:?}"),
         },
         _ => {}

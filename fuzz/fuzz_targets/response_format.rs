@@ -63,9 +63,16 @@ fuzz_target!(|input: (u8, &str)| {
         Err(BuildError::Refused { violation, .. }) => {
             let id = violation.rule.id;
             assert!(
-                ["schema", "format", "keywords", "json", "members", "request-size"]
-                    .iter()
-                    .any(|w| id.contains(w)),
+                [
+                    "schema",
+                    "format",
+                    "keywords",
+                    "json",
+                    "members",
+                    "request-size"
+                ]
+                .iter()
+                .any(|w| id.contains(w)),
                 "{id}"
             );
         }

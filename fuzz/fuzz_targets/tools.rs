@@ -27,7 +27,8 @@ fuzz_target!(|text: &str| {
         for i in 0..calls.len() {
             history.push((
                 "tool".to_owned(),
-                json!({"tool_call_id": format!("c{i}"), "content": "ok", "attachments": []}).to_string(),
+                json!({"tool_call_id": format!("c{i}"), "content": "ok", "attachments": []})
+                    .to_string(),
             ));
         }
     }
@@ -38,11 +39,8 @@ fuzz_target!(|text: &str| {
         };
         let mut body = Vec::new();
         request.write_compact(&mut body).unwrap();
-        let broken = check_json(
-            &Target::of(&request),
-            std::str::from_utf8(&body).unwrap(),
-        )
-        .unwrap();
+        let broken =
+            check_json(&Target::of(&request), std::str::from_utf8(&body).unwrap()).unwrap();
         assert!(broken.is_empty(), "{provider}: {broken:?}\n{text}");
     }
 });
