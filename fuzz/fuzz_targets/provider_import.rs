@@ -58,27 +58,19 @@ fuzz_target!(|data: &[u8]| {
                 assert!(c.attachments().iter().all(|a| !a.target.is_empty()));
             }
         }
-        // No file is read (no roots) and no tool is declared by name.
-        if let Ok(request) = build_request(
-            provider,
-            &history.messages,
-            &Options::new().with_vision(false),
-        ) {
-            assert!(
-                request.report.tally.is_balanced(),
-                "{:?}",
-                request.report.tally
-            );
-        }
-        // With the images it holds (data: URLs, prepared and sent): the body
-        // written in two passes is its serialization in one.
-        if let Ok(request) = build_request(provider, &history.messages, &Options::new()) {
-            assert!(
-                request.report.tally.is_balanced(),
-                "{:?}",
-                request.report.tally
-            );
-            assert_eq!(request.json(), request.body.to_json());
+        // No file is read (no roots) and no tool is declared by name; with
+        // vision on, the images it holds (data: URLs) are prepared and sent.
+        // Either way the conversion balances and the body written in two
+        // passes is its serialization in one.
+        for options in [Options::new().with_vision(false), Options::new()] {
+            if let Ok(request) = build_request(provider, &history.messages, &options) {
+                assert!(
+                    request.report.tally.is_balanced(),
+                    "{:?}",
+                    request.report.tally
+                );
+                assert_eq!(request.json(), request.body.to_json());
+            }
         }
     }
 });

@@ -122,50 +122,41 @@ pub(crate) fn options(
     strict: bool,
     vision: bool,
 ) -> PyResult<Options> {
-    settings(model, tools, roots, params, extra, strict, vision).map_err(OptionsError::new_err)
-}
-
-#[allow(clippy::too_many_arguments)]
-fn settings(
-    model: Option<String>,
-    tools: Option<&str>,
-    roots: Vec<PathBuf>,
-    params: Option<&str>,
-    extra: Option<&str>,
-    strict: bool,
-    vision: bool,
-) -> Result<Options, String> {
-    let roots = Roots::new(&roots).map_err(|e| format!("roots: {e}"))?;
-    let mut options = Options::new()
-        .with_policy(Policy::default().with_roots(roots))
-        .with_strict(strict)
-        .with_vision(vision);
-    if let Some(model) = model {
-        options = options.with_model(model);
-    }
-    if let Some(cache) = crate::cache::shared() {
-        options = options.with_cache(cache);
-    }
-    if let Some(tools) = tools {
-        options = options.with_tools(Tools::from_json(tools).map_err(|e| format!("tools: {e}"))?);
-    }
-    if let Some(params) = params {
-        let value: serde_json::Value =
-            serde_json::from_str(params).map_err(|e| format!("params: {e}"))?;
-        options = options.with_params(Params::from_json(&value).map_err(|e| e.to_string())?);
-    }
-    if let Some(extra) = extra {
-        let value: serde_json::Value =
-            serde_json::from_str(extra).map_err(|e| format!("extra: {e}"))?;
-        let mut members = Extra::new();
-        for (path, value) in value.as_object().ok_or("extra: not an object")? {
-            members = members
-                .with(path, value.clone())
-                .map_err(|e| e.to_string())?;
+    let built = || -> Result<Options, String> {
+        let roots = Roots::new(&roots).map_err(|e| format!("roots: {e}"))?;
+        let mut options = Options::new()
+            .with_policy(Policy::default().with_roots(roots))
+            .with_strict(strict)
+            .with_vision(vision);
+        if let Some(model) = model {
+            options = options.with_model(model);
         }
-        options = options.with_extra(members);
-    }
-    Ok(options)
+        if let Some(cache) = crate::cache::shared() {
+            options = options.with_cache(cache);
+        }
+        if let Some(tools) = tools {
+            options =
+                options.with_tools(Tools::from_json(tools).map_err(|e| format!("tools: {e}"))?);
+        }
+        if let Some(params) = params {
+            let value: serde_json::Value =
+                serde_json::from_str(params).map_err(|e| format!("params: {e}"))?;
+            options = options.with_params(Params::from_json(&value).map_err(|e| e.to_string())?);
+        }
+        if let Some(extra) = extra {
+            let value: serde_json::Value =
+                serde_json::from_str(extra).map_err(|e| format!("extra: {e}"))?;
+            let mut members = Extra::new();
+            for (path, value) in value.as_object().ok_or("extra: not an object")? {
+                members = members
+                    .with(path, value.clone())
+                    .map_err(|e| e.to_string())?;
+            }
+            options = options.with_extra(members);
+        }
+        Ok(options)
+    };
+    built().map_err(OptionsError::new_err)
 }
 
 /// Convert a history (its bytes, or the file at `path`) into a request
