@@ -18,6 +18,7 @@ use super::memory::{decoded_bytes, reserve};
 use super::policy::Policy;
 use super::sniff::MediaType;
 use super::whole::{ensure_whole, Damage};
+use super::workspace::{image_from, Workspace};
 
 /// Decode `bytes` (already sniffed as `media_type`, header already read)
 /// within `policy`'s limits. An animated image gives its first frame.
@@ -34,6 +35,7 @@ pub(crate) fn decode(
     media_type: MediaType,
     header: &Header,
     policy: &Policy,
+    work: &mut Workspace,
 ) -> Result<Decoded, MediaError> {
     // Some decoders fill in what is missing (a JPEG cut off decodes with
     // grey rows): the structure is checked first.
@@ -93,12 +95,32 @@ pub(crate) fn decode(
     let orientation = decoder.orientation().unwrap_or(Orientation::NoTransforms);
     let icc = decoder.icc_profile().ok().flatten();
     let room = reserve(decoded_bytes(width, height).max(to_usize(decoder.total_bytes())));
-    let image = DynamicImage::from_decoder(decoder).map_err(fail)?;
+    let color = decoder.color_type();
+    let image = match to_usize(decoder.total_bytes()) {
+        // The 8-bit layouts into a kept buffer (`from_decoder` would make
+        // a new one, zeroed, of the same length).
+        len if matches!(
+            color,
+            ColorType::L8 | ColorType::La8 | ColorType::Rgb8 | ColorType::Rgba8
+        ) =>
+        {
+            let mut buf = work.zeroed(len);
+            if let Err(e) = decoder.read_image(&mut buf) {
+                work.give(buf);
+                return Err(fail(e));
+            }
+            image_from(width, height, color, buf).ok_or_else(|| MediaError::Decode {
+                media_type,
+                message: format!("{len} bytes are not {width}×{height} pixels of {color:?}"),
+            })?
+        }
+        _ => DynamicImage::from_decoder(decoder).map_err(fail)?,
+    };
     Ok(Decoded {
         image: to_8_bits(image),
         orientation,
         icc,
-        _room: room,
+        room,
     })
 }
 
@@ -138,11 +160,19 @@ pub(crate) fn uses_alpha(image: &DynamicImage) -> bool {
 }
 
 /// The same pixels without their alpha channel (for an image that has one
-/// but uses it nowhere: smaller PNGs, less to encode).
-pub(crate) fn drop_alpha(image: &DynamicImage) -> DynamicImage {
-    match image.color() {
-        ColorType::La8 => DynamicImage::ImageLuma8(image.to_luma8()),
-        c if c.has_color() => DynamicImage::ImageRgb8(image.to_rgb8()),
-        _ => DynamicImage::ImageLuma8(image.to_luma8()),
+/// but uses it nowhere: smaller PNGs, less to encode), 8-bit layouts in a
+/// buffer of `work`'s.
+pub(crate) fn drop_alpha(image: &DynamicImage, work: &mut Workspace) -> DynamicImage {
+    let (width, height) = (image.width(), image.height());
+    let (raw, from, to, color) = match image {
+        DynamicImage::ImageRgba8(i) => (i.as_raw(), 4, 3, ColorType::Rgb8),
+        DynamicImage::ImageLumaA8(i) => (i.as_raw(), 2, 1, ColorType::L8),
+        other if other.color().has_color() => return DynamicImage::ImageRgb8(other.to_rgb8()),
+        other => return DynamicImage::ImageLuma8(other.to_luma8()),
+    };
+    let mut buf = work.take(raw.len() / from * to);
+    for pixel in raw.chunks_exact(from) {
+        buf.extend_from_slice(&pixel[..to]);
     }
+    image_from(width, height, color, buf).expect("as many pixels as the image has")
 }

@@ -15,6 +15,6 @@ pub(crate) struct Decoded {
     /// The embedded ICC profile, if any.
     pub icc: Option<Vec<u8>>,
     /// Its room in the process's budget of decoded images, held until the
-    /// decoded raster and what is made from it are dropped.
-    pub _room: Permit<'static>,
+    /// image's output is encoded (after the raster itself is let go).
+    pub room: Permit<'static>,
 }

@@ -16,6 +16,7 @@ use jpeg_encoder::{ChromaSubsamplingMethod, ColorType, Encoder, SamplingFactor};
 use super::error::MediaError;
 use super::png_write::{self, Layout};
 use super::sniff::MediaType;
+use super::workspace::Workspace;
 
 /// Encode `image` as `media_type` (PNG, JPEG or GIF), with `quality` for
 /// JPEG and the ICC profile kept where its colour model still matches.
@@ -28,6 +29,7 @@ pub(crate) fn encode(
     media_type: MediaType,
     quality: u8,
     icc: Option<&[u8]>,
+    work: &mut Workspace,
 ) -> Result<Vec<u8>, MediaError> {
     let fail = |message: String| MediaError::Encode {
         media_type,
@@ -36,20 +38,38 @@ pub(crate) fn encode(
     let gray = !image.color().has_color();
     let icc = icc.filter(|p| icc_matches(p, gray));
     match media_type {
-        MediaType::Jpeg => jpeg(image, quality, icc).map_err(fail),
-        MediaType::Png => png(image, icc).map_err(fail),
+        MediaType::Jpeg => jpeg(image, quality, icc, work).map_err(fail),
+        MediaType::Png => png(image, icc, work).map_err(fail),
         MediaType::Gif => gif(image).map_err(|e| fail(e.to_string())),
         _ => Err(fail("not an output format".into())),
     }
 }
 
-fn jpeg(image: &DynamicImage, quality: u8, icc: Option<&[u8]>) -> Result<Vec<u8>, String> {
+fn jpeg(
+    image: &DynamicImage,
+    quality: u8,
+    icc: Option<&[u8]>,
+    work: &mut Workspace,
+) -> Result<Vec<u8>, String> {
     let (w, h) = (image.width(), image.height());
     let (Ok(w16), Ok(h16)) = (u16::try_from(w), u16::try_from(h)) else {
         return Err(format!("{w}×{h} is over JPEG's 65535-pixel side"));
     };
-    let mut out = Vec::with_capacity((w as usize * h as usize) / 4);
-    let mut encoder = Encoder::new(&mut out, quality);
+    let mut out = work.take((w as usize * h as usize) / 4);
+    let written = jpeg_into(image, (w16, h16), quality, icc, &mut out).map(|()| out.to_vec());
+    work.give(out);
+    written
+}
+
+/// [`jpeg`], written into `out`.
+fn jpeg_into(
+    image: &DynamicImage,
+    (w16, h16): (u16, u16),
+    quality: u8,
+    icc: Option<&[u8]>,
+    out: &mut Vec<u8>,
+) -> Result<(), String> {
+    let mut encoder = Encoder::new(out, quality);
     encoder.set_sampling_factor(SamplingFactor::R_4_2_0);
     encoder.set_chroma_subsampling_method(ChromaSubsamplingMethod::Average);
     // Optimised Huffman tables would save ~8 %, but for flat images they
@@ -69,11 +89,10 @@ fn jpeg(image: &DynamicImage, quality: u8, icc: Option<&[u8]>) -> Result<Vec<u8>
         }
         other => encoder.encode(other.to_rgb8().as_raw(), w16, h16, ColorType::Rgb),
     };
-    result.map_err(|e| e.to_string())?;
-    Ok(out)
+    result.map_err(|e| e.to_string())
 }
 
-fn png(image: &DynamicImage, icc: Option<&[u8]>) -> Result<Vec<u8>, String> {
+fn png(image: &DynamicImage, icc: Option<&[u8]>, work: &mut Workspace) -> Result<Vec<u8>, String> {
     // The fast compressor barely finds long matches: fine for photographic
     // pixels (deflate level 2 saves ~2 % there, at several times the
     // time), but screenshots and diagrams come out 1.2–3.5× larger than
@@ -88,13 +107,14 @@ fn png(image: &DynamicImage, icc: Option<&[u8]>) -> Result<Vec<u8>, String> {
     // photo panel libdeflate's level 2 writes 1.03× vips's bytes in 36 ms,
     // where miniz_oxide took 64 ms for 1.00× at its level 2 and 35 ms for
     // 1.16× at its level 1; libdeflate's level 1 writes 1.30×.)
-    let band = band_trial(image)?;
+    let band = band_trial(image, work)?;
     if band.thorough * 10 < band.fast * 9 {
         let whole = png_with(
             image,
             icc,
             Settings::Thorough,
             band.whole(band.thorough, image),
+            work,
         )?;
         // What the fast settings would write, from the band: when the
         // thorough bytes are below it, encoding the fast way as well
@@ -102,14 +122,17 @@ fn png(image: &DynamicImage, icc: Option<&[u8]>) -> Result<Vec<u8>, String> {
         if whole.len() < band.whole(band.fast, image) {
             return Ok(whole);
         }
-        let fast = png_with(image, icc, Settings::Fast, 0)?;
-        return Ok(if whole.len() < fast.len() {
-            whole
+        let fast = png_with(image, icc, Settings::Fast, 0, work)?;
+        // The other one goes back to the workspace.
+        let (kept, other) = if whole.len() < fast.len() {
+            (whole, fast)
         } else {
-            fast
-        });
+            (fast, whole)
+        };
+        work.give(other);
+        return Ok(kept);
     }
-    png_with(image, icc, Settings::Fast, 0)
+    png_with(image, icc, Settings::Fast, 0, work)
 }
 
 /// The two ways a PNG is written.
@@ -147,14 +170,20 @@ impl Band {
 }
 
 /// [`Band`] for the middle sixteenth of the rows (at least 64).
-fn band_trial(image: &DynamicImage) -> Result<Band, String> {
+fn band_trial(image: &DynamicImage, work: &mut Workspace) -> Result<Band, String> {
     let (w, h) = (image.width(), image.height());
     let rows = (h / 16).max(64).min(h);
     let band = image.crop_imm(0, (h - rows) / 2, w, rows);
+    let mut len = |settings| {
+        let written = png_with(&band, None, settings, 0, work)?;
+        let len = written.len();
+        work.give(written);
+        Ok::<_, String>(len)
+    };
     Ok(Band {
         rows: rows.max(1),
-        fast: png_with(&band, None, Settings::Fast, 0)?.len(),
-        thorough: png_with(&band, None, Settings::Thorough, 0)?.len(),
+        fast: len(Settings::Fast)?,
+        thorough: len(Settings::Thorough)?,
     })
 }
 
@@ -165,6 +194,7 @@ fn png_with(
     icc: Option<&[u8]>,
     settings: Settings,
     expect: usize,
+    work: &mut Workspace,
 ) -> Result<Vec<u8>, String> {
     let size = (image.width(), image.height());
     let layout = match image {
@@ -183,21 +213,24 @@ fn png_with(
                 icc,
                 THOROUGH_LEVEL,
                 expect,
+                work,
             )
         }
         (Settings::Thorough, None) => (CompressionType::Level(2), FilterType::NoFilter),
         (Settings::Fast, _) => (CompressionType::Fast, FilterType::Adaptive),
     };
-    let mut out = Vec::new();
+    let mut out = work.take(image.as_bytes().len() / 2);
     let mut encoder = PngEncoder::new_with_quality(&mut out, compression, filter);
     if let Some(icc) = icc {
         // A profile the encoder cannot embed is dropped, not fatal.
         let _ = encoder.set_icc_profile(icc.to_vec());
     }
-    encoder
+    let written = encoder
         .write_image(image.as_bytes(), size.0, size.1, image.color().into())
-        .map_err(|e| e.to_string())?;
-    Ok(out)
+        .map(|()| out.to_vec())
+        .map_err(|e| e.to_string());
+    work.give(out);
+    written
 }
 
 fn gif(image: &DynamicImage) -> image::ImageResult<Vec<u8>> {
@@ -267,28 +300,44 @@ mod tests {
     #[test]
     fn a_screenshot_is_written_the_thorough_way_and_a_photo_the_fast_way() {
         let shot = screenshot(600, 400);
-        let written = png(&shot, None).unwrap();
+        let written = png(&shot, None, &mut Workspace::default()).unwrap();
         assert_eq!(
             written,
-            png_with(&shot, None, Settings::Thorough, 0).unwrap()
+            png_with(
+                &shot,
+                None,
+                Settings::Thorough,
+                0,
+                &mut Workspace::default()
+            )
+            .unwrap()
         );
-        assert!(written.len() * 10 < png_with(&shot, None, Settings::Fast, 0).unwrap().len() * 9);
+        assert!(
+            written.len() * 10
+                < png_with(&shot, None, Settings::Fast, 0, &mut Workspace::default())
+                    .unwrap()
+                    .len()
+                    * 9
+        );
         assert_eq!(pixels(&written), shot.as_bytes());
 
         let photo = photo(600, 400);
-        let written = png(&photo, None).unwrap();
-        assert_eq!(written, png_with(&photo, None, Settings::Fast, 0).unwrap());
+        let written = png(&photo, None, &mut Workspace::default()).unwrap();
+        assert_eq!(
+            written,
+            png_with(&photo, None, Settings::Fast, 0, &mut Workspace::default()).unwrap()
+        );
         assert_eq!(pixels(&written), photo.as_bytes());
     }
 
     #[test]
     fn the_band_stands_for_the_middle_rows() {
         let shot = screenshot(300, 2000);
-        let band = band_trial(&shot).unwrap();
+        let band = band_trial(&shot, &mut Workspace::default()).unwrap();
         assert_eq!(band.rows, 125);
         assert!(band.thorough * 10 < band.fast * 9);
         // A short image is tried whole.
-        let short = band_trial(&screenshot(300, 40)).unwrap();
+        let short = band_trial(&screenshot(300, 40), &mut Workspace::default()).unwrap();
         assert_eq!(short.rows, 40);
     }
 }

@@ -99,6 +99,7 @@ mod file_uri;
 pub(crate) mod header;
 pub(crate) mod memory;
 mod pdf;
+mod pixels;
 mod png_write;
 mod policy;
 mod prepare;
@@ -114,6 +115,7 @@ mod sniff;
 pub mod store;
 mod uploads;
 mod whole;
+pub(crate) mod workspace;
 
 pub use budget::{Budget, Measure};
 pub use cache::{decode_entry, encode_entry, CacheKey, EntryError, MemoryCache, PreparedCache};

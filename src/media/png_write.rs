@@ -11,6 +11,11 @@
 
 use libdeflater::{CompressionLvl, Compressor};
 
+use super::workspace::Workspace;
+
+/// The largest side, and chunk length, PNG allows: 2³¹ − 1.
+const SIDE: u32 = i32::MAX as u32;
+
 /// How a row of 8-bit samples is laid out: PNG's colour type and the
 /// samples per pixel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,8 +61,8 @@ pub(crate) fn unfiltered(
     icc: Option<&[u8]>,
     level: i32,
     expect: usize,
+    work: &mut Workspace,
 ) -> Result<Vec<u8>, String> {
-    const SIDE: u32 = i32::MAX as u32;
     if width == 0 || height == 0 || width > SIDE || height > SIDE {
         return Err(format!("{width}×{height} is not a PNG's size"));
     }
@@ -70,15 +75,38 @@ pub(crate) fn unfiltered(
         ));
     }
     let level = CompressionLvl::new(level).map_err(|_| format!("no deflate level {level}"))?;
-    let mut compressor = Compressor::new(level);
 
     // Each row behind its filter byte, 0: none.
-    let mut rows = Vec::with_capacity(pixels.len() + height as usize);
+    let mut rows = work.take(pixels.len() + height as usize);
     for row in pixels.chunks_exact(stride) {
         rows.push(0);
         rows.extend_from_slice(row);
     }
+    let mut compressor = work.take_deflater(level);
+    let written = write(
+        &rows,
+        (width, height),
+        layout,
+        icc,
+        &mut compressor,
+        expect,
+        work,
+    );
+    work.give_deflater(level, compressor);
+    work.give(rows);
+    written
+}
 
+/// [`unfiltered`] of `rows`, each behind its filter byte.
+fn write(
+    rows: &[u8],
+    (width, height): (u32, u32),
+    layout: Layout,
+    icc: Option<&[u8]>,
+    compressor: &mut Compressor,
+    expect: usize,
+    work: &mut Workspace,
+) -> Result<Vec<u8>, String> {
     let profile = match icc {
         Some(icc) => {
             let mut z = vec![0; compressor.zlib_compress_bound(icc.len())];
@@ -99,8 +127,9 @@ pub(crate) fn unfiltered(
             .saturating_add(1 << 16)
             .min(bound),
     };
-    let mut out =
-        Vec::with_capacity(8 + 25 + profile.as_ref().map_or(0, |p| p.len() + 17) + room + 24);
+    // A kept buffer, which leaves the workspace: the caller gives it back,
+    // or keeps it as the payload.
+    let mut out = work.take(8 + 25 + profile.as_ref().map_or(0, |p| p.len() + 17) + room + 24);
     out.extend_from_slice(b"\x89PNG\r\n\x1a\n");
     let mut ihdr = [0; 13];
     ihdr[..4].copy_from_slice(&width.to_be_bytes());
@@ -122,7 +151,7 @@ pub(crate) fn unfiltered(
         let at = out.len();
         for room in [room, bound] {
             out.resize(at + room, 0);
-            match compressor.zlib_compress(&rows, &mut out[at..]) {
+            match compressor.zlib_compress(rows, &mut out[at..]) {
                 Ok(n) => {
                     out.truncate(at + n);
                     failed = None;
@@ -143,9 +172,6 @@ pub(crate) fn unfiltered(
         return Err("the compressed pixels do not fit one chunk".into());
     }
     chunk(&mut out, *b"IEND", |_| {});
-    // Room not taken is handed back (kept, it would be held while the
-    // image waits for its body).
-    out.shrink_to_fit();
     Ok(out)
 }
 
@@ -166,6 +192,26 @@ fn chunk(out: &mut Vec<u8>, kind: [u8; 4], write: impl FnOnce(&mut Vec<u8>)) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`unfiltered`] in a workspace of its own.
+    fn fresh(
+        pixels: &[u8],
+        size: (u32, u32),
+        layout: Layout,
+        icc: Option<&[u8]>,
+        level: i32,
+        expect: usize,
+    ) -> Result<Vec<u8>, String> {
+        unfiltered(
+            pixels,
+            size,
+            layout,
+            icc,
+            level,
+            expect,
+            &mut Workspace::default(),
+        )
+    }
 
     fn decoded(png: &[u8]) -> (png::OutputInfo, Vec<u8>, Option<Vec<u8>>) {
         let mut reader = png::Decoder::new(std::io::Cursor::new(png))
@@ -189,7 +235,7 @@ mod tests {
             let (w, h) = (37_u32, 11_u32);
             let n = (w * h) as usize * usize::from(layout.channels);
             let pixels: Vec<u8> = (0..n).map(|i| (i * 31 % 251) as u8).collect();
-            let png = unfiltered(&pixels, (w, h), layout, None, 2, 0).unwrap();
+            let png = fresh(&pixels, (w, h), layout, None, 2, 0).unwrap();
             let (info, back, icc) = decoded(&png);
             assert_eq!((info.width, info.height), (w, h));
             assert_eq!(info.color_type, color);
@@ -203,14 +249,14 @@ mod tests {
     fn the_profile_is_carried_and_the_bytes_are_the_same_each_time() {
         let profile: Vec<u8> = (0..3144).map(|i| (i % 7) as u8).collect();
         let pixels = vec![200; 64 * 64 * 3];
-        let png = unfiltered(&pixels, (64, 64), Layout::RGB8, Some(&profile), 2, 0).unwrap();
+        let png = fresh(&pixels, (64, 64), Layout::RGB8, Some(&profile), 2, 0).unwrap();
         assert_eq!(decoded(&png).2, Some(profile.clone()));
         assert_eq!(
             png,
-            unfiltered(&pixels, (64, 64), Layout::RGB8, Some(&profile), 2, 0).unwrap()
+            fresh(&pixels, (64, 64), Layout::RGB8, Some(&profile), 2, 0).unwrap()
         );
         // A flat image is a few hundred bytes, not its 12 KiB of pixels.
-        let plain = unfiltered(&pixels, (64, 64), Layout::RGB8, None, 2, 0).unwrap();
+        let plain = fresh(&pixels, (64, 64), Layout::RGB8, None, 2, 0).unwrap();
         assert!(plain.len() < 200, "{}", plain.len());
     }
 
@@ -227,22 +273,22 @@ mod tests {
                 state as u8
             })
             .collect();
-        let png = unfiltered(&pixels, (300, 300), Layout::RGB8, None, 2, 1).unwrap();
+        let png = fresh(&pixels, (300, 300), Layout::RGB8, None, 2, 1).unwrap();
         assert!(png.len() > pixels.len());
         assert_eq!(decoded(&png).1, pixels);
         assert_eq!(
             png,
-            unfiltered(&pixels, (300, 300), Layout::RGB8, None, 2, pixels.len()).unwrap()
+            fresh(&pixels, (300, 300), Layout::RGB8, None, 2, pixels.len()).unwrap()
         );
     }
 
     #[test]
     fn pixels_that_do_not_match_the_size_are_refused() {
-        let err = unfiltered(&[0; 10], (2, 2), Layout::RGB8, None, 2, 0).unwrap_err();
+        let err = fresh(&[0; 10], (2, 2), Layout::RGB8, None, 2, 0).unwrap_err();
         assert_eq!(err, "10 bytes are not 2×2 pixels of 3 samples");
-        assert!(unfiltered(&[], (0, 5), Layout::L8, None, 2, 0).is_err());
+        assert!(fresh(&[], (0, 5), Layout::L8, None, 2, 0).is_err());
         assert_eq!(
-            unfiltered(&[0; 4], (2, 2), Layout::L8, None, 13, 0).unwrap_err(),
+            fresh(&[0; 4], (2, 2), Layout::L8, None, 13, 0).unwrap_err(),
             "no deflate level 13"
         );
     }

@@ -4,23 +4,21 @@
 use std::borrow::Cow;
 
 use base64::Engine;
-use image::metadata::Orientation;
-use image::DynamicImage;
 use serde::Serialize;
 
 use super::budget::{base64_len, Budget};
 use super::data_uri::BASE64;
-use super::decode::{decode, drop_alpha, uses_alpha};
-use super::decoded::Decoded;
 use super::encode::encode;
 use super::encoded::Encoded;
 use super::error::MediaError;
 use super::estimate::Estimates;
 use super::header::read_header;
+use super::pixels::Pixels;
 use super::policy::Policy;
-use super::resize::{fit_within, resize};
+use super::resize::fit_within;
 use super::sniff::{sniff, MediaType, Sniffed};
 use super::whole::ensure_whole;
+use super::workspace::Workspace;
 
 /// JPEG quality for a re-encoded JPEG.
 const JPEG_QUALITY: u8 = 85;
@@ -282,6 +280,17 @@ pub fn prepare_for(
     budget: Budget,
     accepts: &[MediaType],
 ) -> Result<Prepared, MediaError> {
+    prepare_in(bytes, policy, budget, accepts, &mut Workspace::default())
+}
+
+/// [`prepare_for`], its pixels worked on in `work`'s buffers.
+pub(crate) fn prepare_in(
+    bytes: Vec<u8>,
+    policy: &Policy,
+    budget: Budget,
+    accepts: &[MediaType],
+    work: &mut Workspace,
+) -> Result<Prepared, MediaError> {
     if bytes.is_empty() {
         return Err(MediaError::Empty);
     }
@@ -325,12 +334,10 @@ pub fn prepare_for(
         width: Some(header.width),
         height: Some(header.height),
     };
-    let decoded = decode(&bytes, media_type, &header, policy)?;
-    drop(bytes);
-    let transparent = uses_alpha(&decoded.image);
+    let mut pixels = Pixels::decode(&bytes, media_type, &header, policy, work)?;
     let (output, quality) = match media_type {
         MediaType::Jpeg => (MediaType::Jpeg, Some(JPEG_QUALITY)),
-        MediaType::Webp if !transparent => (MediaType::Jpeg, Some(WEBP_AS_JPEG_QUALITY)),
+        MediaType::Webp if !pixels.transparent => (MediaType::Jpeg, Some(WEBP_AS_JPEG_QUALITY)),
         MediaType::Gif => (MediaType::Gif, None),
         _ => (MediaType::Png, None),
     };
@@ -341,11 +348,13 @@ pub fn prepare_for(
     } else {
         (MediaType::Jpeg, Some(JPEG_QUALITY))
     };
-    let pixels = Pixels {
-        decoded: &decoded,
-        transparent,
-    };
-    let fitted = fit(&pixels, output, quality, max_dim, budget)?;
+    let fitted = fit(&mut pixels, output, quality, max_dim, budget, work);
+    pixels.let_go(work);
+    // Room for the next image's payload (freed, it would move the
+    // allocator's threshold for a separate mapping above payloads' size,
+    // and they would land in arenas that keep what the body frees).
+    work.give(bytes);
+    let fitted = fitted?;
     // Against the stored size: a raster read reduced was resized too.
     let full = (header.width, header.height);
     Ok(Prepared {
@@ -398,46 +407,58 @@ struct Fitted {
 /// Encode at the largest size within `max_dim`, then step quality down and
 /// scale down until the result fits `budget`.
 fn fit(
-    pixels: &Pixels<'_>,
+    pixels: &mut Pixels<'_>,
     output: MediaType,
     mut quality: Option<u8>,
     max_dim: u32,
     budget: Budget,
+    work: &mut Workspace,
 ) -> Result<Fitted, MediaError> {
-    let decoded = pixels.decoded;
-    let (w, h) = (decoded.image.width(), decoded.image.height());
+    let (w, h) = pixels.size;
     let mut size = fit_within(w, h, max_dim);
-    let mut frame = pixels.render(size)?;
+    let mut frame = pixels.render(size, work)?;
     let mut steps = Vec::new();
     loop {
-        let bytes = encode(
-            &frame,
+        let image = frame.image();
+        let (width, height) = (image.width(), image.height());
+        let encoded = encode(
+            image,
             output,
             quality.unwrap_or(JPEG_QUALITY),
-            decoded.icc.as_deref(),
-        )?;
+            pixels.icc.as_deref(),
+            work,
+        );
+        let bytes = match encoded {
+            Ok(bytes) => bytes,
+            Err(e) => {
+                pixels.done(frame, work);
+                return Err(e);
+            }
+        };
         let measured = budget.measured_len(bytes.len());
         let step = FitStep {
-            width: frame.width(),
-            height: frame.height(),
+            width,
+            height,
             quality,
             bytes: bytes.len(),
             measured,
         };
         if measured <= budget.image_cap() {
-            // An encoder's buffer grows by doubling: a payload kept for the
-            // rest of a conversion should hold its length, not twice it.
+            pixels.done(frame, work);
+            // Written in a buffer of the workspace's, which may be larger:
+            // a payload kept for the rest of a conversion holds its length.
             let mut bytes = bytes;
             bytes.shrink_to_fit();
             return Ok(Fitted {
                 bytes,
                 stored_size: size,
-                image_size: (frame.width(), frame.height()),
+                image_size: (width, height),
                 quality,
                 steps,
             });
         }
         steps.push(step);
+        work.give(bytes);
         if let Some(q) = quality.filter(|&q| q >= MIN_QUALITY + QUALITY_STEP) {
             quality = Some(q - QUALITY_STEP);
             continue;
@@ -448,46 +469,162 @@ fn fit(
         let factor = (ratio.sqrt() * 0.9).clamp(0.25, 0.9);
         let long = f64::from(size.0.max(size.1)) * factor;
         let long = long as u32;
+        pixels.done(frame, work);
         if long < MIN_SIDE {
             return Err(MediaError::OverBudget {
                 media_type: output,
                 len: measured,
                 cap: budget.image_cap(),
                 measure: budget.measure(),
-                width: step.width,
-                height: step.height,
+                width,
+                height,
             });
         }
         size = fit_within(w, h, long);
-        frame = pixels.render(size)?;
+        frame = pixels.render(size, work)?;
     }
 }
 
-/// A decoded image and whether any of its pixels is transparent.
-struct Pixels<'d> {
-    decoded: &'d Decoded,
-    transparent: bool,
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::media::budget::Measure;
+    use image::{DynamicImage, ImageFormat, Rgb, Rgba};
 
-impl Pixels<'_> {
-    /// The image at `size` (in stored orientation), turned upright, its
-    /// alpha channel dropped if no pixel uses it.
-    fn render(&self, size: (u32, u32)) -> Result<Cow<'_, DynamicImage>, MediaError> {
-        let decoded = self.decoded;
-        let image = &decoded.image;
-        let unchanged = size == (image.width(), image.height());
-        let idle_alpha = image.color().has_alpha() && !self.transparent;
-        if unchanged && decoded.orientation == Orientation::NoTransforms && !idle_alpha {
-            return Ok(Cow::Borrowed(image));
+    fn encoded(image: DynamicImage, format: ImageFormat) -> Vec<u8> {
+        let mut out = std::io::Cursor::new(Vec::new());
+        image.write_to(&mut out, format).unwrap();
+        out.into_inner()
+    }
+
+    /// Noisy pixels, so a tight budget makes the encoder step down.
+    fn grain(x: u32, y: u32) -> u8 {
+        let mut v = (x * 7919 + y * 104_729) ^ 0x5bd1_e995;
+        v ^= v >> 13;
+        v = v.wrapping_mul(0x5bd1_e995);
+        (v >> 7) as u8
+    }
+
+    /// Images down every path of `prepare`: resized, their idle alpha
+    /// dropped, transparent, gray, JPEG stepping its quality down, PNG and
+    /// JPEG scaled down for a budget (decoded again), and one over it.
+    fn cases() -> Vec<(Vec<u8>, Policy, Budget)> {
+        let small = Policy::default().with_max_dim(96);
+        let wide = Policy::default();
+        let rgb = DynamicImage::ImageRgb8(image::RgbImage::from_fn(300, 200, |x, y| {
+            Rgb([(x % 256) as u8, (y % 256) as u8, grain(x, y) / 8])
+        }));
+        let idle = DynamicImage::ImageRgba8(image::RgbaImage::from_fn(200, 100, |x, y| {
+            Rgba([grain(x, y), 40, (x + y) as u8, 255])
+        }));
+        let clear = DynamicImage::ImageRgba8(image::RgbaImage::from_fn(150, 150, |x, y| {
+            Rgba([200, grain(x, y), 10, (x * 2) as u8])
+        }));
+        let gray_alpha =
+            DynamicImage::ImageLumaA8(image::GrayAlphaImage::from_fn(50, 40, |x, y| {
+                image::LumaA([grain(x, y), 255])
+            }));
+        let photo = DynamicImage::ImageRgb8(image::RgbImage::from_fn(400, 300, |x, y| {
+            Rgb([grain(x, y), grain(y, x), grain(x + 1, y)])
+        }));
+        let raw = |cap| Budget::new(cap, Measure::Raw);
+        vec![
+            (
+                encoded(rgb.clone(), ImageFormat::Png),
+                small.clone(),
+                Budget::UNLIMITED,
+            ),
+            (
+                encoded(idle.clone(), ImageFormat::Png),
+                small.clone(),
+                Budget::UNLIMITED,
+            ),
+            (
+                encoded(clear, ImageFormat::Png),
+                small.clone(),
+                Budget::UNLIMITED,
+            ),
+            (
+                encoded(gray_alpha, ImageFormat::Png),
+                wide.clone(),
+                Budget::UNLIMITED,
+            ),
+            (
+                encoded(idle, ImageFormat::Bmp),
+                wide.clone(),
+                Budget::UNLIMITED,
+            ),
+            (
+                encoded(photo.clone(), ImageFormat::Jpeg),
+                wide.clone(),
+                raw(60_000),
+            ),
+            (
+                encoded(photo.clone(), ImageFormat::Jpeg),
+                wide.clone(),
+                raw(9_000),
+            ),
+            (
+                encoded(photo.clone(), ImageFormat::Png),
+                wide.clone(),
+                raw(40_000),
+            ),
+            (encoded(photo, ImageFormat::Png), wide.clone(), raw(10)),
+            (encoded(rgb, ImageFormat::Png), wide.clone(), raw(30_000)),
+        ]
+    }
+
+    fn same(a: &Result<Prepared, MediaError>, b: &Result<Prepared, MediaError>) -> bool {
+        match (a, b) {
+            (Ok(a), Ok(b)) => {
+                (
+                    a.facts(),
+                    &a.bytes,
+                    a.original,
+                    a.resized,
+                    a.quality,
+                    &a.fitting,
+                ) == (
+                    b.facts(),
+                    &b.bytes,
+                    b.original,
+                    b.resized,
+                    b.quality,
+                    &b.fitting,
+                )
+            }
+            (Err(a), Err(b)) => a.to_string() == b.to_string(),
+            _ => false,
         }
-        let resized = |image| resize(image, size.0, size.1, self.transparent);
-        let mut out = match (unchanged, idle_alpha) {
-            (true, true) => drop_alpha(image),
-            (true, false) => image.clone(),
-            (false, true) => drop_alpha(&resized(image)?),
-            (false, false) => resized(image)?,
-        };
-        out.apply_orientation(decoded.orientation);
-        Ok(Cow::Owned(out))
+    }
+
+    #[test]
+    fn one_workspace_gives_each_image_what_a_fresh_one_gives() {
+        let cases = cases();
+        let fresh: Vec<_> = cases
+            .iter()
+            .map(|(bytes, policy, budget)| prepare_for(bytes.clone(), policy, *budget, ANY_IMAGE))
+            .collect();
+        // Every path is taken.
+        let ok = |i: usize| fresh[i].as_ref().unwrap();
+        assert!(ok(0).resized && ok(1).resized && ok(2).resized);
+        assert!(!ok(4).resized && ok(4).reencoded);
+        assert!(ok(5).quality < Some(JPEG_QUALITY) && !ok(5).resized);
+        assert!(ok(6).resized && ok(7).resized && !ok(7).fitting.is_empty());
+        assert!(matches!(fresh[8], Err(MediaError::OverBudget { .. })));
+        // In several orders, one workspace for all.
+        let n = cases.len();
+        for order in [
+            (0..n).collect::<Vec<_>>(),
+            (0..n).rev().collect(),
+            (0..n).map(|i| (i * 3 + 1) % n).collect(),
+        ] {
+            let mut work = Workspace::default();
+            for i in order {
+                let (bytes, policy, budget) = &cases[i];
+                let again = prepare_in(bytes.clone(), policy, *budget, ANY_IMAGE, &mut work);
+                assert!(same(&fresh[i], &again), "case {i}");
+            }
+        }
     }
 }

@@ -133,7 +133,7 @@ pub(crate) fn decode_png_reduced(
         image,
         orientation: Orientation::NoTransforms,
         icc,
-        _room: room,
+        room,
     })
 }
 

@@ -140,7 +140,7 @@ pub(crate) fn decode_jpeg_reduced(
         image,
         orientation,
         icc: decoder.icc_profile(),
-        _room: room,
+        room,
     })
 }
 

@@ -5,10 +5,11 @@
 //! `resize` with the same filter, builds no float copy of the image, and
 //! gives the same bytes whichever SIMD extension the CPU has.
 
-use fast_image_resize::{FilterType, ResizeAlg, ResizeOptions, Resizer};
+use fast_image_resize::{FilterType, ResizeAlg, ResizeOptions};
 use image::DynamicImage;
 
 use super::error::MediaError;
+use super::workspace::Workspace;
 
 /// The size of a `width` × `height` image scaled down, aspect kept, to fit a
 /// `max_dim` × `max_dim` box (the long side becomes `max_dim`, the short
@@ -40,7 +41,8 @@ pub fn fit_within(width: u32, height: u32, max_dim: u32) -> (u32, u32) {
 /// `image` resampled to `width` × `height` with Lanczos3. With
 /// `transparent`, colour is premultiplied by alpha while filtering, so
 /// transparent pixels do not bleed their colour into their neighbours; an
-/// image without transparency skips that work.
+/// image without transparency skips that work. The pixels are written into
+/// a buffer of `work`'s.
 ///
 /// # Errors
 /// [`MediaError::Resize`] for a pixel layout the resizer does not take.
@@ -49,12 +51,13 @@ pub(crate) fn resize(
     width: u32,
     height: u32,
     transparent: bool,
+    work: &mut Workspace,
 ) -> Result<DynamicImage, MediaError> {
-    let mut out = DynamicImage::new(width, height, image.color());
+    let mut out = work.blank(width, height, image.color());
     let options = ResizeOptions::new()
         .resize_alg(ResizeAlg::Convolution(FilterType::Lanczos3))
         .use_alpha(transparent);
-    Resizer::new()
+    work.resizer()
         .resize(image, &mut out, &options)
         .map_err(|e| MediaError::Resize(e.to_string()))?;
     Ok(out)

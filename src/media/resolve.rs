@@ -9,9 +9,10 @@ use super::cache::{CacheKey, PreparedCache};
 use super::data_uri::{decode_data_uri, is_data_uri};
 use super::error::MediaError;
 use super::policy::Policy;
-use super::prepare::{prepare, prepare_for, Prepared};
+use super::prepare::{prepare, prepare_in, Prepared};
 use super::read::read_confined;
 use super::sniff::{sniff, MediaType, Sniffed};
+use super::workspace::Workspace;
 
 /// Turns a declared attachment target into a [`Source`].
 ///
@@ -191,8 +192,7 @@ impl Loaded {
         budget: Budget,
         accepts: &[MediaType],
     ) -> Result<Prepared, MediaError> {
-        check_declared(self.declared, &self.bytes)?;
-        prepare_for(self.bytes, policy, budget, accepts)
+        self.prepare_in(policy, budget, accepts, None, &mut Workspace::default())
     }
 }
 
@@ -210,12 +210,29 @@ impl Loaded {
         accepts: &[MediaType],
         cache: &dyn PreparedCache,
     ) -> Result<Prepared, MediaError> {
+        let work = &mut Workspace::default();
+        self.prepare_in(policy, budget, accepts, Some(cache), work)
+    }
+
+    /// [`Loaded::prepare_cached`] with `cache`, else
+    /// [`Loaded::prepare_for`]; the pixels worked on in `work`'s buffers.
+    pub(crate) fn prepare_in(
+        self,
+        policy: &Policy,
+        budget: Budget,
+        accepts: &[MediaType],
+        cache: Option<&dyn PreparedCache>,
+        work: &mut Workspace,
+    ) -> Result<Prepared, MediaError> {
         check_declared(self.declared, &self.bytes)?;
+        let Some(cache) = cache else {
+            return prepare_in(self.bytes, policy, budget, accepts, work);
+        };
         let key = CacheKey::new(&self.bytes, self.declared, policy, budget, accepts);
         if let Some(hit) = cache.get(&key) {
             return Ok(hit);
         }
-        let prepared = prepare_for(self.bytes, policy, budget, accepts)?;
+        let prepared = prepare_in(self.bytes, policy, budget, accepts, work)?;
         cache.put(&key, &prepared);
         Ok(prepared)
     }

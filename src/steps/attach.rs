@@ -68,6 +68,8 @@ pub(super) struct Step<'o> {
     pub(super) held: Held<'o>,
     /// The detail level images are counted at.
     pub(super) detail: crate::facts::Detail,
+    /// Buffers the images are prepared in, kept from one to the next.
+    pub(super) work: Workspaces,
 }
 
 /// What [`Step::gate`] says of a slot.
@@ -79,6 +81,7 @@ enum Gate {
 }
 
 use super::fetch::{Fetched, Look, Pending};
+use crate::media::workspace::Workspaces;
 
 /// Decide, for every slot of `turns` in order, what it becomes for
 /// `provider`: media resolved and prepared, or a note.
@@ -124,6 +127,7 @@ pub(crate) fn decide(
         memo: options.memo.as_deref(),
         held: Held::new(provider.spec(), model, options),
         detail,
+        work: Workspaces::default(),
     };
     let mut media = step.decide_all(&slots, || options.parallelism());
     media.reverse();

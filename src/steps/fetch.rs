@@ -218,10 +218,9 @@ impl<'o> Step<'o> {
                 return Fetched::Prepared(kept, None);
             }
         }
-        let prepared = match self.cache {
-            Some(cache) => loaded.prepare_cached(self.policy, budget, types, cache),
-            None => loaded.prepare_for(self.policy, budget, types),
-        };
+        let prepared = self
+            .work
+            .with(|work| loaded.prepare_in(self.policy, budget, types, self.cache, work));
         match prepared {
             Ok(p) => Fetched::Prepared(Arc::new(p), memo),
             Err(e) => not_attached(NoteReason::Media, &e.reason()),
