@@ -36,13 +36,7 @@ pub(crate) struct Member<'a> {
 /// in `decode` are decoded in the same pass (`None` when one does not
 /// decode, as serde_json refuses it).
 pub(crate) fn object<'a>(src: &'a str, decode: &[&str]) -> Option<Vec<Member<'a>>> {
-    let mut c = Cursor {
-        text: src,
-        src: src.as_bytes(),
-        pos: 0,
-        #[cfg(feature = "media")]
-        alphabet: None,
-    };
+    let mut c = Cursor::new(src);
     c.ws();
     c.eat(b'{')?;
     let mut members = Vec::new();
@@ -164,13 +158,7 @@ pub(crate) fn pick<'a, const N: usize>(src: &'a str, names: [&str; N]) -> Option
 /// Whether `src` is exactly one valid JSON value (white space around it
 /// allowed), as serde_json reads it when the value is ignored.
 pub(crate) fn is_json(src: &str) -> bool {
-    let mut c = Cursor {
-        text: src,
-        src: src.as_bytes(),
-        pos: 0,
-        #[cfg(feature = "media")]
-        alphabet: None,
-    };
+    let mut c = Cursor::new(src);
     c.ws();
     if c.value().is_none() {
         return false;
@@ -178,44 +166,6 @@ pub(crate) fn is_json(src: &str) -> bool {
     c.ws();
     c.pos == src.len()
 }
-
-/// The tree of `src` (exactly one JSON value, white space around it
-/// allowed), read in one pass with string bodies skipped 64 bytes at a
-/// time: a request body is mostly base64 payloads, which the rules read
-/// only the head and length of. `None` where serde_json would refuse the
-/// text, and also where this reader leaves the answer to serde_json (a
-/// value nested [`DEPTH`](super::tree::DEPTH) deep, a string holding an
-/// escape that is no character, a number out of `f64`'s range): callers
-/// then read the text with serde_json, which says why, so both give the
-/// same tree or the same error.
-///
-/// With `alphabet`, also the byte ranges of `src` inside plain
-/// strings found to hold only the standard base64 alphabet (`A–Z a–z 0–9
-/// + /`), tested in the same pass that looks for each string's end: the
-/// rules then need not read a payload a second time to know it is base64
-/// ([`crate::steps::rule::decoded_len`]). Ranges are at least
-/// [`ALPHABET_RUN`] bytes, in order, and need not cover a whole string.
-#[cfg(feature = "media")]
-pub(crate) fn tree_and_alphabet(
-    src: &str,
-    alphabet: bool,
-) -> Option<(super::tree::Json<'_>, Vec<Range<usize>>)> {
-    let mut c = Cursor {
-        text: src,
-        src: src.as_bytes(),
-        pos: 0,
-        alphabet: alphabet.then(Vec::new),
-    };
-    c.ws();
-    let value = c.tree(0)?;
-    c.ws();
-    (c.pos == src.len()).then(|| (value, c.alphabet.unwrap_or_default()))
-}
-
-/// The shortest run of base64 alphabet [`tree_and_alphabet`] reports:
-/// shorter ones are cheaper to test again than to look up.
-#[cfg(feature = "media")]
-pub(crate) const ALPHABET_RUN: usize = 4096;
 
 fn hex(d: u8) -> Option<u8> {
     match d {
@@ -230,13 +180,7 @@ fn hex(d: u8) -> Option<u8> {
 /// when `src` is not exactly one valid JSON array (white space around it
 /// allowed).
 pub(crate) fn array(src: &str) -> Option<Vec<Range<usize>>> {
-    let mut c = Cursor {
-        text: src,
-        src: src.as_bytes(),
-        pos: 0,
-        #[cfg(feature = "media")]
-        alphabet: None,
-    };
+    let mut c = Cursor::new(src);
     c.ws();
     c.eat(b'[')?;
     let mut items = Vec::new();
@@ -330,9 +274,25 @@ struct Cursor<'a> {
     /// plain strings (byte ranges of `text`), when asked to.
     #[cfg(feature = "media")]
     alphabet: Option<Vec<Range<usize>>>,
+    /// The strings still ahead whose text is vouched for
+    /// ([`tree_and_alphabet`]).
+    #[cfg(feature = "media")]
+    vouched: &'a [Vouched],
 }
 
 impl<'a> Cursor<'a> {
+    fn new(text: &'a str) -> Cursor<'a> {
+        Cursor {
+            text,
+            src: text.as_bytes(),
+            pos: 0,
+            #[cfg(feature = "media")]
+            alphabet: None,
+            #[cfg(feature = "media")]
+            vouched: &[],
+        }
+    }
+
     #[inline]
     fn peek(&self) -> Option<u8> {
         self.src.get(self.pos).copied()
@@ -500,92 +460,6 @@ impl<'a> Cursor<'a> {
         (self.src.get(self.pos..end)? == word).then(|| self.pos = end)
     }
 
-    /// A string value, its base64 alphabet runs noted: a plain string
-    /// (no escape) is borrowed after one fused pass; any other is read as
-    /// [`Cursor::string`] reads it.
-    #[cfg(feature = "media")]
-    fn plain_or_string(&mut self) -> Option<Cow<'a, str>> {
-        let start = self.pos + 1;
-        let (found, run) = super::alphabet::find_special_alphabet(self.src.get(start..)?);
-        if let Some(end) = found.filter(|&i| self.src[start + i] == b'"') {
-            if run.len() >= ALPHABET_RUN {
-                if let Some(runs) = self.alphabet.as_mut() {
-                    runs.push(start + run.start..start + run.end);
-                }
-            }
-            self.pos = start + end + 1;
-            return Some(Cow::Borrowed(&self.text[start..start + end]));
-        }
-        self.string(Decode::Short)?.0
-    }
-
-    /// A value as a tree, `depth` containers in (see [`tree_and_alphabet`]).
-    #[cfg(feature = "media")]
-    fn tree(&mut self, depth: usize) -> Option<super::tree::Json<'a>> {
-        use super::tree::{Json, Object, DEPTH};
-        Some(match self.peek()? {
-            b'"' if self.alphabet.is_some() => Json::String(self.plain_or_string()?),
-            b'"' => Json::String(self.string(Decode::Short)?.0?),
-            b'{' | b'[' if depth >= DEPTH => return None,
-            b'{' => {
-                self.pos += 1;
-                self.ws();
-                let mut members = Vec::new();
-                if self.peek() == Some(b'}') {
-                    self.pos += 1;
-                } else {
-                    loop {
-                        self.ws();
-                        let key = self.string(Decode::Short)?.0?;
-                        self.ws();
-                        self.eat(b':')?;
-                        self.ws();
-                        members.push((key, self.tree(depth + 1)?));
-                        self.ws();
-                        match self.next()? {
-                            b',' => continue,
-                            b'}' => break,
-                            _ => return None,
-                        }
-                    }
-                }
-                Json::Object(Object::from(members))
-            }
-            b'[' => {
-                self.pos += 1;
-                self.ws();
-                let mut items = Vec::new();
-                if self.peek() == Some(b']') {
-                    self.pos += 1;
-                } else {
-                    loop {
-                        self.ws();
-                        items.push(self.tree(depth + 1)?);
-                        self.ws();
-                        match self.next()? {
-                            b',' => continue,
-                            b']' => break,
-                            _ => return None,
-                        }
-                    }
-                }
-                Json::Array(items)
-            }
-            b't' => self.word(b"true").map(|()| Json::Bool(true))?,
-            b'f' => self.word(b"false").map(|()| Json::Bool(false))?,
-            b'n' => self.word(b"null").map(|()| Json::Null)?,
-            _ => {
-                let start = self.pos;
-                self.number()?;
-                let n: f64 = self.text[start..self.pos].parse().ok()?;
-                if !n.is_finite() {
-                    return None;
-                }
-                Json::Number(n)
-            }
-        })
-    }
-
     /// Any value, to any depth, with an explicit stack instead of recursion.
     fn value(&mut self) -> Option<()> {
         // `true` for an open object, `false` for an open array.
@@ -687,6 +561,14 @@ pub(crate) fn locate(src: &str, path: &[Step<'_>]) -> Option<Range<usize>> {
     let trail = src[span.clone()].len() - src[span.clone()].trim_end().len();
     Some(span.start + lead..span.end - trail)
 }
+
+#[cfg(feature = "media")]
+#[path = "scan_tree.rs"]
+mod read_tree;
+#[cfg(all(test, feature = "media"))]
+pub(crate) use read_tree::ALPHABET_RUN;
+#[cfg(feature = "media")]
+pub(crate) use read_tree::{tree_and_alphabet, Vouched};
 
 #[cfg(test)]
 #[path = "scan_tests.rs"]

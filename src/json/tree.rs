@@ -65,11 +65,13 @@ impl<'a> Json<'a> {
     /// where it can, else as [`Json::from_str`] reads it (which then also
     /// says why the text is refused). Both give the same tree. With it,
     /// the ranges of `text` the scanner found to be base64 alphabet (none
-    /// when serde_json read it).
-    pub fn read_noting_alphabet(
+    /// when serde_json read it). The strings of `vouched` are taken as
+    /// their writer vouches for them.
+    pub(crate) fn read_vouched(
         text: &'a str,
+        vouched: &'a [super::scan::Vouched],
     ) -> Result<(Json<'a>, Vec<std::ops::Range<usize>>), serde_json::Error> {
-        match super::scan::tree_and_alphabet(text, true) {
+        match super::scan::tree_and_alphabet(text, true, vouched) {
             Some(found) => Ok(found),
             None => Json::from_str(text).map(|tree| (tree, Vec::new())),
         }
@@ -325,9 +327,9 @@ mod tests {
 
     /// The scanner's tree is serde_json's, or it leaves the text to it.
     fn same_tree(text: &str) {
-        let scanned = crate::json::scan::tree_and_alphabet(text, false).map(|(t, _)| t);
+        let scanned = crate::json::scan::tree_and_alphabet(text, false, &[]).map(|(t, _)| t);
         let serde = Json::from_str(text);
-        let noted = crate::json::scan::tree_and_alphabet(text, true);
+        let noted = crate::json::scan::tree_and_alphabet(text, true, &[]);
         assert_eq!(noted.map(|(t, _)| t), scanned, "{text}");
         match (&scanned, &serde) {
             (Some(a), Ok(b)) => assert_eq!(a, b, "{text}"),
@@ -335,10 +337,79 @@ mod tests {
             (None, _) => {}
         }
         assert_eq!(
-            Json::read_noting_alphabet(text).ok().map(|(t, _)| t),
+            Json::read_vouched(text, &[]).ok().map(|(t, _)| t),
             serde.ok(),
             "{text}"
         );
+    }
+
+    #[test]
+    fn vouched_strings_read_as_the_scan_reads_them() {
+        use crate::json::scan::{Vouched, ALPHABET_RUN};
+        use std::ops::Range;
+        let b64 = format!("{}AB==", "QUJD".repeat(ALPHABET_RUN / 4 + 10));
+        let url = format!("data:image/png;base64,{b64}");
+        let text = format!(r#"{{"a":"{b64}","t":"x","u":["{url}"],"z":"{b64}"}}"#);
+        let at = |s: &str, nth: usize| text.match_indices(s).nth(nth).unwrap().0;
+        let (a, u) = (at(&b64, 0), at(&url, 0));
+        let z = text.rfind(&b64).unwrap();
+        let all = [
+            Vouched {
+                text: a..a + b64.len(),
+                base64: a,
+            },
+            Vouched {
+                text: u..u + url.len(),
+                base64: u + 22,
+            },
+            Vouched {
+                text: z..z + b64.len(),
+                base64: z,
+            },
+        ];
+        fn read<'a>(text: &'a str, vouched: &'a [Vouched]) -> (Json<'a>, Vec<Range<usize>>) {
+            Json::read_vouched(text, vouched).unwrap()
+        }
+        let read = |vouched| read(&text, vouched);
+        let (plain, runs) = read(&[]);
+        // The same tree; each vouched string's base64 is a run, whole but
+        // for its padding (the scan notes whole 64-byte blocks of it).
+        let alphabet = |r: &Range<usize>| {
+            text[r.clone()]
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/')
+        };
+        let (tree, noted) = read(&all);
+        assert!(tree == plain);
+        let whole: Vec<_> = all.iter().map(|v| v.base64..v.text.end - 2).collect();
+        assert_eq!(noted, whole);
+        assert!(runs.iter().chain(&noted).all(alphabet));
+        assert!(runs
+            .iter()
+            .all(|r| whole.iter().any(|w| w.start <= r.start && r.end <= w.end)));
+        for some in [&all[1..], &all[..1], &all[2..]] {
+            let (tree, noted) = read(some);
+            assert!(tree == plain);
+            assert!(some
+                .iter()
+                .all(|v| noted.contains(&(v.base64..v.text.end - 2))));
+        }
+        // A span that is not a string's text is not taken: the same again.
+        let off = [
+            Vouched {
+                text: a + 1..a + b64.len(),
+                base64: a + 1,
+            },
+            all[2].clone(),
+        ];
+        let (tree, noted) = read(&off);
+        assert!(tree == plain && noted == read(&all[2..]).1);
+        let short = [Vouched {
+            text: a..a + 8,
+            base64: a,
+        }];
+        let (tree, noted) = read(&short);
+        assert!(tree == plain && noted == runs);
     }
 
     #[test]
@@ -363,7 +434,7 @@ mod tests {
         let deep = format!("{}1{}", "[".repeat(150), "]".repeat(150));
         same_tree(&deep);
         let just = format!("{}1{}", "[".repeat(99), "]".repeat(99));
-        assert!(crate::json::scan::tree_and_alphabet(&just, false).is_some());
+        assert!(crate::json::scan::tree_and_alphabet(&just, false, &[]).is_some());
     }
 
     #[test]

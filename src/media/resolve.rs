@@ -180,7 +180,7 @@ impl Loaded {
         prepare(self.bytes, policy, budget)
     }
 
-    /// Check the declared type against the bytes, then [`prepare_for`]
+    /// Check the declared type against the bytes, then [`prepare_for`](super::prepare_for)
     /// them: for a destination that takes only the image types in
     /// `accepts`.
     ///

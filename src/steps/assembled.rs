@@ -23,6 +23,7 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 
 use serde::{Serialize, Serializer};
 
+use crate::json::scan::Vouched;
 use crate::media::encoded::Form;
 use crate::media::Prepared;
 
@@ -227,10 +228,11 @@ impl Skeleton {
     }
 
     /// The whole JSON: the skeleton with each payload's text in its
-    /// place. Each payload is let go once written (freed unless held
-    /// elsewhere, by a conversation's memo) and becomes its span of the
-    /// text.
-    pub(crate) fn fill(self) -> Arc<String> {
+    /// place, and those texts, in order, as this writer vouches for them
+    /// (each is base64 or a data URL: nothing to escape). Each payload is
+    /// let go once written (freed unless held elsewhere, by a
+    /// conversation's memo) and becomes its span of the text.
+    pub(crate) fn fill(self) -> (Arc<String>, Vec<Vouched>) {
         let mut out = String::with_capacity(self.len);
         let mut spans = Vec::with_capacity(self.places.len());
         let mut from = 0;
@@ -242,19 +244,26 @@ impl Skeleton {
                 .take()
                 .expect("a payload in a skeleton is not yet written");
             Payload::write(&prepared, payload.0.form, &mut out);
+            let base64 = out.len() - prepared.base64_len();
             drop(prepared);
-            spans.push(start..out.len());
+            spans.push(Vouched {
+                text: start..out.len(),
+                base64,
+            });
             out.push('"');
             from = at + MARKER_JSON.len();
         }
         out.push_str(&self.text[from..]);
         debug_assert_eq!(out.len(), self.len);
         let json = Arc::new(out);
-        for ((payload, _), span) in self.places.iter().zip(spans) {
+        for ((payload, _), span) in self.places.iter().zip(&spans) {
             // Each payload's cell is new to this body: never set before.
-            let _ = payload.0.written.set((Arc::clone(&json), span));
+            let _ = payload
+                .0
+                .written
+                .set((Arc::clone(&json), span.text.clone()));
         }
-        json
+        (json, spans)
     }
 }
 
@@ -298,8 +307,16 @@ mod tests {
         let pretty = serde_json::to_string_pretty(&body).unwrap();
         let skeleton = skeleton(&body).unwrap();
         assert_eq!(skeleton.len(), whole.len());
-        let json = skeleton.fill();
+        let (json, vouched) = skeleton.fill();
         assert_eq!(*json, whole);
+        // Each payload's text is vouched for, its base64 where it starts.
+        let base64 = p.base64().to_string();
+        let texts: Vec<_> = vouched.iter().map(|v| &json[v.text.clone()]).collect();
+        assert_eq!(
+            texts,
+            [base64.clone(), p.data_url().to_string(), base64.clone()]
+        );
+        assert!(vouched.iter().all(|v| json[v.base64..v.text.end] == base64));
         // Written, each payload is its span: the body writes the same.
         assert_eq!(serde_json::to_string(&body).unwrap(), whole);
         assert_eq!(serde_json::to_string_pretty(&body).unwrap(), pretty);
@@ -340,7 +357,7 @@ mod tests {
             parts: vec![Payload::base64(p.clone()), Payload::data_url(p.clone())],
         };
         let whole = serde_json::to_string(&body).unwrap();
-        assert_eq!(*skeleton(&body).unwrap().fill(), whole);
+        assert_eq!(*skeleton(&body).unwrap().fill().0, whole);
         // The memo still holds it, with its texts.
         assert_eq!(Arc::strong_count(&p), 1);
         assert!(p.encoded.get(Form::Base64, |_| unreachable!()).is_some());
