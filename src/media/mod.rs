@@ -110,6 +110,7 @@ mod reduce;
 mod reduce_jpeg;
 mod resize;
 mod resolve;
+mod rows;
 pub(crate) mod scale;
 mod sniff;
 pub mod store;

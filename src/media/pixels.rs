@@ -12,6 +12,7 @@ use super::header::Header;
 use super::memory::Permit;
 use super::policy::Policy;
 use super::resize::resize;
+use super::rows::Rows;
 use super::sniff::MediaType;
 use super::workspace::Workspace;
 
@@ -26,6 +27,10 @@ pub(super) struct Pixels<'b> {
     policy: &'b Policy,
     /// The decoded raster, while it is held.
     decoded: Option<Decoded>,
+    /// An opaque PNG resized as it is read, a band of rows at a time,
+    /// never held whole: until a pixel is found transparent or the
+    /// decoder stops on it.
+    rows: Option<Rows>,
     /// Its room in the process's budget, held until the output is
     /// encoded, whether or not the raster still is.
     room: Option<Permit<'static>>,
@@ -56,13 +61,34 @@ impl Frame {
 }
 
 impl<'b> Pixels<'b> {
+    /// The image's pixels: decoded now, or, for an image to be resized
+    /// that [`Rows`] reads, when a size is asked for.
     pub(super) fn decode(
         bytes: &'b [u8],
         media_type: MediaType,
         header: &'b Header,
         policy: &'b Policy,
+        resizing: bool,
         work: &mut Workspace,
     ) -> Result<Pixels<'b>, MediaError> {
+        let by_rows = (resizing && media_type == MediaType::Png)
+            .then(|| Rows::open(bytes, header, policy))
+            .flatten();
+        if let Some((rows, icc)) = by_rows {
+            return Ok(Pixels {
+                bytes,
+                media_type,
+                header,
+                policy,
+                decoded: None,
+                rows: Some(rows),
+                room: None,
+                size: (header.width, header.height),
+                orientation: Orientation::NoTransforms,
+                icc,
+                transparent: false,
+            });
+        }
         let mut decoded = decode(bytes, media_type, header, policy, work)?;
         Ok(Pixels {
             bytes,
@@ -74,6 +100,7 @@ impl<'b> Pixels<'b> {
             icc: decoded.icc.take(),
             transparent: uses_alpha(&decoded.image),
             decoded: Some(decoded),
+            rows: None,
             room: None,
         })
     }
@@ -86,13 +113,26 @@ impl<'b> Pixels<'b> {
         size: (u32, u32),
         work: &mut Workspace,
     ) -> Result<Frame, MediaError> {
+        if self.decoded.is_none() {
+            // The new pixels take their own room (asking with this one
+            // held could wait for ever).
+            self.room = None;
+        }
+        if let Some(rows) = self.rows.as_ref().filter(|_| size != self.size) {
+            if let Some((image, room)) = rows.resized(self.bytes, self.policy, size, work) {
+                self.room = Some(room);
+                return Ok(Frame::Made(image));
+            }
+            // Transparent, or not to be read: the whole decoder's turn,
+            // from now on.
+            self.rows = None;
+        }
         let decoded = match self.decoded.take() {
             Some(decoded) => decoded,
             None => {
-                // The new raster takes its own room (asking with this one
-                // held could wait for ever).
-                self.room = None;
-                decode(self.bytes, self.media_type, self.header, self.policy, work)?
+                let decoded = decode(self.bytes, self.media_type, self.header, self.policy, work)?;
+                self.transparent = uses_alpha(&decoded.image);
+                decoded
             }
         };
         let image = &decoded.image;
@@ -133,5 +173,119 @@ impl<'b> Pixels<'b> {
         if let Some(decoded) = self.decoded {
             work.give_image(decoded.image);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use image::{ColorType, ImageFormat, Rgb, RgbImage, Rgba, RgbaImage};
+
+    use crate::media::header::read_header;
+    use crate::media::resize::tests::sample;
+
+    fn png(image: DynamicImage) -> Vec<u8> {
+        let mut out = std::io::Cursor::new(Vec::new());
+        image.write_to(&mut out, ImageFormat::Png).unwrap();
+        out.into_inner()
+    }
+
+    fn rgb(width: u32, height: u32) -> DynamicImage {
+        RgbImage::from_fn(
+            width,
+            height,
+            |x, y| Rgb([0, 1, 2].map(|c| sample(x, y, c))),
+        )
+        .into()
+    }
+
+    fn rgba(width: u32, height: u32, hole: Option<(u32, u32)>) -> DynamicImage {
+        RgbaImage::from_fn(width, height, |x, y| {
+            let a = if Some((x, y)) == hole { 7 } else { u8::MAX };
+            Rgba([sample(x, y, 0), sample(x, y, 1), sample(x, y, 2), a])
+        })
+        .into()
+    }
+
+    /// The frame at `size` of `bytes` read one way or the other, its bytes
+    /// and layout, and whether it was read by rows.
+    fn frame(bytes: &[u8], size: (u32, u32), by_rows: bool) -> (Vec<u8>, ColorType, bool) {
+        let header = read_header(bytes, MediaType::Png).unwrap();
+        let policy = Policy::default();
+        let mut work = Workspace::default();
+        let mut pixels =
+            Pixels::decode(bytes, MediaType::Png, &header, &policy, by_rows, &mut work).unwrap();
+        let frame = pixels.render(size, &mut work).unwrap();
+        let read_by_rows = pixels.rows.is_some();
+        let image = frame.image();
+        let out = (image.as_bytes().to_vec(), image.color(), read_by_rows);
+        pixels.done(frame, &mut work);
+        out
+    }
+
+    #[test]
+    fn rows_resized_as_they_are_read_are_the_pixels_the_whole_raster_gives() {
+        // Heights off the band, a band and less, both sides changing or
+        // one; RGB and opaque RGBA read by rows, a transparent pixel (late,
+        // in the last band) handing the image back.
+        let cases = [
+            (rgb(2880, 1800), (2000, 1250), true),
+            (rgb(301, 1000), (120, 399), true),
+            (rgb(700, 64), (300, 27), true),
+            (rgb(500, 30), (200, 12), true),
+            (rgb(900, 130), (900, 70), true),
+            (rgb(130, 900), (70, 900), true),
+            (rgba(1200, 777, None), (800, 518), true),
+            (rgba(1200, 777, Some((1100, 770))), (800, 518), false),
+        ];
+        for (image, size, read_by_rows) in cases {
+            let bytes = png(image);
+            let whole = frame(&bytes, size, false);
+            let rows = frame(&bytes, size, true);
+            assert!(!whole.2);
+            assert_eq!(rows.2, read_by_rows, "{size:?}");
+            assert_eq!(rows.1, whole.1, "{size:?}");
+            assert!(rows.0 == whole.0, "{size:?}: the pixels differ");
+            assert_eq!(
+                rows.0.len(),
+                size.0 as usize * size.1 as usize * rows.1.bytes_per_pixel() as usize
+            );
+        }
+    }
+
+    /// `bytes` with the middle of its first `IDAT`'s data replaced by
+    /// `noise`, its CRC made right again (so only the decoder can tell).
+    fn with_noisy_idat(mut bytes: Vec<u8>, noise: &[u8]) -> Vec<u8> {
+        let mut at = 8;
+        while &bytes[at + 4..at + 8] != b"IDAT" {
+            at += 12 + u32::from_be_bytes(bytes[at..at + 4].try_into().unwrap()) as usize;
+        }
+        let len = u32::from_be_bytes(bytes[at..at + 4].try_into().unwrap()) as usize;
+        let mid = at + 8 + len / 2;
+        bytes[mid..mid + noise.len()].copy_from_slice(noise);
+        let crc = crc32fast::hash(&bytes[at + 4..at + 8 + len]);
+        bytes[at + 8 + len..at + 12 + len].copy_from_slice(&crc.to_be_bytes());
+        bytes
+    }
+
+    #[test]
+    fn an_image_the_decoder_stops_on_is_refused_as_the_whole_decoder_refuses_it() {
+        let bytes = with_noisy_idat(png(rgb(1200, 700)), &[0xff; 64]);
+        let header = read_header(&bytes, MediaType::Png).unwrap();
+        let policy = Policy::default();
+        let refusal = |by_rows: bool| {
+            let mut work = Workspace::default();
+            let mut pixels =
+                Pixels::decode(&bytes, MediaType::Png, &header, &policy, by_rows, &mut work)?;
+            pixels
+                .render((600, 350), &mut work)
+                .map(|frame| frame.image().width())
+        };
+        let whole = refusal(false).unwrap_err().to_string();
+        assert_eq!(refusal(true).unwrap_err().to_string(), whole);
+        assert!(
+            whole.contains("deflate") || whole.contains("Corrupt"),
+            "{whole}"
+        );
     }
 }

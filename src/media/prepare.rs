@@ -334,7 +334,7 @@ pub(crate) fn prepare_in(
         width: Some(header.width),
         height: Some(header.height),
     };
-    let mut pixels = Pixels::decode(&bytes, media_type, &header, policy, work)?;
+    let mut pixels = Pixels::decode(&bytes, media_type, &header, policy, !within, work)?;
     let (output, quality) = match media_type {
         MediaType::Jpeg => (MediaType::Jpeg, Some(JPEG_QUALITY)),
         MediaType::Webp if !pixels.transparent => (MediaType::Jpeg, Some(WEBP_AS_JPEG_QUALITY)),

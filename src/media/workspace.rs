@@ -1,9 +1,10 @@
-//! The buffers an image's preparation works in (decoded pixels, resized
-//! pixels, rows for the deflater, the encoder's output, the deflater
-//! itself), kept from one image to the next.
+//! The buffers an image's preparation works in (decoded pixels or a band
+//! of them, pixels resampled across and down, rows for the deflater, the
+//! encoder's output, the deflater itself), kept from one image to the next.
 //!
-//! A 2880×1800 screenshot needs about 40 MB of such buffers, all dead once
-//! its payload is written. Allocated afresh for each image, every page of
+//! A 2880×1800 screenshot needs about 25 MB of such buffers read by rows
+//! ([`rows`](super::rows)), 40 MB decoded whole, all dead once its payload
+//! is written. Allocated afresh for each image, every page of
 //! them is faulted in and zeroed again, and what the allocator keeps of
 //! them once freed stays resident beside the body written later (glibc
 //! raises its mapping threshold to the largest block freed, so the next
@@ -47,16 +48,35 @@ impl Workspace {
     /// An empty buffer with room for at least `len` bytes: the smallest
     /// kept one that has it, else the largest kept (grown), else a new one.
     pub(crate) fn take(&mut self, len: usize) -> Vec<u8> {
+        let mut buf = self.pick(len);
+        buf.clear();
+        buf.reserve(len);
+        buf
+    }
+
+    /// The kept buffer [`Workspace::take`] describes, as it was kept.
+    fn pick(&mut self, len: usize) -> Vec<u8> {
         let fits = (0..self.spare.len())
             .filter(|&i| self.spare[i].capacity() >= len)
             .min_by_key(|&i| self.spare[i].capacity());
         let largest = || (0..self.spare.len()).max_by_key(|&i| self.spare[i].capacity());
-        let mut buf = match fits.or_else(largest) {
+        match fits.or_else(largest) {
             Some(i) => self.spare.swap_remove(i),
             None => Vec::new(),
-        };
-        buf.clear();
-        buf.reserve(len);
+        }
+    }
+
+    /// A buffer of exactly `len` bytes for a writer that writes every one
+    /// of them (a decoder's rows, a resampler's pixels): what it holds is
+    /// what it last held, zero past that, so a buffer taken back is not
+    /// written twice.
+    pub(crate) fn overwritten(&mut self, len: usize) -> Vec<u8> {
+        let mut buf = self.pick(len);
+        if buf.capacity() < len {
+            // Grown: what it held would be copied for nothing.
+            buf.clear();
+        }
+        buf.resize(len, 0);
         buf
     }
 
@@ -85,22 +105,6 @@ impl Workspace {
     /// Keep the pixels of `image` ([`Workspace::give`]).
     pub(crate) fn give_image(&mut self, image: DynamicImage) {
         self.give(image.into_bytes());
-    }
-
-    /// A `width` × `height` image of `color`, all zero, in a kept buffer
-    /// for the 8-bit layouts the pipeline works in (any other is new).
-    pub(crate) fn blank(&mut self, width: u32, height: u32, color: ColorType) -> DynamicImage {
-        let channels = match color {
-            ColorType::L8 => 1,
-            ColorType::La8 => 2,
-            ColorType::Rgb8 => 3,
-            ColorType::Rgba8 => 4,
-            _ => return DynamicImage::new(width, height, color),
-        };
-        let len = width as usize * height as usize * channels;
-        let buf = self.zeroed(len);
-        image_from(width, height, color, buf)
-            .unwrap_or_else(|| DynamicImage::new(width, height, color))
     }
 
     /// The resampler, made on first use.
@@ -196,16 +200,23 @@ mod tests {
     }
 
     #[test]
-    fn a_blank_image_is_zero_whatever_its_buffer_held() {
+    fn a_buffer_to_be_overwritten_is_its_length_and_zero_past_what_it_held() {
         let mut work = Workspace::default();
-        work.give(vec![7; 64 * 64 * 4]);
-        let image = work.blank(10, 20, ColorType::Rgb8);
-        assert_eq!((image.width(), image.height()), (10, 20));
-        assert_eq!(image.as_bytes(), &[0; 600][..]);
-        // A layout the pipeline does not work in is made new.
-        let deep = work.blank(3, 3, ColorType::Rgb16);
-        assert_eq!(deep.color(), ColorType::Rgb16);
+        work.give(vec![7; 100]);
+        // Taken back shorter or longer within its room: what it held, then
+        // zeros; nothing is copied or zeroed twice.
+        let shorter = work.overwritten(40);
+        assert_eq!(shorter, vec![7; 40]);
+        work.give(shorter);
+        let mut longer = work.overwritten(100);
+        assert_eq!(&longer[..40], &[7; 40][..]);
+        assert_eq!(&longer[40..], &[0; 60][..]);
+        longer.fill(9);
+        work.give(longer);
+        // Grown past its room: all zero.
+        assert_eq!(work.overwritten(1000), vec![0; 1000]);
         assert!(image_from(3, 3, ColorType::Rgb8, vec![0; 26]).is_none());
+        assert!(image_from(3, 3, ColorType::Rgb8, vec![0; 27]).is_some());
     }
 
     #[test]
