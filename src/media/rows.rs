@@ -102,11 +102,14 @@ impl Rows {
         let band_len = from_width as usize * 3 * BAND as usize;
         let wide_len = width as usize * 3 * from_height as usize;
         let out_len = width as usize * 3 * height as usize;
-        let room = reserve(stored + band_len + wide_len + out_len);
+        let room = reserve(stored + band_len.max(out_len) + wide_len);
         let mut reader = reader(bytes, policy)?;
         // Each written whole before it is read.
         let mut row = work.overwritten(stored);
-        let mut band = work.overwritten(band_len);
+        // The band's buffer is where the pixels out are written after it,
+        // so it is taken at the larger of the two: one buffer, not two,
+        // kept for the next image.
+        let mut band = work.overwritten(band_len.max(out_len));
         let mut wide = work.overwritten(wide_len);
         let mut y = 0;
         let read = loop {
@@ -127,23 +130,30 @@ impl Rows {
             y += rows;
         };
         work.give(row);
-        work.give(band);
-        let image = read
-            .then(|| {
-                let mut out = work.overwritten(out_len);
-                down(
-                    &wide,
-                    width,
-                    from_height,
-                    &mut out,
-                    height,
-                    PixelType::U8x3,
-                    work,
-                )
-                .ok()?;
-                image_from(width, height, ColorType::Rgb8, out)
-            })
-            .flatten();
+        let image = if read {
+            // The band becomes the pixels out.
+            let mut out = band;
+            out.truncate(out_len);
+            let down = down(
+                &wide,
+                width,
+                from_height,
+                &mut out,
+                height,
+                PixelType::U8x3,
+                work,
+            );
+            match down {
+                Ok(()) => image_from(width, height, ColorType::Rgb8, out),
+                Err(_) => {
+                    work.give(out);
+                    None
+                }
+            }
+        } else {
+            work.give(band);
+            None
+        };
         work.give(wide);
         image.map(|image| (image, room))
     }
