@@ -99,7 +99,7 @@ impl Rows {
     ) -> Option<(DynamicImage, Permit<'static>)> {
         let (from_width, from_height) = (self.width, self.height);
         let stored = from_width as usize * usize::from(self.channels);
-        let band_len = from_width as usize * 3 * BAND as usize;
+        let band_len = from_width as usize * 3 * BAND.min(from_height) as usize;
         let wide_len = width as usize * 3 * from_height as usize;
         let out_len = width as usize * 3 * height as usize;
         let room = reserve(stored + band_len.max(out_len) + wide_len);
