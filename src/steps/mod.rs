@@ -36,6 +36,7 @@ mod options_media;
 mod output;
 pub(crate) mod output_rules;
 pub(crate) mod params;
+pub(crate) mod path;
 pub(crate) mod replay;
 pub(crate) mod report;
 pub(crate) mod response;

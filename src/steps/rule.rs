@@ -10,6 +10,7 @@ use base64::Engine;
 use crate::facts::{Facts, Family, Profile, Provider};
 use crate::json::tree::Json as Value;
 use crate::media::{sniff, MediaType, Sniffed};
+use crate::steps::path::{Path, ROOT};
 
 /// How a rule is known.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -353,16 +354,20 @@ pub(crate) fn all_base64(data: &[u8]) -> bool {
 }
 
 /// What the inline image `b64` is, reading its header from the decoded
-/// start of the payload (the whole payload only where the header lies
-/// further in, as a JPEG's may after large metadata); `None` when the text
-/// is not base64 or the bytes are no image.
+/// start of the payload: its first 768 bytes, where every header but a
+/// JPEG's after metadata lies, then its first 48 KiB, and the whole
+/// payload only where the header lies further in; `None` when the text is
+/// not base64 or the bytes are no image.
 pub(crate) fn image_b64(b64: &str) -> Option<Image> {
-    const HEAD: usize = 64 * 1024;
+    // Lengths of base64 text, each a whole number of 4-character groups.
+    const HEADS: [usize; 2] = [1024, 64 * 1024];
     decoded_len(b64)?;
     let engine = &base64::engine::general_purpose::STANDARD;
-    if b64.len() > HEAD {
-        let head = engine.decode(&b64[..HEAD]).ok()?;
-        if let Some(found) = image(&head) {
+    for head in HEADS {
+        if b64.len() <= head {
+            break;
+        }
+        if let Some(found) = image(&engine.decode(&b64[..head]).ok()?) {
             return Some(found);
         }
     }
@@ -464,25 +469,25 @@ pub(crate) fn output_cap(
 /// decodes to `%PDF-` (bare, or a `data:application/pdf;base64,` URL),
 /// wherever the API puts it. Only strings that open as a PDF's base64
 /// does (`JVBERi0`) are decoded.
-pub(crate) fn pdf_payloads(value: &Value, path: String, out: &mut Vec<(String, Vec<u8>)>) {
+pub(crate) fn pdf_payloads(value: &Value, path: Path<'_>, out: &mut Vec<(String, Vec<u8>)>) {
     use base64::Engine;
     match value {
         Value::String(s) => {
             let b64 = s.strip_prefix("data:application/pdf;base64,").unwrap_or(s);
             if b64.starts_with("JVBERi0") {
                 if let Ok(bytes) = base64::engine::general_purpose::STANDARD.decode(b64) {
-                    out.push((path, bytes));
+                    out.push((path.to_string(), bytes));
                 }
             }
         }
         Value::Object(map) => {
             for (k, v) in map {
-                pdf_payloads(v, at(&path, k), out);
+                pdf_payloads(v, path.key(k), out);
             }
         }
         Value::Array(items) => {
             for (i, v) in items.iter().enumerate() {
-                pdf_payloads(v, idx(&path, i), out);
+                pdf_payloads(v, path.index(i), out);
             }
         }
         _ => {}
@@ -500,7 +505,7 @@ pub(crate) fn pdf_limits(
     out: &mut Out,
 ) {
     let mut pdfs = Vec::new();
-    pdf_payloads(body, "$".into(), &mut pdfs);
+    pdf_payloads(body, ROOT, &mut pdfs);
     if pdfs.is_empty() {
         return;
     }
@@ -553,26 +558,32 @@ pub(crate) fn idx(base: &str, i: usize) -> String {
 pub(crate) fn members_named<'v, 'a>(
     value: &'v Value<'a>,
     key: &str,
-    path: String,
+    path: Path<'_>,
     out: &mut Vec<(String, &'v Value<'a>)>,
 ) {
+    let mut member = |k: &str, v: &'v Value<'a>| {
+        let here = path.key(k);
+        if k == key {
+            out.push((here.to_string(), v));
+        }
+        members_named(v, key, here, out);
+    };
     match value {
+        Value::Object(map) if map.into_iter().is_sorted_by(|a, b| a.0 <= b.0) => {
+            for (k, v) in map {
+                member(k, v);
+            }
+        }
         Value::Object(map) => {
             let mut members: Vec<(&str, &Value<'a>)> = map.into_iter().collect();
-            if !members.is_sorted_by(|a, b| a.0 <= b.0) {
-                members.sort_by(|a, b| a.0.cmp(b.0));
-            }
+            members.sort_by(|a, b| a.0.cmp(b.0));
             for (k, v) in members {
-                let here = at(&path, k);
-                if k == key {
-                    out.push((here.clone(), v));
-                }
-                members_named(v, key, here, out);
+                member(k, v);
             }
         }
         Value::Array(items) => {
             for (i, v) in items.iter().enumerate() {
-                members_named(v, key, idx(&path, i), out);
+                members_named(v, key, path.index(i), out);
             }
         }
         _ => {}

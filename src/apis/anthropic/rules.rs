@@ -4,6 +4,7 @@ use std::collections::HashSet;
 
 use crate::json::tree::Json as Value;
 
+use crate::steps::path::Path;
 use crate::steps::rule::{array, at, fits, idx, rule, string, word, Out, Rule, Target};
 
 const TOOL_USE: &str =
@@ -299,7 +300,7 @@ pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
     }
     crate::steps::rule::message_count(&MESSAGE_COUNT, body, "messages", 100_000, out);
     let mut marks = Vec::new();
-    crate::steps::rule::members_named(body, "cache_control", "$".into(), &mut marks);
+    crate::steps::rule::members_named(body, "cache_control", crate::steps::path::ROOT, &mut marks);
     if marks.len() > 4 {
         out.push(
             &CACHE_MARKS,
@@ -350,14 +351,16 @@ pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
     let mut has_tool_blocks = false;
     let mut images = Vec::new();
     let mut use_ids = HashSet::new();
+    let at_messages = Path::Root("$.messages");
     for (m, message) in messages.iter().enumerate() {
-        let path = idx("$.messages", m);
+        let path = at_messages.index(m);
+        let content = path.key("content");
         if message
             .get("content")
             .and_then(Value::as_str)
             .is_some_and(|t| t.trim().is_empty())
         {
-            out.push(&EMPTY_TEXT, at(&path, "content"), "blank string content");
+            out.push(&EMPTY_TEXT, content, "blank string content");
         }
         let uses: Vec<&str> = blocks(message)
             .iter()
@@ -365,23 +368,23 @@ pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
             .filter_map(|b| string(b, "id"))
             .collect();
         for (b, block) in blocks(message).iter().enumerate() {
-            let bpath = idx(&at(&path, "content"), b);
-            walk_block(block, &bpath, &mut images, out);
+            let bpath = content.index(b);
+            walk_block(block, bpath, &mut images, out);
             match string(block, "type") {
                 Some("tool_use") => {
                     has_tool_blocks = true;
                     let id = string(block, "id").unwrap_or("");
                     if !fits(id, usize::MAX, word) {
-                        out.push(&USE_ID, at(&bpath, "id"), format!("{id:?}"));
+                        out.push(&USE_ID, bpath.key("id"), format!("{id:?}"));
                     }
                     if !use_ids.insert(id) {
-                        out.push(&USE_ID_UNIQUE, at(&bpath, "id"), format!("{id:?} again"));
+                        out.push(&USE_ID_UNIQUE, bpath.key("id"), format!("{id:?} again"));
                     }
                     let name = string(block, "name").unwrap_or("");
                     if !tools.is_empty() && !declared.contains(name) && !toolset {
                         out.push(
                             &CALLED_DECLARED,
-                            at(&bpath, "name"),
+                            bpath.key("name"),
                             format!("{name:?} is not in tools"),
                         );
                     }
@@ -406,7 +409,7 @@ pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
             if !missing.is_empty() || next.and_then(|n| string(n, "role")) != Some("user") {
                 out.push(
                     &RESULTS_FOLLOW,
-                    path.clone(),
+                    path,
                     format!("tool_use ids {missing:?} are not answered at the start of the next message"),
                 );
             }
@@ -427,7 +430,7 @@ pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
                 if !previous.contains(&id) {
                     out.push(
                         &RESULT_ANSWERS,
-                        idx(&at(&path, "content"), b),
+                        content.index(b),
                         format!("tool_use_id {id:?} answers no tool_use of the previous message"),
                     );
                 }
@@ -467,24 +470,24 @@ pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
 
 /// Check a content block and the blocks nested in a tool result; note
 /// each base64 image with its size.
-fn walk_block(block: &Value, path: &str, images: &mut Vec<(String, u32, u32)>, out: &mut Out) {
+fn walk_block(block: &Value, path: Path<'_>, images: &mut Vec<(String, u32, u32)>, out: &mut Out) {
     match string(block, "type") {
         Some("text") if string(block, "text").is_some_and(|t| t.trim().is_empty()) => {
-            out.push(&EMPTY_TEXT, path.to_owned(), "blank text block");
+            out.push(&EMPTY_TEXT, path, "blank text block");
         }
         Some("image") => {
             let Some(source) = block.get("source") else {
                 return;
             };
             if string(source, "type") != Some("base64") {
-                images.push((path.to_owned(), 0, 0));
+                images.push((path.to_string(), 0, 0));
                 return;
             }
             let data = string(source, "data").unwrap_or("");
             if data.len() > 10_000_000 {
                 out.push(
                     &IMAGE_BYTES,
-                    at(path, "source"),
+                    path.key("source"),
                     format!("{} base64 characters", data.len()),
                 );
             }
@@ -493,7 +496,7 @@ fn walk_block(block: &Value, path: &str, images: &mut Vec<(String, u32, u32)>, o
                     if Some(img.media_type.as_str()) != string(source, "media_type") {
                         out.push(
                             &IMAGE_BYTES,
-                            at(path, "source"),
+                            path.key("source"),
                             format!(
                                 "the bytes are {}, not {:?}",
                                 img.media_type,
@@ -501,11 +504,11 @@ fn walk_block(block: &Value, path: &str, images: &mut Vec<(String, u32, u32)>, o
                             ),
                         );
                     }
-                    images.push((path.to_owned(), img.width, img.height));
+                    images.push((path.to_string(), img.width, img.height));
                 }
                 None => out.push(
                     &IMAGE_BYTES,
-                    at(path, "source"),
+                    path.key("source"),
                     "not a readable JPEG, PNG, GIF or WEBP",
                 ),
             }
@@ -516,10 +519,11 @@ fn walk_block(block: &Value, path: &str, images: &mut Vec<(String, u32, u32)>, o
                 .and_then(Value::as_str)
                 .is_some_and(|t| t.trim().is_empty())
             {
-                out.push(&EMPTY_TEXT, at(path, "content"), "blank string content");
+                out.push(&EMPTY_TEXT, path.key("content"), "blank string content");
             }
+            let content = path.key("content");
             for (i, inner) in array(block, "content").iter().enumerate() {
-                walk_block(inner, &idx(&at(path, "content"), i), images, out);
+                walk_block(inner, content.index(i), images, out);
             }
         }
         _ => {}

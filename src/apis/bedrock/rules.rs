@@ -6,6 +6,7 @@ use crate::json::tree::Json as Value;
 
 use crate::facts::ids::bedrock_family;
 use crate::facts::Family;
+use crate::steps::path::Path;
 use crate::steps::rule::{array, at, fits, idx, rule, string, word, Out, Rule, Target};
 
 const API: &str =
@@ -284,7 +285,7 @@ pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
     crate::steps::rule::message_count(&MESSAGE_COUNT, body, "messages", usize::MAX, out);
     let family = target.family.or_else(|| bedrock_family(target.model));
     let mut points = Vec::new();
-    crate::steps::rule::members_named(body, "cachePoint", "$".into(), &mut points);
+    crate::steps::rule::members_named(body, "cachePoint", crate::steps::path::ROOT, &mut points);
     if let Some((path, _)) = points.first() {
         if !matches!(family, Some(Family::Claude | Family::Nova)) {
             out.push(
@@ -394,47 +395,45 @@ pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
     };
     let mut tool_blocks = false;
     let mut use_ids = HashSet::new();
+    let at_messages = Path::Root("$.messages");
     for (m, message) in messages.iter().enumerate() {
-        let path = idx("$.messages", m);
+        let path = at_messages.index(m);
+        let content_at = path.key("content");
         let role = string(message, "role").unwrap_or("");
         if m > 0 && string(&messages[m - 1], "role") == Some(role) {
-            out.push(
-                &ALTERNATE,
-                path.clone(),
-                format!("two {role} messages in a row"),
-            );
+            out.push(&ALTERNATE, path, format!("two {role} messages in a row"));
         }
         tally.role = role;
         let content = array(message, "content");
-        content_rules(content, &at(&path, "content"), false, &mut tally, out);
+        content_rules(content, content_at, false, &mut tally, out);
         let uses: Vec<&str> = content
             .iter()
             .filter_map(|b| b.get("toolUse"))
             .filter_map(|u| string(u, "toolUseId"))
             .collect();
         for (b, block) in content.iter().enumerate() {
-            let bpath = idx(&at(&path, "content"), b);
+            let bpath = content_at.index(b);
             if let Some(tool_use) = block.get("toolUse") {
                 tool_blocks = true;
                 let id = string(tool_use, "toolUseId").unwrap_or("");
                 let name = string(tool_use, "name").unwrap_or("");
                 if !fits(id, 64, id_char) {
-                    out.push(&NAMES, at(&bpath, "toolUse.toolUseId"), format!("{id:?}"));
+                    out.push(&NAMES, bpath.key("toolUse.toolUseId"), format!("{id:?}"));
                 }
                 if !use_ids.insert(id) {
                     out.push(
                         &ID_UNIQUE,
-                        at(&bpath, "toolUse.toolUseId"),
+                        bpath.key("toolUse.toolUseId"),
                         format!("{id:?} again"),
                     );
                 }
                 if !fits(name, 64, word) {
-                    out.push(&NAMES, at(&bpath, "toolUse.name"), format!("{name:?}"));
+                    out.push(&NAMES, bpath.key("toolUse.name"), format!("{name:?}"));
                 }
                 if !declared.contains(name) {
                     out.push(
                         &CALLS_DECLARED,
-                        at(&bpath, "toolUse.name"),
+                        bpath.key("toolUse.name"),
                         format!("{name:?}"),
                     );
                 }
@@ -451,13 +450,13 @@ pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
                 if !asked {
                     out.push(
                         &PAIRING,
-                        bpath.clone(),
+                        bpath,
                         format!("toolResult {id:?} answers no toolUse of the message before"),
                     );
                 }
                 content_rules(
                     array(result, "content"),
-                    &at(&bpath, "toolResult.content"),
+                    bpath.key("toolResult.content"),
                     true,
                     &mut tally,
                     out,
@@ -479,7 +478,7 @@ pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
                 if !answered.contains(&id) {
                     out.push(
                         &PAIRING,
-                        path.clone(),
+                        path,
                         format!("toolUse {id:?} is not answered in the next message"),
                     );
                 }
@@ -528,17 +527,17 @@ fn over(n: usize, cap: Option<u64>) -> bool {
 
 fn content_rules(
     content: &[Value],
-    path: &str,
+    path: Path<'_>,
     in_result: bool,
     tally: &mut Tally<'_>,
     out: &mut Out,
 ) {
     let has_text = content.iter().any(|b| b.get("text").is_some());
     for (b, block) in content.iter().enumerate() {
-        let bpath = idx(path, b);
+        let bpath = path.index(b);
         if let Some(text) = block.get("text").and_then(Value::as_str) {
             if text.trim().is_empty() {
-                out.push(&BLANK_TEXT, bpath.clone(), "blank text");
+                out.push(&BLANK_TEXT, bpath, "blank text");
             }
         }
         let kind = if block.get("image").is_some() {
@@ -551,14 +550,14 @@ fn content_rules(
         if tally.role != "user" {
             out.push(
                 &MEDIA_IN_USER,
-                bpath.clone(),
+                bpath,
                 format!("an {kind} in a {} message", tally.role),
             );
         }
         if in_result && !tally.media_in_results {
             out.push(
                 &MEDIA_IN_RESULT,
-                bpath.clone(),
+                bpath,
                 format!(
                     "an {kind} inside a toolResult for a model that is neither Claude nor Nova"
                 ),
@@ -571,7 +570,7 @@ fn content_rules(
             tally.images += 1;
             let dims = bytes.and_then(crate::steps::rule::image_b64);
             if let Some(d) = &dims {
-                tally.sizes.push((bpath.clone(), d.width, d.height));
+                tally.sizes.push((bpath.to_string(), d.width, d.height));
             }
             let edge = tally.limits.max_dim.unwrap_or(u32::MAX);
             if over(size, tally.limits.image_bytes)
@@ -587,14 +586,10 @@ fn content_rules(
                 size,
                 tally.limits.document_bytes.or(tally.limits.image_bytes),
             ) {
-                out.push(
-                    &MEDIA_COUNTS,
-                    bpath.clone(),
-                    format!("a document of {size} bytes"),
-                );
+                out.push(&MEDIA_COUNTS, bpath, format!("a document of {size} bytes"));
             }
             if !has_text {
-                out.push(&DOCUMENT_TEXT, bpath.clone(), "no text block beside it");
+                out.push(&DOCUMENT_TEXT, bpath, "no text block beside it");
             }
             let name = string(inner, "name").unwrap_or("");
             let shape_ok =
@@ -602,7 +597,7 @@ fn content_rules(
             if !shape_ok || !tally.names.insert(name.to_lowercase()) {
                 out.push(
                     &DOCUMENT_NAME,
-                    at(&bpath, "document.name"),
+                    bpath.key("document.name"),
                     format!("{name:?}"),
                 );
             }

@@ -5,6 +5,7 @@ use std::collections::HashSet;
 use crate::json::tree::Json as Value;
 
 use crate::facts::ids::gemini_3_or_later;
+use crate::steps::path::Path;
 use crate::steps::rule::{array, at, idx, rule, string, Out, Rule, Target};
 
 const CALLING: &str = "https://ai.google.dev/gemini-api/docs/function-calling";
@@ -246,8 +247,10 @@ pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
     let modern = gemini_3_or_later(target.model);
     let contents = array(body, "contents");
     let mut inline_bytes = 0usize;
+    let at_contents = Path::Root("$.contents");
     for (c, content) in contents.iter().enumerate() {
-        let path = idx("$.contents", c);
+        let path = at_contents.index(c);
+        let parts_at = path.key("parts");
         let parts = array(content, "parts");
         let calls: Vec<(&str, &str)> = parts
             .iter()
@@ -260,32 +263,33 @@ pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
             })
             .collect();
         for (p, part) in parts.iter().enumerate() {
-            let ppath = idx(&at(&path, "parts"), p);
+            let ppath = parts_at.index(p);
             if let Some(data) = part.get("inlineData") {
-                inline_bytes += inline(data, &at(&ppath, "inlineData"), false, out);
+                inline_bytes += inline(data, ppath.key("inlineData"), false, out);
             }
             if let Some(call) = part.get("functionCall") {
                 let name = string(call, "name").unwrap_or("");
                 if !declared.contains(name) {
                     out.push(
                         &CALLS_DECLARED,
-                        at(&ppath, "functionCall.name"),
+                        ppath.key("functionCall.name"),
                         format!("{name:?}"),
                     );
                 }
             }
             if let Some(response) = part.get("functionResponse") {
+                let nested_at = ppath.key("functionResponse.parts");
                 for (n, nested) in array(response, "parts").iter().enumerate() {
-                    let npath = idx(&at(&ppath, "functionResponse.parts"), n);
+                    let npath = nested_at.index(n);
                     if !modern {
                         out.push(
                             &NESTED_MEDIA,
-                            npath.clone(),
+                            npath,
                             format!("{} is not a Gemini 3 model", target.model),
                         );
                     }
                     if let Some(data) = nested.get("inlineData") {
-                        inline_bytes += inline(data, &at(&npath, "inlineData"), true, out);
+                        inline_bytes += inline(data, npath.key("inlineData"), true, out);
                     }
                 }
             }
@@ -300,17 +304,13 @@ pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
                 .and_then(|p| p.get("thoughtSignature"))
                 .is_none()
         {
-            out.push(
-                &THOUGHT_SIGNATURE,
-                path.clone(),
-                "the first function call has none",
-            );
+            out.push(&THOUGHT_SIGNATURE, path, "the first function call has none");
         }
         let before_ok = c > 0 && string(&contents[c - 1], "role") == Some("user");
         if !before_ok {
             out.push(
                 &CALL_TURN_PLACE,
-                path.clone(),
+                path,
                 "no user turn or function responses before it",
             );
         }
@@ -326,7 +326,7 @@ pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
         if next.len() != calls.len() {
             out.push(
                 &RESPONSE_COUNT,
-                idx("$.contents", c + 1),
+                at_contents.index(c + 1),
                 format!("{} calls, {} responses", calls.len(), next.len()),
             );
         }
@@ -338,7 +338,7 @@ pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
             if !calls.contains(&pair) {
                 out.push(
                     &RESPONSE_MATCHES,
-                    idx("$.contents", c + 1),
+                    at_contents.index(c + 1),
                     format!("{pair:?} answers no call"),
                 );
             }
@@ -354,7 +354,7 @@ pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
 }
 
 /// Check one `inlineData`; its decoded size.
-fn inline(data: &Value, path: &str, nested: bool, out: &mut Out) -> usize {
+fn inline(data: &Value, path: Path<'_>, nested: bool, out: &mut Out) -> usize {
     let mime = string(data, "mimeType").unwrap_or("");
     let allowed: &[&str] = if nested {
         &[
@@ -376,17 +376,13 @@ fn inline(data: &Value, path: &str, nested: bool, out: &mut Out) -> usize {
     };
     if !allowed.contains(&mime) {
         let rule = if nested { &NESTED_MEDIA } else { &MIME };
-        out.push(rule, path.to_owned(), mime.to_owned());
+        out.push(rule, path, mime.to_owned());
     }
     let size = string(data, "data")
         .and_then(crate::steps::rule::decoded_len)
         .unwrap_or(0);
     if mime == "application/pdf" && size > 50_000_000 {
-        out.push(
-            &INLINE_SIZE,
-            path.to_owned(),
-            format!("a PDF of {size} bytes"),
-        );
+        out.push(&INLINE_SIZE, path, format!("a PDF of {size} bytes"));
     }
     size
 }

@@ -2,7 +2,8 @@
 
 use crate::json::tree::Json as Value;
 
-use crate::steps::rule::{array, at, calls_answered_at, idx, rule, string, Out, Rule, Target};
+use crate::steps::path::Path;
+use crate::steps::rule::{array, calls_answered_at, rule, string, Out, Rule, Target};
 
 const API: &str =
     "https://github.com/ollama/ollama/blob/main/docs/api.md#generate-a-chat-completion";
@@ -61,22 +62,23 @@ pub(crate) fn check(_: &Target<'_>, body: &Value, out: &mut Out) {
         Some(_) => out.push(&FORMAT, "$.format", "neither \"json\" nor a schema"),
     }
     let messages = array(body, "messages");
+    let at_messages = Path::Root("$.messages");
     for (m, message) in messages.iter().enumerate() {
-        let path = idx("$.messages", m);
+        let path = at_messages.index(m);
         for (i, image) in array(message, "images").iter().enumerate() {
             let ok = image
                 .as_str()
                 .and_then(crate::steps::rule::decoded_len)
                 .is_some();
             if !ok {
-                out.push(&IMAGES, idx(&at(&path, "images"), i), "not plain base64");
+                out.push(&IMAGES, path.key("images").index(i), "not plain base64");
             }
         }
         for (c, call) in array(message, "tool_calls").iter().enumerate() {
             if !call["function"]["arguments"].is_object() {
                 out.push(
                     &ARGUMENTS,
-                    idx(&at(&path, "tool_calls"), c),
+                    path.key("tool_calls").index(c),
                     "arguments not an object",
                 );
             }

@@ -2,6 +2,7 @@
 
 use crate::json::tree::Json as Value;
 
+use crate::steps::path::Path;
 use crate::steps::rule::{
     array, at, calls_answered_at, data_url, fits, idx, rule, string, word, Out, Rule, Target,
 };
@@ -245,17 +246,20 @@ pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
     );
     let mut images = 0usize;
     let mut file_bytes = 0usize;
+    let at_messages = Path::Root("$.messages");
     for (m, message) in messages.iter().enumerate() {
-        let path = idx("$.messages", m);
+        let path = at_messages.index(m);
+        let calls_at = path.key("tool_calls");
+        let content_at = path.key("content");
         let role = string(message, "role").unwrap_or("");
         let calls = array(message, "tool_calls");
         for (c, call) in calls.iter().enumerate() {
-            let cpath = idx(&at(&path, "tool_calls"), c);
+            let cpath = calls_at.index(c);
             let id = string(call, "id").unwrap_or("");
             if id.chars().count() > 40 {
                 out.push(
                     &CALL_ID,
-                    at(&cpath, "id"),
+                    cpath.key("id"),
                     format!("{} characters", id.chars().count()),
                 );
             }
@@ -263,21 +267,21 @@ pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
             if !fits(name, 64, word) {
                 out.push(
                     &FUNCTION_NAME,
-                    at(&cpath, "function.name"),
+                    cpath.key("function.name"),
                     format!("{name:?}"),
                 );
             }
         }
         pairing(messages, m, &PAIRING, out);
         for (p, part) in array(message, "content").iter().enumerate() {
-            let ppath = idx(&at(&path, "content"), p);
+            let ppath = content_at.index(p);
             match string(part, "type") {
                 Some("image_url") => {
                     images += 1;
                     if role != "user" {
                         out.push(
                             &MEDIA_IN_USER,
-                            ppath.clone(),
+                            ppath,
                             format!("an image in a {role} message"),
                         );
                     }
@@ -292,11 +296,7 @@ pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
                 }
                 Some("file") => {
                     if role != "user" {
-                        out.push(
-                            &MEDIA_IN_USER,
-                            ppath.clone(),
-                            format!("a file in a {role} message"),
-                        );
+                        out.push(&MEDIA_IN_USER, ppath, format!("a file in a {role} message"));
                     }
                     let data = part["file"]["file_data"].as_str().unwrap_or("");
                     match data_url(data) {
@@ -341,7 +341,8 @@ const PAIRING: Pairing = Pairing {
 /// answers a call of the assistant message before its batch.
 pub(crate) fn pairing(messages: &[Value], m: usize, rules: &Pairing, out: &mut Out) {
     let message = &messages[m];
-    let path = idx("$.messages", m);
+    let at_messages = Path::Root("$.messages");
+    let path = at_messages.index(m);
     let calls = array(message, "tool_calls");
     if !calls.is_empty() {
         // The very next messages must be tool messages answering each id.
@@ -355,7 +356,7 @@ pub(crate) fn pairing(messages: &[Value], m: usize, rules: &Pairing, out: &mut O
             if !answered.contains(&id) {
                 out.push(
                     rules.results_follow,
-                    path.clone(),
+                    path,
                     format!("tool call {id:?} is not answered right after"),
                 );
             }

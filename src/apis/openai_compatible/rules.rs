@@ -11,7 +11,8 @@ use crate::json::tree::Json as Value;
 use crate::facts::{IdRule, Profile};
 
 use crate::apis::openai_chat::rules::{declarations, pairing, Declarations, Pairing};
-use crate::steps::rule::{array, at, data_url, fits, idx, rule, string, word, Out, Rule, Target};
+use crate::steps::path::Path;
+use crate::steps::rule::{array, at, data_url, fits, rule, string, word, Out, Rule, Target};
 
 const READ: &str = "2026-12-01";
 const CHAT: &str = "https://platform.openai.com/docs/api-reference/chat/create";
@@ -193,32 +194,31 @@ pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
     };
     let messages = array(body, "messages");
     let (mut images, mut together) = (0u64, 0u64);
+    let at_messages = Path::Root("$.messages");
     for (m, message) in messages.iter().enumerate() {
-        let path = idx("$.messages", m);
+        let path = at_messages.index(m);
+        let calls_at = path.key("tool_calls");
+        let content_at = path.key("content");
         let role = string(message, "role").unwrap_or("");
         pairing(messages, m, &rules, out);
         let calls = array(message, "tool_calls");
         if !profile.tools && (!calls.is_empty() || role == "tool") {
             out.push(
                 &NO_TOOLS,
-                path.clone(),
+                path,
                 format!("a {role} message with tool traffic"),
             );
         }
         for (c, call) in calls.iter().enumerate() {
             let id = string(call, "id").unwrap_or("");
             if !id_ok(profile.tool_call_ids, id) {
-                out.push(
-                    &CALL_ID,
-                    at(&idx(&at(&path, "tool_calls"), c), "id"),
-                    format!("{id:?}"),
-                );
+                out.push(&CALL_ID, calls_at.index(c).key("id"), format!("{id:?}"));
             }
             let name = string(&call["function"], "name").unwrap_or("");
             if !fits(name, 64, word) {
                 out.push(
                     &FUNCTION_NAME,
-                    at(&idx(&at(&path, "tool_calls"), c), "function.name"),
+                    calls_at.index(c).key("function.name"),
                     format!("{name:?}"),
                 );
             }
@@ -226,7 +226,7 @@ pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
         if role == "tool" {
             let id = string(message, "tool_call_id").unwrap_or("");
             if !id_ok(profile.tool_call_ids, id) {
-                out.push(&CALL_ID, at(&path, "tool_call_id"), format!("{id:?}"));
+                out.push(&CALL_ID, path.key("tool_call_id"), format!("{id:?}"));
             }
         }
         if role == "user"
@@ -236,19 +236,19 @@ pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
         {
             out.push(
                 &USER_AFTER_TOOL,
-                path.clone(),
+                path,
                 "a user message right after a tool message",
             );
         }
         for (p, part) in array(message, "content").iter().enumerate() {
-            let ppath = idx(&at(&path, "content"), p);
+            let ppath = content_at.index(p);
             let kind = string(part, "type");
             if matches!(kind, Some("image_url" | "file")) {
                 let placed = role == "user" || (role == "tool" && profile.images_in_tool_messages);
                 if !placed {
                     out.push(
                         &MEDIA_PLACEMENT,
-                        ppath.clone(),
+                        ppath,
                         format!("media in a {role} message"),
                     );
                 }
@@ -257,7 +257,7 @@ pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
                 Some("image_url") => {
                     images += 1;
                     if !profile.vision {
-                        out.push(&NO_VISION, ppath.clone(), "an image part");
+                        out.push(&NO_VISION, ppath, "an image part");
                     }
                     let url = part["image_url"]["url"].as_str().unwrap_or("");
                     match data_url(url) {
@@ -267,14 +267,12 @@ pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
                                     && media_type == i.media_type.as_str()
                             });
                             match listed {
-                                None => {
-                                    out.push(&IMAGE_TYPES, ppath.clone(), media_type.to_owned())
-                                }
+                                None => out.push(&IMAGE_TYPES, ppath, media_type.to_owned()),
                                 Some(i) => {
                                     if profile.max_dim.is_some_and(|d| i.width.max(i.height) > d) {
                                         out.push(
                                             &IMAGE_CAPS,
-                                            ppath.clone(),
+                                            ppath,
                                             format!("{}×{}", i.width, i.height),
                                         );
                                     }

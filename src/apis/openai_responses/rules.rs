@@ -6,7 +6,8 @@ use crate::json::tree::Json as Value;
 
 use crate::apis::openai_chat::format_rules::{self, FormatRules};
 use crate::apis::openai_chat::rules::{declarations, Declarations};
-use crate::steps::rule::{array, at, fits, idx, rule, string, word, Out, Rule, Target};
+use crate::steps::path::Path;
+use crate::steps::rule::{array, at, fits, rule, string, word, Out, Rule, Target};
 
 const FUNCTIONS: &str = "https://platform.openai.com/docs/guides/function-calling";
 const READ: &str = "2026-12-01";
@@ -191,7 +192,7 @@ pub(crate) static RULES: &[&Rule] = &[
 
 /// The parts of an input item (a message's `content`, a function call
 /// output's `output`) that carry inline data longer than the API takes.
-fn data_lengths(item: &Value, path: &str, out: &mut Out) {
+fn data_lengths(item: &Value, path: Path<'_>, out: &mut Out) {
     for key in ["content", "output"] {
         for (p, part) in array(item, key).iter().enumerate() {
             let (field, max) = match string(part, "type") {
@@ -203,7 +204,7 @@ fn data_lengths(item: &Value, path: &str, out: &mut Out) {
             if len > max {
                 out.push(
                     &DATA_LENGTH,
-                    at(&idx(&at(path, key), p), field),
+                    path.key(key).index(p).key(field),
                     format!("{len} characters, over {max}"),
                 );
             }
@@ -215,7 +216,12 @@ fn data_lengths(item: &Value, path: &str, out: &mut Out) {
 /// whose facts say it takes one.
 fn breakpoints(target: &Target<'_>, body: &Value, out: &mut Out) {
     let mut found = Vec::new();
-    crate::steps::rule::members_named(body, "prompt_cache_breakpoint", "$".into(), &mut found);
+    crate::steps::rule::members_named(
+        body,
+        "prompt_cache_breakpoint",
+        crate::steps::path::ROOT,
+        &mut found,
+    );
     if found.is_empty() {
         return;
     }
@@ -298,9 +304,10 @@ pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
     );
     let mut calls = HashSet::new();
     let mut outputs = HashSet::new();
+    let at_input = Path::Root("$.input");
     for (i, item) in input.iter().enumerate() {
-        let path = idx("$.input", i);
-        data_lengths(item, &path, out);
+        let path = at_input.index(i);
+        data_lengths(item, path, out);
         let id = string(item, "call_id").unwrap_or("");
         match string(item, "type") {
             Some("function_call") => {
@@ -308,13 +315,13 @@ pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
                 if id.chars().count() > 64 {
                     out.push(
                         &CALL_ID,
-                        at(&path, "call_id"),
+                        path.key("call_id"),
                         format!("{} characters", id.chars().count()),
                     );
                 }
                 let name = string(item, "name").unwrap_or("");
                 if !fits(name, 64, word) {
-                    out.push(&FUNCTION_NAME, at(&path, "name"), format!("{name:?}"));
+                    out.push(&FUNCTION_NAME, path.key("name"), format!("{name:?}"));
                 }
             }
             Some("function_call_output") => {
@@ -332,7 +339,7 @@ pub(crate) fn check(target: &Target<'_>, body: &Value, out: &mut Out) {
             if !outputs.contains(id) {
                 out.push(
                     &CALL_HAS_OUTPUT,
-                    idx("$.input", i),
+                    at_input.index(i),
                     format!("call_id {id:?}"),
                 );
             }
