@@ -63,11 +63,11 @@ pub(crate) fn resize(
 ) -> Result<DynamicImage, MediaError> {
     let pixel = pixel_type(image.color())?;
     let len = |w: u32, h: u32| w as usize * h as usize * pixel.size();
+    let no_image = || MediaError::Resize(format!("no {width}×{height} image"));
     // Every pixel of `out` (and of `wide`) is written by the resampler.
-    let out = work.overwritten(len(width, height));
-    let mut out = image_from(width, height, image.color(), out)
-        .ok_or_else(|| MediaError::Resize(format!("no {width}×{height} image")))?;
+    let mut out = work.overwritten(len(width, height));
     if transparent {
+        let mut out = image_from(width, height, image.color(), out).ok_or_else(no_image)?;
         let options = ResizeOptions::new().resize_alg(lanczos()).use_alpha(true);
         work.resizer()
             .resize(image, &mut out, &options)
@@ -85,34 +85,19 @@ pub(crate) fn resize(
         pixel,
         work,
     )
-    .and_then(|()| {
-        down(
-            &wide,
-            width,
-            from_height,
-            out_bytes(&mut out),
-            height,
-            pixel,
-            work,
-        )
-    });
+    .and_then(|()| down(&wide, width, from_height, &mut out, height, pixel, work));
     work.give(wide);
-    resampled.map(|()| out)
-}
-
-/// The bytes of an 8-bit image's pixels, to write into.
-fn out_bytes(image: &mut DynamicImage) -> &mut [u8] {
-    match image {
-        DynamicImage::ImageLuma8(i) => i,
-        DynamicImage::ImageLumaA8(i) => i,
-        DynamicImage::ImageRgb8(i) => i,
-        DynamicImage::ImageRgba8(i) => i,
-        _ => &mut [],
+    match resampled {
+        Ok(()) => image_from(width, height, image.color(), out).ok_or_else(no_image),
+        Err(e) => {
+            work.give(out);
+            Err(e)
+        }
     }
 }
 
 /// The resampler's layout for an 8-bit colour type.
-pub(crate) fn pixel_type(color: ColorType) -> Result<PixelType, MediaError> {
+fn pixel_type(color: ColorType) -> Result<PixelType, MediaError> {
     match color {
         ColorType::L8 => Ok(PixelType::U8),
         ColorType::La8 => Ok(PixelType::U8x2),
