@@ -594,6 +594,44 @@ pub(crate) fn members_named<'v, 'a>(
 mod tests {
     use super::*;
 
+    /// A JPEG whose frame header (`width` × `height`) follows `pad` bytes
+    /// of APP1 segments.
+    fn jpeg_after(pad: usize, width: u16, height: u16) -> Vec<u8> {
+        let mut jpeg = vec![0xFF, 0xD8];
+        let mut left = pad;
+        while left > 0 {
+            let n = left.min(65_000);
+            jpeg.extend([0xFF, 0xE1]);
+            jpeg.extend(u16::try_from(n + 2).unwrap().to_be_bytes());
+            jpeg.extend(std::iter::repeat_n(0x5A, n));
+            left -= n;
+        }
+        jpeg.extend([0xFF, 0xC0, 0x00, 0x11, 8]);
+        jpeg.extend(height.to_be_bytes());
+        jpeg.extend(width.to_be_bytes());
+        jpeg.extend([3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1, 0xFF, 0xD9]);
+        jpeg
+    }
+
+    proptest::proptest! {
+        /// An image's size is read from the start of its payload however
+        /// far in its header lies (within the first 768 bytes, the first
+        /// 48 KiB, or past both), and is the size the whole payload gives.
+        #[test]
+        fn an_image_is_sized_however_far_in_its_header_lies(
+            pad in proptest::prop_oneof![0usize..1_000, 0usize..200_000],
+            width in 1u16..,
+            height in 1u16..,
+        ) {
+            let jpeg = jpeg_after(pad, width, height);
+            let b64 = base64::engine::general_purpose::STANDARD.encode(&jpeg);
+            let sized = image_b64(&b64).map(|i| (i.media_type, i.width, i.height));
+            let whole = image(&jpeg).map(|i| (i.media_type, i.width, i.height));
+            proptest::prop_assert_eq!(sized, whole);
+            proptest::prop_assert_eq!(sized, Some((MediaType::Jpeg, u32::from(width), u32::from(height))));
+        }
+    }
+
     proptest::proptest! {
         /// `decoded_len` accepts exactly what the decoder accepts, and
         /// gives its length, without decoding.
