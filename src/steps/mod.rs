@@ -37,6 +37,7 @@ mod output;
 pub(crate) mod output_rules;
 pub(crate) mod params;
 pub(crate) mod path;
+mod payload;
 pub(crate) mod replay;
 pub(crate) mod report;
 pub(crate) mod response;
