@@ -16,16 +16,18 @@ use jpeg_encoder::{ChromaSubsamplingMethod, ColorType, Encoder, SamplingFactor};
 use super::error::MediaError;
 use super::png_write::{self, Layout};
 use super::sniff::MediaType;
-use super::workspace::Workspace;
+use super::workspace::{image_from, Workspace};
 
 /// Encode `image` as `media_type` (PNG, JPEG or GIF), with `quality` for
 /// JPEG and the ICC profile kept where its colour model still matches.
+/// The image's buffer is written in and put back as it was: a PNG's rows
+/// are given their filter bytes in place ([`png_write::unfiltered`]).
 ///
 /// # Errors
 /// [`MediaError::Encode`] should the encoder refuse (e.g. a JPEG wider than
 /// 65535 px, which the policy already rules out).
 pub(crate) fn encode(
-    image: &DynamicImage,
+    image: &mut DynamicImage,
     media_type: MediaType,
     quality: u8,
     icc: Option<&[u8]>,
@@ -92,7 +94,11 @@ fn jpeg_into(
     result.map_err(|e| e.to_string())
 }
 
-fn png(image: &DynamicImage, icc: Option<&[u8]>, work: &mut Workspace) -> Result<Vec<u8>, String> {
+fn png(
+    image: &mut DynamicImage,
+    icc: Option<&[u8]>,
+    work: &mut Workspace,
+) -> Result<Vec<u8>, String> {
     // The fast compressor barely finds long matches: fine for photographic
     // pixels (deflate level 2 saves ~2 % there, at several times the
     // time), but screenshots and diagrams come out 1.2–3.5× larger than
@@ -109,13 +115,8 @@ fn png(image: &DynamicImage, icc: Option<&[u8]>, work: &mut Workspace) -> Result
     // 1.16× at its level 1; libdeflate's level 1 writes 1.30×.)
     let band = band_trial(image, work)?;
     if band.thorough * 10 < band.fast * 9 {
-        let whole = png_with(
-            image,
-            icc,
-            Settings::Thorough,
-            band.whole(band.thorough, image),
-            work,
-        )?;
+        let expect = band.whole(band.thorough, image);
+        let whole = png_with(image, icc, Settings::Thorough, expect, work)?;
         // What the fast settings would write, from the band: when the
         // thorough bytes are below it, encoding the fast way as well
         // would nearly never win.
@@ -173,9 +174,9 @@ impl Band {
 fn band_trial(image: &DynamicImage, work: &mut Workspace) -> Result<Band, String> {
     let (w, h) = (image.width(), image.height());
     let rows = (h / 16).max(64).min(h);
-    let band = image.crop_imm(0, (h - rows) / 2, w, rows);
+    let mut band = image.crop_imm(0, (h - rows) / 2, w, rows);
     let mut len = |settings| {
-        let written = png_with(&band, None, settings, 0, work)?;
+        let written = png_with(&mut band, None, settings, 0, work)?;
         let len = written.len();
         work.give(written);
         Ok::<_, String>(len)
@@ -190,7 +191,7 @@ fn band_trial(image: &DynamicImage, work: &mut Workspace) -> Result<Band, String
 /// `image` written with `settings`; `expect`, the bytes thought to come
 /// out, 0 when not known ([`png_write::unfiltered`]).
 fn png_with(
-    image: &DynamicImage,
+    image: &mut DynamicImage,
     icc: Option<&[u8]>,
     settings: Settings,
     expect: usize,
@@ -206,15 +207,9 @@ fn png_with(
     };
     let (compression, filter) = match (settings, layout) {
         (Settings::Thorough, Some(layout)) => {
-            return png_write::unfiltered(
-                image.as_bytes(),
-                size,
-                layout,
-                icc,
-                THOROUGH_LEVEL,
-                expect,
-                work,
-            )
+            return in_place(image, |pixels| {
+                png_write::unfiltered(pixels, size, layout, icc, THOROUGH_LEVEL, expect, work)
+            })
         }
         (Settings::Thorough, None) => (CompressionType::Level(2), FilterType::NoFilter),
         (Settings::Fast, _) => (CompressionType::Fast, FilterType::Adaptive),
@@ -230,6 +225,30 @@ fn png_with(
         .map(|()| out.to_vec())
         .map_err(|e| e.to_string());
     work.give(out);
+    written
+}
+
+/// `write` given the bytes of an 8-bit `image` to work in, which it
+/// leaves as it found them; the image is whole again after.
+fn in_place(
+    image: &mut DynamicImage,
+    write: impl FnOnce(&mut Vec<u8>) -> Result<Vec<u8>, String>,
+) -> Result<Vec<u8>, String> {
+    let (width, height, color) = (image.width(), image.height(), image.color());
+    let taken = std::mem::replace(image, DynamicImage::new(0, 0, color));
+    let mut pixels = match taken {
+        DynamicImage::ImageLuma8(i) => i.into_raw(),
+        DynamicImage::ImageLumaA8(i) => i.into_raw(),
+        DynamicImage::ImageRgb8(i) => i.into_raw(),
+        DynamicImage::ImageRgba8(i) => i.into_raw(),
+        other => {
+            *image = other;
+            return Err(format!("no 8-bit layout for {color:?}"));
+        }
+    };
+    let written = write(&mut pixels);
+    *image = image_from(width, height, color, pixels)
+        .ok_or_else(|| format!("the {width}×{height} pixels were not given back whole"))?;
     written
 }
 
@@ -299,12 +318,12 @@ mod tests {
 
     #[test]
     fn a_screenshot_is_written_the_thorough_way_and_a_photo_the_fast_way() {
-        let shot = screenshot(600, 400);
-        let written = png(&shot, None, &mut Workspace::default()).unwrap();
+        let mut shot = screenshot(600, 400);
+        let written = png(&mut shot, None, &mut Workspace::default()).unwrap();
         assert_eq!(
             written,
             png_with(
-                &shot,
+                &mut shot,
                 None,
                 Settings::Thorough,
                 0,
@@ -314,18 +333,31 @@ mod tests {
         );
         assert!(
             written.len() * 10
-                < png_with(&shot, None, Settings::Fast, 0, &mut Workspace::default())
-                    .unwrap()
-                    .len()
+                < png_with(
+                    &mut shot,
+                    None,
+                    Settings::Fast,
+                    0,
+                    &mut Workspace::default()
+                )
+                .unwrap()
+                .len()
                     * 9
         );
         assert_eq!(pixels(&written), shot.as_bytes());
 
-        let photo = photo(600, 400);
-        let written = png(&photo, None, &mut Workspace::default()).unwrap();
+        let mut photo = photo(600, 400);
+        let written = png(&mut photo, None, &mut Workspace::default()).unwrap();
         assert_eq!(
             written,
-            png_with(&photo, None, Settings::Fast, 0, &mut Workspace::default()).unwrap()
+            png_with(
+                &mut photo,
+                None,
+                Settings::Fast,
+                0,
+                &mut Workspace::default()
+            )
+            .unwrap()
         );
         assert_eq!(pixels(&written), photo.as_bytes());
     }

@@ -85,6 +85,7 @@
 //! * 16-bit and floating-point images are reduced to 8 bits per channel when
 //!   re-encoded.
 
+mod bands;
 mod budget;
 mod cache;
 pub(crate) mod data_uri;

@@ -52,9 +52,19 @@ pub(super) enum Frame {
 }
 
 impl Frame {
+    /// The pixels, to look at.
+    #[cfg(test)]
     pub(super) fn image(&self) -> &DynamicImage {
         match self {
             Frame::Decoded(decoded) => &decoded.image,
+            Frame::Made(image) => image,
+        }
+    }
+
+    /// The pixels, to encode in place (the encoder puts them back).
+    pub(super) fn image_mut(&mut self) -> &mut DynamicImage {
+        match self {
+            Frame::Decoded(decoded) => &mut decoded.image,
             Frame::Made(image) => image,
         }
     }

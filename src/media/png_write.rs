@@ -44,7 +44,10 @@ impl Layout {
 
 /// The PNG of `pixels` (`width` × `height`, rows top to bottom, each
 /// `width × channels` bytes), at libdeflate's `level`, with `icc` in an
-/// `iCCP` chunk. `expect` is what the compressed pixels are thought to
+/// `iCCP` chunk. Each row is given its filter byte in place (the buffer
+/// grows by a byte a row, within its room where it has it) and the pixels
+/// are put back as they were once compressed: no second copy of the
+/// pixels is made. `expect` is what the compressed pixels are thought to
 /// take, 0 when not known: room for that is made first (the bound for
 /// incompressible pixels is three times a screenshot's bytes, all of it
 /// written to zero), and the whole bound only if they take more, or when
@@ -55,7 +58,7 @@ impl Layout {
 /// side is 0 or over PNG's 2³¹ − 1, or if the compressed stream would not
 /// fit one chunk.
 pub(crate) fn unfiltered(
-    pixels: &[u8],
+    pixels: &mut Vec<u8>,
     (width, height): (u32, u32),
     layout: Layout,
     icc: Option<&[u8]>,
@@ -76,25 +79,45 @@ pub(crate) fn unfiltered(
     }
     let level = CompressionLvl::new(level).map_err(|_| format!("no deflate level {level}"))?;
 
-    // Each row behind its filter byte, 0: none.
-    let mut rows = work.take(pixels.len() + height as usize);
-    for row in pixels.chunks_exact(stride) {
-        rows.push(0);
-        rows.extend_from_slice(row);
+    with_filter_bytes(pixels, stride, |rows| {
+        let mut compressor = work.take_deflater(level);
+        let written = write(
+            rows,
+            (width, height),
+            layout,
+            icc,
+            &mut compressor,
+            expect,
+            work,
+        );
+        work.give_deflater(level, compressor);
+        written
+    })
+}
+
+/// `use_rows` of `pixels` (rows of `stride` bytes) with each row behind
+/// its filter byte, 0 (none), made in place: the rows move down, the last
+/// first, each by one byte more than the one above it; then back up, the
+/// first first, and the buffer is its length again.
+fn with_filter_bytes<R>(
+    pixels: &mut Vec<u8>,
+    stride: usize,
+    use_rows: impl FnOnce(&[u8]) -> R,
+) -> R {
+    let (len, height) = (pixels.len(), pixels.len() / stride.max(1));
+    pixels.resize(len + height, 0);
+    for r in (0..height).rev() {
+        let to = r * (stride + 1);
+        pixels.copy_within(r * stride..(r + 1) * stride, to + 1);
+        pixels[to] = 0;
     }
-    let mut compressor = work.take_deflater(level);
-    let written = write(
-        &rows,
-        (width, height),
-        layout,
-        icc,
-        &mut compressor,
-        expect,
-        work,
-    );
-    work.give_deflater(level, compressor);
-    work.give(rows);
-    written
+    let out = use_rows(pixels);
+    for r in 0..height {
+        let from = r * (stride + 1) + 1;
+        pixels.copy_within(from..from + stride, r * stride);
+    }
+    pixels.truncate(len);
+    out
 }
 
 /// [`unfiltered`] of `rows`, each behind its filter byte.
@@ -193,7 +216,8 @@ fn chunk(out: &mut Vec<u8>, kind: [u8; 4], write: impl FnOnce(&mut Vec<u8>)) {
 mod tests {
     use super::*;
 
-    /// [`unfiltered`] in a workspace of its own.
+    /// [`unfiltered`] in a workspace of its own, of a copy of `pixels`,
+    /// which it must give back as they were.
     fn fresh(
         pixels: &[u8],
         size: (u32, u32),
@@ -202,15 +226,18 @@ mod tests {
         level: i32,
         expect: usize,
     ) -> Result<Vec<u8>, String> {
-        unfiltered(
-            pixels,
+        let mut copy = pixels.to_vec();
+        let written = unfiltered(
+            &mut copy,
             size,
             layout,
             icc,
             level,
             expect,
             &mut Workspace::default(),
-        )
+        );
+        assert_eq!(copy, pixels);
+        written
     }
 
     fn decoded(png: &[u8]) -> (png::OutputInfo, Vec<u8>, Option<Vec<u8>>) {
@@ -291,5 +318,25 @@ mod tests {
             fresh(&[0; 4], (2, 2), Layout::L8, None, 13, 0).unwrap_err(),
             "no deflate level 13"
         );
+    }
+
+    proptest::proptest! {
+        /// The rows are handed over each behind a 0, and the pixels are
+        /// given back as they were, whatever their room.
+        #[test]
+        fn filter_bytes_are_made_in_place_and_taken_out_again(
+            stride in 1usize..40,
+            height in 0usize..30,
+            seed in proptest::prelude::any::<u8>(),
+            room in 0usize..64,
+        ) {
+            let pixels: Vec<u8> = (0..stride * height).map(|i| (i as u8).wrapping_mul(31) ^ seed).collect();
+            let mut buffer = Vec::with_capacity(pixels.len() + room);
+            buffer.extend_from_slice(&pixels);
+            let expected: Vec<u8> = pixels.chunks(stride).flat_map(|row| std::iter::once(0).chain(row.iter().copied())).collect();
+            let seen = with_filter_bytes(&mut buffer, stride, <[u8]>::to_vec);
+            proptest::prop_assert_eq!(seen, expected);
+            proptest::prop_assert_eq!(buffer, pixels);
+        }
     }
 }

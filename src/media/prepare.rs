@@ -419,7 +419,7 @@ fn fit(
     let mut frame = pixels.render(size, work)?;
     let mut steps = Vec::new();
     loop {
-        let image = frame.image();
+        let image = frame.image_mut();
         let (width, height) = (image.width(), image.height());
         let encoded = encode(
             image,

@@ -12,6 +12,7 @@ use fast_image_resize::images::{Image, ImageRef};
 use fast_image_resize::{Filter, FilterType, PixelType, ResizeAlg, ResizeOptions};
 use image::{ColorType, DynamicImage};
 
+use super::bands::{Bands, Step, BAND};
 use super::error::MediaError;
 use super::workspace::{image_from, Workspace};
 
@@ -46,11 +47,11 @@ pub fn fit_within(width: u32, height: u32, max_dim: u32) -> (u32, u32) {
 /// `transparent`, colour is premultiplied by alpha while filtering, so
 /// transparent pixels do not bleed their colour into their neighbours, in
 /// one call of the resampler. An image without transparency skips that
-/// work and is resampled across, then down ([`across`], [`down`]): the
-/// order an image read a band of rows at a time takes
-/// ([`rows`](super::rows)), so an opaque image gives the same pixels
+/// work and is resampled across, then down a band of rows at a time
+/// ([`across`], [`down`], [`Bands`]): the steps an image read by rows
+/// takes ([`rows`](super::rows)), so an opaque image gives the same pixels
 /// whichever way it was read. The pixels are written into a buffer of
-/// `work`'s.
+/// `work`'s, with room for a filter byte a row.
 ///
 /// # Errors
 /// [`MediaError::Resize`] for a pixel layout the resizer does not take.
@@ -64,8 +65,10 @@ pub(crate) fn resize(
     let pixel = pixel_type(image.color())?;
     let len = |w: u32, h: u32| w as usize * h as usize * pixel.size();
     let no_image = || MediaError::Resize(format!("no {width}×{height} image"));
-    // Every pixel of `out` (and of `wide`) is written by the resampler.
-    let mut out = work.overwritten(len(width, height));
+    // Every pixel of `out` (and of `wide`) is written by the resampler;
+    // `out` has room for a filter byte a row, for the encoder.
+    let mut out = work.overwritten(len(width, height) + height as usize);
+    out.truncate(len(width, height));
     if transparent {
         let mut out = image_from(width, height, image.color(), out).ok_or_else(no_image)?;
         let options = ResizeOptions::new().resize_alg(lanczos()).use_alpha(true);
@@ -75,18 +78,29 @@ pub(crate) fn resize(
         return Ok(out);
     }
     let (from_width, from_height) = (image.width(), image.height());
-    let mut wide = work.overwritten(len(width, from_height));
-    let resampled = across(
-        image.as_bytes(),
-        from_width,
-        &mut wide,
-        width,
-        from_height,
-        pixel,
-        work,
-    )
-    .and_then(|()| down(&wide, width, from_height, &mut out, height, pixel, work));
-    work.give(wide);
+    let pixels = image.as_bytes();
+    let resampled = if height == from_height {
+        across(pixels, from_width, &mut out, width, height, pixel, work)
+    } else {
+        let mut wide = work.overwritten(len(width, from_height));
+        let row = len(width, 1);
+        let mut resampled = across(
+            pixels,
+            from_width,
+            &mut wide,
+            width,
+            from_height,
+            pixel,
+            work,
+        );
+        // By the steps an image read by rows takes, from the same rows.
+        for step in Bands::new(from_height, height, BAND).steps() {
+            let window = &wide[step.first as usize * row..step.read as usize * row];
+            resampled = resampled.and_then(|()| down(window, width, &step, &mut out, pixel, work));
+        }
+        work.give(wide);
+        resampled
+    };
     match resampled {
         Ok(()) => image_from(width, height, image.color(), out).ok_or_else(no_image),
         Err(e) => {
@@ -119,48 +133,48 @@ pub(crate) fn across(
     pixel: PixelType,
     work: &mut Workspace,
 ) -> Result<(), MediaError> {
-    one_axis(from, (from_width, rows), to, (to_width, rows), pixel, work)
-}
-
-/// `from`'s `from_height` rows (`width` pixels of `pixel` each) resampled
-/// down to `to_height` rows, into `to`.
-pub(crate) fn down(
-    from: &[u8],
-    width: u32,
-    from_height: u32,
-    to: &mut [u8],
-    to_height: u32,
-    pixel: PixelType,
-    work: &mut Workspace,
-) -> Result<(), MediaError> {
-    one_axis(
-        from,
-        (width, from_height),
-        to,
-        (width, to_height),
-        pixel,
-        work,
-    )
-}
-
-fn one_axis(
-    from: &[u8],
-    from_size: (u32, u32),
-    to: &mut [u8],
-    to_size: (u32, u32),
-    pixel: PixelType,
-    work: &mut Workspace,
-) -> Result<(), MediaError> {
-    let len = |(w, h): (u32, u32)| w as usize * h as usize * pixel.size();
-    let (from, to) = (&from[..len(from_size)], &mut to[..len(to_size)]);
-    if from_size == to_size {
+    let len = |w: u32| w as usize * rows as usize * pixel.size();
+    let (from, to) = (&from[..len(from_width)], &mut to[..len(to_width)]);
+    if from_width == to_width {
         to.copy_from_slice(from);
         return Ok(());
     }
     let fail = |e: &dyn std::fmt::Display| MediaError::Resize(e.to_string());
-    let source = ImageRef::new(from_size.0, from_size.1, from, pixel).map_err(|e| fail(&e))?;
-    let mut target = Image::from_slice_u8(to_size.0, to_size.1, to, pixel).map_err(|e| fail(&e))?;
+    let source = ImageRef::new(from_width, rows, from, pixel).map_err(|e| fail(&e))?;
+    let mut target = Image::from_slice_u8(to_width, rows, to, pixel).map_err(|e| fail(&e))?;
     let options = ResizeOptions::new().resize_alg(lanczos()).use_alpha(false);
+    work.resizer()
+        .resize(&source, &mut target, &options)
+        .map_err(|e| fail(&e))
+}
+
+/// The rows out of `step` of the pass down ([`Bands`]), from `window`,
+/// the source rows the step holds (`width` pixels of `pixel` each), into
+/// their place in `to`, the whole image out.
+pub(crate) fn down(
+    window: &[u8],
+    width: u32,
+    step: &Step,
+    to: &mut [u8],
+    pixel: PixelType,
+    work: &mut Workspace,
+) -> Result<(), MediaError> {
+    if step.out.is_empty() {
+        return Ok(());
+    }
+    let row = width as usize * pixel.size();
+    let rows = step.read - step.first;
+    let fail = |e: &dyn std::fmt::Display| MediaError::Resize(e.to_string());
+    let source =
+        ImageRef::new(width, rows, &window[..rows as usize * row], pixel).map_err(|e| fail(&e))?;
+    let out = &mut to[step.out.start as usize * row..step.out.end as usize * row];
+    let mut target =
+        Image::from_slice_u8(width, step.out.len() as u32, out, pixel).map_err(|e| fail(&e))?;
+    let (top, height) = step.crop;
+    let options = ResizeOptions::new()
+        .resize_alg(lanczos())
+        .use_alpha(false)
+        .crop(0.0, top, f64::from(width), height);
     work.resizer()
         .resize(&source, &mut target, &options)
         .map_err(|e| fail(&e))

@@ -1,11 +1,12 @@
 //! An opaque PNG resized as it is decoded, a band of rows at a time: the
-//! rows are resampled across as they come, so the raster is never held
-//! whole, only its rows resampled across (a 2880×1800 screenshot fitted
-//! to 2000 px holds 10.8 MB of them instead of its 15.6 MB raster, and
-//! the raster's band is 2.2 MB), and those are then resampled down.
-//! [`resize`](super::resize::resize) takes the same two steps for every
-//! opaque image, so the pixels are the same whichever way the image was
-//! read.
+//! rows are resampled across as they come, and down as soon as the rows
+//! across that each row out reads are in ([`bands`](super::bands)), so
+//! neither the raster nor the pass across is ever held whole: a 2880×1800
+//! screenshot fitted to 2000 px holds a band of 256 rows of its raster
+//! (2.2 MB of 15.6) and a window of 267 rows across (1.6 MB of 10.8)
+//! beside the pixels out. [`resize`](super::resize::resize) takes the
+//! same steps for every opaque image, so the pixels are the same whichever
+//! way the image was read.
 //!
 //! Only the layouts read as they are stored qualify: 8-bit RGB or RGBA,
 //! not interlaced, no transparent colour, no EXIF orientation, a single
@@ -19,6 +20,7 @@ use std::io::Cursor;
 use fast_image_resize::PixelType;
 use image::{ColorType, DynamicImage};
 
+use super::bands::{Bands, BAND};
 use super::header::Header;
 use super::memory::{reserve, Permit};
 use super::policy::Policy;
@@ -27,13 +29,6 @@ use super::resize::{across, down};
 use super::sniff::MediaType;
 use super::whole::ensure_whole;
 use super::workspace::{image_from, Workspace};
-
-/// Rows decoded before they are resampled across: a small part of the
-/// raster (256 rows of 2880 RGB pixels are 2.2 MB of 15.6), and enough
-/// that the resampler's set-up for each call (weighing the taps of every
-/// output column) is spread over them: 7 calls for a 2880×1800
-/// screenshot, its set-up then 2 % of a cold conversion's cycles.
-const BAND: u32 = 256;
 
 /// A PNG that can be read row by row, and what its header said.
 pub(super) struct Rows {
@@ -99,62 +94,49 @@ impl Rows {
     ) -> Option<(DynamicImage, Permit<'static>)> {
         let (from_width, from_height) = (self.width, self.height);
         let stored = from_width as usize * usize::from(self.channels);
+        let row_out = width as usize * 3;
+        let bands = Bands::new(from_height, height, BAND);
+        let same_height = height == from_height;
         let band_len = from_width as usize * 3 * BAND.min(from_height) as usize;
-        let wide_len = width as usize * 3 * from_height as usize;
-        let out_len = width as usize * 3 * height as usize;
-        let room = reserve(stored + band_len.max(out_len) + wide_len);
-        let mut reader = reader(bytes, policy)?;
-        // Each written whole before it is read.
-        let mut row = work.overwritten(stored);
-        // The band's buffer is where the pixels out are written after it,
-        // so it is taken at the larger of the two: one buffer, not two,
-        // kept for the next image.
-        let mut band = work.overwritten(band_len.max(out_len));
-        let mut wide = work.overwritten(wide_len);
-        let mut y = 0;
-        let read = loop {
-            let rows = BAND.min(from_height - y);
-            if rows == 0 {
-                // The end of the image data, checked as the whole decoder
-                // checks it.
-                break matches!(reader.read_row(&mut row), Ok(None));
-            }
-            if !self.read_band(&mut reader, &mut row, &mut band, rows) {
-                break false;
-            }
-            let out = &mut wide[y as usize * width as usize * 3..];
-            let across = across(&band, from_width, out, width, rows, PixelType::U8x3, work);
-            if across.is_err() {
-                break false;
-            }
-            y += rows;
-        };
-        work.give(row);
-        let image = if read {
-            // The band becomes the pixels out.
-            let mut out = band;
-            out.truncate(out_len);
-            let down = down(
-                &wide,
-                width,
-                from_height,
-                &mut out,
-                height,
-                PixelType::U8x3,
-                work,
-            );
-            match down {
-                Ok(()) => image_from(width, height, ColorType::Rgb8, out),
-                Err(_) => {
-                    work.give(out);
-                    None
-                }
-            }
+        let window_len = if same_height {
+            0
         } else {
-            work.give(band);
+            row_out * bands.window() as usize
+        };
+        let out_len = row_out * height as usize;
+        let room = reserve(stored + band_len + window_len + out_len);
+        let mut reader = reader(bytes, policy)?;
+        // Each written whole before it is read; `out` with room for a
+        // filter byte a row, for the encoder.
+        let mut row = work.overwritten(stored);
+        let mut band = work.overwritten(band_len);
+        let mut window = work.overwritten(window_len);
+        let mut out = work.overwritten(out_len + height as usize);
+        out.truncate(out_len);
+        let mut pass = Pass {
+            rows: self,
+            reader: &mut reader,
+            row: &mut row,
+            band: &mut band,
+            from_width,
+            width,
+        };
+        let read = if same_height {
+            pass.across_only(&mut out, work)
+        } else {
+            pass.across_and_down(&bands, &mut window, &mut out, work)
+        };
+        // The end of the image data, checked as the whole decoder checks it.
+        let read = read && matches!(reader.read_row(&mut row), Ok(None));
+        work.give(row);
+        work.give(band);
+        work.give(window);
+        let image = if read {
+            image_from(width, height, ColorType::Rgb8, out)
+        } else {
+            work.give(out);
             None
         };
-        work.give(wide);
         image.map(|image| (image, room))
     }
 
@@ -188,6 +170,73 @@ impl Rows {
             }
         }
         true
+    }
+}
+
+/// The rows of one image on their way out: where they are read from and
+/// the buffers they are read into.
+struct Pass<'p, 'b> {
+    rows: &'p Rows,
+    reader: &'p mut png::Reader<Cursor<&'b [u8]>>,
+    row: &'p mut [u8],
+    band: &'p mut [u8],
+    from_width: u32,
+    /// The width out.
+    width: u32,
+}
+
+impl Pass<'_, '_> {
+    /// The next `rows` rows, resampled across into `to`; false if the
+    /// decoder stops, a pixel is transparent or the resampler refuses.
+    fn band_across(&mut self, rows: u32, to: &mut [u8], work: &mut Workspace) -> bool {
+        self.rows.read_band(self.reader, self.row, self.band, rows)
+            && across(
+                self.band,
+                self.from_width,
+                to,
+                self.width,
+                rows,
+                PixelType::U8x3,
+                work,
+            )
+            .is_ok()
+    }
+
+    /// Every row resampled across straight into `out` (the height is
+    /// kept).
+    fn across_only(&mut self, out: &mut [u8], work: &mut Workspace) -> bool {
+        let row_out = self.width as usize * 3;
+        let height = self.rows.height;
+        (0..height).step_by(BAND as usize).all(|y| {
+            let rows = BAND.min(height - y);
+            self.band_across(rows, &mut out[y as usize * row_out..], work)
+        })
+    }
+
+    /// The rows across into `window` as they are read, and down into
+    /// `out` by the steps of `bands`: the window keeps the rows across
+    /// from the first its next rows out read.
+    fn across_and_down(
+        &mut self,
+        bands: &Bands,
+        window: &mut [u8],
+        out: &mut [u8],
+        work: &mut Workspace,
+    ) -> bool {
+        let row_out = self.width as usize * 3;
+        // The source rows the window holds.
+        let (mut first, mut read) = (0, 0);
+        bands.steps().all(|step| {
+            let kept = (step.first - first) as usize * row_out..(read - first) as usize * row_out;
+            window.copy_within(kept, 0);
+            first = step.first;
+            let at = (read - first) as usize * row_out;
+            if !self.band_across(step.read - read, &mut window[at..], work) {
+                return false;
+            }
+            read = step.read;
+            down(window, self.width, &step, out, PixelType::U8x3, work).is_ok()
+        })
     }
 }
 

@@ -1,8 +1,8 @@
 //! The buffers an image's preparation works in (decoded pixels or a band
-//! of them, pixels resampled across and down, rows for the deflater, the
-//! encoder's output, the deflater itself), kept from one image to the next.
+//! of them, pixels resampled across and down, the encoder's output, the
+//! deflater itself), kept from one image to the next.
 //!
-//! A 2880×1800 screenshot needs about 25 MB of such buffers read by rows
+//! A 2880×1800 screenshot needs about 15 MB of such buffers read by rows
 //! ([`rows`](super::rows)), 40 MB decoded whole, all dead once its payload
 //! is written. Allocated afresh for each image, every page of
 //! them is faulted in and zeroed again, and what the allocator keeps of
