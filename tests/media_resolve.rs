@@ -526,3 +526,39 @@ fn a_callers_resolver_plugs_in() {
         "shot-2: unknown id"
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn a_head_is_the_start_of_what_resolving_gives_and_nothing_it_refuses() {
+    let (dir, r) = tree();
+    let whole = loaded(r.resolve("a.png").unwrap()).bytes;
+    assert_eq!(r.head("a.png", 16).unwrap(), whole[..16]);
+    assert_eq!(r.head("a.png", 1 << 20).unwrap(), whole);
+    // A FIFO, a folder, a file over the cap, one outside the roots, a
+    // missing one: no head, and none hangs.
+    let fifo = dir.path().join("inside/pipe.png");
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    std::fs::create_dir(dir.path().join("inside/shots")).unwrap();
+    std::fs::File::create(dir.path().join("inside/big.png"))
+        .unwrap()
+        .set_len(10_000_000_000)
+        .unwrap();
+    let capped = DefaultResolver::new(r.policy().clone().with_max_file_bytes(1000));
+    for target in ["pipe.png", "shots", "../secret", "missing.png", ""] {
+        let r = r.clone();
+        assert!(within_5s(move || r.head(target, 64)).is_none(), "{target}");
+    }
+    assert!(within_5s(move || capped.head("big.png", 64)).is_none());
+    // URLs and data: URIs give none: resolving checks a data: URI whole.
+    let uri = format!("data:image/png;base64,{}", b64(&whole));
+    assert!(r.resolve(&uri).is_ok());
+    assert!(r.head(&uri, 64).is_none());
+    assert!(r.head("https://example.com/a.png", 64).is_none());
+    // A closure resolver cannot tell.
+    let closure = |_: &str| -> Result<Source, MediaError> { Err(MediaError::EmptyTarget) };
+    assert!(closure.head("a.png", 64).is_none());
+}

@@ -9,53 +9,16 @@
 mod support;
 
 use proptest::prelude::*;
-use support::{calls, history_lines, line, noise_png, pdf, png, result, Fixture};
+use support::{history_lines, png, shot_rounds, Fixture, Shot};
 use tool_carrier::history::{AssistantTurn, ToolResult};
 use tool_carrier::provider::{build_request, BuildError, Options, Provider};
 use tool_carrier::Attachment;
 use tool_carrier::Conversation;
 
-/// What one declared image is.
-#[derive(Clone, Copy, Debug)]
-enum Shot {
-    /// Wider than every provider's limit: decoded, resized, re-encoded.
-    Wide(u8),
-    /// Small enough to pass through unchanged.
-    Small(u8),
-    /// Pixels that do not compress.
-    Noise,
-    /// Not an image.
-    Text,
-    /// A PNG cut off halfway.
-    Cut,
-    /// A PDF declared as an image.
-    Pdf,
-    /// No such file.
-    Missing,
-}
-
 /// A history of one round per shot, and the fixture holding the files.
 fn rounds(shots: &[Shot]) -> (Fixture, String) {
     let fixture = Fixture::new();
-    let mut history = line("user", "Watch the screen.");
-    for (i, shot) in shots.iter().enumerate() {
-        let name = format!("shot-{i}.png");
-        match *shot {
-            Shot::Wide(seed) => fixture.add(&name, &png(2100, 24, seed)),
-            Shot::Small(seed) => fixture.add(&name, &png(40, 30, seed)),
-            Shot::Noise => fixture.add(&name, &noise_png(2100, 40)),
-            Shot::Text => fixture.add(&name, b"not an image\n"),
-            Shot::Cut => {
-                let whole = png(300, 200, 9);
-                fixture.add(&name, &whole[..whole.len() / 2]);
-            }
-            Shot::Pdf => fixture.add(&name, &pdf("Shot")),
-            Shot::Missing => {}
-        }
-        let id = format!("c{i}");
-        history += &calls(&[(&id, "screenshot")]);
-        history += &result(&id, "Took a screenshot.", &[&name]);
-    }
+    let history = shot_rounds(&fixture, shots);
     (fixture, history)
 }
 

@@ -73,7 +73,8 @@ pub struct Args {
     #[arg(long, value_name = "N")]
     keep_documents: Option<usize>,
     /// Keep the images within T input tokens, by the provider's own count
-    /// of each image as sent; the oldest go first.
+    /// of each image at the size it is fitted to (read from its header,
+    /// before it is loaded); the oldest go first.
     #[arg(long, value_name = "T")]
     image_tokens: Option<u64>,
     /// Once a limit leaves images out, leave them out K at a time: the

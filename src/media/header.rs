@@ -36,6 +36,19 @@ pub(crate) fn read_header(bytes: &[u8], media_type: MediaType) -> Result<Header,
     Ok(header)
 }
 
+/// The stored size of the raster `bytes` begin with (the whole of it, or
+/// only its start), read from its header: `None` for a PDF, for bytes of
+/// no type sniffed, and for a header cut off or saying zero pixels.
+pub(crate) fn raster_size(bytes: &[u8]) -> Option<(u32, u32)> {
+    let media_type = match super::sniff::sniff(bytes) {
+        super::sniff::Sniffed::Media(t) if t.is_image() => t,
+        _ => return None,
+    };
+    read_header(bytes, media_type)
+        .ok()
+        .map(|h| (h.width, h.height))
+}
+
 type Parsed = Result<Header, &'static str>;
 
 fn be16(b: &[u8], at: usize) -> Option<u32> {

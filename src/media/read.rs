@@ -59,12 +59,40 @@ pub(crate) fn read_confined(
     confined: &ConfinedFile,
     cap: u64,
 ) -> Result<Vec<u8>, MediaError> {
+    let file = open_confined(target, confined, cap)?;
+    read_open(target, file, cap, Some(&confined.metadata))
+}
+
+/// At most the first `len` bytes of a file [`read_confined`] would read,
+/// refused as it would refuse the whole (what it is, its size, a file
+/// swapped in after the check).
+pub(crate) fn read_confined_head(
+    target: &str,
+    confined: &ConfinedFile,
+    cap: u64,
+    len: usize,
+) -> Result<Vec<u8>, MediaError> {
+    let file = open_confined(target, confined, cap)?;
+    let metadata = checked_again(target, &file, cap, Some(&confined.metadata))?;
+    let expected = usize::try_from(metadata.len()).unwrap_or(usize::MAX);
+    let mut head = Vec::with_capacity(expected.min(len));
+    file.take(len as u64)
+        .read_to_end(&mut head)
+        .map_err(|source| MediaError::Io {
+            target: target.to_owned(),
+            source,
+        })?;
+    Ok(head)
+}
+
+/// The checked file opened: refused, unopened, when its metadata says it
+/// is no regular file or is over `cap`.
+fn open_confined(target: &str, confined: &ConfinedFile, cap: u64) -> Result<File, MediaError> {
     check(target, &confined.metadata, cap)?;
-    let file = open(&confined.path, true).map_err(|source| MediaError::Io {
+    open(&confined.path, true).map_err(|source| MediaError::Io {
         target: target.to_owned(),
         source,
-    })?;
-    read_open(target, file, cap, Some(&confined.metadata))
+    })
 }
 
 /// Type and size from metadata, before anything is opened.
@@ -116,15 +144,7 @@ fn read_open(
         target: target.to_owned(),
         source,
     };
-    let metadata = file.metadata().map_err(io)?;
-    check(target, &metadata, cap)?;
-    if let Some(checked) = checked {
-        if !same_file(checked, &metadata) {
-            return Err(MediaError::FileChanged {
-                target: target.to_owned(),
-            });
-        }
-    }
+    let metadata = checked_again(target, &file, cap, checked)?;
     let expected = usize::try_from(metadata.len()).unwrap_or(usize::MAX);
     let mut bytes = Vec::with_capacity(expected.saturating_add(1));
     file.by_ref()
@@ -139,6 +159,29 @@ fn read_open(
         });
     }
     Ok(bytes)
+}
+
+/// The open handle's metadata, checked as the path's was and, for a
+/// confined file, that it is the file checked.
+fn checked_again(
+    target: &str,
+    file: &File,
+    cap: u64,
+    checked: Option<&Metadata>,
+) -> Result<Metadata, MediaError> {
+    let metadata = file.metadata().map_err(|source| MediaError::Io {
+        target: target.to_owned(),
+        source,
+    })?;
+    check(target, &metadata, cap)?;
+    if let Some(checked) = checked {
+        if !same_file(checked, &metadata) {
+            return Err(MediaError::FileChanged {
+                target: target.to_owned(),
+            });
+        }
+    }
+    Ok(metadata)
 }
 
 #[cfg(unix)]

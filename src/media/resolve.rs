@@ -10,7 +10,7 @@ use super::data_uri::{decode_data_uri, is_data_uri};
 use super::error::MediaError;
 use super::policy::Policy;
 use super::prepare::{prepare, prepare_in, Prepared};
-use super::read::read_confined;
+use super::read::{read_confined, read_confined_head};
 use super::sniff::{sniff, MediaType, Sniffed};
 use super::workspace::Workspace;
 
@@ -51,6 +51,20 @@ pub trait Resolver {
     /// and modification and change times.
     fn stamp(&self, target: &str) -> Option<Stamp> {
         let _ = target;
+        None
+    }
+
+    /// At most the first `len` bytes of what `target` resolves to, where
+    /// they can be read without the rest: the media step reads an image's
+    /// size from them, so that one a token budget leaves out
+    /// ([`Options::with_image_tokens`](crate::provider::Options::with_image_tokens))
+    /// is never loaded. They must be the start of what
+    /// [`Resolver::resolve`] gives for `target`, and `None` wherever
+    /// resolving would fail. `None` (the default) means the resolver
+    /// cannot tell: the image is loaded, and left out once its size is
+    /// known. The request is the same either way.
+    fn head(&self, target: &str, len: usize) -> Option<Vec<u8>> {
+        let _ = (target, len);
         None
     }
 }
@@ -338,6 +352,20 @@ impl Resolver for DefaultResolver {
             .metadata
             .is_file()
             .then(|| Stamp::of_file(&confined.path, &confined.metadata))
+    }
+
+    /// The first `len` bytes of a local file, checked as resolving it
+    /// checks the whole; `None` for `data:` and URL targets (a `data:`
+    /// URI's payload is checked whole before any of it is used).
+    fn head(&self, target: &str, len: usize) -> Option<Vec<u8>> {
+        if target.is_empty() || is_data_uri(target) {
+            return None;
+        }
+        let Ok(Local::Path(path)) = local_path(target) else {
+            return None;
+        };
+        let confined = self.policy.roots().resolve(&path).ok()?;
+        read_confined_head(target, &confined, self.policy.max_file_bytes(), len).ok()
     }
 }
 

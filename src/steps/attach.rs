@@ -13,9 +13,12 @@
 //! prepared bytes, so the request and its notes do not depend on how many
 //! threads there are; when a request's limits leave out an attachment
 //! prepared ahead, that work is dropped (at most `parallelism − 1`
-//! attachments). What needs no loading (a file the provider holds, an
-//! earlier turn's payload) is found on the calling thread and takes no
-//! thread of its own (`fetch.rs`).
+//! attachments). A token budget is decided from each image's header,
+//! read before loading where the resolver gives a file's first bytes: an
+//! image past it is neither loaded nor prepared ahead, and the request is
+//! the one deciding after loading gives. What needs no loading (a file
+//! the provider holds, an earlier turn's payload) is found on the calling
+//! thread and takes no thread of its own (`fetch.rs`).
 
 use std::sync::Arc;
 
@@ -36,7 +39,7 @@ use crate::steps::report::{Note, NoteReason, Report};
 
 /// What has been kept so far, newest first.
 #[derive(Clone, Default)]
-struct Tally {
+pub(super) struct Tally {
     images: usize,
     documents: usize,
     total: usize,
@@ -313,6 +316,13 @@ impl<'o> Step<'o> {
                 None => match self.look(slots[i], is_document) {
                     Look::Done(f) => f,
                     Look::Load(first) => {
+                        // Past the token budget by its header: never loaded.
+                        let unread = self.unread_tokens(slots[i], is_document, &first);
+                        if unread.is_some_and(|t| self.crosses(&mut tally, t)) {
+                            let slot = slots[i];
+                            media.push(self.evict().over_tokens(slot.kind.as_str(), &shown(slot)));
+                            continue;
+                        }
                         if let Some(ask) = workers.take() {
                             width = ask().max(1);
                         }
@@ -322,6 +332,7 @@ impl<'o> Step<'o> {
                         let mut batch = vec![(i, is_document, first)];
                         let mut guess = tally.clone();
                         guess.count(is_document);
+                        guess.tokens += unread.unwrap_or(0);
                         for &j in &order[pos + 1..] {
                             if batch.len() >= width {
                                 break;
@@ -330,7 +341,14 @@ impl<'o> Step<'o> {
                                 guess.count(is_document);
                                 match self.look(slots[j], is_document) {
                                     Look::Done(f) => ahead[j] = Some(f),
-                                    Look::Load(p) => batch.push((j, is_document, p)),
+                                    Look::Load(p) => {
+                                        let t = self.unread_tokens(slots[j], is_document, &p);
+                                        if t.is_some_and(|t| self.crosses(&mut guess, t)) {
+                                            continue;
+                                        }
+                                        guess.tokens += t.unwrap_or(0);
+                                        batch.push((j, is_document, p));
+                                    }
                                 }
                             }
                         }
@@ -473,6 +491,13 @@ impl<'o> Step<'o> {
     ) -> Media {
         match fetched {
             Fetched::Note(note) => note,
+            Fetched::Unprepared(note, size) => {
+                if self.crosses(tally, self.counted(size)) {
+                    self.evict().over_tokens(slot.kind.as_str(), &shown(slot))
+                } else {
+                    note
+                }
+            }
             Fetched::File(file) => {
                 tally.count(is_document);
                 Media::File(Arc::new(file))
@@ -508,22 +533,17 @@ impl<'o> Step<'o> {
                 return note;
             }
         }
+        // The budget first: what it leaves out, it leaves out by the
+        // header before loading where it can.
+        let tokens = self.sent_tokens(&prepared).filter(|_| !is_document);
+        if tokens.is_some_and(|t| self.crosses(tally, t)) {
+            return self.evict().over_tokens(what, shown);
+        }
         if tally.total.saturating_add(size) > self.limits.max_total {
             tally.total_full = true;
             return self.evict().over_total(what, shown);
         }
-        if let (Some(budget), Some(w), Some(h)) = (
-            self.eviction.image_tokens.filter(|_| !is_document),
-            prepared.width,
-            prepared.height,
-        ) {
-            let tokens = self.image_tokens(w, h);
-            if tally.tokens.saturating_add(tokens) > budget {
-                tally.tokens_full = true;
-                return self.evict().over_tokens(what, shown);
-            }
-            tally.tokens += tokens;
-        }
+        tally.tokens += tokens.unwrap_or(0);
         tally.total += size;
         tally.count(is_document);
         Media::Inline(prepared)
@@ -570,6 +590,38 @@ impl<'o> Step<'o> {
             provider: self.provider,
             eviction: self.eviction,
         }
+    }
+
+    /// Whether `tokens` more would take `tally` past the token budget (if
+    /// any): if so, it is full.
+    pub(super) fn crosses(&self, tally: &mut Tally, tokens: u64) -> bool {
+        let over = self
+            .eviction
+            .image_tokens
+            .is_some_and(|budget| tally.tokens.saturating_add(tokens) > budget);
+        tally.tokens_full |= over;
+        over
+    }
+
+    /// What an image of stored size `size` counts against the token
+    /// budget: its tokens at the size the policy fits it to (the model's
+    /// view, the provider's edge), known from its header before it is
+    /// loaded. An image then made smaller for a byte cap still counts so.
+    pub(super) fn counted(&self, (width, height): (u32, u32)) -> u64 {
+        let edge = self.policy.long_edge_for(width, height);
+        let (width, height) = crate::media::fit_within(width, height, edge);
+        self.image_tokens(width, height)
+    }
+
+    /// What a prepared image counts against the token budget: as its
+    /// header says ([`Step::counted`]) or as sent, whichever is more (a
+    /// read reduced may land a pixel over); `None` with no budget, or
+    /// for a document.
+    fn sent_tokens(&self, prepared: &Prepared) -> Option<u64> {
+        self.eviction.image_tokens?;
+        let sent = self.image_tokens(prepared.width?, prepared.height?);
+        let stored = prepared.original.width.zip(prepared.original.height);
+        Some(stored.map_or(sent, |size| sent.max(self.counted(size))))
     }
 
     /// An image's input tokens for this provider and model; Anthropic's

@@ -7,8 +7,9 @@
 use std::sync::Arc;
 
 use crate::media::{
-    check_whole, header::read_header, sniff, CacheKey, Loaded, MediaType, Origin, Prepared,
-    ProviderFile, Sniffed, Source, Uploads,
+    check_whole,
+    header::{raster_size, read_header},
+    sniff, CacheKey, Loaded, MediaType, Origin, Prepared, ProviderFile, Sniffed, Source, Uploads,
 };
 
 use super::attach::Step;
@@ -27,6 +28,10 @@ pub(super) enum Fetched<'m> {
     Url(String),
     /// A note: it cannot be sent.
     Note(Media),
+    /// A note: an image whose header gave its stored size (width, height)
+    /// could not be prepared. A token budget may leave it out by that size
+    /// before the note is said ([`Step::unread_tokens`]).
+    Unprepared(Media, (u32, u32)),
     /// A file the provider holds: named so, or found in the uploads map.
     File(ProviderFile),
 }
@@ -46,20 +51,29 @@ pub(super) struct Pending<'m> {
     memo: Option<(&'m Memo, CacheKey)>,
 }
 
+/// How much of a file's start is read for its header: most hold it in
+/// their first kilobytes; a JPEG's frame header may follow a large EXIF or
+/// colour profile segment.
+const HEADS: [usize; 2] = [64 << 10, 1 << 20];
+
 /// A note saying `slot` is not attached, and why.
 fn not_attached(
     slot: &Slot<'_, ()>,
     why: NoteReason,
     reason: &dyn std::fmt::Display,
 ) -> Fetched<'static> {
-    Fetched::Note(Media::Note(
+    Fetched::Note(note(slot, why, reason))
+}
+
+fn note(slot: &Slot<'_, ()>, why: NoteReason, reason: &dyn std::fmt::Display) -> Media {
+    Media::Note(
         why,
         format!(
             "[{} {} not attached: {reason}]",
             slot.kind.as_str(),
             shown(slot)
         ),
-    ))
+    )
 }
 
 impl<'o> Step<'o> {
@@ -218,13 +232,49 @@ impl<'o> Step<'o> {
                 return Fetched::Prepared(kept, None);
             }
         }
+        let size = raster_size(&loaded.bytes).filter(|_| !is_document);
         let prepared = self
             .work
             .with(|work| loaded.prepare_in(self.policy, budget, types, self.cache, work));
-        match prepared {
-            Ok(p) => Fetched::Prepared(Arc::new(p), memo),
-            Err(e) => not_attached(NoteReason::Media, &e.reason()),
+        match (prepared, size) {
+            (Ok(p), _) => Fetched::Prepared(Arc::new(p), memo),
+            (Err(e), None) => not_attached(NoteReason::Media, &e.reason()),
+            (Err(e), Some(size)) => {
+                Fetched::Unprepared(note(slot, NoteReason::Media, &e.reason()), size)
+            }
         }
+    }
+
+    /// The input tokens an image of `slot` that [`Step::look`] left to
+    /// load counts against the token budget, from its header alone (the
+    /// bytes of another provider's file already resolved, else the first
+    /// bytes the resolver gives without the rest); `None` with no budget,
+    /// for a document, where an uploads map may yet send the image by
+    /// reference (such an image is not counted), and where the header
+    /// cannot be read so. What the loaded image counts is then decided
+    /// from the same header ([`Step::counted`]).
+    pub(super) fn unread_tokens(
+        &self,
+        slot: &Slot<'_, ()>,
+        is_document: bool,
+        pending: &Pending<'o>,
+    ) -> Option<u64> {
+        if is_document || self.eviction.image_tokens.is_none() || self.held.uploads.is_some() {
+            return None;
+        }
+        if let Some(early) = &pending.early {
+            return raster_size(&early.bytes).map(|size| self.counted(size));
+        }
+        for len in HEADS {
+            let head = self.resolver.head(&slot.target, len)?;
+            if let Some(size) = raster_size(&head) {
+                return Some(self.counted(size));
+            }
+            if head.len() < len {
+                return None;
+            }
+        }
+        None
     }
 
     /// The file the uploads map names for bytes of SHA-256 `hash`, when

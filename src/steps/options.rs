@@ -400,9 +400,17 @@ impl Options {
     }
 
     /// Send images whose estimated input tokens, for the provider and
-    /// model ([`Provider::image_tokens`] of each image as fitted), add up
-    /// to at most `tokens`; the oldest go first. Where the provider
-    /// documents no formula, Anthropic's (width × height / 750) stands in.
+    /// model, add up to at most `tokens`; the oldest go first. Each image
+    /// counts [`Provider::image_tokens`] at the size its header fits to
+    /// (the model's view, the provider's largest side), read before the
+    /// image is loaded where the resolver gives a file's first bytes
+    /// ([`Resolver::head`](crate::media::Resolver::head)): an image left
+    /// out is then never decoded. One a byte cap then makes smaller still
+    /// counts at that size; one sent larger (an image over the pixel
+    /// limit, read reduced, may land a pixel over) counts as sent. Images
+    /// sent as URLs or by reference to a provider's file are not counted.
+    /// Where the provider documents no formula, Anthropic's (28-pixel
+    /// patches) stands in.
     pub fn with_image_tokens(mut self, tokens: u64) -> Options {
         self.eviction.image_tokens = Some(tokens);
         self

@@ -325,3 +325,52 @@ pub fn png_sizes(request: &tool_carrier::provider::Request) -> Vec<(u32, u32)> {
         })
         .collect()
 }
+
+/// What one declared image of a test history is ([`shot_rounds`]).
+#[derive(Clone, Copy, Debug)]
+pub enum Shot {
+    /// Wider than every provider's limit (2100 × 24 + seed): decoded,
+    /// resized, re-encoded.
+    Wide(u8),
+    /// Small enough to pass through unchanged (40 × 30 + seed).
+    Small(u8),
+    /// Pixels that do not compress.
+    Noise,
+    /// Not an image.
+    Text,
+    /// A PNG cut off halfway: its header says its size, its pixels fail.
+    Cut,
+    /// A PDF declared as an image.
+    Pdf,
+    /// No such file.
+    Missing,
+}
+
+/// The target of round `i`'s image in [`shot_rounds`].
+pub fn shot_target(i: usize) -> String {
+    format!("shot-{i}.png")
+}
+
+/// A history of one screenshot round per shot, the files in `fixture`.
+pub fn shot_rounds(fixture: &Fixture, shots: &[Shot]) -> String {
+    let mut history = line("user", "Watch the screen.");
+    for (i, shot) in shots.iter().enumerate() {
+        let name = shot_target(i);
+        match *shot {
+            Shot::Wide(seed) => fixture.add(&name, &png(2100, 24 + u32::from(seed), seed)),
+            Shot::Small(seed) => fixture.add(&name, &png(40, 30 + u32::from(seed), seed)),
+            Shot::Noise => fixture.add(&name, &noise_png(2100, 40)),
+            Shot::Text => fixture.add(&name, b"not an image\n"),
+            Shot::Cut => {
+                let whole = png(300, 200, 9);
+                fixture.add(&name, &whole[..whole.len() / 2]);
+            }
+            Shot::Pdf => fixture.add(&name, &pdf("Shot")),
+            Shot::Missing => {}
+        }
+        let id = format!("c{i}");
+        history += &calls(&[(&id, "screenshot")]);
+        history += &result(&id, "Took a screenshot.", &[&name]);
+    }
+    history
+}
