@@ -104,7 +104,9 @@ impl Rows {
             row_out * bands.window() as usize
         };
         let out_len = row_out * height as usize;
-        let room = reserve(stored + band_len + window_len + out_len);
+        // The pixels out are taken with a byte a row for the encoder's
+        // filter bytes: counted with them.
+        let room = reserve(stored + band_len + window_len + out_len + height as usize);
         let mut reader = reader(bytes, policy)?;
         // Each written whole before it is read; `out` with room for a
         // filter byte a row, for the encoder.
