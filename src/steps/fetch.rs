@@ -7,9 +7,8 @@
 use std::sync::Arc;
 
 use crate::media::{
-    check_whole,
-    header::{raster_size, read_header},
-    sniff, CacheKey, Loaded, MediaType, Origin, Prepared, ProviderFile, Sniffed, Source, Uploads,
+    check_whole, header::raster_size, sniff, CacheKey, Loaded, MediaType, Origin, Prepared,
+    ProviderFile, Sniffed, Source, Uploads,
 };
 
 use super::attach::Step;
@@ -216,10 +215,7 @@ impl<'o> Step<'o> {
             && sniffed.is_some_and(|t| check_whole(&loaded.bytes, t).is_ok())
         {
             let hash = Uploads::hash(&loaded.bytes);
-            let size = sniffed
-                .filter(|t| t.is_image())
-                .and_then(|t| read_header(&loaded.bytes, t).ok())
-                .map(|h| (h.width, h.height));
+            let size = raster_size(&loaded.bytes);
             if let (Some(memo), Some(stamp)) = (self.memo, &stamp) {
                 memo.put_hash(stamp, (hash, sniffed, size));
             }
@@ -232,7 +228,9 @@ impl<'o> Step<'o> {
                 return Fetched::Prepared(kept, None);
             }
         }
-        let size = raster_size(&loaded.bytes).filter(|_| !is_document);
+        // Read only where a token budget may count a failure.
+        let budgeted = !is_document && self.eviction.image_tokens.is_some();
+        let size = budgeted.then(|| raster_size(&loaded.bytes)).flatten();
         let prepared = self
             .work
             .with(|work| loaded.prepare_in(self.policy, budget, types, self.cache, work));
